@@ -1,0 +1,56 @@
+# make run   set up and serve the site and the portal at http://127.0.0.1:$(PORT)
+# make test  set up (browser and checkers included) and run every test
+# make site  freeze the public site into build/
+# make bench print page weights and timings (figures, not tests)
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+BIN    := $(VENV)/bin
+PORT   ?= 8000
+STAMP  := $(VENV)/.installed
+NODE_STAMP := tests/node_modules/.installed
+
+.PHONY: run site test lint format bench clean system-tools
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+site: $(STAMP)
+	$(BIN)/python -m static_site build
+
+run: site
+	PORTAL_SITE_DIR=build $(BIN)/flask --app portal run --host 127.0.0.1 --port $(PORT)
+
+# Debian's chromium (for Playwright) and a Java runtime (for the Nu HTML Checker),
+# installed only when missing.
+system-tools:
+	@missing=""; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	command -v java >/dev/null || missing="$$missing default-jre-headless"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+$(NODE_STAMP): tests/package.json tests/package-lock.json | system-tools
+	npm ci --prefix tests --no-audit --no-fund
+	touch $@
+
+test: $(STAMP) $(NODE_STAMP) system-tools
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf build .pytest_cache

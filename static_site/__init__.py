@@ -1,0 +1,47 @@
+"""The public site: the ordinance, the exempt discharges and the education pages."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask, url_for
+
+from static_site.content import load_content
+from static_site.theme import TEMPLATES, init_theme
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the site app; `CONTENT_DIR` in the config points at another content folder."""
+    app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=None)
+    app.config.from_mapping(
+        CONTENT_DIR=None,
+        FREEZER_STATIC_IGNORE=["*"],
+        FREEZER_REDIRECT_POLICY="error",
+    )
+    app.config.from_prefixed_env("SITE")
+    if test_config:
+        app.config.update(test_config)
+    content = load_content(app.config["CONTENT_DIR"])
+    app.extensions["content"] = content
+    init_theme(app, content, site_url=url_for)
+
+    from static_site import views
+
+    app.register_blueprint(views.bp)
+    return app
+
+
+def site_links() -> Callable[..., str]:
+    """Build paths to the site's pages without serving them (for the portal's templates)."""
+    from static_site import views
+
+    adapter = Flask("site_links", static_folder=None)
+    adapter.register_blueprint(views.bp)
+    urls = adapter.url_map.bind("localhost")
+
+    def site_url(endpoint: str, _anchor: str | None = None, **values: Any) -> str:
+        path = urls.build(endpoint, values)
+        return f"{path}#{_anchor}" if _anchor else path
+
+    return site_url

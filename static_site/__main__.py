@@ -1,0 +1,5 @@
+import sys
+
+from static_site.freeze import main
+
+sys.exit(main())

@@ -1,0 +1,490 @@
+"""The content model: the files in content/ read, checked and turned into dataclasses.
+
+Both apps read the Village's words and settings only through `load_content`, so
+every file is validated in one place and an error always names the file and field.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+LABEL = re.compile(r"^(?:[A-Z]\.|\(\d+\)|\([a-z]\))$")
+SECTION_NUMBER = re.compile(r"^\d+-\d+$")
+RAW_HTML = re.compile(r"<[a-zA-Z/!]")
+
+
+class ContentError(ValueError):
+    """A content file is missing, malformed or incomplete."""
+
+
+def slugify(text: str) -> str:
+    """Lower-case words joined by hyphens: 'BEST PRACTICES (BMPs)' -> 'best-practices-bmps'."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+class _Fields:
+    """One YAML mapping, read field by field; every error names the file and the field."""
+
+    def __init__(self, data: Any, file: str, path: str = "") -> None:
+        if not isinstance(data, dict):
+            where = path.rstrip(".") or "the top level"
+            raise ContentError(f"{file}: {where}: expected a mapping of fields")
+        self.data, self.file, self.path = data, file, path
+
+    def fail(self, key: str, message: str) -> ContentError:
+        return ContentError(f"{self.file}: {self.path}{key}: {message}")
+
+    def _get(self, key: str, optional: bool) -> Any:
+        value = self.data.get(key)
+        if value is None and not optional:
+            raise self.fail(key, "is missing")
+        return value
+
+    def text(self, key: str, optional: bool = False) -> str | None:
+        value = self._get(key, optional)
+        if value is None:
+            return None
+        if not isinstance(value, str | int) or isinstance(value, bool) or not str(value).strip():
+            raise self.fail(key, "must be non-empty text")
+        return str(value).strip()
+
+    def integer(self, key: str, optional: bool = False) -> int | None:
+        value = self._get(key, optional)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise self.fail(key, "must be a whole number")
+        return value
+
+    def flag(self, key: str, default: bool) -> bool:
+        value = self.data.get(key, default)
+        if not isinstance(value, bool):
+            raise self.fail(key, "must be true or false")
+        return value
+
+    def mapping(self, key: str) -> _Fields:
+        return _Fields(self._get(key, False), self.file, f"{self.path}{key}.")
+
+    def records(self, key: str, optional: bool = False) -> list[_Fields]:
+        value = self._get(key, optional) or []
+        if not isinstance(value, list):
+            raise self.fail(key, "must be a list")
+        return [_Fields(item, self.file, f"{self.path}{key}[{i}].") for i, item in enumerate(value)]
+
+    def values(self, key: str, optional: bool = False) -> list[Any]:
+        value = self._get(key, optional) or []
+        if not isinstance(value, list):
+            raise self.fail(key, "must be a list")
+        return value
+
+
+def _read_yaml(path: Path) -> Any:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ContentError(f"{path.name}: file is missing") from None
+    except yaml.YAMLError as error:
+        raise ContentError(f"{path.name}: not valid YAML: {error}") from None
+
+
+# ---------------------------------------------------------------- settings
+
+
+@dataclass(frozen=True)
+class Phone:
+    label: str
+    number: str
+
+    @property
+    def tel(self) -> str:
+        """The number as a tel: URI target (North American numbers get +1)."""
+        digits = re.sub(r"\D", "", self.number)
+        return f"+1{digits[-10:]}" if len(digits) >= 10 else digits
+
+
+@dataclass(frozen=True)
+class Office:
+    name: str
+    street: str
+    locality: str
+    phone: Phone
+    hours: str
+    email: str | None
+    fax: str | None
+
+
+@dataclass(frozen=True)
+class Holiday:
+    """A public holiday rule: a fixed date, or the nth (or last, nth=-1) weekday of a month."""
+
+    name: str
+    month: int
+    day: int | None = None
+    weekday: int | None = None
+    nth: int | None = None
+    after_first: int | None = None
+    shift: bool = True
+
+
+@dataclass(frozen=True)
+class HolidayRules:
+    observed: tuple[Holiday, ...]
+    closures: tuple[dt.date, ...]
+    sunday_to_monday: bool
+    saturday_to_friday: bool
+
+
+@dataclass(frozen=True)
+class Settings:
+    name: str
+    short_name: str
+    state: str
+    code_title: str
+    office: Office
+    smo_title: str
+    smo_email: str | None
+    smo_fax: str | None
+    phones: dict[str, Phone]
+    public_url: str | None
+    portal_origin: str | None
+    unofficial_notice: str
+    holidays: HolidayRules
+
+
+REQUIRED_PHONES = ("emergency", "police", "spill_hotline")
+
+
+def _phone(fields: _Fields) -> Phone:
+    return Phone(label=fields.text("label"), number=fields.text("number"))
+
+
+def _holiday(fields: _Fields) -> Holiday:
+    month = fields.integer("month")
+    if not 1 <= month <= 12:
+        raise fields.fail("month", "must be 1 to 12")
+
+    def weekday_of(key: str) -> int | None:
+        name = fields.text(key, optional=True)
+        if name is None:
+            return None
+        if name.lower() not in WEEKDAYS:
+            raise fields.fail(key, f"must be a weekday name, not {name!r}")
+        return WEEKDAYS.index(name.lower())
+
+    day, weekday, nth = fields.integer("day", True), weekday_of("weekday"), fields.integer("nth", True)
+    after_first = weekday_of("after_first")
+    if day is not None:
+        try:
+            dt.date(2000, month, day)  # a leap year, so February 29 passes
+        except ValueError:
+            raise fields.fail("day", f"month {month} has no day {day}") from None
+    elif weekday is None or (nth is None) == (after_first is None):
+        raise fields.fail("day", "give a day, or a weekday with nth or after_first")
+    elif nth is not None and nth not in (-1, 1, 2, 3, 4):
+        raise fields.fail("nth", "must be 1 to 4, or -1 for the last")
+    return Holiday(
+        name=fields.text("name"),
+        month=month,
+        day=day,
+        weekday=weekday,
+        nth=nth,
+        after_first=after_first,
+        shift=fields.flag("shift", True),
+    )
+
+
+def _closure(fields: _Fields, index: int, value: Any) -> dt.date:
+    if isinstance(value, dt.date):
+        return value
+    try:
+        return dt.date.fromisoformat(str(value))
+    except ValueError:
+        raise fields.fail(f"closures[{index}]", f"{value!r} is not a date (YYYY-MM-DD)") from None
+
+
+def load_settings(path: Path) -> Settings:
+    fields = _Fields(_read_yaml(path), path.name)
+    town, office, smo = fields.mapping("municipality"), fields.mapping("office"), fields.mapping("smo")
+    phones_map = fields.mapping("phones")
+    phones = {key: _phone(phones_map.mapping(key)) for key in phones_map.data}
+    for key in REQUIRED_PHONES:
+        if key not in phones:
+            raise phones_map.fail(key, "is missing")
+    holidays = fields.mapping("holidays")
+    return Settings(
+        name=town.text("name"),
+        short_name=town.text("short_name"),
+        state=town.text("state"),
+        code_title=town.text("code_title"),
+        office=Office(
+            name=office.text("name"),
+            street=office.text("street"),
+            locality=office.text("locality"),
+            phone=Phone(office.text("phone_label"), office.text("phone")),
+            hours=office.text("hours"),
+            email=office.text("email", optional=True),
+            fax=office.text("fax", optional=True),
+        ),
+        smo_title=smo.text("title"),
+        smo_email=smo.text("email", optional=True),
+        smo_fax=smo.text("fax", optional=True),
+        phones=phones,
+        public_url=fields.text("public_url", optional=True),
+        portal_origin=fields.text("portal_origin", optional=True),
+        unofficial_notice=fields.text("unofficial_notice"),
+        holidays=HolidayRules(
+            observed=tuple(_holiday(item) for item in holidays.records("observed")),
+            closures=tuple(
+                _closure(holidays, i, v) for i, v in enumerate(holidays.values("closures", True))
+            ),
+            sunday_to_monday=holidays.flag("sunday_to_monday", True),
+            saturday_to_friday=holidays.flag("saturday_to_friday", True),
+        ),
+    )
+
+
+# ---------------------------------------------------------------- the ordinance
+
+
+@dataclass(frozen=True)
+class Provision:
+    """A paragraph of the law, or a lettered or numbered subdivision with its own items."""
+
+    label: str | None
+    text: str
+    anchor: str | None
+    items: tuple[Provision, ...]
+
+
+@dataclass(frozen=True)
+class Definition:
+    term: str
+    slug: str
+    body: tuple[Provision, ...]
+
+
+@dataclass(frozen=True)
+class Section:
+    number: str
+    title: str
+    body: tuple[Provision, ...]
+    definitions: tuple[Definition, ...]
+
+    @property
+    def anchor(self) -> str:
+        return f"sec-{self.number}"
+
+
+@dataclass(frozen=True)
+class ChapterHead:
+    history: str
+    references_heading: str
+    references: tuple[str, ...]
+    adoption: str
+
+
+@dataclass(frozen=True)
+class Ordinance:
+    chapter: str
+    article: str
+    title: str
+    head: ChapterHead
+    sections: tuple[Section, ...]
+
+    @cached_property
+    def by_number(self) -> dict[str, Section]:
+        return {section.number: section for section in self.sections}
+
+    @property
+    def definitions(self) -> tuple[Definition, ...]:
+        return tuple(d for section in self.sections for d in section.definitions)
+
+
+def _provisions(fields: _Fields, key: str, anchor: str | None) -> tuple[Provision, ...]:
+    """Read a list of provisions; labelled ones get an anchor such as 'sec-216-6-a-1'."""
+    result = []
+    for item in fields.records(key, optional=True):
+        label = item.text("label", optional=True)
+        if label is not None and not LABEL.match(label):
+            raise item.fail("label", f"{label!r} is not a label like A., (1) or (a)")
+        own = f"{anchor}-{slugify(label)}" if label and anchor else None
+        result.append(Provision(label, item.text("text"), own, _provisions(item, "items", own)))
+    return tuple(result)
+
+
+def load_ordinance(path: Path) -> Ordinance:
+    fields = _Fields(_read_yaml(path), path.name)
+    head = fields.mapping("head")
+    chapter = fields.text("chapter")
+    sections, seen = [], set()
+    for item in fields.records("sections"):
+        number = item.text("number")
+        if not SECTION_NUMBER.match(number) or not number.startswith(f"{chapter}-"):
+            raise item.fail("number", f"{number!r} is not a section of chapter {chapter}")
+        if number in seen:
+            raise item.fail("number", f"{number} appears twice")
+        seen.add(number)
+        definitions = tuple(
+            Definition(d.text("term"), slugify(d.text("term")), _provisions(d, "body", None))
+            for d in item.records("definitions", optional=True)
+        )
+        sections.append(
+            Section(
+                number=number,
+                title=item.text("title"),
+                body=_provisions(item, "body", f"sec-{number}"),
+                definitions=definitions,
+            )
+        )
+    if not sections:
+        raise fields.fail("sections", "must list the sections")
+    return Ordinance(
+        chapter=chapter,
+        article=fields.text("article"),
+        title=fields.text("title"),
+        head=ChapterHead(
+            history=head.text("history"),
+            references_heading=head.text("references_heading"),
+            references=tuple(str(r) for r in head.values("references")),
+            adoption=head.text("adoption"),
+        ),
+        sections=tuple(sections),
+    )
+
+
+# ---------------------------------------------------------------- exempt discharges
+
+
+@dataclass(frozen=True)
+class ExemptDischarge:
+    name: str
+    slug: str
+    note: str
+
+
+@dataclass(frozen=True)
+class ConditionalAllowance:
+    label: str
+    title: str
+    note: str
+
+
+@dataclass(frozen=True)
+class ExemptList:
+    section: str
+    intro: str
+    entries: tuple[ExemptDischarge, ...]
+    conditional: tuple[ConditionalAllowance, ...]
+    caveat: str
+
+
+def load_exempt(path: Path, ordinance: Ordinance) -> ExemptList:
+    fields = _Fields(_read_yaml(path), path.name)
+    section = fields.text("section")
+    if section not in ordinance.by_number:
+        raise fields.fail("section", f"§ {section} is not in the ordinance")
+    law_text = " ".join(_all_text(ordinance.by_number[section].body))
+    entries = []
+    for item in fields.records("entries"):
+        name = item.text("name")
+        # Each entry quotes the law: a name the law does not use is a typo to catch here.
+        if name not in law_text:
+            raise item.fail("name", f"{name!r} is not in the words of § {section}")
+        entries.append(ExemptDischarge(name, slugify(name), item.text("note")))
+    conditional = tuple(
+        ConditionalAllowance(c.text("label"), c.text("title"), c.text("note"))
+        for c in fields.records("conditional")
+    )
+    return ExemptList(section, fields.text("intro"), tuple(entries), conditional, fields.text("caveat"))
+
+
+def _all_text(provisions: tuple[Provision, ...]) -> list[str]:
+    return [t for p in provisions for t in (p.text, *_all_text(p.items))]
+
+
+# ---------------------------------------------------------------- education pages
+
+
+@dataclass(frozen=True)
+class LearnPage:
+    slug: str
+    title: str
+    summary: str
+    order: int
+    sections: tuple[str, ...]
+    body: str
+
+
+FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n(.*)\Z", re.DOTALL)
+SUMMARY_LIMIT = 160
+
+
+def load_learn_page(path: Path, ordinance: Ordinance) -> LearnPage:
+    source = path.read_text(encoding="utf-8")
+    name = f"learn/{path.name}"
+    match = FRONT_MATTER.match(source)
+    if not match:
+        raise ContentError(f"{name}: front matter: must start with a '---' block")
+    try:
+        meta = yaml.safe_load(match.group(1))
+    except yaml.YAMLError as error:
+        raise ContentError(f"{name}: front matter: not valid YAML: {error}") from None
+    fields = _Fields(meta, name)
+    summary = fields.text("summary")
+    if len(summary) > SUMMARY_LIMIT:
+        raise fields.fail("summary", f"is {len(summary)} characters; keep it to {SUMMARY_LIMIT}")
+    sections = tuple(str(s) for s in fields.values("sections"))
+    for number in sections:
+        if number not in ordinance.by_number:
+            raise fields.fail("sections", f"§ {number} is not in the ordinance")
+    body = match.group(2).strip()
+    if not body:
+        raise fields.fail("body", "is empty")
+    if RAW_HTML.search(body):
+        raise fields.fail("body", "must be Markdown without raw HTML")
+    return LearnPage(
+        slug=path.stem,
+        title=fields.text("title"),
+        summary=summary,
+        order=fields.integer("order"),
+        sections=sections,
+        body=body,
+    )
+
+
+# ---------------------------------------------------------------- everything
+
+
+@dataclass(frozen=True)
+class Content:
+    settings: Settings
+    ordinance: Ordinance
+    exempt: ExemptList
+    pages: tuple[LearnPage, ...]
+
+    @cached_property
+    def page_by_slug(self) -> dict[str, LearnPage]:
+        return {page.slug: page for page in self.pages}
+
+
+def load_content(directory: Path | str | None = None) -> Content:
+    """Read and validate every file in the content directory."""
+    root = Path(directory) if directory else CONTENT_DIR
+    settings = load_settings(root / "site.yaml")
+    ordinance = load_ordinance(root / "ordinance.yaml")
+    exempt = load_exempt(root / "exempt-discharges.yaml", ordinance)
+    files = sorted((root / "learn").glob("*.md"))
+    if not files:
+        raise ContentError("learn/: no education pages (*.md) found")
+    pages = tuple(
+        sorted((load_learn_page(f, ordinance) for f in files), key=lambda p: (p.order, p.slug))
+    )
+    return Content(settings, ordinance, exempt, pages)

@@ -1,0 +1,67 @@
+"""Freeze the site into static files, ready for Netlify."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+from flask_frozen import Freezer, FrozenFlaskWarning
+
+from static_site import create_app
+from static_site.content import ContentError
+from static_site.theme import PORTAL_PATHS
+
+
+def netlify_redirects(portal_origin: str | None) -> str:
+    """Netlify `_redirects` rules proxying the portal's paths to its origin (status 200)."""
+    if not portal_origin:
+        return ""
+    origin = portal_origin.rstrip("/")
+    return "".join(f"{path}*  {origin}{path}:splat  200!\n" for path in PORTAL_PATHS.values())
+
+
+def freeze(destination: Path | str, test_config: dict[str, Any] | None = None) -> list[str]:
+    """Write every page into `destination`; return the URLs frozen.
+
+    Frozen-Flask's warnings (a page linked but not generated, say) are errors here.
+    """
+    config = {"FREEZER_DESTINATION": str(Path(destination).resolve())} | (test_config or {})
+    app = create_app(config)
+    freezer = Freezer(app, with_static_files=False)
+
+    @freezer.register_generator
+    def pages():
+        # Listed here too, so a page is built even before anything links to it.
+        for page in app.extensions["content"].pages:
+            yield "site.learn_page", {"slug": page.slug}
+        yield "site.not_found_page", {}
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FrozenFlaskWarning)
+        urls = list(freezer.freeze_yield())
+    settings = app.extensions["content"].settings
+    origin = os.environ.get("SITE_PORTAL_ORIGIN") or settings.portal_origin
+    rules = netlify_redirects(origin)
+    if rules:
+        (Path(destination) / "_redirects").write_text(rules, encoding="utf-8")
+    return [page.url for page in urls]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m static_site", description=__doc__)
+    parser.add_argument("destination", nargs="?", default="build", help="folder to write")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    try:
+        urls = freeze(args.destination)
+    except ContentError as error:
+        print(f"content error: {error}", file=sys.stderr)
+        return 1
+    elapsed = time.perf_counter() - started
+    print(f"froze {len(urls)} files into {args.destination}/ in {elapsed:.2f} s")
+    return 0

@@ -1,0 +1,110 @@
+"""The shared look: templates, fingerprinted assets and filters used by both apps."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+
+import markdown as markdown_lib
+from flask import Blueprint, Flask, abort, send_from_directory, url_for
+from jinja2 import StrictUndefined
+from markupsafe import Markup, escape
+
+from static_site.content import Content
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = ROOT / "templates"
+STATIC = ROOT / "static"
+ASSET_MAX_AGE = 365 * 24 * 3600
+
+# Paths the portal answers; the static site links to them and Netlify proxies them.
+PORTAL_PATHS = {
+    "report": "/report/",
+    "notify": "/notify/",
+    "status": "/status/",
+    "staff": "/staff/",
+}
+
+assets = Blueprint("assets", __name__)
+
+
+@lru_cache(maxsize=64)
+def _digest(filename: str, mtime_ns: int) -> str:
+    return hashlib.sha256((STATIC / filename).read_bytes()).hexdigest()[:12]
+
+
+def fingerprint(filename: str) -> str:
+    """A short hash of the file's bytes, so its URL changes whenever its content does."""
+    path = STATIC / filename
+    if not path.is_file() or not path.resolve().is_relative_to(STATIC):
+        raise FileNotFoundError(filename)
+    return _digest(filename, path.stat().st_mtime_ns)
+
+
+def asset_url(filename: str) -> str:
+    return url_for("assets.asset", digest=fingerprint(filename), filename=filename)
+
+
+@assets.route("/assets/<digest>/<path:filename>")
+def asset(digest: str, filename: str):
+    try:
+        current = fingerprint(filename)
+    except (FileNotFoundError, ValueError):
+        abort(404)
+    if digest != current:
+        abort(404)
+    return send_from_directory(STATIC, filename, max_age=ASSET_MAX_AGE)
+
+
+def render_markdown(text: str) -> Markup:
+    """Markdown from content/ (checked free of raw HTML by the loader) as safe HTML."""
+    return Markup(markdown_lib.markdown(text, extensions=["sane_lists"], output_format="html"))
+
+
+# Text between tags, outside any existing link: only there may a citation become a link.
+_TAG_OR_LINK = re.compile(r"(<a\b.*?</a>|<[^>]+>)", re.DOTALL)
+
+
+class Citations:
+    """Turns '§ 216-6' in text into a link to that section of the ordinance page."""
+
+    def __init__(self, content: Content) -> None:
+        self.sections = content.ordinance.by_number
+        self.pattern = re.compile(rf"§\s({re.escape(content.ordinance.chapter)}-\d+)")
+
+    def __call__(self, value: str | Markup, page: str = "") -> Markup:
+        html = value if isinstance(value, Markup) else escape(value)
+        parts = _TAG_OR_LINK.split(str(html))
+        for i in range(0, len(parts), 2):  # even indexes are the text between tags
+            parts[i] = self.pattern.sub(lambda m: self._link(m, page), parts[i])
+        return Markup("".join(parts))
+
+    def _link(self, match: re.Match, page: str) -> str:
+        number = match.group(1)
+        if number not in self.sections:
+            return match.group(0)
+        return f'<a href="{page}#sec-{number}">{match.group(0)}</a>'
+
+
+def portal_url(name: str) -> str:
+    return PORTAL_PATHS[name]
+
+
+def init_theme(app: Flask, content: Content, site_url: Callable[..., str]) -> None:
+    """Give an app the shared templates, assets, filters and a strict Jinja environment.
+
+    `site_url(endpoint, **values)` builds links to the public site's pages: `url_for`
+    in the site itself, a path builder in the portal (which does not serve those pages).
+    """
+    app.jinja_env.undefined = StrictUndefined
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+    app.jinja_env.filters["markdown"] = render_markdown
+    app.jinja_env.filters["cite"] = Citations(content)
+    app.jinja_env.globals.update(
+        site=content.settings, asset_url=asset_url, site_url=site_url, portal_url=portal_url
+    )
+    app.register_blueprint(assets)

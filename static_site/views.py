@@ -1,0 +1,58 @@
+"""The site's pages: each view hands one piece of content to its template."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, render_template
+
+from static_site.content import Content
+
+bp = Blueprint("site", __name__)
+
+
+def _content() -> Content:
+    return current_app.extensions["content"]
+
+
+@bp.route("/")
+def index():
+    content = _content()
+    return render_template("site/index.html", pages=content.pages, ordinance=content.ordinance)
+
+
+@bp.route("/ordinance/")
+def ordinance():
+    return render_template("site/ordinance.html", ordinance=_content().ordinance)
+
+
+@bp.route("/exempt-discharges/")
+def exempt_discharges():
+    content = _content()
+    return render_template(
+        "site/exempt_discharges.html",
+        exempt=content.exempt,
+        section=content.ordinance.by_number[content.exempt.section],
+        pages=content.pages,
+    )
+
+
+@bp.route("/learn/")
+def learn():
+    return render_template("site/learn.html", pages=_content().pages)
+
+
+@bp.route("/learn/<slug>/")
+def learn_page(slug: str):
+    content = _content()
+    page = content.page_by_slug.get(slug) or abort(404)
+    sections = [content.ordinance.by_number[number] for number in page.sections]
+    return render_template("site/learn_page.html", page=page, sections=sections)
+
+
+@bp.route("/404.html")
+def not_found_page():
+    return render_template("site/not_found.html")
+
+
+@bp.app_errorhandler(404)
+def not_found(error):
+    return render_template("site/not_found.html"), 404

@@ -1,0 +1,56 @@
+"""Shared fixtures: the content, a frozen build, the portal app and a live local server."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from portal import create_app as create_portal
+from static_site.content import load_content
+from static_site.freeze import freeze
+
+TESTS = Path(__file__).resolve().parent
+DATA = TESTS / "data"
+NODE_MODULES = TESTS / "node_modules"
+
+
+@pytest.fixture(scope="session")
+def content():
+    return load_content()
+
+
+@pytest.fixture(scope="session")
+def build(tmp_path_factory) -> Path:
+    """The whole site, frozen once per run into a temporary folder."""
+    destination = tmp_path_factory.mktemp("build")
+    freeze(destination)
+    return destination
+
+
+@pytest.fixture
+def app(tmp_path, build):
+    return create_portal(
+        {"TESTING": True, "DATABASE": str(tmp_path / "portal.sqlite3"), "SITE_DIR": str(build)}
+    )
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory, build):
+    """The portal serving the frozen site on 127.0.0.1, as `make run` does."""
+    database = tmp_path_factory.mktemp("live") / "portal.sqlite3"
+    app = create_portal({"DATABASE": str(database), "SITE_DIR": str(build)})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+
