@@ -179,7 +179,11 @@ def _holiday(fields: _Fields) -> Holiday:
             raise fields.fail(key, f"must be a weekday name, not {name!r}")
         return WEEKDAYS.index(name.lower())
 
-    day, weekday, nth = fields.integer("day", True), weekday_of("weekday"), fields.integer("nth", True)
+    day, weekday, nth = (
+        fields.integer("day", True),
+        weekday_of("weekday"),
+        fields.integer("nth", True),
+    )
     after_first = weekday_of("after_first")
     if day is not None:
         try:
@@ -212,7 +216,11 @@ def _closure(fields: _Fields, index: int, value: Any) -> dt.date:
 
 def load_settings(path: Path) -> Settings:
     fields = _Fields(_read_yaml(path), path.name)
-    town, office, smo = fields.mapping("municipality"), fields.mapping("office"), fields.mapping("smo")
+    town, office, smo = (
+        fields.mapping("municipality"),
+        fields.mapping("office"),
+        fields.mapping("smo"),
+    )
     phones_map = fields.mapping("phones")
     phones = {key: _phone(phones_map.mapping(key)) for key in phones_map.data}
     for key in REQUIRED_PHONES:
@@ -403,7 +411,9 @@ def load_exempt(path: Path, ordinance: Ordinance) -> ExemptList:
         ConditionalAllowance(c.text("label"), c.text("title"), c.text("note"))
         for c in fields.records("conditional")
     )
-    return ExemptList(section, fields.text("intro"), tuple(entries), conditional, fields.text("caveat"))
+    return ExemptList(
+        section, fields.text("intro"), tuple(entries), conditional, fields.text("caveat")
+    )
 
 
 def _all_text(provisions: tuple[Provision, ...]) -> list[str]:

@@ -22,7 +22,10 @@ def netlify_redirects(portal_origin: str | None) -> str:
     if not portal_origin:
         return ""
     origin = portal_origin.rstrip("/")
-    return "".join(f"{path}*  {origin}{path}:splat  200!\n" for path in PORTAL_PATHS.values())
+    rules = [f"{path}*  {origin}{path}:splat  200!" for path in PORTAL_PATHS.values()]
+    # Not forced: assets in the build win; only the portal's own ones are proxied.
+    rules.append(f"/assets/*  {origin}/assets/:splat  200")
+    return "\n".join(rules) + "\n"
 
 
 def freeze(destination: Path | str, test_config: dict[str, Any] | None = None) -> list[str]:
@@ -64,4 +67,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     elapsed = time.perf_counter() - started
     print(f"froze {len(urls)} files into {args.destination}/ in {elapsed:.2f} s")
+    if not (Path(args.destination) / "_redirects").exists():
+        print(
+            "note: no portal origin set (SITE_PORTAL_ORIGIN or portal_origin in site.yaml);"
+            " a published copy will not proxy the portal's pages",
+            file=sys.stderr,
+        )
     return 0

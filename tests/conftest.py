@@ -12,10 +12,6 @@ from portal import create_app as create_portal
 from static_site.content import load_content
 from static_site.freeze import freeze
 
-TESTS = Path(__file__).resolve().parent
-DATA = TESTS / "data"
-NODE_MODULES = TESTS / "node_modules"
-
 
 @pytest.fixture(scope="session")
 def content():
@@ -53,4 +49,3 @@ def live_server(tmp_path_factory, build):
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
     thread.join()
-

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
 from pathlib import Path
+
+DATA = Path(__file__).resolve().parent / "data"
 
 
 def built_pages(build: Path) -> list[Path]:
@@ -14,3 +17,60 @@ def page_url(build: Path, page: Path) -> str:
     """The URL path a built file is served at: build/learn/index.html -> /learn/."""
     relative = page.relative_to(build).as_posix()
     return "/" + relative.removesuffix("index.html")
+
+
+BLOCKS = {"p", "div", "li", "dt", "dd", "h1", "h2", "h3", "h4", "section", "nav", "ul", "ol",
+          "dl", "header", "footer", "main", "aside", "td", "th", "label", "legend"}  # fmt: skip
+
+
+class PageParser(HTMLParser):
+    """Collects what the build tests look at: ids, links, resources, inline code and text."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.ids: set[str] = set()
+        self.links: list[str] = []
+        self.resources: list[str] = []
+        self.inline_code: list[str] = []
+        self.chunks: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if values.get("id"):
+            self.ids.add(values["id"])
+        if tag == "a" and values.get("href"):
+            self.links.append(values["href"])
+        if tag in ("link", "script", "img", "iframe", "source") and (
+            values.get("href") or values.get("src")
+        ):
+            self.resources.append(values.get("href") or values.get("src"))
+        if tag in ("script", "style") and not values.get("src"):
+            self.inline_code.append(tag)
+        if any(name.startswith("on") or name == "style" for name, _ in attrs):
+            self.inline_code.append(f"{tag} attribute")
+        if tag in ("script", "style", "title"):
+            self._skip += 1
+        if tag == "br":
+            self.chunks.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style", "title"):
+            self._skip -= 1
+        if tag in BLOCKS:  # block ends separate words, as a browser's layout would
+            self.chunks.append(" ")
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip:
+            self.chunks.append(data)
+
+    @property
+    def text(self) -> str:
+        return " ".join("".join(self.chunks).split())
+
+
+def parse_page(path: Path) -> PageParser:
+    parser = PageParser()
+    parser.feed(path.read_text(encoding="utf-8"))
+    parser.close()
+    return parser

@@ -1,0 +1,160 @@
+"""The content loader: the real files load, and a broken file is named with its field."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from static_site.content import CONTENT_DIR, ContentError, load_content, slugify
+
+REQUIRED_PAGES = {"pet-waste", "motor-oil", "lawn-chemicals", "yard-waste", "car-washing",
+                  "pools-and-hot-tubs", "paint-and-cleaners", "fats-oils-grease"}  # fmt: skip
+
+
+def test_real_content_loads(content):
+    assert content.settings.name == "Village of Horseheads"
+    assert [s.number for s in content.ordinance.sections] == [f"216-{n}" for n in range(1, 21)]
+    assert set(content.page_by_slug) >= REQUIRED_PAGES
+
+
+def test_unknown_contacts_stay_unset(content):
+    """No SMO e-mail or fax was found in public sources, so none is invented."""
+    assert content.settings.smo_email is None
+    assert content.settings.smo_fax is None
+    assert content.settings.office.fax is None
+
+
+def test_phone_numbers_become_tel_links(content):
+    phones = content.settings.phones
+    assert phones["spill_hotline"].tel == "+18004577362"
+    assert phones["emergency"].tel == "911"
+    assert content.settings.office.phone.tel == "+16077395691"
+
+
+def test_subdivisions_are_nested(content):
+    section = content.ordinance.by_number["216-13"]
+    a = section.body[0]
+    assert a.label == "A." and a.anchor == "sec-216-13-a"
+    assert [item.label for item in a.items] == ["(1)", "(2)"]
+    assert [item.label for item in a.items[0].items] == [f"({c})" for c in "abcdef"]
+    assert a.items[0].items[4].text == "Payment of a fine; and"
+
+
+def test_definitions_are_terms_and_meanings(content):
+    definitions = {d.term: d for d in content.ordinance.by_number["216-4"].definitions}
+    assert len(definitions) == 28
+    assert (
+        definitions["STORMWATER"].body[0].text
+        == "Rainwater, surface runoff, snowmelt and drainage."
+    )
+    assert [p.label for p in definitions["ILLICIT CONNECTIONS"].body[1:]] == ["A.", "B."]
+    assert definitions["303(d) LIST"].slug == "303-d-list"
+
+
+def test_every_exempt_discharge_of_the_law_has_an_entry(content):
+    """Each item of the list in § 216-6 A(1) is its own entry, in the law's order."""
+    law = content.ordinance.by_number["216-6"].body[0].items[0].text
+    listed = law.split(": ", 1)[1].split(". ")[0]
+    items = [re.sub(r"^and ", "", item.strip()) for item in listed.split(",")]
+    assert [entry.name for entry in content.exempt.entries] == items
+    assert [c.label for c in content.exempt.conditional] == ["(2)", "(3)", "(4)"]
+    assert all(entry.note for entry in content.exempt.entries)
+
+
+def test_learn_pages_cover_why_what_and_the_law(content):
+    for page in content.pages:
+        for heading in ("## Why it matters", "## What to do instead", "## What the law says"):
+            assert heading in page.body, f"{page.slug}: missing {heading!r}"
+        assert page.sections, page.slug
+
+
+def test_slugify():
+    assert slugify("BEST MANAGEMENT PRACTICES (BMPs)") == "best-management-practices-bmps"
+    assert slugify("303(d) LIST") == "303-d-list"
+
+
+# ------------------------------------------------------------ broken files
+
+
+def _edit_yaml(name, change):
+    def edit(root: Path):
+        path = root / name
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        change(data)
+        path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+
+    return edit
+
+
+def _replace(name, old, new):
+    def edit(root: Path):
+        path = root / name
+        text = path.read_text(encoding="utf-8")
+        assert old in text
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+    return edit
+
+
+def _delete(name):
+    return lambda root: (root / name).unlink()
+
+
+BROKEN = [
+    ("site.yaml missing", _delete("site.yaml"), "site.yaml: file is missing"),
+    ("site.yaml not yaml", _replace("site.yaml", "municipality:", "municipality: ["),
+     "site.yaml: not valid YAML"),
+    ("no name", _edit_yaml("site.yaml", lambda d: d["municipality"].pop("name")),
+     "site.yaml: municipality.name: is missing"),
+    ("empty phone", _edit_yaml("site.yaml", lambda d: d["office"].update(phone="  ")),
+     "site.yaml: office.phone: must be non-empty text"),
+    ("no spill hotline", _edit_yaml("site.yaml", lambda d: d["phones"].pop("spill_hotline")),
+     "site.yaml: phones.spill_hotline: is missing"),
+    ("bad closure", _edit_yaml("site.yaml", lambda d: d["holidays"].update(closures=["12/24"])),
+     "site.yaml: holidays.closures[0]: '12/24' is not a date"),
+    ("bad weekday", _edit_yaml("site.yaml",
+                               lambda d: d["holidays"]["observed"][1].update(weekday="Funday")),
+     "site.yaml: holidays.observed[1].weekday: must be a weekday name"),
+    ("no day", _edit_yaml("site.yaml", lambda d: d["holidays"]["observed"][0].pop("day")),
+     "site.yaml: holidays.observed[0].day: give a day"),
+    ("section of another chapter", _replace("ordinance.yaml", "number: 216-3", "number: 217-3"),
+     "ordinance.yaml: sections[2].number: '217-3' is not a section of chapter 216"),
+    ("section twice", _replace("ordinance.yaml", "number: 216-3", "number: 216-2"),
+     "ordinance.yaml: sections[2].number: 216-2 appears twice"),
+    ("empty provision", _edit_yaml("ordinance.yaml",
+                                   lambda d: d["sections"][0]["body"][1].update(text="")),
+     "ordinance.yaml: sections[0].body[1].text: must be non-empty text"),
+    ("bad label", _edit_yaml("ordinance.yaml",
+                             lambda d: d["sections"][0]["body"][1].update(label="A)")),
+     "ordinance.yaml: sections[0].body[1].label: 'A)' is not a label"),
+    ("exempt name not in law", _edit_yaml("exempt-discharges.yaml",
+                                          lambda d: d["entries"][3].update(name="rising water")),
+     "exempt-discharges.yaml: entries[3].name: 'rising water' is not in the words of § 216-6"),
+    ("exempt without note", _edit_yaml("exempt-discharges.yaml",
+                                       lambda d: d["entries"][0].pop("note")),
+     "exempt-discharges.yaml: entries[0].note: is missing"),
+    ("no front matter", _replace("learn/pet-waste.md", "---\n", "", ),
+     "learn/pet-waste.md: front matter: must start with a '---' block"),
+    ("learn page without title", _replace("learn/motor-oil.md", "title:", "titel:"),
+     "learn/motor-oil.md: title: is missing"),
+    ("learn page cites a missing section", _replace("learn/pet-waste.md", 'sections: [', 'sections: ["216-99", '),
+     "learn/pet-waste.md: sections: § 216-99 is not in the ordinance"),
+    ("raw html", _replace("learn/yard-waste.md", "## Why it matters", "<script>x</script>\n## Why it matters"),
+     "learn/yard-waste.md: body: must be Markdown without raw HTML"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"), [case[1:] for case in BROKEN], ids=[case[0] for case in BROKEN]
+)
+def test_broken_content_names_file_and_field(tmp_path, edit, message):
+    root = tmp_path / "content"
+    shutil.copytree(CONTENT_DIR, root)
+    edit(root)
+    with pytest.raises(ContentError) as error:
+        load_content(root)
+    assert str(error.value).startswith(message), str(error.value)

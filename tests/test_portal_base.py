@@ -1,0 +1,57 @@
+"""The portal's frame: security headers, error pages and the local copy of the site."""
+
+from __future__ import annotations
+
+import pytest
+
+from portal import create_app
+from portal.headers import SECURITY_HEADERS
+from static_site.theme import fingerprint
+
+
+def _urls(app):
+    for rule in app.url_map.iter_rules():
+        values = {name: "x" for name in rule.arguments}
+        if rule.endpoint == "assets.asset":
+            values = {"digest": fingerprint("css/site.css"), "filename": "css/site.css"}
+        with app.test_request_context():
+            from flask import url_for
+
+            yield url_for(rule.endpoint, **values)
+
+
+def test_every_response_carries_the_security_headers(app, client):
+    urls = [*_urls(app), "/no/such/page", "/ordinance/"]
+    for url in urls:
+        response = client.get(url)
+        for name, value in SECURITY_HEADERS.items():
+            assert response.headers.get(name) == value, (url, name)
+        assert "unsafe-inline" not in response.headers["Content-Security-Policy"]
+
+
+def test_serves_the_frozen_site(client):
+    assert "Only rain down the storm drain" in client.get("/").text
+    assert client.get("/ordinance/").status_code == 200
+    response = client.get("/learn")
+    assert response.status_code == 308 and response.headers["Location"] == "/learn/"
+
+
+@pytest.mark.parametrize("url", ["/nothing-here/", "/../../etc/passwd", "/%2e%2e/etc/passwd",
+                                 "/assets/000000000000/css/site.css", "/assets/x/../../pyproject.toml"])  # fmt: skip
+def test_unknown_paths_get_the_friendly_404(client, url):
+    response = client.get(url)
+    assert response.status_code == 404
+    assert "Page not found" in response.text
+    assert "Traceback" not in response.text
+
+
+def test_assets_are_served_with_a_long_cache(client):
+    response = client.get(f"/assets/{fingerprint('css/site.css')}/css/site.css")
+    assert response.status_code == 200
+    assert "max-age=31536000" in response.headers["Cache-Control"]
+
+
+def test_without_a_configured_secret_key_each_process_gets_a_random_one(tmp_path):
+    first = create_app({"DATABASE": str(tmp_path / "a.sqlite3")})
+    second = create_app({"DATABASE": str(tmp_path / "b.sqlite3")})
+    assert first.secret_key and first.secret_key != second.secret_key

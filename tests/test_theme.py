@@ -1,0 +1,40 @@
+"""The shared filters: citations become links, Markdown becomes safe HTML."""
+
+from __future__ import annotations
+
+import pytest
+from markupsafe import Markup
+
+from static_site.theme import Citations, render_markdown
+
+
+@pytest.fixture(scope="module")
+def cite(content):
+    return Citations(content)
+
+
+@pytest.mark.parametrize(
+    ("text", "page", "html"),
+    [
+        ("see § 216-6 of this", "", 'see <a href="#sec-216-6">§ 216-6</a> of this'),
+        ("§ 216-4, Definitions", "/ordinance/", '<a href="/ordinance/#sec-216-4">§ 216-4</a>, Definitions'),
+        ("§ 216-99 is not a section", "", "§ 216-99 is not a section"),
+        ("§ 10(1)(ii)(a)(11) of the Municipal Home Rule Law", "", "§ 10(1)(ii)(a)(11) of the Municipal Home Rule Law"),
+        ("<b>§ 216-1</b> & more", "", '&lt;b&gt;<a href="#sec-216-1">§ 216-1</a>&lt;/b&gt; &amp; more'),
+    ],
+)  # fmt: skip
+def test_citations(cite, text, page, html):
+    assert cite(text, page) == Markup(html)
+
+
+def test_citations_inside_markup_skip_tags_and_existing_links(cite):
+    html = Markup('<p title="§ 216-2">§ 216-3 and <a href="/x">§ 216-5</a></p>')
+    assert cite(html) == Markup(
+        '<p title="§ 216-2"><a href="#sec-216-3">§ 216-3</a> and <a href="/x">§ 216-5</a></p>'
+    )
+
+
+def test_markdown_renders_safe_html():
+    html = render_markdown("## Why\n\n- one\n- two")
+    assert isinstance(html, Markup)
+    assert "<h2>Why</h2>" in html and "<li>one</li>" in html
