@@ -1,0 +1,81 @@
+"""Playwright fixtures: one headless Debian chromium per run, a fresh context per page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Page, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+# No sandbox in containers; and nothing phoning home on this offline machine.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]  # fmt: skip
+VIEWPORTS = {
+    "phone": {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
+              "device_scale_factor": 2},
+    "desktop": {"viewport": {"width": 1280, "height": 900}},
+}  # fmt: skip
+TIMEOUT_MS = 15_000
+
+
+@dataclass
+class Tab:
+    """A page, with what it did that a test may forbid: other hosts contacted, errors logged."""
+
+    page: Page
+    external_requests: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def open_tab(browser):
+    """`open_tab("phone" | "desktop")`: a new page in its own context, watched for problems."""
+    contexts = []
+
+    def open_(viewport: str = "desktop") -> Tab:
+        context = browser.new_context(**VIEWPORTS[viewport])
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        tab = Tab(context.new_page())
+
+        def on_request(request):
+            url = urlsplit(request.url)
+            if url.scheme not in ("data", "blob", "about") and url.hostname != "127.0.0.1":
+                tab.external_requests.append(request.url)
+
+        tab.page.on("request", on_request)
+
+        def on_console(message):
+            where = message.location.get("url", "")
+            # The browser's own probe for /favicon.ico happens once per browser, on whichever
+            # page comes first: test_site_has_a_favicon checks it, in one place.
+            if message.type == "error" and urlsplit(where).path != "/favicon.ico":
+                tab.errors.append(f"console: {message.text} ({where})")
+
+        tab.page.on("console", on_console)
+        tab.page.on("pageerror", lambda error: tab.errors.append(f"page error: {error}"))
+        tab.page.on(
+            "response",
+            lambda response: (
+                response.status >= 400
+                and tab.errors.append(f"HTTP {response.status}: {response.url}")
+            ),
+        )
+        return tab
+
+    yield open_
+    for context in contexts:
+        context.close()
