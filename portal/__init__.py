@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, render_template
+from flask import Flask
+from flask_wtf.csrf import CSRFProtect
 
+from portal.cases import STATUSES
+from portal.db import init_db
+from portal.display import when
+from portal.errors import init_errors
+from portal.forms import CHOICE_LABELS, field_attrs
 from portal.headers import init_headers
+from portal.limits import init_limits
+from portal.outbox import init_outbox
 from static_site import site_links
 from static_site.content import load_content
 from static_site.theme import TEMPLATES, init_theme
+
+csrf = CSRFProtect()
+MB = 1024 * 1024
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -19,12 +31,39 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__, instance_relative_config=True, template_folder=str(TEMPLATES), static_folder=None
     )
+    instance = Path(app.instance_path)
     app.config.from_mapping(
         SECRET_KEY=None,
         CONTENT_DIR=None,
         # The frozen site to serve beside the portal (local runs only).
         SITE_DIR=None,
-        DATABASE=str(Path(app.instance_path) / "portal.sqlite3"),
+        DATABASE=str(instance / "portal.sqlite3"),
+        # Absolute address for links in mail; else the address the request came in on.
+        PUBLIC_URL=None,
+        SMO_EMAIL=None,
+        MAIL_SERVER=None,
+        MAIL_PORT=25,
+        MAIL_USE_TLS=False,
+        MAIL_USE_SSL=False,
+        MAIL_USERNAME=None,
+        MAIL_PASSWORD=None,
+        MAIL_DEFAULT_SENDER="no-reply@localhost",
+        MAIL_SUPPRESS_SEND=False,
+        MAIL_TIMEOUT=10,
+        # Without a mail server, messages are written here (local runs).
+        MAIL_FOLDER=str(instance / "mail"),
+        MAP_TILE_URL=None,
+        MAP_TILE_ATTRIBUTION=None,
+        MAP_LINK="https://www.openstreetmap.org/?mlat={lat}&mlon={lon}#map=18/{lat}/{lon}",
+        # Three 10 MB photos rarely travel together; 25 MB keeps a hostile body small.
+        MAX_CONTENT_LENGTH=25 * MB,
+        MAX_FORM_MEMORY_SIZE=1 * MB,
+        WTF_CSRF_TIME_LIMIT=6 * 3600,
+        REPORT_RATE_LIMIT="30 per hour;6 per minute",
+        STATUS_RATE_LIMIT="120 per minute",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=False,
     )
     app.config.from_prefixed_env("PORTAL")
     if test_config:
@@ -35,12 +74,30 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     content = load_content(app.config["CONTENT_DIR"])
     app.extensions["content"] = content
+    if app.config["PUBLIC_URL"] is None:
+        app.config["PUBLIC_URL"] = content.settings.public_url
     init_theme(app, content, site_url=site_links())
+    app.jinja_env.globals.update(
+        labels=CHOICE_LABELS,
+        field_attrs=field_attrs,
+        statuses=STATUSES,
+        # For the report form's live hint: [name, [keywords]] of each exempt discharge.
+        exempt_keywords=json.dumps(
+            [[e.name, list(e.keywords)] for e in content.exempt.entries if e.keywords]
+        ),
+    )
+    app.jinja_env.filters.update(when=when, fromjson=json.loads)
     init_headers(app)
+    init_db(app)
+    init_outbox(app)
+    init_errors(app)
+    csrf.init_app(app)
 
-    @app.errorhandler(404)
-    def not_found(error):
-        return render_template("site/not_found.html"), 404
+    from portal import report, status
+
+    app.register_blueprint(report.bp)
+    app.register_blueprint(status.bp)
+    init_limits(app)
 
     if app.config["SITE_DIR"]:
         from portal.site_files import init_site_files

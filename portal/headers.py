@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from flask import Flask, Response
 
-CONTENT_SECURITY_POLICY = "; ".join(
-    [
-        "default-src 'self'",
-        "img-src 'self' data:",
-        "script-src 'self'",
-        "style-src 'self'",
-        "object-src 'none'",
-        "base-uri 'self'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ]
-)
+
+def content_security_policy(image_origins: tuple[str, ...] = ()) -> str:
+    """No inline script or style anywhere; images also from the map tile server, if any."""
+    return "; ".join(
+        [
+            "default-src 'self'",
+            " ".join(["img-src 'self' data:", *image_origins]),
+            "script-src 'self'",
+            "style-src 'self'",
+            "object-src 'none'",
+            "base-uri 'self'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        ]
+    )
+
 
 SECURITY_HEADERS = {
-    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "Content-Security-Policy": content_security_policy(),
     "Strict-Transport-Security": "max-age=31536000; includeSubDomains",
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
@@ -29,9 +35,22 @@ SECURITY_HEADERS = {
 }
 
 
+def origin(url: str | None) -> str | None:
+    """'https://tiles.example/{z}/{x}/{y}.png' -> 'https://tiles.example'."""
+    if not url:
+        return None
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else None
+
+
 def init_headers(app: Flask) -> None:
+    tiles = origin(app.config["MAP_TILE_URL"])
+    headers = SECURITY_HEADERS | {
+        "Content-Security-Policy": content_security_policy((tiles,) if tiles else ())
+    }
+
     @app.after_request
     def add_security_headers(response: Response) -> Response:
-        for name, value in SECURITY_HEADERS.items():
+        for name, value in headers.items():
             response.headers.setdefault(name, value)
         return response

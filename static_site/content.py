@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
 
@@ -57,6 +58,16 @@ class _Fields:
         if not isinstance(value, str | int) or isinstance(value, bool) or not str(value).strip():
             raise self.fail(key, "must be non-empty text")
         return str(value).strip()
+
+    def number(self, key: str, low: float, high: float) -> float:
+        value = self._get(key, False)
+        if (
+            not isinstance(value, int | float)
+            or isinstance(value, bool)
+            or not low <= value <= high
+        ):
+            raise self.fail(key, f"must be a number from {low} to {high}")
+        return float(value)
 
     def integer(self, key: str, optional: bool = False) -> int | None:
         value = self._get(key, optional)
@@ -143,6 +154,23 @@ class HolidayRules:
 
 
 @dataclass(frozen=True)
+class ServiceArea:
+    """A box around the municipality: where its storm sewers are, roughly."""
+
+    name: str
+    south: float
+    west: float
+    north: float
+    east: float
+    center_latitude: float
+    center_longitude: float
+    zoom: int
+
+    def contains(self, latitude: float, longitude: float) -> bool:
+        return self.south <= latitude <= self.north and self.west <= longitude <= self.east
+
+
+@dataclass(frozen=True)
 class Settings:
     name: str
     short_name: str
@@ -157,6 +185,8 @@ class Settings:
     portal_origin: str | None
     unofficial_notice: str
     holidays: HolidayRules
+    timezone: ZoneInfo
+    service_area: ServiceArea
 
 
 REQUIRED_PHONES = ("emergency", "police", "spill_hotline")
@@ -214,6 +244,33 @@ def _closure(fields: _Fields, index: int, value: Any) -> dt.date:
         raise fields.fail(f"closures[{index}]", f"{value!r} is not a date (YYYY-MM-DD)") from None
 
 
+def _service_area(fields: _Fields) -> ServiceArea:
+    center = fields.mapping("center")
+    area = ServiceArea(
+        name=fields.text("name"),
+        south=fields.number("south", -90, 90),
+        west=fields.number("west", -180, 180),
+        north=fields.number("north", -90, 90),
+        east=fields.number("east", -180, 180),
+        center_latitude=center.number("latitude", -90, 90),
+        center_longitude=center.number("longitude", -180, 180),
+        zoom=int(center.number("zoom", 1, 19)),
+    )
+    if area.south >= area.north or area.west >= area.east:
+        raise fields.fail("south", "the box must have south < north and west < east")
+    if not area.contains(area.center_latitude, area.center_longitude):
+        raise center.fail("latitude", "the center must lie inside the box")
+    return area
+
+
+def _timezone(fields: _Fields) -> ZoneInfo:
+    name = fields.text("timezone")
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise fields.fail("timezone", f"{name!r} is not a known time zone") from None
+
+
 def load_settings(path: Path) -> Settings:
     fields = _Fields(_read_yaml(path), path.name)
     town, office, smo = (
@@ -256,6 +313,8 @@ def load_settings(path: Path) -> Settings:
             sunday_to_monday=holidays.flag("sunday_to_monday", True),
             saturday_to_friday=holidays.flag("saturday_to_friday", True),
         ),
+        timezone=_timezone(fields),
+        service_area=_service_area(fields.mapping("service_area")),
     )
 
 
@@ -376,6 +435,7 @@ class ExemptDischarge:
     name: str
     slug: str
     note: str
+    keywords: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -406,7 +466,10 @@ def load_exempt(path: Path, ordinance: Ordinance) -> ExemptList:
         # Each entry quotes the law: a name the law does not use is a typo to catch here.
         if name not in law_text:
             raise item.fail("name", f"{name!r} is not in the words of § {section}")
-        entries.append(ExemptDischarge(name, slugify(name), item.text("note")))
+        keywords = tuple(str(k).strip() for k in item.values("keywords", optional=True))
+        if not all(keywords):
+            raise item.fail("keywords", "must be a list of words or phrases")
+        entries.append(ExemptDischarge(name, slugify(name), item.text("note"), keywords))
     conditional = tuple(
         ConditionalAllowance(c.text("label"), c.text("title"), c.text("note"))
         for c in fields.records("conditional")

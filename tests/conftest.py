@@ -6,6 +6,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from mailserver import MailServer
 from werkzeug.serving import make_server
 
 from portal import create_app as create_portal
@@ -27,9 +28,27 @@ def build(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def app(tmp_path, build):
+def mail_server():
+    """A real SMTP server on 127.0.0.1 that records every message."""
+    server = MailServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def app(tmp_path, build, mail_server):
     return create_portal(
-        {"TESTING": True, "DATABASE": str(tmp_path / "portal.sqlite3"), "SITE_DIR": str(build)}
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "portal.sqlite3"),
+            "SITE_DIR": str(build),
+            "MAIL_SERVER": "127.0.0.1",
+            "MAIL_PORT": mail_server.port,
+            "MAIL_TIMEOUT": 5,
+            "SMO_EMAIL": "smo@village.test",
+            "PUBLIC_URL": "https://portal.village.test",
+            "RATELIMIT_ENABLED": False,
+        }
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -74,3 +75,40 @@ def parse_page(path: Path) -> PageParser:
     parser.feed(path.read_text(encoding="utf-8"))
     parser.close()
     return parser
+
+
+HIDDEN = re.compile(
+    r'<input id="(csrf_token|submission_key)" name="\1" type="hidden" value="([^"]*)"'
+)
+
+
+def open_form(client, url: str = "/report/") -> dict[str, str]:
+    """GET a form page; return its hidden fields (CSRF token, submission key)."""
+    response = client.get(url)
+    assert response.status_code == 200
+    return dict(HIDDEN.findall(response.text))
+
+
+def report_data(**overrides) -> dict:
+    """A complete, valid report as the browser would post it (without hidden fields)."""
+    data = {
+        "indicators": ["suds", "odor"],
+        "odor": "chemical",
+        "description": "White foam coming out of the pipe under the Main Street bridge.",
+        "address": "Main Street bridge over the creek",
+        "latitude": "42.16701",
+        "longitude": "-76.82099",
+        "location_type": "outfall",
+        "observed_at": "2026-11-29T08:15",
+        "still_happening": "yes",
+        "happened_before": "unsure",
+        "source_description": "The car wash next to the bridge",
+        "source_vehicle": "",
+        "source_notes": "",
+        "contact_name": "Pat Doe",
+        "contact_email": "pat@example.test",
+        "contact_phone": "(555) 555-0123",
+        "nickname": "",
+    }
+    data.update(overrides)
+    return {key: value for key, value in data.items() if value is not None}

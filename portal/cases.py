@@ -1,0 +1,151 @@
+"""Storing what the public sends: one transaction per case, references and status tokens."""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import hashlib
+import hmac
+import json
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+import sqlite_utils
+
+from portal.db import insert, transaction
+
+REPORT_PREFIX = "IDR"
+NOTIFICATION_PREFIX = "REL"
+PENDING_PHOTO_LIFETIME = dt.timedelta(days=2)
+
+
+class DuplicateSubmission(Exception):
+    """The form's key was used already, for different content: not a double tap."""
+
+
+@dataclass(frozen=True)
+class Stored:
+    case_id: int
+    reference: str
+    token: str
+    created: bool
+
+
+def new_submission_key() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def status_token(secret: str | bytes, submission_key: str) -> str:
+    """The unguessable status-link token, derived so a repeated POST finds the same one.
+
+    Only its hash is stored: the database alone does not open anybody's status page.
+    """
+    key = secret.encode() if isinstance(secret, str) else secret
+    mac = hmac.new(key, f"status:{submission_key}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac[:24]).decode().rstrip("=")
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def digest(values: dict[str, Any]) -> str:
+    """A fingerprint of what was submitted, to tell a double tap from a reused key."""
+    canonical = json.dumps(values, sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def next_reference(db: sqlite_utils.Database, prefix: str, year: int) -> str:
+    """The next reference in this year's sequence, e.g. IDR-2026-0042 (inside a transaction)."""
+    db.execute(
+        "INSERT INTO reference_counters (prefix, year, last) VALUES (?, ?, 1)"
+        " ON CONFLICT (prefix, year) DO UPDATE SET last = last + 1",
+        [prefix, year],
+    )
+    (last,) = db.execute(
+        "SELECT last FROM reference_counters WHERE prefix = ? AND year = ?", [prefix, year]
+    ).fetchone()
+    return f"{prefix}-{year}-{last:04d}"
+
+
+def store_case(
+    db: sqlite_utils.Database,
+    *,
+    kind: str,
+    prefix: str,
+    secret: str,
+    submission_key: str,
+    case: dict[str, Any],
+    details_table: str,
+    details: dict[str, Any],
+    photo_ids: list[str],
+    now: dt.datetime,
+) -> Stored:
+    """Write a case, its details and its photos in one transaction, once per submission key."""
+    fingerprint = digest({"case": case, "details": details, "photos": photo_ids})
+    token = status_token(secret, submission_key)
+    with transaction(db):
+        existing = db.execute(
+            "SELECT id, reference, submission_digest FROM cases WHERE submission_key = ?",
+            [submission_key],
+        ).fetchone()
+        if existing:
+            if existing[2] != fingerprint:
+                raise DuplicateSubmission(existing[1])
+            return Stored(existing[0], existing[1], token, created=False)
+        reference = next_reference(db, prefix, now.year)
+        stamp = now.isoformat(timespec="seconds")
+        case_id = insert(
+            db,
+            "cases",
+            {
+                **case,
+                "kind": kind,
+                "reference": reference,
+                "token_hash": token_hash(token),
+                "submission_key": submission_key,
+                "submission_digest": fingerprint,
+                "received_at": stamp,
+                "updated_at": stamp,
+            },
+        )
+        insert(db, details_table, {"case_id": case_id, **details})
+        for position, photo_id in enumerate(photo_ids, start=1):
+            moved = db.execute(
+                "INSERT INTO photos (case_id, position, content_type, width, height, sha256, data)"
+                " SELECT ?, ?, content_type, width, height, sha256, data FROM pending_photos"
+                " WHERE id = ? AND submission_key = ?",
+                [case_id, position, photo_id, submission_key],
+            ).rowcount
+            if moved != 1:
+                raise LookupError(f"photo {photo_id} is no longer waiting")
+        db.execute("DELETE FROM pending_photos WHERE submission_key = ?", [submission_key])
+        db.execute(
+            "DELETE FROM pending_photos WHERE created_at < ?",
+            [(now - PENDING_PHOTO_LIFETIME).isoformat(timespec="seconds")],
+        )
+    return Stored(case_id, reference, token, created=True)
+
+
+def find_by_token(db: sqlite_utils.Database, token: str) -> dict[str, Any] | None:
+    """The case a status link opens, or None (the same answer for every wrong token)."""
+    if not token or len(token) > 64:
+        return None
+    rows = list(db["cases"].rows_where("token_hash = ?", [token_hash(token)], limit=1))
+    return rows[0] if rows else None
+
+
+# What each status means, in the words the public status page uses.
+STATUSES = {
+    "received": ("Received", "We have your report and will review it soon."),
+    "investigating": ("Being investigated", "Village staff are looking into it."),
+    "referred": ("Passed to another agency", "It has been sent to the agency that handles it."),
+    "resolved": ("Resolved", "The problem was found and dealt with."),
+    "no-violation": ("No violation found", "Staff looked into it and found no violation."),
+    "exempt": ("Allowed discharge", "What was seen is a discharge the law allows."),
+    "duplicate": ("Already reported", "Someone reported the same problem; it is handled there."),
+    "confirmed": ("Confirmed in writing", "This filing confirms the earlier notice in writing."),
+    "follow-up": ("Follow-up needed", "Village staff may contact you for more information."),
+    "closed": ("Closed", "No further action is needed on this notification."),
+}

@@ -1,0 +1,195 @@
+"""The portal's one SQLite file: connection, schema and transactions."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+from flask import Flask, current_app, g
+
+# Version of the schema below; bump it and add a step to MIGRATIONS when it changes.
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+-- One row per thing the public sent: a resident report or a business notification.
+-- Kind-specific details live in their own table; what the staff queue, the status
+-- page and (later) Open311 share lives here.
+CREATE TABLE IF NOT EXISTS cases (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('report', 'notification')),
+    reference TEXT NOT NULL UNIQUE,
+    token_hash TEXT NOT NULL UNIQUE,
+    submission_key TEXT NOT NULL UNIQUE,
+    submission_digest TEXT NOT NULL,
+    received_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'received',
+    public_note TEXT,
+    assignee TEXT,
+    language TEXT NOT NULL DEFAULT 'en',
+    service_code TEXT NOT NULL,
+    latitude REAL CHECK (latitude IS NULL OR latitude BETWEEN -90 AND 90),
+    longitude REAL CHECK (longitude IS NULL OR longitude BETWEEN -180 AND 180),
+    address TEXT,
+    in_service_area INTEGER,
+    contact_name TEXT,
+    contact_email TEXT,
+    contact_phone TEXT,
+    CHECK (latitude IS NOT NULL OR address IS NOT NULL)
+);
+CREATE INDEX IF NOT EXISTS cases_received ON cases (received_at);
+
+CREATE TABLE IF NOT EXISTS reports (
+    case_id INTEGER PRIMARY KEY REFERENCES cases (id),
+    indicators TEXT NOT NULL,
+    color TEXT,
+    odor TEXT,
+    description TEXT NOT NULL CHECK (length(description) BETWEEN 1 AND 4000),
+    location_type TEXT,
+    observed_at TEXT NOT NULL,
+    still_happening TEXT,
+    happened_before TEXT,
+    source_description TEXT,
+    source_vehicle TEXT,
+    source_notes TEXT
+);
+
+CREATE TABLE IF NOT EXISTS photos (
+    id INTEGER PRIMARY KEY,
+    case_id INTEGER NOT NULL REFERENCES cases (id),
+    position INTEGER NOT NULL,
+    content_type TEXT NOT NULL,
+    width INTEGER NOT NULL,
+    height INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    data BLOB NOT NULL,
+    UNIQUE (case_id, position)
+);
+
+-- Photos already checked while the form still has errors, so nobody uploads twice.
+CREATE TABLE IF NOT EXISTS pending_photos (
+    id TEXT PRIMARY KEY,
+    submission_key TEXT NOT NULL,
+    filename TEXT NOT NULL,
+    content_type TEXT NOT NULL,
+    width INTEGER NOT NULL,
+    height INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    data BLOB NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS pending_photos_key ON pending_photos (submission_key);
+
+CREATE TABLE IF NOT EXISTS reference_counters (
+    prefix TEXT NOT NULL,
+    year INTEGER NOT NULL,
+    last INTEGER NOT NULL,
+    PRIMARY KEY (prefix, year)
+);
+
+-- Mail waits here until an SMTP server has accepted it.
+CREATE TABLE IF NOT EXISTS outbox (
+    id INTEGER PRIMARY KEY,
+    case_id INTEGER REFERENCES cases (id),
+    purpose TEXT NOT NULL,
+    recipient TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    body_text TEXT NOT NULL,
+    body_html TEXT,
+    attachments TEXT NOT NULL DEFAULT '[]',
+    status TEXT NOT NULL DEFAULT 'queued'
+        CHECK (status IN ('queued', 'sending', 'sent', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    created_at TEXT NOT NULL,
+    claimed_at TEXT,
+    sent_at TEXT,
+    UNIQUE (case_id, purpose, recipient)
+);
+CREATE INDEX IF NOT EXISTS outbox_status ON outbox (status);
+"""
+
+
+def connect(path: str | Path) -> sqlite_utils.Database:
+    """Open the database file in WAL mode, creating the schema on first use."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    # Autocommit at the driver level: `transaction()` below says where each one begins.
+    conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+    db = sqlite_utils.Database(conn)
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute("PRAGMA busy_timeout = 30000")
+    if db.journal_mode != "wal":
+        db.enable_wal()
+    db.execute("PRAGMA synchronous = NORMAL")  # durable with WAL; fsync at checkpoints
+    _migrate(db)
+    return db
+
+
+def _migrate(db: sqlite_utils.Database) -> None:
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if version >= SCHEMA_VERSION:
+        return
+    with transaction(db):
+        # Statement by statement: executescript() would commit halfway.
+        for statement in _statements(SCHEMA):
+            db.execute(statement)
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _statements(script: str) -> list[str]:
+    lines = [line for line in script.splitlines() if not line.strip().startswith("--")]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+
+
+@contextmanager
+def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """One write transaction: everything inside commits together or not at all.
+
+    BEGIN IMMEDIATE takes the write lock up front, so two workers numbering
+    references at once wait for each other instead of failing halfway.
+    Inside it, write with `insert()` below or `db.execute`, never with
+    sqlite-utils' table methods, which commit on their own.
+    """
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def insert(db: sqlite_utils.Database, table: str, record: dict[str, Any]) -> int:
+    """Insert one row without committing (for use inside `transaction`); return its id."""
+    known = db[table].columns_dict
+    unknown = set(record) - set(known)
+    if unknown:
+        raise KeyError(f"{table} has no columns {sorted(unknown)}")
+    columns = ", ".join(f'"{name}"' for name in record)
+    marks = ", ".join("?" for _ in record)
+    cursor = db.execute(
+        f'INSERT INTO "{table}" ({columns}) VALUES ({marks})', list(record.values())
+    )
+    return cursor.lastrowid
+
+
+def get_db() -> sqlite_utils.Database:
+    """The request's database connection, opened on first use."""
+    if "db" not in g:
+        g.db = connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def init_db(app: Flask) -> None:
+    # Create or migrate the schema now, so a bad path or a locked file fails at start-up.
+    connect(app.config["DATABASE"]).conn.close()
+
+    @app.teardown_appcontext
+    def close_db(error: BaseException | None) -> None:
+        db = g.pop("db", None)
+        if db is not None:
+            db.conn.close()

@@ -1,0 +1,65 @@
+"""Friendly error pages: every 4xx in plain words, never a stack trace."""
+
+from __future__ import annotations
+
+from flask import Flask, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+TITLES = {
+    400: "We could not read that request",
+    403: "You cannot open this page",
+    404: "Page not found",
+    405: "That is not allowed here",
+    409: "Already sent",
+    413: "That was too large to send",
+    429: "Too many tries",
+    500: "Something went wrong on our side",
+}
+ADVICE = {
+    400: "Please go back, reload the page and try again.",
+    405: "Please go back and use the links and buttons on the page.",
+    413: "Photos can be up to 10 MB each, and the whole form up to {limit} MB. "
+    "Go back, remove a photo or choose a smaller one, and send again.",
+    429: "You have sent this form many times in a short while. Please wait a few minutes "
+    "and try again. If this is an emergency, call 911.",
+    500: "Your information may not have been saved. Please try again in a few minutes, "
+    "or call us. If this is an emergency, call 911.",
+}
+
+
+def init_errors(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_expired(error: CSRFError):
+        # A stale or missing token on the report form: show the form again with the
+        # person's words kept, instead of a dead end.
+        if request.endpoint == "report.submit":
+            from portal.report import expired
+
+            return expired()
+        return _page(400, "This form has expired. Go back, reload the page and send it again.")
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        if error.code == 404:
+            return render_template("site/not_found.html"), 404
+        message = error.description if _own_words(error) else None
+        return _page(error.code or 400, message)
+
+    @app.errorhandler(InternalServerError)
+    def server_error(error: InternalServerError):
+        return _page(500, None)
+
+
+def _own_words(error: HTTPException) -> bool:
+    """Descriptions we wrote for `abort(code, "...")`, not Werkzeug's defaults."""
+    return type(error).description != error.description
+
+
+def _page(code: int, message: str | None):
+    from flask import current_app
+
+    limit = current_app.config["MAX_CONTENT_LENGTH"] // (1024 * 1024)
+    advice = ADVICE.get(code, ADVICE[400]).format(limit=limit)
+    title = TITLES.get(code, TITLES[400] if code < 500 else TITLES[500])
+    return render_template("portal/error.html", title=title, message=message, advice=advice), code

@@ -1,0 +1,89 @@
+"""What the portal tells people by e-mail: each message rendered from templates, then queued."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlite_utils
+from flask import current_app, render_template, url_for
+
+from portal import outbox
+
+
+def _base_url() -> str:
+    """Absolute links in mail: the configured public address, else the one in use."""
+    return current_app.config["PUBLIC_URL"] or ""
+
+
+def status_link(token: str) -> str:
+    path = url_for("status.show", token=token)
+    base = _base_url()
+    return (
+        f"{base.rstrip('/')}{path}" if base else url_for("status.show", token=token, _external=True)
+    )
+
+
+def map_link(case: dict[str, Any]) -> str | None:
+    if case["latitude"] is None:
+        return None
+    return current_app.config["MAP_LINK"].format(lat=case["latitude"], lon=case["longitude"])
+
+
+def queue(
+    db: sqlite_utils.Database,
+    template: str,
+    *,
+    case: dict[str, Any],
+    purpose: str,
+    recipient: str,
+    subject: str,
+    attachments: list[int] | None = None,
+    **context: Any,
+) -> bool:
+    """Render mail/<template>.txt and .html with the same context and queue them."""
+    context = {"case": case, **context}
+    return outbox.enqueue(
+        db,
+        case_id=case["id"],
+        purpose=purpose,
+        recipient=recipient,
+        subject=subject,
+        text=render_template(f"mail/{template}.txt", **context),
+        html=render_template(f"mail/{template}.html", **context),
+        attachments=attachments,
+    )
+
+
+def queue_report_mail(db: sqlite_utils.Database, case_id: int, token: str) -> None:
+    """The SMO's copy with every detail and the photos; the reporter's acknowledgement."""
+    case = db["cases"].get(case_id)
+    report = db["reports"].get(case_id)
+    photos = [
+        row["id"] for row in db["photos"].rows_where("case_id = ?", [case_id], order_by="position")
+    ]
+    smo = current_app.config["SMO_EMAIL"]
+    if smo:
+        queue(
+            db,
+            "report_smo",
+            case=case,
+            report=report,
+            purpose="smo",
+            recipient=smo,
+            subject=f"New illicit discharge report {case['reference']}",
+            attachments=photos,
+            map_link=map_link(case),
+            photo_count=len(photos),
+        )
+    else:
+        current_app.logger.warning("PORTAL_SMO_EMAIL is not set: %s not mailed", case["reference"])
+    if case["contact_email"]:
+        queue(
+            db,
+            "report_ack",
+            case=case,
+            purpose="ack",
+            recipient=case["contact_email"],
+            subject=f"We received your report {case['reference']}",
+            status_link=status_link(token),
+        )

@@ -1,0 +1,200 @@
+"""The outbox: mail is queued in the database after a case is stored, then sent.
+
+A send that fails stays queued for `flask --app portal outbox send`; a rejected
+recipient is marked failed for staff to see; a claimed row is sent by one sender
+only, so nothing goes out twice. Without a mail server (local runs), each message
+is written to a folder and named in the log instead.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import smtplib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+from flask import Flask, current_app
+from flask_mail import Attachment, Connection, Mail, Message
+
+from portal.db import get_db
+
+mail = Mail()
+
+MAX_ATTEMPTS = 20
+# A row claimed this long ago by a sender that never finished (a crash) is retried.
+STALE_CLAIM = dt.timedelta(minutes=15)
+
+
+class _TimeoutConnection(Connection):
+    """Flask-Mail's connection with a socket timeout, so a dead server cannot hang a request."""
+
+    def configure_host(self) -> smtplib.SMTP:
+        state, timeout = self.mail, current_app.config["MAIL_TIMEOUT"]
+        kind = smtplib.SMTP_SSL if state.use_ssl else smtplib.SMTP
+        host = kind(state.server, state.port, timeout=timeout)
+        if state.use_tls:
+            host.starttls()
+        if state.username and state.password:
+            host.login(state.username, state.password)
+        return host
+
+
+@dataclass
+class SendResult:
+    sent: int = 0
+    failed: int = 0
+    deferred: int = 0
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def enqueue(
+    db: sqlite_utils.Database,
+    *,
+    case_id: int | None,
+    purpose: str,
+    recipient: str,
+    subject: str,
+    text: str,
+    html: str | None = None,
+    attachments: list[int] | None = None,
+) -> bool:
+    """Queue one message; the same purpose for the same case and recipient is queued once."""
+    cursor = db.execute(
+        "INSERT OR IGNORE INTO outbox"
+        " (case_id, purpose, recipient, subject, body_text, body_html, attachments, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [case_id, purpose, recipient, subject, text, html, json.dumps(attachments or []), _now()],
+    )
+    return cursor.rowcount == 1
+
+
+def _claim(db: sqlite_utils.Database) -> dict[str, Any] | None:
+    """Take the oldest queued message for this sender alone."""
+    cursor = db.execute(
+        "UPDATE outbox SET status = 'sending', claimed_at = ?, attempts = attempts + 1"
+        " WHERE id = (SELECT id FROM outbox WHERE status = 'queued' ORDER BY id LIMIT 1)"
+        " AND status = 'queued' RETURNING *",
+        [_now()],
+    )
+    row = cursor.fetchone()
+    if row is None:
+        return None
+    return dict(zip([c[0] for c in cursor.description], row, strict=True))
+
+
+def _message(db: sqlite_utils.Database, row: dict[str, Any]) -> Message:
+    message = Message(
+        subject=row["subject"],
+        recipients=[row["recipient"]],
+        body=row["body_text"],
+        html=row["body_html"],
+        sender=current_app.config["MAIL_DEFAULT_SENDER"],
+    )
+    for number, photo_id in enumerate(json.loads(row["attachments"]), start=1):
+        photo = db["photos"].get(photo_id)
+        message.attachments.append(
+            Attachment(
+                filename=f"photo-{number}.jpg",
+                content_type=photo["content_type"],
+                data=photo["data"],
+                disposition="attachment",
+            )
+        )
+    return message
+
+
+def _deliver(message: Message, row: dict[str, Any]) -> None:
+    if current_app.config["MAIL_SERVER"]:
+        with _TimeoutConnection(current_app.extensions["mail"]) as connection:
+            connection.send(message)
+        return
+    # No mail server: keep the message where a developer can read it.
+    folder = Path(current_app.config["MAIL_FOLDER"])
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{row['id']:06d}-{row['purpose']}.eml"
+    path.write_bytes(message.as_bytes())
+    current_app.logger.warning(
+        "mail to %s (%s) written to %s", row["recipient"], row["subject"], path
+    )
+
+
+def _permanent(error: Exception) -> bool:
+    """A refusal that sending again will not change (5xx: no such mailbox, say)."""
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        return all(code >= 500 for code, _ in error.recipients.values())
+    if isinstance(error, smtplib.SMTPResponseException):
+        return error.smtp_code >= 500
+    return False
+
+
+def send_pending(db: sqlite_utils.Database | None = None, limit: int = 100) -> SendResult:
+    """Send what is queued, oldest first; return how many went, failed and wait."""
+    db = db or get_db()
+    result = SendResult()
+    db.execute(
+        "UPDATE outbox SET status = 'queued' WHERE status = 'sending' AND claimed_at < ?",
+        [(dt.datetime.now(dt.UTC) - STALE_CLAIM).isoformat(timespec="seconds")],
+    )
+    for _ in range(limit):
+        row = _claim(db)
+        if row is None:
+            break
+        try:
+            _deliver(_message(db, row), row)
+        except (TimeoutError, smtplib.SMTPException, OSError) as error:
+            # An unreachable server is retried however long it is down; a server that
+            # keeps answering "try later" for one message gives up after MAX_ATTEMPTS.
+            answered = isinstance(
+                error, smtplib.SMTPResponseException | smtplib.SMTPRecipientsRefused
+            )
+            final = _permanent(error) or (answered and row["attempts"] >= MAX_ATTEMPTS)
+            db.execute(
+                "UPDATE outbox SET status = ?, last_error = ? WHERE id = ?",
+                [
+                    "failed" if final else "queued",
+                    f"{type(error).__name__}: {error}"[:500],
+                    row["id"],
+                ],
+            )
+            if final:
+                result.failed += 1
+                continue
+            # The server is unreachable: later messages would fail the same way.
+            break
+        db.execute(
+            "UPDATE outbox SET status = 'sent', sent_at = ?, last_error = NULL WHERE id = ?",
+            [_now(), row["id"]],
+        )
+        result.sent += 1
+    (result.deferred,) = db.execute(
+        "SELECT count(*) FROM outbox WHERE status = 'queued'"
+    ).fetchone()
+    return result
+
+
+def init_outbox(app: Flask) -> None:
+    mail.init_app(app)
+
+    @app.cli.group("outbox")
+    def outbox_cli() -> None:
+        """Send or inspect queued mail."""
+
+    @outbox_cli.command("send")
+    def send_command() -> None:
+        """Send every queued message (failed sends stay queued)."""
+        result = send_pending()
+        print(f"sent {result.sent}, failed {result.failed}, still queued {result.deferred}")
+
+    @outbox_cli.command("status")
+    def status_command() -> None:
+        """Count messages by status."""
+        for status, count in get_db().execute(
+            "SELECT status, count(*) FROM outbox GROUP BY status ORDER BY status"
+        ):
+            print(f"{status}: {count}")

@@ -1,0 +1,201 @@
+/* Location tools for the report form: "Use my location" and an optional map.
+ *
+ * Only an enhancement: without JavaScript the tools stay hidden and people type an
+ * address or coordinates; nothing here is required. Fits the CSP (script-src and
+ * style-src 'self'): no inline code or style attributes, and Leaflet is added with
+ * DOM APIs from our own origin, only when the map is first opened.
+ *
+ * Markup contract (rendered by the server):
+ * <div id="location-tools" class="location-tools" hidden
+ *      data-leaflet-js="/assets/<hash>/vendor/leaflet/leaflet.js"
+ *      data-leaflet-css="/assets/<hash>/vendor/leaflet/leaflet.css"
+ *      data-tile-url="https://tiles.example/{z}/{x}/{y}.png"  (absent or empty: no map)
+ *      data-tile-attribution="© OpenStreetMap contributors"   (optional, plain text)
+ *      data-center-lat="42.1670" data-center-lon="-76.8210" data-zoom="15"
+ *      data-marker-icon="…" data-marker-icon-retina="…" data-marker-shadow="…">
+ *        (optional: each pin image's own URL; needed when each asset has its own hash
+ *         folder, else the images are looked for beside leaflet.css, in images/)
+ *   <button type="button" id="use-my-location" class="button-secondary">Use my location</button>
+ *   <button type="button" id="open-map" class="button-secondary" aria-expanded="false"
+ *           aria-controls="map-panel">Choose the spot on a map</button>
+ *   <p id="location-status" class="location-status" role="status" aria-live="polite"></p>
+ *   <div id="map-panel" class="map-panel" hidden>
+ *     <p id="map-help">Tap the map to drop a pin, or drag the pin to move it.</p>
+ *     <div id="map" class="map"></div>
+ *   </div>
+ * </div>
+ * and, elsewhere in the same form, text inputs #latitude and #longitude.
+ */
+(() => {
+  'use strict';
+
+  const UNAVAILABLE = 'The map is not available right now. ' +
+    'Use your location or type an address or landmark below.';
+  const LOADING = 'Loading the map…';
+  const PIN = '<svg xmlns="http://www.w3.org/2000/svg" width="25" height="41" viewBox="0 0 25 41">' +
+    '<path d="M12.5 1C6 1 1 6 1 12.5 1 21 12.5 40 12.5 40S24 21 24 12.5C24 6 19 1 12.5 1z" ' +
+    'fill="#0b4f6c" stroke="#fff" stroke-width="2"/><circle cx="12.5" cy="12.5" r="4.5" fill="#fff"/></svg>';
+
+  function start() {
+    const $ = (id) => document.getElementById(id);
+    const tools = $('location-tools');
+    const lat = $('latitude'), lon = $('longitude'), status = $('location-status');
+    const locate = $('use-my-location'), toggle = $('open-map'), panel = $('map-panel');
+    if (!tools || !lat || !lon || !status) return;
+    const d = tools.dataset;
+    let map = null, marker = null, loading = false, filling = false;
+    tools.hidden = false;
+
+    // `quiet`: announce, but don't show it twice when the same words are on screen.
+    const say = (text, quiet) => {
+      status.textContent = text;
+      status.classList.toggle('location-status-quiet', !!quiet);
+    };
+
+    // Both numbers, in range, or null. Accepts a decimal comma (some phone keypads).
+    function typedPoint() {
+      const [a, b] = [lat, lon].map((f) => f.value.trim() && Number(f.value.trim().replace(',', '.')));
+      const ok = typeof a === 'number' && typeof b === 'number' && isFinite(a) && isFinite(b);
+      return ok && Math.abs(a) <= 90 && Math.abs(b) <= 180 ? [a, b] : null;
+    }
+
+    // Write the fields and fire the events that other scripts may listen to.
+    function fill(a, b) {
+      filling = true;
+      for (const [field, value] of [[lat, a], [lon, b]]) {
+        field.value = value.toFixed(6);
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+        field.dispatchEvent(new Event('change', { bubbles: true }));
+      }
+      filling = false;
+    }
+
+    // One draggable pin, made on first use.
+    function pin(a, b) {
+      if (!map) return;
+      if (marker) { marker.setLatLng([a, b]); return; }
+      const L = window.L;
+      marker = L.marker([a, b], { draggable: true, autoPan: true }).addTo(map);
+      marker.on('dragend', () => placed(marker.getLatLng()));
+      // If the pin image can't be fetched (a wrong asset URL), draw one instead, so
+      // the pin never shows as a broken image. data: images are allowed by the CSP.
+      marker.getElement().addEventListener('error', () => marker.setIcon(L.icon({
+        iconUrl: 'data:image/svg+xml,' + encodeURIComponent(PIN), iconSize: [25, 41], iconAnchor: [12, 41]
+      })), { once: true });
+    }
+
+    // A pin set by tap, Enter or drag: fill the fields and say so for screen readers.
+    function placed(ll) {
+      pin(ll.lat, ll.lng);
+      fill(ll.lat, ll.lng);
+      say(`Pin placed at ${ll.lat.toFixed(5)}, ${ll.lng.toFixed(5)}.`);
+    }
+
+    if (locate && !navigator.geolocation) locate.hidden = true;
+    if (locate) locate.addEventListener('click', () => {
+      say('Finding your location…');
+      navigator.geolocation.getCurrentPosition((pos) => {
+        const c = pos.coords, m = Math.round(c.accuracy);
+        fill(c.latitude, c.longitude);
+        if (map) { pin(c.latitude, c.longitude); map.setView([c.latitude, c.longitude], 17); }
+        say(`Location found (accurate to about ${m < 1000 ? m + ' m' : (m / 1000).toFixed(1) + ' km'}).` +
+          (d.tileUrl ? ' You can adjust it on the map.' : ''));
+      }, (err) => {
+        say(err.code === err.PERMISSION_DENIED
+          ? 'Location is turned off for this site. You can type an address or landmark instead.'
+          : err.code === err.TIMEOUT
+            ? 'Finding your location took too long. Try again, or type an address or landmark instead.'
+            : 'Your location could not be found. Type an address or landmark instead.');
+      }, { enableHighAccuracy: true, timeout: 15000, maximumAge: 60000 });
+    });
+
+    // Typing valid coordinates moves the pin; our own fill() is skipped, so a tap
+    // doesn't also pan the map under the person's finger.
+    function typed() {
+      const p = !filling && map && typedPoint();
+      if (p) { pin(p[0], p[1]); map.panTo(p); }
+    }
+    lat.addEventListener('input', typed);
+    lon.addEventListener('input', typed);
+
+    // Replace the map with a plain message, in the panel and announced.
+    function unavailable() {
+      loading = false;
+      map = null;
+      for (const el of panel.children) el.hidden = true;
+      const p = document.createElement('p');
+      p.className = 'notice';
+      p.textContent = UNAVAILABLE;
+      panel.appendChild(p);
+      say(UNAVAILABLE, true);
+    }
+
+    const load = (tag, attrs) => new Promise((ok, fail) => {
+      const el = Object.assign(document.createElement(tag), attrs, { onload: ok, onerror: fail });
+      document.head.appendChild(el);
+    });
+
+    function build() {
+      const L = window.L, el = $('map');
+      // Leaflet guesses its image folder from leaflet.css's URL, which can fail: be explicit.
+      if (d.markerIcon) {
+        L.Icon.Default.imagePath = '';
+        L.Icon.Default.mergeOptions({ iconUrl: d.markerIcon,
+          iconRetinaUrl: d.markerIconRetina || d.markerIcon, shadowUrl: d.markerShadow || '' });
+      } else {
+        L.Icon.Default.imagePath = d.leafletCss.replace(/[^/]*$/, '') + 'images/';
+      }
+      const p = typedPoint();
+      map = L.map(el, { scrollWheelZoom: false }) // don't trap scrolling of the page
+        .setView(p || [Number(d.centerLat) || 0, Number(d.centerLon) || 0],
+          p ? 17 : Number(d.zoom) || 15);
+      L.tileLayer(d.tileUrl, {
+        // Leaflet inserts attribution as HTML: escape it, it is meant as plain text.
+        attribution: (d.tileAttribution || '').replace(/&/g, '&amp;').replace(/</g, '&lt;'),
+        maxZoom: 19,
+        // The page's Referrer-Policy is same-origin; tile servers want to see our origin.
+        referrerPolicy: 'strict-origin'
+      }).addTo(map);
+      if (p) pin(p[0], p[1]);
+      map.on('click', (e) => placed(e.latlng));
+      // Keyboard: Leaflet makes the map focusable and pans with the arrow keys;
+      // Enter drops the pin in the middle, so a pin never needs a pointer.
+      el.setAttribute('role', 'region');
+      el.setAttribute('aria-label', 'Map');
+      el.setAttribute('aria-describedby', 'map-help map-keys');
+      el.addEventListener('keydown', (e) => {
+        if (e.target === el && e.key === 'Enter') { e.preventDefault(); placed(map.getCenter()); }
+      });
+      // Said under the map, so the map isn't pushed further down a phone's screen.
+      el.insertAdjacentElement('afterend', Object.assign(document.createElement('p'), {
+        id: 'map-keys', className: 'map-keys',
+        textContent: 'With a keyboard: move the map with the arrow keys, then press Enter to drop the pin in the middle.'
+      }));
+      loading = false;
+      if (status.textContent === LOADING) say('Map loaded.');
+    }
+
+    if (toggle && panel) toggle.addEventListener('click', () => {
+      const open = panel.hidden;
+      panel.hidden = !open;
+      toggle.setAttribute('aria-expanded', String(open));
+      if (!open || loading) return;
+      if (map) { map.invalidateSize(); return; } // it may have been built while hidden
+      if (panel.querySelector('.notice')) { say(UNAVAILABLE, true); return; }
+      // No tile server configured: don't even download Leaflet.
+      if (!d.tileUrl || !d.leafletJs || !d.leafletCss) { unavailable(); return; }
+      loading = true;
+      say(LOADING);
+      Promise.all([
+        load('link', { rel: 'stylesheet', href: d.leafletCss }),
+        load('script', { src: d.leafletJs })
+      ]).then(() => {
+        if (!window.L) throw new Error('Leaflet did not load');
+        build();
+      }).catch(unavailable);
+    });
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+})();

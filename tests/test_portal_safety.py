@@ -1,0 +1,143 @@
+"""Malformed and hostile requests get a friendly 4xx page; status pages reveal no one."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+
+import pytest
+from helpers import open_form, report_data
+from mailserver import body
+
+from portal import create_app
+
+SCRIPT = '<script>alert("x")</script>'
+TEXT_FIELDS = ["color", "description", "address", "source_description", "source_vehicle",
+               "source_notes", "contact_name"]  # fmt: skip
+
+
+def submit(client, **overrides):
+    response = client.post("/report/", data={**open_form(client), **report_data(**overrides)})
+    assert response.status_code == 303, response.text[:500]
+    return response.headers["Location"]
+
+
+def test_status_page_shows_progress_but_no_contact_details(app, client):
+    page = client.get(submit(client)).text
+    status_url = re.search(r'href="(/status/[\w-]+/)"', page).group(1)
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        conn.execute("UPDATE cases SET status = 'investigating', public_note = 'Crew sent Monday.'")
+    status = client.get(status_url)
+    assert status.status_code == 200
+    assert re.search(r"IDR-\d{4}-0001", status.text)
+    assert "Being investigated" in status.text and "Crew sent Monday." in status.text
+    for private in ("Pat Doe", "pat@example.test", "555-0123", "White foam"):
+        assert private not in status.text
+
+
+@pytest.mark.parametrize("token", ["IDR-2026-0001", "x" * 32, "a" * 200, "%00", "..%2f..%2f"])
+def test_a_reference_or_a_guess_does_not_open_a_status_page(client, token):
+    submit(client)
+    response = client.get(f"/status/{token}/")
+    assert response.status_code == 404
+    assert "Page not found" in response.text
+
+
+def test_script_in_every_text_field_is_shown_escaped(app, client, mail_server):
+    overrides = {field: f"{field} {SCRIPT}" for field in TEXT_FIELDS}
+    confirmation = client.get(submit(client, **overrides)).text
+    status_url = re.search(r'href="(/status/[\w-]+/)"', confirmation).group(1)
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        conn.execute("UPDATE cases SET public_note = ?", [SCRIPT])
+    pages = [confirmation, client.get(status_url).text]
+    for message in mail_server.messages:
+        pages.append(body(message, "html"))
+    for page in pages:
+        assert SCRIPT not in page
+    assert "&lt;script&gt;" in pages[1]
+    smo_html = body(mail_server.to("smo@village.test")[0], "html")
+    assert smo_html.count("&lt;script&gt;") == len(TEXT_FIELDS)
+
+
+def test_a_missing_csrf_token_shows_the_form_again_with_everything_kept(client):
+    hidden = open_form(client)
+    data = {
+        **report_data(description="Oil in the drain on Elm"),
+        "submission_key": hidden["submission_key"],
+    }
+    response = client.post("/report/", data=data)
+    assert response.status_code == 400
+    assert "Please send this form again" in response.text
+    assert "Oil in the drain on Elm" in response.text
+    fresh = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', response.text).group(1)
+    again = client.post("/report/", data={**data, "csrf_token": fresh})
+    assert again.status_code == 303
+
+
+def test_a_wrong_csrf_token_is_refused(client):
+    data = {**open_form(client), **report_data(), "csrf_token": "forged"}
+    response = client.post("/report/", data=data)
+    assert response.status_code == 400
+    assert "Please send this form again" in response.text
+
+
+def test_an_oversized_body_gets_a_friendly_413(client):
+    hidden = open_form(client)
+    payload = b"x" * (30 * 1024 * 1024)
+    response = client.post("/report/", data={**hidden, "description": "big", "photos": [(__import__("io").BytesIO(payload), "big.jpg")]},
+                           content_type="multipart/form-data")  # fmt: skip
+    assert response.status_code == 413
+    assert "That was too large to send" in response.text
+    assert "Traceback" not in response.text
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "code"),
+    [("PUT", "/report/", 405), ("DELETE", "/status/abc/", 405), ("POST", "/status/abc/", 405),
+     ("GET", "/report/nothing", 404), ("POST", "/", 405)],
+)  # fmt: skip
+def test_wrong_methods_and_unknown_urls(client, method, url, code):
+    response = client.open(url, method=method)
+    assert response.status_code == code
+    assert "Traceback" not in response.text and "<h1>" in response.text
+
+
+@pytest.mark.parametrize(
+    ("data", "content_type"),
+    [
+        (b"description=\xff\xfe\xfa&address=\xc3\x28", "application/x-www-form-urlencoded"),
+        (b"--b\r\nContent-Disposition: form-data; name=\"description\"\r\n\r\nbroken", "multipart/form-data; boundary=b"),
+        (b"\x00\x01\x02", "multipart/form-data"),
+        (b'{"description": "json"}', "application/json"),
+    ],
+)  # fmt: skip
+def test_malformed_bodies_get_a_4xx_page(client, data, content_type):
+    response = client.post("/report/", data=data, content_type=content_type)
+    assert 400 <= response.status_code < 500
+    assert "Traceback" not in response.text
+
+
+def test_a_form_without_its_key_is_refused_plainly(app, client):
+    hidden = open_form(client)
+    response = client.post("/report/", data={"csrf_token": hidden["csrf_token"], **report_data()})
+    assert response.status_code == 400
+    assert "missing a part it needs" in response.text
+
+
+def test_rate_limit_answers_429_with_a_friendly_page(tmp_path, mail_server):
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "REPORT_RATE_LIMIT": "2 per minute",
+                      "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": mail_server.port})  # fmt: skip
+    client = app.test_client()
+    codes = [
+        client.post("/report/", data={**open_form(client), **report_data()}).status_code
+        for _ in range(3)
+    ]
+    assert codes == [303, 303, 429]
+    page = client.post("/report/", data={**open_form(client), **report_data()}).text
+    assert "Too many tries" in page and "call 911" in page
+
+
+def test_session_cookie_flags(app, client):
+    client.get("/report/")
+    cookie = client.get_cookie("session")
+    assert cookie is not None and cookie.http_only and cookie.same_site == "Lax"
