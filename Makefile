@@ -21,8 +21,11 @@ $(STAMP): pyproject.toml
 site: $(STAMP)
 	$(BIN)/python -m static_site build
 
+# Without PORTAL_MAIL_SERVER, mail is written to instance/mail/*.eml and named in the log.
 run: site
-	PORTAL_SITE_DIR=build $(BIN)/flask --app portal run --host 127.0.0.1 --port $(PORT)
+	PORTAL_SITE_DIR=build \
+	PORTAL_SMO_EMAIL=$${PORTAL_SMO_EMAIL:-stormwater-officer@localhost} \
+	$(BIN)/flask --app portal run --host 127.0.0.1 --port $(PORT)
 
 # Debian's chromium (for Playwright) and a Java runtime (for the Nu HTML Checker),
 # installed only when missing.

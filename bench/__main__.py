@@ -1,3 +1,4 @@
-from bench import site
+from bench import portal, site
 
 site.run()
+portal.run()

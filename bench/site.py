@@ -2,45 +2,25 @@
 
 from __future__ import annotations
 
-import gzip
 import statistics
 import tempfile
 import time
-from html.parser import HTMLParser
 from pathlib import Path
 
+from bench.weights import SITE_PAGE_BUDGET as PAGE_BUDGET
+from bench.weights import page_weight
 from static_site.freeze import freeze
-
-PAGE_BUDGET = 14 * 1024
-
-
-class _Resources(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.found: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        values = dict(attrs)
-        if tag == "script" and values.get("src"):
-            self.found.append(values["src"])
-        if tag == "link" and values.get("rel") == "stylesheet":
-            self.found.append(values["href"])
-
-
-def gzipped(data: bytes) -> int:
-    return len(gzip.compress(data, 9))
 
 
 def page_weights(build: Path) -> list[tuple[str, int, int]]:
-    """(URL, gzipped HTML, gzipped HTML + CSS + JS) for every built page."""
+    """(URL, gzipped HTML, gzipped HTML + CSS + JS + icon) for every built page."""
     rows = []
     for page in sorted(build.rglob("*.html")):
-        parser = _Resources()
-        parser.feed(page.read_text(encoding="utf-8"))
-        html = gzipped(page.read_bytes())
-        extra = sum(gzipped((build / r.lstrip("/")).read_bytes()) for r in parser.found)
+        html, total = page_weight(
+            page.read_bytes(), lambda url: (build / url.lstrip("/")).read_bytes()
+        )
         url = "/" + page.relative_to(build).as_posix().removesuffix("index.html")
-        rows.append((url, html, html + extra))
+        rows.append((url, html, total))
     return rows
 
 

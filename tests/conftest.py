@@ -60,8 +60,15 @@ def client(app):
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory, build):
     """The portal serving the frozen site on 127.0.0.1, as `make run` does."""
-    database = tmp_path_factory.mktemp("live") / "portal.sqlite3"
-    app = create_portal({"DATABASE": str(database), "SITE_DIR": str(build)})
+    folder = tmp_path_factory.mktemp("live")
+    app = create_portal(
+        {
+            "DATABASE": str(folder / "portal.sqlite3"),
+            "SITE_DIR": str(build),
+            "MAIL_FOLDER": str(folder / "mail"),
+            "SMO_EMAIL": "smo@village.test",
+        }
+    )
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -1,24 +1,25 @@
-"""Every built page is valid HTML, by the Nu HTML Checker (one JVM start for the whole build)."""
+"""Every page is valid HTML, by the Nu HTML Checker: the whole build, then the portal's pages."""
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from helpers import built_pages
+from helpers import built_pages, open_form, report_data
 
 VNU_JAR = Path(__file__).resolve().parent / "node_modules/vnu-jar/build/dist/vnu.jar"
 
 
-def test_every_page_is_valid_html(build):
+def html_errors(pages: list[Path], root: Path) -> list[str]:
+    """The checker's errors for these files, one JVM start for all of them."""
     java = shutil.which("java")
     assert java, "java is missing: run `make test`, which installs it"
     assert VNU_JAR.is_file(), f"{VNU_JAR} is missing: run `make test`, which installs it"
-    pages = built_pages(build)
-    assert pages, "the build has no pages"
+    assert pages, "no pages to check"
 
     result = subprocess.run(
         [java, "-jar", str(VNU_JAR), "--errors-only", "--format", "json", *map(str, pages)],
@@ -38,8 +39,32 @@ def test_every_page_is_valid_html(build):
     errors = []
     for message in report["messages"]:
         path = unquote(urlsplit(message.get("url", "")).path)
-        where = path.removeprefix(str(build.resolve()) + "/") or "?"
+        where = path.removeprefix(str(root.resolve()) + "/") or "?"
         line = message.get("lastLine", message.get("firstLine", "?"))
         errors.append(f"{where}:{line}: {message.get('type')}: {message.get('message')}")
+    assert errors or result.returncode == 0, result.stderr
+    return errors
+
+
+def test_every_built_page_is_valid_html(build):
+    errors = html_errors(built_pages(build), build)
     assert not errors, f"{len(errors)} HTML error(s):\n" + "\n".join(errors)
-    assert result.returncode == 0, result.stderr
+
+
+def test_every_portal_page_is_valid_html(client, tmp_path):
+    pages = {"report-form": client.get("/report/")}
+    pages["report-errors"] = client.post("/report/", data={**open_form(client), "latitude": "200"})
+    sent = client.post("/report/", data={**open_form(client), **report_data()})
+    pages["report-sent"] = client.get(sent.headers["Location"])
+    status_url = re.search(r'href="(/status/[\w-]+/)"', pages["report-sent"].text).group(1)
+    pages["status"] = client.get(status_url)
+    pages["not-found"] = client.get("/status/nothing/")
+    pages["method-not-allowed"] = client.put("/report/")
+    pages["expired-form"] = client.post("/report/", data=report_data())
+    files = []
+    for name, response in pages.items():
+        assert response.mimetype == "text/html", name
+        files.append(tmp_path / f"{name}.html")
+        files[-1].write_bytes(response.data)
+    errors = html_errors(files, tmp_path)
+    assert not errors, f"{len(errors)} HTML error(s):\n" + "\n".join(errors)

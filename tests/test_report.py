@@ -12,7 +12,9 @@ import pytest
 from helpers import open_form, report_data
 from mailserver import body
 from PIL import Image
+from test_photos import png_header_only
 
+from bench.weights import FORM_PAGE_BUDGET, page_weight
 from portal.cases import store_case
 from portal.db import get_db
 
@@ -51,6 +53,14 @@ def test_form_page_has_what_a_resident_needs(client):
         assert label in page
     assert 'enctype="multipart/form-data"' in page
     assert "never published" in page
+
+
+def test_form_page_stays_within_its_weight_budget(client):
+    """Before the map is opened: the HTML, its CSS and JS, gzipped (Leaflet loads on demand)."""
+    html = client.get("/report/").data
+    _, total = page_weight(html, lambda url: client.get(url).data)
+    assert total <= FORM_PAGE_BUDGET
+    assert b'leaflet.js"' not in html.split(b"data-leaflet-js")[0]
 
 
 def test_a_valid_report_is_stored_with_a_reference_and_a_status_link(app, client, mail_server):
@@ -205,6 +215,7 @@ def test_at_most_three_photos(app, client):
         ("cut.jpg", jpeg()[:5000], "This file is not a photo we can read."),
         ("drawing.svg", b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', "This file is not a photo we can read."),
         ("empty.jpg", b"", "The file is empty. Choose a photo to attach."),
+        ("huge.png", png_header_only(50_000, 50_000), "This image is too big for us to process."),
     ],
 )  # fmt: skip
 def test_files_that_are_not_photos_are_refused_clearly(app, client, name, content, message):

@@ -10,7 +10,8 @@ from urllib.parse import urldefrag, urlsplit
 import pytest
 from helpers import built_pages, page_url, parse_page
 
-from bench.site import PAGE_BUDGET, page_weights
+from bench.site import page_weights
+from bench.weights import SITE_PAGE_BUDGET as PAGE_BUDGET
 from portal.headers import SECURITY_HEADERS
 from static_site.freeze import freeze, netlify_redirects
 from static_site.theme import PORTAL_PATHS

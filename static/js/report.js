@@ -67,3 +67,9 @@
     photoChecks();
   });
 })();
+
+/* After a failed send, take the person to the list of what to fix (it is role=alert too). */
+document.addEventListener("DOMContentLoaded", function () {
+  var summary = document.getElementById("error-summary");
+  if (summary) summary.focus();
+});

@@ -42,11 +42,12 @@ def browser():
 
 @pytest.fixture
 def open_tab(browser):
-    """`open_tab("phone" | "desktop")`: a new page in its own context, watched for problems."""
+    """`open_tab("phone" | "desktop", **context_options)`: a new page in its own context,
+    watched for problems (options: geolocation, permissions, java_script_enabled...)."""
     contexts = []
 
-    def open_(viewport: str = "desktop") -> Tab:
-        context = browser.new_context(**VIEWPORTS[viewport])
+    def open_(viewport: str = "desktop", **options) -> Tab:
+        context = browser.new_context(**VIEWPORTS[viewport], **options)
         context.set_default_timeout(TIMEOUT_MS)
         contexts.append(context)
         tab = Tab(context.new_page())

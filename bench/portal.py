@@ -1,0 +1,81 @@
+"""Portal figures: the report form's weight and the server-side time to accept a report."""
+
+from __future__ import annotations
+
+import io
+import logging
+import random
+import re
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from PIL import Image
+
+from bench.weights import FORM_PAGE_BUDGET, page_weight
+from portal import create_app
+
+HIDDEN = re.compile(r'name="(csrf_token|submission_key)" type="hidden" value="([^"]*)"')
+REPORT = {
+    "indicators": ["suds"],
+    "description": "White foam coming out of the pipe under the bridge.",
+    "address": "Main Street bridge",
+    "observed_at": "2026-11-29T08:15",
+}
+
+
+def phone_photo(target_bytes: int = 4 * 1024 * 1024) -> bytes:
+    """A 4032 x 3024 JPEG of noisy pixels, about as heavy as a phone camera's."""
+    rng = random.Random(7)
+    width, height = 4032, 3024
+    image = Image.frombytes("RGB", (width, height), rng.randbytes(width * height * 3))
+    image = image.reduce(2).resize((width, height))
+    for quality in (95, 90, 85, 80, 75, 70, 60, 50):
+        buffer = io.BytesIO()
+        image.save(buffer, "JPEG", quality=quality)
+        if buffer.tell() <= target_bytes * 1.1:
+            break
+    return buffer.getvalue()
+
+
+def _submit(client, photo: bytes | None) -> float:
+    hidden = dict(HIDDEN.findall(client.get("/report/").text))
+    data = {**hidden, **REPORT}
+    if photo:
+        data["photos"] = [(io.BytesIO(photo), "phone.jpg")]
+    started = time.perf_counter()
+    response = client.post("/report/", data=data, content_type="multipart/form-data")
+    elapsed = time.perf_counter() - started
+    assert response.status_code == 303, response.status_code
+    return elapsed
+
+
+def run(repeat: int = 20) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app(
+            {
+                "DATABASE": str(Path(folder) / "bench.sqlite3"),
+                "MAIL_FOLDER": str(Path(folder) / "mail"),
+                "SMO_EMAIL": "smo@bench.test",
+                "RATELIMIT_ENABLED": False,
+            }
+        )
+        app.logger.setLevel(logging.ERROR)  # each message "written to" the mail folder
+        client = app.test_client()
+        html = client.get("/report/").data
+        html_gz, total = page_weight(html, lambda url: client.get(url).data)
+        flag = "ok" if total <= FORM_PAGE_BUDGET else "OVER"
+        print(f"Report form page (gzipped bytes; budget {FORM_PAGE_BUDGET} for HTML + CSS + JS)")
+        print(f"  {'/report/':<36}{html_gz:>8}{total:>8}  {flag}")
+        photo = phone_photo()
+        for label, attachment, count in (
+            ("text only", None, repeat),
+            ("one phone photo", photo, 5),
+        ):
+            times = [_submit(client, attachment) for _ in range(count)]
+            size = f" ({len(photo) / 1024 / 1024:.1f} MB)" if attachment else ""
+            print(
+                f"Accept a report, {label}{size}: median {statistics.median(times) * 1000:.1f} ms,"
+                f" max {max(times) * 1000:.1f} ms over {count} (server side, in process)"
+            )

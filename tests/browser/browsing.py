@@ -1,0 +1,39 @@
+"""What browser tests share: axe-core in the page, and a check for content wider than the page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
+AXE_PATH = "/__tests__/axe.min.js"  # served to the page by a Playwright route, never the app
+AXE_OPTIONS = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
+
+
+def run_axe(page) -> list[dict]:
+    # The site's CSP (script-src 'self') forbids an inline script, so axe is served
+    # from the page's own origin; the CSP stays on, as it is in production.
+    origin = page.evaluate("location.origin")
+    page.route(origin + AXE_PATH, lambda route: route.fulfill(path=AXE))
+    page.add_script_tag(url=origin + AXE_PATH)
+    return page.evaluate("options => axe.run(document, options)", AXE_OPTIONS)["violations"]
+
+
+def describe(violations: list[dict]) -> str:
+    lines = []
+    for violation in violations:
+        lines.append(f"{violation['id']} ({violation['impact']}): {violation['help']}")
+        lines.extend(f"    {' >>> '.join(node['target'])}" for node in violation["nodes"])
+    return "\n".join(lines)
+
+
+# The elements sticking out past the layout width, or whose content does (a long word, a <pre>).
+OVERFLOW = """() => {
+  const width = document.documentElement.clientWidth;
+  const name = e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')
+    + [...e.classList].map(c => '.' + c).join('');
+  const wide = [...document.body.querySelectorAll('*')].filter(e =>
+    e.getBoundingClientRect().right > width + 0.5
+    || (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === 'visible'));
+  return {scrollWidth: document.documentElement.scrollWidth, clientWidth: width,
+          innerWidth: window.innerWidth, wide: wide.slice(0, 5).map(name)};
+}"""

@@ -1,0 +1,114 @@
+"""A resident reports from a phone: with location and a photo, and with no JavaScript at all."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from browsing import OVERFLOW, describe, run_axe
+from PIL import Image
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+HERE = {"latitude": 42.16701, "longitude": -76.82099, "accuracy": 12}
+
+
+def photo() -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (1200, 900), "olive").save(buffer, "JPEG")
+    return buffer.getvalue()
+
+
+def assert_accessible(page, what: str) -> None:
+    violations = run_axe(page)
+    assert not violations, f"{what}:\n{describe(violations)}"
+    fit = page.evaluate(OVERFLOW)
+    assert fit["scrollWidth"] <= fit["clientWidth"], f"{what}: wider than the screen: {fit}"
+
+
+def test_phone_report_with_my_location_and_a_photo(open_tab, live_server):
+    tab = open_tab("phone", geolocation=HERE, permissions=["geolocation"])
+    page = tab.page
+    page.goto(f"{live_server}/report/")
+    assert_accessible(page, "the empty form")
+
+    page.get_by_label("Oily sheen or rainbow film").check()
+    page.get_by_label("Describe what you saw").fill(
+        "Rainbow sheen running into the drain by the gas station."
+    )
+    page.get_by_role("button", name="Use my location").click()
+    expect(page.locator("#latitude")).to_have_value("42.167010")
+    expect(page.locator("#longitude")).to_have_value("-76.820990")
+    expect(page.locator("#location-status")).to_contain_text("Location found")
+    page.set_input_files(
+        "#photos", files=[{"name": "drain.jpg", "mimeType": "image/jpeg", "buffer": photo()}]
+    )
+    page.get_by_role("button", name="Send report").click()
+
+    page.wait_for_url(re.compile(r"/report/sent/[\w-]+/$"))
+    assert re.search(r"IDR-\d{4}-\d{4}", page.text_content(".reference"))
+    assert_accessible(page, "the confirmation page")
+    page.click(".status-link a")
+    assert "Received" in page.text_content("main")
+    assert not tab.errors and not tab.external_requests
+
+
+def test_errors_are_announced_and_fixable(open_tab, live_server):
+    tab = open_tab("phone")
+    page = tab.page
+    page.goto(f"{live_server}/report/")
+    page.get_by_label("Latitude").fill("200")
+    page.get_by_role("button", name="Send report").click()
+    page.wait_for_selector("#error-summary")
+    assert page.evaluate("document.activeElement.id") == "error-summary"
+    assert_accessible(page, "the form with errors")
+    page.click("#error-summary a[href='#latitude']")
+    assert page.evaluate("location.hash") == "#latitude"
+    assert page.input_value("#latitude") == "200", "what was typed is kept"
+    page.fill("#latitude", "")
+    page.fill("#address", "Corner of Elm and Main")
+    page.fill("#description", "Grey water coming out of a pipe.")
+    page.get_by_role("button", name="Send report").click()
+    page.wait_for_url(re.compile(r"/report/sent/"))
+    assert tab.external_requests == []
+    # The 422 of the first try is the only error response.
+    assert [e for e in tab.errors if "422" not in e] == []
+
+
+def tab_to(page, element_id: str, limit: int = 80) -> None:
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == element_id:
+            return
+    raise AssertionError(f"#{element_id} never got the keyboard focus")
+
+
+def test_keyboard_only_without_javascript_using_an_address(open_tab, live_server):
+    tab = open_tab("phone", java_script_enabled=False)
+    page = tab.page
+    page.goto(f"{live_server}/report/")
+    assert page.is_hidden("#location-tools"), "the JavaScript-only buttons stay out of the way"
+    tab_to(page, "indicators-1")  # Suds or foam
+    page.keyboard.press("Space")
+    tab_to(page, "description")
+    page.keyboard.type("Suds in the creek behind the school.")
+    tab_to(page, "address")
+    page.keyboard.type("Creek behind the middle school")
+    tab_to(page, "location_type-0")  # a radio group: Tab enters it, arrows choose
+    page.keyboard.press("Space")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    assert page.is_checked("#location_type-2")  # Creek or stream
+    tab_to(page, "contact_email")
+    page.keyboard.type("neighbor@example.test")
+    for _ in range(10):  # on to the button, then send
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.textContent") == "Send report":
+            break
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/report/sent/"))
+    assert re.search(r"IDR-\d{4}-\d{4}", page.text_content(".reference"))
+    assert "sent the reference and this link to the e-mail address" in page.text_content("main")
+    assert not tab.errors
