@@ -55,3 +55,11 @@ def test_without_a_configured_secret_key_each_process_gets_a_random_one(tmp_path
     first = create_app({"DATABASE": str(tmp_path / "a.sqlite3")})
     second = create_app({"DATABASE": str(tmp_path / "b.sqlite3")})
     assert first.secret_key and first.secret_key != second.secret_key
+
+
+def test_a_configured_tile_server_is_the_only_other_image_origin(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"),
+                      "MAP_TILE_URL": "https://tiles.example.org/{z}/{x}/{y}.png"})  # fmt: skip
+    policy = app.test_client().get("/report/").headers["Content-Security-Policy"]
+    assert "img-src 'self' data: https://tiles.example.org;" in policy
+    assert "script-src 'self';" in policy

@@ -34,6 +34,10 @@ def test_phone_report_with_my_location_and_a_photo(open_tab, live_server):
     page.goto(f"{live_server}/report/")
     assert_accessible(page, "the empty form")
 
+    page.get_by_label("Describe what you saw").fill(
+        "Water from a sprinkler running down the gutter"
+    )
+    expect(page.locator("#exempt-hint")).to_contain_text("landscape irrigation or lawn watering")
     page.get_by_label("Oily sheen or rainbow film").check()
     page.get_by_label("Describe what you saw").fill(
         "Rainbow sheen running into the drain by the gas station."
