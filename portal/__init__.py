@@ -12,12 +12,15 @@ from flask_wtf.csrf import CSRFProtect
 
 from portal.cases import STATUSES
 from portal.db import init_db
-from portal.display import when
+from portal.deadlines import BusinessCalendar
+from portal.display import day, when
 from portal.errors import init_errors
-from portal.forms import CHOICE_LABELS, field_attrs
+from portal.fields import field_attrs
+from portal.forms import CHOICE_LABELS, MAX_PHOTOS
 from portal.headers import init_headers
 from portal.limits import init_limits
 from portal.outbox import init_outbox
+from portal.photos import MAX_UPLOAD_BYTES
 from static_site import site_links
 from static_site.content import load_content
 from static_site.theme import TEMPLATES, init_theme
@@ -74,6 +77,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     content = load_content(app.config["CONTENT_DIR"])
     app.extensions["content"] = content
+    app.extensions["calendar"] = BusinessCalendar(content.settings.holidays)
     if app.config["PUBLIC_URL"] is None:
         app.config["PUBLIC_URL"] = content.settings.public_url
     init_theme(app, content, site_url=site_links())
@@ -81,22 +85,31 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         labels=CHOICE_LABELS,
         field_attrs=field_attrs,
         statuses=STATUSES,
+        spill_section=content.ordinance.spill_section,
+        max_photos=MAX_PHOTOS,
+        max_photo_bytes=MAX_UPLOAD_BYTES,
         # For the report form's live hint: [name, [keywords]] of each exempt discharge.
         exempt_keywords=json.dumps(
             [[e.name, list(e.keywords)] for e in content.exempt.entries if e.keywords]
         ),
     )
-    app.jinja_env.filters.update(when=when, fromjson=json.loads)
+    app.jinja_env.filters.update(when=when, day=day, fromjson=json.loads)
     init_headers(app)
     init_db(app)
     init_outbox(app)
     init_errors(app)
     csrf.init_app(app)
 
-    from portal import report, status
+    from portal import notify, report, status
 
     app.register_blueprint(report.bp)
+    app.register_blueprint(notify.bp)
     app.register_blueprint(status.bp)
+    # Forms shown again, with what was typed, when their CSRF token has expired.
+    app.extensions["expired_forms"] = {
+        "report.submit": report.expired,
+        "notify.submit": notify.expired,
+    }
     init_limits(app)
 
     if app.config["SITE_DIR"]:

@@ -15,8 +15,9 @@ import sqlite_utils
 
 from portal.db import insert, transaction
 
-REPORT_PREFIX = "IDR"
-NOTIFICATION_PREFIX = "REL"
+# Reference prefixes and detail tables by kind of case.
+PREFIXES = {"report": "IDR", "notification": "REL"}
+DETAILS_TABLES = {"report": "reports", "notification": "notifications"}
 PENDING_PHOTO_LIFETIME = dt.timedelta(days=2)
 
 
@@ -138,7 +139,7 @@ def find_by_token(db: sqlite_utils.Database, token: str) -> dict[str, Any] | Non
 
 # What each status means, in the words the public status page uses.
 STATUSES = {
-    "received": ("Received", "We have your report and will review it soon."),
+    "received": ("Received", "It has arrived and staff will review it soon."),
     "investigating": ("Being investigated", "Village staff are looking into it."),
     "referred": ("Passed to another agency", "It has been sent to the agency that handles it."),
     "resolved": ("Resolved", "The problem was found and dealt with."),

@@ -12,7 +12,7 @@ import sqlite_utils
 from flask import Flask, current_app, g
 
 # Version of the schema below; bump it and add a step to MIGRATIONS when it changes.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 -- One row per thing the public sent: a resident report or a business notification.
@@ -56,6 +56,45 @@ CREATE TABLE IF NOT EXISTS reports (
     source_description TEXT,
     source_vehicle TEXT,
     source_notes TEXT
+);
+
+-- A facility's release notification (§ 216-12). Kept at least until retain_until.
+CREATE TABLE IF NOT EXISTS notifications (
+    case_id INTEGER PRIMARY KEY REFERENCES cases (id),
+    danger TEXT NOT NULL,
+    hazardous TEXT NOT NULL,
+    petroleum TEXT NOT NULL,
+    emergency_called TEXT,
+    emergency_called_at TEXT,
+    dec_called TEXT,
+    dec_called_at TEXT,
+    dec_spill_number TEXT,
+    facility_name TEXT NOT NULL,
+    facility_address TEXT NOT NULL,
+    facility_kind TEXT NOT NULL,
+    permit TEXT NOT NULL,
+    permit_number TEXT,
+    responsible_title TEXT,
+    discovered_at TEXT NOT NULL,
+    began_at TEXT,
+    is_over TEXT NOT NULL,
+    ended_at TEXT,
+    materials TEXT NOT NULL,
+    quantity REAL CHECK (quantity IS NULL OR quantity >= 0),
+    unit TEXT,
+    reached_drain TEXT NOT NULL,
+    amount_reached TEXT,
+    cause TEXT NOT NULL,
+    cleanup TEXT NOT NULL,
+    prevention TEXT NOT NULL,
+    prior_notice TEXT NOT NULL,
+    prior_notice_at TEXT,
+    prior_notice_to TEXT,
+    notice_due TEXT NOT NULL,
+    notice_met INTEGER NOT NULL,
+    confirmation_due TEXT,
+    confirmation_met INTEGER,
+    retain_until TEXT NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS photos (
@@ -130,6 +169,8 @@ def connect(path: str | Path) -> sqlite_utils.Database:
 
 
 def _migrate(db: sqlite_utils.Database) -> None:
+    # Every statement is CREATE ... IF NOT EXISTS, so running the whole schema again
+    # brings any older file up to date; a changed column would need its own step here.
     version = db.execute("PRAGMA user_version").fetchone()[0]
     if version >= SCHEMA_VERSION:
         return

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, render_template, request
+from flask import Flask, current_app, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -33,9 +33,8 @@ def init_errors(app: Flask) -> None:
     def csrf_expired(error: CSRFError):
         # A stale or missing token on the report form: show the form again with the
         # person's words kept, instead of a dead end.
-        if request.endpoint == "report.submit":
-            from portal.report import expired
-
+        expired = current_app.extensions["expired_forms"].get(request.endpoint)
+        if expired:
             return expired()
         return _page(400, "This form has expired. Go back, reload the page and send it again.")
 
@@ -57,8 +56,6 @@ def _own_words(error: HTTPException) -> bool:
 
 
 def _page(code: int, message: str | None):
-    from flask import current_app
-
     limit = current_app.config["MAX_CONTENT_LENGTH"] // (1024 * 1024)
     advice = ADVICE.get(code, ADVICE[400]).format(limit=limit)
     title = TITLES.get(code, TITLES[400] if code < 500 else TITLES[500])

@@ -1,34 +1,25 @@
-"""The portal's forms, with every message a person may see."""
+"""The resident's report form, and what every public form shares."""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import (
-    DateTimeLocalField,
-    Field,
-    HiddenField,
-    MultipleFileField,
-    RadioField,
-    SelectField,
-    SelectMultipleField,
-    StringField,
-    TextAreaField,
-)
-from wtforms.fields.choices import SelectChoice
-from wtforms.validators import DataRequired, Length, Optional, ValidationError
-from wtforms.widgets import CheckboxInput, ListWidget
+from wtforms import Field, HiddenField, MultipleFileField, SelectField, StringField
+from wtforms.validators import Optional, ValidationError
 
-from portal.validators import (
-    coordinate,
-    email_address,
-    not_in_future,
-    phone_number,
-    printable_text,
+from portal.fields import (
+    YES_NO_UNSURE,
+    CheckboxesField,
+    choice,
+    coordinate_field,
+    long_text,
+    moment,
+    options,
+    text,
 )
+from portal.validators import email_address, phone_number
 
 INDICATORS = [
     ("sheen", "Oily sheen or rainbow film"),
@@ -57,121 +48,29 @@ LOCATION_TYPES = [
     ("street", "Street or parking lot"),
     ("other", "Somewhere else"),
 ]
-YES_NO_UNSURE = [("yes", "Yes"), ("no", "No"), ("unsure", "Not sure")]
 DESCRIPTION_LIMIT = 4000
 MAX_PHOTOS = 3
-DATETIME_FORMAT = "%Y-%m-%dT%H:%M"
 
 
-def options(pairs: list[tuple[str, str]]) -> list[SelectChoice]:
-    return [SelectChoice(value, label) for value, label in pairs]
+class PublicForm(FlaskForm):
+    """What every public form has: a submission key, a honeypot, a map point and photos."""
 
-
-class CheckboxesField(SelectMultipleField):
-    """A group of checkboxes (any number may be ticked)."""
-
-    widget = ListWidget(prefix_label=False)
-    option_widget = CheckboxInput()
-
-    def pre_validate(self, form: object) -> None:
-        # A tampered value is a malformed request, said plainly rather than with a 500.
-        allowed = {value for value, *_ in self.choices}
-        if any(value not in allowed for value in self.data or []):
-            raise ValidationError("Choose from the options shown.")
-
-
-class LenientRadioField(RadioField):
-    """A radio group that may be left unanswered."""
-
-    def pre_validate(self, form: object) -> None:
-        if self.data in (None, "", "None"):
-            self.data = None
-            return
-        if self.data not in {value for value, *_ in self.choices}:
-            raise ValidationError("Choose one of the options shown.")
-
-
-def text(label: str, limit: int, *validators: Callable, **kwargs) -> StringField:
-    return StringField(
-        label,
-        validators=[*validators, Length(max=limit, message=_too_long(limit)), printable_text],
-        filters=[_strip],
-        **kwargs,
-    )
-
-
-def long_text(label: str, limit: int, *validators: Callable, **kwargs) -> TextAreaField:
-    return TextAreaField(
-        label,
-        validators=[*validators, Length(max=limit, message=_too_long(limit)), printable_text],
-        filters=[_strip],
-        **kwargs,
-    )
-
-
-def _strip(value: str | None) -> str | None:
-    return value.strip() if isinstance(value, str) else value
-
-
-def _too_long(limit: int) -> str:
-    return f"Keep this to {limit:,} characters or fewer."
-
-
-class ReportForm(FlaskForm):
-    """A resident's report of an illicit discharge."""
-
-    # Set when the form is first shown; the same key twice is the same report.
+    # Set when the form is first shown; the same key twice is the same submission.
     submission_key = HiddenField()
     # A field people never see; software that fills every field gives itself away.
     nickname = StringField("Leave this field empty")
-
-    indicators = CheckboxesField("What did you see?", choices=options(INDICATORS))
-    color = text("Which color?", 60)
-    odor = SelectField("What did it smell like?", choices=options(ODORS), validate_choice=False)
-    description = long_text(
-        "Describe what you saw",
-        DESCRIPTION_LIMIT,
-        DataRequired("Describe what you saw, in a few words or more."),
-    )
-
-    latitude = StringField("Latitude", filters=[_strip])
-    longitude = StringField("Longitude", filters=[_strip])
-    address = text("Street address or landmark", 300)
-    location_type = LenientRadioField("Where is it?", choices=options(LOCATION_TYPES))
-
-    observed_at = DateTimeLocalField(
-        "When did you first notice it?",
-        format=DATETIME_FORMAT,
-        validators=[DataRequired("Enter the date and time, like 2026-05-14 09:30.")],
-    )
-    still_happening = LenientRadioField("Is it still happening?", choices=options(YES_NO_UNSURE))
-    happened_before = LenientRadioField(
-        "Have you seen it happen before?", choices=options(YES_NO_UNSURE)
-    )
-
-    source_description = text("Business or property", 300)
-    source_vehicle = text("Vehicle and license plate", 120)
-    source_notes = long_text("What did you see them do?", 2000)
-
+    latitude = coordinate_field("Latitude", -90, 90)
+    longitude = coordinate_field("Longitude", -180, 180)
     photos = MultipleFileField("Photos")
     kept_photos = HiddenField()
 
-    contact_name = text("Your name", 120)
-    contact_email = text("E-mail address", 254, email_address)
-    contact_phone = text("Phone number", 40, phone_number)
-
     def __init__(self, *args, clock: Callable[[], dt.datetime], **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.latitude.validators = [
-            Length(max=30, message=_too_long(30)),
-            coordinate(-90, 90, "latitude"),
-        ]
-        self.longitude.validators = [
-            Length(max=30, message=_too_long(30)),
-            coordinate(-180, 180, "longitude"),
-        ]
-        self.observed_at.validators = [*self.observed_at.validators, not_in_future(clock)]
-        self.odor.validators = [Optional()]
+        self.clock = clock
+
+    @property
+    def has_point(self) -> bool:
+        return self.latitude.data is not None and self.longitude.data is not None
 
     def validate(self, extra_validators=None) -> bool:
         valid = super().validate(extra_validators)
@@ -182,10 +81,43 @@ class ReportForm(FlaskForm):
             valid = False
         return valid
 
+
+class ReportForm(PublicForm):
+    """A resident's report of an illicit discharge."""
+
+    indicators = CheckboxesField("What did you see?", choices=options(INDICATORS))
+    color = text("Which color?", 60)
+    odor = SelectField(
+        "What did it smell like?", choices=options(ODORS), validate_choice=False,
+        validators=[Optional()],
+    )  # fmt: skip
+    description = long_text(
+        "Describe what you saw",
+        DESCRIPTION_LIMIT,
+        required="Describe what you saw, in a few words or more.",
+    )
+    address = text("Street address or landmark", 300)
+    location_type = choice("Where is it?", LOCATION_TYPES)
+
+    observed_at = moment(
+        "When did you first notice it?",
+        required="Enter the date and time, like 2026-05-14 09:30.",
+        future="This date and time is in the future. Enter when you first saw it.",
+    )
+    still_happening = choice("Is it still happening?", YES_NO_UNSURE)
+    happened_before = choice("Have you seen it happen before?", YES_NO_UNSURE)
+
+    source_description = text("Business or property", 300)
+    source_vehicle = text("Vehicle and license plate", 120)
+    source_notes = long_text("What did you see them do?", 2000)
+
+    contact_name = text("Your name", 120)
+    contact_email = text("E-mail address", 254, email_address)
+    contact_phone = text("Phone number", 40, phone_number)
+
     def validate_address(self, field: Field) -> None:
         lat, lon = self.latitude, self.longitude
-        no_point = lat.data is None or lon.data is None
-        if not field.data and no_point and not (lat.errors or lon.errors):
+        if not field.data and not self.has_point and not (lat.errors or lon.errors):
             raise ValidationError(
                 "Tell us where: type an address or landmark, or use your location."
             )
@@ -202,14 +134,3 @@ CHOICE_LABELS = {
     "location_type": dict(LOCATION_TYPES),
     "yes_no": dict(YES_NO_UNSURE),
 }
-
-
-def field_attrs(field: Field, hint: bool = False, **extra: Any) -> dict[str, Any]:
-    """HTML attributes tying an input to its hint and error text for screen readers."""
-    described = [f"{field.id}-hint"] if hint else []
-    if field.errors:
-        described.append(f"{field.id}-error")
-        extra["aria-invalid"] = "true"
-    if described:
-        extra["aria-describedby"] = " ".join(described)
-    return extra

@@ -8,6 +8,7 @@ import sqlite_utils
 from flask import current_app, render_template, url_for
 
 from portal import outbox
+from portal.notifications import record, stored_deadlines
 
 
 def _base_url() -> str:
@@ -87,3 +88,42 @@ def queue_report_mail(db: sqlite_utils.Database, case_id: int, token: str) -> No
             subject=f"We received your report {case['reference']}",
             status_link=status_link(token),
         )
+
+
+def queue_notification_mail(db: sqlite_utils.Database, case_id: int, token: str) -> None:
+    """The SMO's copy and the filer's receipt: the same record, every field."""
+    case = db["cases"].get(case_id)
+    details = db["notifications"].get(case_id)
+    photos = [
+        row["id"] for row in db["photos"].rows_where("case_id = ?", [case_id], order_by="position")
+    ]
+    context = {
+        "sections": record(case, details),
+        "deadlines": stored_deadlines(case, details),
+        "photo_count": len(photos),
+        "map_link": map_link(case),
+        "status_link": status_link(token),
+    }
+    smo = current_app.config["SMO_EMAIL"]
+    if smo:
+        queue(
+            db,
+            "notification",
+            case=case,
+            purpose="smo",
+            recipient=smo,
+            subject=f"Release notification {case['reference']}: {details['facility_name']}",
+            attachments=photos,
+            for_smo=True,
+            **context,
+        )
+    queue(
+        db,
+        "notification",
+        case=case,
+        purpose="receipt",
+        recipient=case["contact_email"],
+        subject=f"Receipt for your release notification {case['reference']}",
+        for_smo=False,
+        **context,
+    )

@@ -1,17 +1,33 @@
-"""The status page a person reaches with the secret link from their confirmation."""
+"""The status page a person reaches with the secret link from their confirmation.
+
+For a release notification it is also the receipt: the facility's written record.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, render_template, request
 
 from portal.cases import find_by_token
 from portal.db import get_db
+from portal.notifications import record, stored_deadlines
 
 bp = Blueprint("status", __name__, url_prefix="/status")
 
 
 @bp.route("/<token>/")
 def show(token: str):
+    db = get_db()
     # Only the token opens a case; a wrong one gets the same 404 as an unknown page.
-    case = find_by_token(get_db(), token) or abort(404)
-    return render_template("portal/status.html", case=case)
+    case = find_by_token(db, token) or abort(404)
+    if case["kind"] == "report":
+        return render_template("portal/status.html", case=case)
+    notification = db["notifications"].get(case["id"])
+    return render_template(
+        "portal/notification_receipt.html",
+        case=case,
+        notification=notification,
+        sections=record(case, notification),
+        deadlines=stored_deadlines(case, notification),
+        photo_count=db["photos"].count_where("case_id = ?", [case["id"]]),
+        filed=request.args.get("filed") == "1",
+    )

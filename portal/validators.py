@@ -36,20 +36,24 @@ def coordinate(low: float, high: float, name: str) -> Callable[[object, Field], 
     return check
 
 
-def not_in_future(clock: Callable[[], dt.datetime], slack: dt.timedelta = dt.timedelta(minutes=10)):
-    """A date and time that has already happened (a little slack for a phone's clock)."""
+def not_in_future(
+    message: str = "This date and time is in the future.",
+    slack: dt.timedelta = dt.timedelta(minutes=10),
+):
+    """A date and time that has already happened (a little slack for a phone's clock).
+
+    The form supplies the clock (`form.clock()`, aware local time), so tests can set "now".
+    """
 
     def check(form: object, field: Field) -> None:
         if field.data is None:
             return
-        now = clock()
+        now = form.clock()
         value = field.data
         if value.tzinfo is None:
             value = value.replace(tzinfo=now.tzinfo)
         if value > now + slack:
-            raise ValidationError(
-                "This date and time is in the future. Enter when you first saw it."
-            )
+            raise ValidationError(message)
 
     return check
 
@@ -78,3 +82,17 @@ def printable_text(form: object, field: Field) -> None:
     value = field.data or ""
     if re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", value):
         raise ValidationError("This text contains characters we cannot store. Please retype it.")
+
+
+def quantity(form: object, field: Field) -> None:
+    """An amount: a number of zero or more, if one is given."""
+    value = (field.data or "").strip().replace(",", "")
+    field.data = value or None
+    if not value:
+        return
+    try:
+        number = float(value)
+    except ValueError:
+        raise ValidationError("Enter the amount as a number, like 5 or 2.5.") from None
+    if not 0 <= number < 1e9:
+        raise ValidationError("Enter an amount of zero or more.")

@@ -365,6 +365,7 @@ class Ordinance:
     title: str
     head: ChapterHead
     sections: tuple[Section, ...]
+    spill_section: str
 
     @cached_property
     def by_number(self) -> dict[str, Section]:
@@ -413,6 +414,9 @@ def load_ordinance(path: Path) -> Ordinance:
         )
     if not sections:
         raise fields.fail("sections", "must list the sections")
+    spill_section = fields.text("spill_section")
+    if spill_section not in seen:
+        raise fields.fail("spill_section", f"§ {spill_section} is not in the ordinance")
     return Ordinance(
         chapter=chapter,
         article=fields.text("article"),
@@ -424,6 +428,7 @@ def load_ordinance(path: Path) -> Ordinance:
             adoption=head.text("adoption"),
         ),
         sections=tuple(sections),
+        spill_section=spill_section,
     )
 
 

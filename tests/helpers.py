@@ -1,7 +1,8 @@
-"""Small helpers for tests that read a frozen build."""
+"""Small helpers for tests: reading a frozen build, filling and walking the portal's forms."""
 
 from __future__ import annotations
 
+import html
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -112,3 +113,57 @@ def report_data(**overrides) -> dict:
     }
     data.update(overrides)
     return {key: value for key, value in data.items() if value is not None}
+
+
+def notification_data(**overrides) -> dict:
+    """A complete release notification: a small diesel spill, told by phone first."""
+    data = {
+        "danger": "no", "hazardous": "yes", "petroleum": "yes",
+        "emergency_called": "yes", "emergency_called_at": "2026-11-02T09:10",
+        "dec_called": "yes", "dec_called_at": "2026-11-02T09:20", "dec_spill_number": "2608123",
+        "facility_name": "Depot Street Fuel", "facility_address": "12 Depot Street",
+        "facility_kind": "commercial", "permit": "industrial", "permit_number": "NYR00A123",
+        "responsible_name": "Sam Lee", "responsible_title": "Yard manager",
+        "responsible_phone": "(555) 555-0100", "responsible_email": "sam@depot.test",
+        "discovered_at": "2026-11-02T09:00", "began_at": "2026-11-02T08:30", "is_over": "yes",
+        "ended_at": "2026-11-02T09:45", "materials": "Diesel fuel", "quantity": "20",
+        "unit": "gallons", "address": "Loading dock behind 12 Depot Street",
+        "latitude": "", "longitude": "",
+        "reached_drain": "may", "amount_reached": "a cup or two", "cause": "A split fuel hose",
+        "cleanup": "Absorbent booms around the drain, pads on the spill",
+        "prevention": "Hoses replaced; inspections weekly",
+        "prior_notice": "phone", "prior_notice_at": "2026-11-02T10:00",
+        "prior_notice_to": "Village Clerk", "nickname": "",
+    }  # fmt: skip
+    data.update(overrides)
+    return {key: value for key, value in data.items() if value is not None}
+
+
+HIDDEN_INPUT = re.compile(r'<input (?:id="[^"]*" )?name="([^"]+)" type="hidden" value="([^"]*)"')
+REVIEW_INPUT = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
+
+
+def hidden_fields(page: str) -> dict[str, str]:
+    return {name: html.unescape(value) for name, value in HIDDEN_INPUT.findall(page)}
+
+
+def start_notification(client, triage: dict) -> object:
+    """GET the triage step and answer it; returns the details page response."""
+    first = client.get("/notify/")
+    fields = hidden_fields(first.text)
+    return client.post("/notify/", data={**fields, "step": "triage", **triage})
+
+
+def file_notification(client, data: dict, photos=()) -> tuple[object, object]:
+    """Walk triage, details and review; return (review response, final response)."""
+    triage = {name: data[name] for name in ("danger", "hazardous", "petroleum")}
+    details = start_notification(client, triage)
+    assert details.status_code == 200, details.text[:300]
+    payload = {**hidden_fields(details.text), **data, "step": "details"}
+    if photos:
+        payload["photos"] = photos
+    review = client.post("/notify/", data=payload, content_type="multipart/form-data")
+    if review.status_code != 200:
+        return review, None
+    confirm = {name: html.unescape(v) for name, v in REVIEW_INPUT.findall(review.text)}
+    return review, client.post("/notify/", data={**confirm, "step": "confirm"})

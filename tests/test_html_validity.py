@@ -9,7 +9,14 @@ import subprocess
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from helpers import built_pages, open_form, report_data
+from helpers import (
+    built_pages,
+    file_notification,
+    notification_data,
+    open_form,
+    report_data,
+    start_notification,
+)
 
 VNU_JAR = Path(__file__).resolve().parent / "node_modules/vnu-jar/build/dist/vnu.jar"
 
@@ -61,6 +68,13 @@ def test_every_portal_page_is_valid_html(client, tmp_path):
     pages["not-found"] = client.get("/status/nothing/")
     pages["method-not-allowed"] = client.put("/report/")
     pages["expired-form"] = client.post("/report/", data=report_data())
+    pages["notify-triage"] = client.get("/notify/")
+    pages["notify-details"] = start_notification(
+        client, {"danger": "yes", "hazardous": "yes", "petroleum": "yes"}
+    )
+    pages["notify-errors"], _ = file_notification(client, notification_data(facility_name=""))
+    pages["notify-review"], filed = file_notification(client, notification_data())
+    pages["notify-receipt"] = client.get(filed.headers["Location"])
     files = []
     for name, response in pages.items():
         assert response.mimetype == "text/html", name

@@ -126,7 +126,7 @@ def test_reusing_a_form_key_for_other_content_is_refused(app, client):
     client.post("/report/", data={**hidden, **report_data()})
     response = client.post("/report/", data={**hidden, **report_data(description="Other")})
     assert response.status_code == 409
-    assert "already sent as report IDR-" in response.text
+    assert "already sent as IDR-" in response.text
     assert "/status/" not in response.text
 
 

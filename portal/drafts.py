@@ -1,0 +1,129 @@
+"""What a public form carries between tries (its key, its photos), and how it is stored."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from flask import abort, current_app, request
+from werkzeug.datastructures import FileStorage
+
+from portal import outbox
+from portal.cases import (
+    DETAILS_TABLES,
+    PREFIXES,
+    DuplicateSubmission,
+    Stored,
+    new_submission_key,
+    store_case,
+)
+from portal.db import get_db
+from portal.forms import MAX_PHOTOS, PublicForm
+from portal.photos import PhotoError, process_photo
+
+SUBMISSION_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+PENDING_ID = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
+
+
+def local_now() -> dt.datetime:
+    """Now, in the municipality's time zone, to the second."""
+    tz = current_app.extensions["content"].settings.timezone
+    return dt.datetime.now(tz).replace(microsecond=0)
+
+
+def keep_photos(form: PublicForm, key: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """Photos kept from an earlier try plus new uploads, each checked and stored as pending."""
+    db = get_db()
+    removed = set(request.form.getlist("remove_photo"))
+    kept = []
+    for photo_id in (form.kept_photos.data or "").split(","):
+        if PENDING_ID.match(photo_id) and photo_id not in removed:
+            row = db.execute(
+                "SELECT id, filename, width, height FROM pending_photos"
+                " WHERE id = ? AND submission_key = ?",
+                [photo_id, key],
+            ).fetchone()
+            if row:
+                kept.append(dict(zip(("id", "filename", "width", "height"), row, strict=True)))
+    errors = []
+    uploads: list[FileStorage] = [f for f in request.files.getlist("photos") if f and f.filename]
+    for upload in uploads:
+        name = _display_name(upload.filename)
+        if len(kept) >= MAX_PHOTOS:
+            errors.append(f"{name}: you can attach up to {MAX_PHOTOS} photos. Remove one first.")
+            continue
+        try:
+            photo = process_photo(upload.read(), upload.filename)
+        except PhotoError as error:
+            errors.append(f"{name}: {error}")
+            continue
+        row = {
+            "id": secrets.token_urlsafe(16),
+            "submission_key": key,
+            "filename": name,
+            "content_type": photo.content_type,
+            "width": photo.width,
+            "height": photo.height,
+            "sha256": photo.sha256,
+            "data": photo.data,
+            "created_at": local_now().isoformat(),
+        }
+        db["pending_photos"].insert(row)
+        kept.append({k: row[k] for k in ("id", "filename", "width", "height")})
+    return kept, errors
+
+
+def _display_name(filename: str) -> str:
+    name = re.sub(r"[^\w .()-]", "", filename.rsplit("/", 1)[-1].rsplit("\\", 1)[-1])
+    return (name or "photo")[:80]
+
+
+def recover(form: PublicForm) -> list[dict[str, Any]]:
+    """After a stale CSRF token: make sure the form has a key, and keep its photos."""
+    key = form.submission_key.data or ""
+    if not SUBMISSION_KEY.match(key):
+        form.submission_key.data = key = new_submission_key()
+    photos, errors = keep_photos(form, key)
+    form.photos.errors = errors
+    return photos
+
+
+def store_submission(
+    form: PublicForm,
+    photos: list[dict[str, Any]],
+    *,
+    kind: str,
+    case: dict[str, Any],
+    details: dict[str, Any],
+    now: dt.datetime,
+    queue_mail: Callable[[Any, int, str], None],
+    redisplay: Callable[..., Any],
+) -> Stored | Any:
+    """Store a valid form once, then queue and try its mail; or the form again if a kept
+    photo vanished meanwhile (nothing stored)."""
+    try:
+        stored = store_case(
+            get_db(),
+            kind=kind,
+            prefix=PREFIXES[kind],
+            secret=current_app.secret_key,
+            submission_key=form.submission_key.data,
+            case=case,
+            details_table=DETAILS_TABLES[kind],
+            details=details,
+            photo_ids=[photo["id"] for photo in photos],
+            now=now,
+        )
+    except LookupError:
+        form.photos.errors = ["A photo could not be kept. Please attach it again."]
+        return redisplay(form, [])
+    except DuplicateSubmission as duplicate:
+        abort(409, f"This form was already sent as {duplicate}. Open a new form to send another.")
+    if stored.created:
+        # Only now, with everything committed, does any mail get queued and sent.
+        queue_mail(get_db(), stored.case_id, stored.token)
+        outbox.send_pending(limit=5)
+    return stored

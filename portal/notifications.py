@@ -1,0 +1,211 @@
+"""Release notifications: the deadlines § 216-12 sets, and the record a facility keeps."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from portal.deadlines import BusinessCalendar
+from portal.display import when
+from portal.fields import YES_NO, YES_NO_UNSURE
+from portal.notify_forms import (
+    DEC_CALLED,
+    FACILITY_KINDS,
+    PERMITS,
+    PRIOR_NOTICE,
+    REACHED,
+    SPOKEN_NOTICES,
+    UNITS,
+    NotificationForm,
+)
+
+# Section 216-12: a commercial or industrial source keeps its record at least three years.
+RETENTION_YEARS = 3
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """One thing the law asks by a date, and whether it was done in time."""
+
+    key: str  # "notice" or "confirmation"
+    due: dt.datetime  # the end of the due day, local time
+    done_at: dt.datetime
+    done_by: str  # how it was done: "this filing", "telephone"...
+
+    @property
+    def met(self) -> bool:
+        return self.done_at <= self.due
+
+
+def release_deadlines(
+    calendar: BusinessCalendar,
+    tz: dt.tzinfo,
+    *,
+    discovered_at: dt.datetime,
+    prior_notice: str,
+    prior_notice_at: dt.datetime | None,
+    filed_at: dt.datetime,
+) -> list[Deadline]:
+    """Notice by the end of the next business day after discovery; a spoken notice
+    confirmed in writing by the end of the third business day after it."""
+    due = calendar.end_of_day(calendar.next_business_day(discovered_at.date()), tz)
+    labels = dict(PRIOR_NOTICE_BY)
+    if prior_notice != "none" and prior_notice_at is not None:
+        deadlines = [Deadline("notice", due, prior_notice_at, labels[prior_notice])]
+    else:
+        deadlines = [Deadline("notice", due, filed_at, "this filing")]
+    if prior_notice in SPOKEN_NOTICES and prior_notice_at is not None:
+        confirm_due = calendar.end_of_day(calendar.add_business_days(prior_notice_at.date(), 3), tz)
+        deadlines.append(Deadline("confirmation", confirm_due, filed_at, "this filing"))
+    return deadlines
+
+
+PRIOR_NOTICE_BY = [("phone", "by telephone"), ("in-person", "in person"), ("fax", "by fax")]
+
+
+def stored_deadlines(case: dict[str, Any], n: dict[str, Any]) -> list[Deadline]:
+    """The deadlines as they were worked out when the notification was filed."""
+    filed = dt.datetime.fromisoformat(case["received_at"])
+    labels = dict(PRIOR_NOTICE_BY)
+    earlier = n["prior_notice"] != "none" and n["prior_notice_at"]
+    deadlines = [
+        Deadline(
+            "notice",
+            dt.datetime.fromisoformat(n["notice_due"]),
+            dt.datetime.fromisoformat(n["prior_notice_at"]) if earlier else filed,
+            labels[n["prior_notice"]] if earlier else "this filing",
+        )
+    ]
+    if n["confirmation_due"]:
+        due = dt.datetime.fromisoformat(n["confirmation_due"])
+        deadlines.append(Deadline("confirmation", due, filed, "this filing"))
+    return deadlines
+
+
+def _local(value: dt.datetime | None, tz: dt.tzinfo) -> dt.datetime | None:
+    return value.replace(tzinfo=tz) if value is not None else None
+
+
+def _stamp(value: dt.datetime | None) -> str | None:
+    return value.isoformat(timespec="minutes") if value is not None else None
+
+
+def from_form(
+    form: NotificationForm, tz: dt.tzinfo, area_contains
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, dt.datetime | None]]:
+    """What to store: the shared case fields, the notification's own, and its moments."""
+    moments = {
+        name: _local(getattr(form, name).data, tz)
+        for name in (
+            "emergency_called_at", "dec_called_at", "discovered_at", "began_at",
+            "ended_at", "prior_notice_at",
+        )
+    }  # fmt: skip
+    lat, lon = form.latitude.data, form.longitude.data
+    case = {
+        "service_code": "release-notification",
+        "latitude": lat,
+        "longitude": lon,
+        "address": form.address.data,
+        "in_service_area": None if lat is None else int(area_contains(lat, lon)),
+        "contact_name": form.responsible_name.data,
+        "contact_email": form.responsible_email.data,
+        "contact_phone": form.responsible_phone.data,
+    }
+    plain = (
+        "danger", "hazardous", "petroleum", "emergency_called", "dec_called",
+        "dec_spill_number", "facility_name", "facility_address", "facility_kind", "permit",
+        "permit_number", "responsible_title", "is_over", "materials", "unit", "reached_drain",
+        "amount_reached", "cause", "cleanup", "prevention", "prior_notice", "prior_notice_to",
+    )  # fmt: skip
+    details = {name: getattr(form, name).data or None for name in plain}
+    details["quantity"] = float(form.quantity.data) if form.quantity.data else None
+    details |= {name: _stamp(value) for name, value in moments.items()}
+    return case, details, moments
+
+
+def with_deadlines(details: dict[str, Any], deadlines: list[Deadline], received: dt.datetime):
+    """The details plus the deadlines as stored, and how long the record is kept."""
+    by_key = {d.key: d for d in deadlines}
+    notice, confirmation = by_key["notice"], by_key.get("confirmation")
+    return details | {
+        "notice_due": notice.due.isoformat(timespec="seconds"),
+        "notice_met": int(notice.met),
+        "confirmation_due": confirmation.due.isoformat(timespec="seconds")
+        if confirmation
+        else None,
+        "confirmation_met": int(confirmation.met) if confirmation else None,
+        "retain_until": received.date().replace(year=received.year + RETENTION_YEARS).isoformat(),
+    }
+
+
+LABELS = {
+    "yes_no": dict(YES_NO_UNSURE) | dict(YES_NO),
+    "facility_kind": dict(FACILITY_KINDS),
+    "permit": dict(PERMITS),
+    "unit": dict(UNITS),
+    "reached_drain": dict(REACHED),
+    "prior_notice": dict(PRIOR_NOTICE),
+    "dec_called": dict(DEC_CALLED),
+}
+
+
+def record(case: dict[str, Any], n: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every answer, grouped and labelled as on the form: for the review step, the receipt
+    and the mail. `case` and `n` are stored rows (or the same shape built from a form)."""
+    yes_no = LABELS["yes_no"]
+
+    def pick(labels: dict, value) -> str:
+        return labels.get(value, value) if value else "Not given"
+
+    amount = "Not given"
+    if n["quantity"] is not None:
+        amount = f"{n['quantity']:g} {LABELS['unit'].get(n['unit'], n['unit'] or '')}".strip()
+    sections = [
+        ("Safety", [
+            ("Anyone hurt or in danger, or a fire", pick(yes_no, n["danger"])),
+            ("Hazardous material", pick(yes_no, n["hazardous"])),
+            ("Petroleum product", pick(yes_no, n["petroleum"])),
+            ("Called 911", pick(yes_no, n["emergency_called"])
+             + (f", {when(n['emergency_called_at'])}" if n["emergency_called_at"] else "")),
+            ("Called the NYSDEC Spill Hotline", pick(LABELS["dec_called"], n["dec_called"])
+             + (f", {when(n['dec_called_at'])}" if n["dec_called_at"] else "")),
+            ("NYSDEC spill number", n["dec_spill_number"] or "Not given"),
+        ]),
+        ("Facility", [
+            ("Name", n["facility_name"]),
+            ("Street address", n["facility_address"]),
+            ("Kind", pick(LABELS["facility_kind"], n["facility_kind"])),
+            ("SPDES stormwater permit", pick(LABELS["permit"], n["permit"])
+             + (f", number {n['permit_number']}" if n["permit_number"] else "")),
+        ]),
+        ("Responsible person", [
+            ("Name", case["contact_name"]),
+            ("Job title", n["responsible_title"] or "Not given"),
+            ("Phone", case["contact_phone"]),
+            ("E-mail", case["contact_email"]),
+        ]),
+        ("The release", [
+            ("Discovered", when(n["discovered_at"])),
+            ("Began", when(n["began_at"]) if n["began_at"] else "Not known"),
+            ("Stopped", (when(n["ended_at"]) if n["ended_at"] else "Yes")
+             if n["is_over"] == "yes" else "No, not yet"),
+            ("Material released", n["materials"]),
+            ("Estimated amount", amount),
+            ("Where", case["address"] + (f" ({case['latitude']}, {case['longitude']})"
+                                         if case["latitude"] is not None else "")),
+            ("Entered or may enter a storm drain, ditch or stream",
+             pick(LABELS["reached_drain"], n["reached_drain"])
+             + (f", about {n['amount_reached']}" if n["amount_reached"] else "")),
+            ("Cause", n["cause"]),
+            ("Containment and cleanup so far", n["cleanup"]),
+            ("To prevent it happening again", n["prevention"]),
+        ]),
+        ("Earlier notice to the Village", [
+            ("Already told", pick(LABELS["prior_notice"], n["prior_notice"])),
+            *([("When", when(n["prior_notice_at"])), ("Told to", n["prior_notice_to"])]
+              if n["prior_notice"] not in (None, "none") else []),
+        ]),
+    ]  # fmt: skip
+    return sections

@@ -1,0 +1,131 @@
+"""The business release notification: triage, details, review, then the receipt.
+
+One POST endpoint walks the steps; every step carries what was typed so far, so the
+form works without JavaScript and nothing is stored until the final "Submit".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+
+from portal.cases import Stored, new_submission_key
+from portal.drafts import SUBMISSION_KEY, keep_photos, local_now, recover, store_submission
+from portal.messages import queue_notification_mail
+from portal.notifications import from_form, record, release_deadlines, with_deadlines
+from portal.notify_forms import TRIAGE_FIELDS, NotificationForm, TriageForm
+
+bp = Blueprint("notify", __name__, url_prefix="/notify")
+
+
+def _form(**kwargs: Any) -> NotificationForm:
+    return NotificationForm(clock=local_now, **kwargs)
+
+
+@bp.route("/", methods=["GET"])
+def start():
+    return render_template("portal/notify_triage.html", form=TriageForm(formdata=None))
+
+
+@bp.route("/", methods=["POST"])
+def submit():
+    step = request.form.get("step", "")
+    if step == "triage":
+        return _after_triage()
+    form = _form()
+    key = form.submission_key.data or ""
+    if not SUBMISSION_KEY.match(key) or step not in ("details", "edit", "confirm"):
+        abort(400, "This form is missing a part it needs. Please start again.")
+    if form.nickname.data:
+        abort(400, "We could not accept this form.")
+    if not _triage_answered(form):
+        # The safety questions come first, always: without them, back to the start.
+        return render_template("portal/notify_triage.html", form=TriageForm()), 422
+    photos, photo_errors = keep_photos(form, key)
+    if step == "edit":
+        return _details(form, photos, status=200)
+    valid = form.validate() and not photo_errors
+    form.photos.errors = photo_errors
+    if not valid:
+        return _details(form, photos)
+    if step == "details":
+        return _review(form, photos)
+    return _store(form, photos)
+
+
+def _triage_answered(form: NotificationForm) -> bool:
+    return all(getattr(form, name).validate(form) for name in TRIAGE_FIELDS)
+
+
+def _after_triage():
+    triage = TriageForm()
+    if not triage.validate():
+        return render_template("portal/notify_triage.html", form=triage), 422
+    form = _form(formdata=None, data={name: getattr(triage, name).data for name in TRIAGE_FIELDS})
+    form.submission_key.data = new_submission_key()
+    form.discovered_at.data = local_now().replace(second=0, tzinfo=None)
+    return _details(form, [], status=200)
+
+
+def _details(
+    form: NotificationForm, photos: list[dict[str, Any]], status: int = 422, expired: bool = False
+):
+    form.step.data = "details"
+    form.kept_photos.data = ",".join(photo["id"] for photo in photos)
+    page = render_template("portal/notify_details.html", form=form, photos=photos, expired=expired)
+    return page, status
+
+
+def _deadlines(form: NotificationForm, filed_at):
+    settings = current_app.extensions["content"].settings
+    _, _, moments = from_form(form, settings.timezone, settings.service_area.contains)
+    return release_deadlines(
+        current_app.extensions["calendar"],
+        settings.timezone,
+        discovered_at=moments["discovered_at"],
+        prior_notice=form.prior_notice.data,
+        prior_notice_at=moments["prior_notice_at"],
+        filed_at=filed_at,
+    )
+
+
+def _review(form: NotificationForm, photos: list[dict[str, Any]]):
+    settings = current_app.extensions["content"].settings
+    case, details, _ = from_form(form, settings.timezone, settings.service_area.contains)
+    form.step.data = "confirm"
+    form.kept_photos.data = ",".join(photo["id"] for photo in photos)
+    return render_template(
+        "portal/notify_review.html",
+        form=form,
+        photos=photos,
+        sections=record(case, details),
+        deadlines=_deadlines(form, local_now()),
+    )
+
+
+def _store(form: NotificationForm, photos: list[dict[str, Any]]):
+    settings = current_app.extensions["content"].settings
+    now = local_now()
+    case, details, _ = from_form(form, settings.timezone, settings.service_area.contains)
+    stored = store_submission(
+        form,
+        photos,
+        kind="notification",
+        case=case,
+        details=with_deadlines(details, _deadlines(form, now), now),
+        now=now,
+        queue_mail=queue_notification_mail,
+        redisplay=_details,
+    )
+    if not isinstance(stored, Stored):
+        return stored
+    return redirect(url_for("status.show", token=stored.token, filed=1), code=303)
+
+
+def expired():
+    """After a missing or stale CSRF token: the same step again, everything kept."""
+    if request.form.get("step") == "triage":
+        return render_template("portal/notify_triage.html", form=TriageForm(), expired=True), 400
+    form = _form()
+    return _details(form, recover(form), status=400, expired=True)

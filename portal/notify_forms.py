@@ -1,0 +1,200 @@
+"""The business release notification (§ 216-12): the safety triage and the full form."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import Field, HiddenField
+from wtforms.validators import ValidationError
+
+from portal.fields import YES_NO, YES_NO_UNSURE, choice, long_text, moment, text
+from portal.forms import PublicForm
+from portal.validators import email_address, phone_number, quantity
+
+FACILITY_KINDS = [
+    ("commercial", "Commercial (a shop, garage, restaurant, office)"),
+    ("industrial", "Industrial (a plant, warehouse, yard)"),
+    ("institutional", "Institutional (a school, hospital, public building)"),
+    ("residential", "Residential (apartments, homes)"),
+    ("other", "Something else"),
+]
+PERMITS = [
+    ("none", "No stormwater permit"),
+    ("industrial", "SPDES industrial stormwater permit"),
+    ("construction", "SPDES construction stormwater permit"),
+    ("unsure", "Not sure"),
+]
+UNITS = [
+    ("gallons", "gallons"),
+    ("liters", "liters"),
+    ("pounds", "pounds"),
+    ("kilograms", "kilograms"),
+    ("cubic-yards", "cubic yards"),
+    ("unknown", "I don't know"),
+]
+REACHED = [
+    ("yes", "Yes, some went in"),
+    ("may", "It may still go in"),
+    ("no", "No"),
+    ("unsure", "Not sure"),
+]
+PRIOR_NOTICE = [
+    ("none", "No, this is the first notice"),
+    ("phone", "Yes, by telephone"),
+    ("in-person", "Yes, in person"),
+    ("fax", "Yes, by fax"),
+]
+DEC_CALLED = [
+    ("yes", "Yes"),
+    ("no", "No"),
+    ("not-needed", "Not needed (it was not petroleum, or a small spill that stayed contained)"),
+]
+# Notices the law asks to be confirmed in writing within three business days.
+SPOKEN_NOTICES = {"phone", "in-person"}
+
+ANSWER = "Answer this question to go on."
+TRIAGE_FIELDS = ("danger", "hazardous", "petroleum")
+
+
+class TriageFields:
+    """The three safety questions every filing starts with."""
+
+    danger = choice("Is anyone hurt or in danger, or is there a fire?", YES_NO, required=ANSWER)
+    hazardous = choice("Is the material hazardous?", YES_NO_UNSURE, required=ANSWER)
+    petroleum = choice(
+        "Is it gasoline, diesel, fuel oil, motor oil or another petroleum product?",
+        YES_NO_UNSURE,
+        required=ANSWER,
+    )
+
+    @property
+    def urgent(self) -> bool:
+        """Emergency services first: danger, or a material that is or may be hazardous."""
+        return self.danger.data == "yes" or self.hazardous.data in ("yes", "unsure")
+
+    @property
+    def petroleum_spill(self) -> bool:
+        return self.petroleum.data in ("yes", "unsure")
+
+
+class TriageForm(TriageFields, FlaskForm):
+    step = HiddenField(default="triage")
+
+
+class NotificationForm(TriageFields, PublicForm):
+    """Everything § 216-12 asks of a facility, and what the Village needs to follow up."""
+
+    step = HiddenField()
+
+    emergency_called = choice("Did you call 911 (emergency services)?", YES_NO)
+    emergency_called_at = moment("When did you call 911?")
+    dec_called = choice("Did you call the NYSDEC Spill Hotline?", DEC_CALLED)
+    dec_called_at = moment("When did you call the NYSDEC Spill Hotline?")
+    dec_spill_number = text("NYSDEC spill number, if you were given one", 40)
+
+    facility_name = text("Business or facility name", 200, required="Enter the facility's name.")
+    facility_address = text(
+        "Facility street address", 300, required="Enter the facility's street address."
+    )
+    facility_kind = choice("What kind of facility is it?", FACILITY_KINDS, required=ANSWER)
+    permit = choice("Does the facility hold a SPDES stormwater permit?", PERMITS, required=ANSWER)
+    permit_number = text("Permit number", 40)
+
+    responsible_name = text("Your name", 120, required="Enter your name.")
+    responsible_title = text("Your job title", 120)
+    responsible_phone = text(
+        "Phone number", 40, phone_number, required="Enter a phone number we can call."
+    )
+    responsible_email = text(
+        "E-mail address",
+        254,
+        email_address,
+        required="Enter an e-mail address: your receipt is sent there.",
+    )
+
+    discovered_at = moment(
+        "When was the release discovered?",
+        required="Enter the date and time, like 2026-05-14 09:30.",
+    )
+    began_at = moment("When did it begin, if you know?")
+    is_over = choice("Has the release stopped?", YES_NO, required=ANSWER)
+    ended_at = moment("When did it stop?")
+    materials = long_text(
+        "What was released?", 500, required="Name the material or materials released."
+    )
+    quantity = text("Estimated amount", 20, quantity)
+    unit = choice("Unit", UNITS)
+    address = text("Where did it happen?", 300, required="Enter where the release happened.")
+    reached_drain = choice(
+        "Did it enter, or could it enter, a storm drain, ditch or stream?",
+        REACHED,
+        required=ANSWER,
+    )
+    amount_reached = text("Roughly how much went in?", 120)
+    cause = long_text("What caused it?", 2000, required="Describe the cause, as far as you know.")
+    cleanup = long_text(
+        "What have you done to contain and clean it up?",
+        2000,
+        required="Describe the containment and cleanup so far.",
+    )
+    prevention = long_text(
+        "What will you do to keep it from happening again?",
+        2000,
+        required="Describe what will prevent it from happening again.",
+    )
+
+    prior_notice = choice(
+        "Has the Village already been told about this release?", PRIOR_NOTICE, required=ANSWER
+    )
+    prior_notice_at = moment("When was the Village told?")
+    prior_notice_to = text("Who did you tell?", 120)
+
+    def validate(self, extra_validators=None) -> bool:
+        valid = super().validate(extra_validators)
+        for field, message in self._missing_answers():
+            if not field.errors:
+                field.errors.append(message)
+                valid = False
+        return valid
+
+    def _missing_answers(self) -> list[tuple[Field, str]]:
+        """Questions that become required by earlier answers."""
+        missing = []
+
+        def need(field: Field, message: str) -> None:
+            if field.data in (None, ""):
+                missing.append((field, message))
+
+        if self.urgent:
+            need(self.emergency_called, "Say whether you called 911.")
+        if self.emergency_called.data == "yes":
+            need(self.emergency_called_at, "Enter when you called 911.")
+        if self.petroleum_spill:
+            need(self.dec_called, "Say whether you called the NYSDEC Spill Hotline.")
+        if self.dec_called.data == "yes":
+            need(self.dec_called_at, "Enter when you called the NYSDEC Spill Hotline.")
+        if self.permit.data in ("industrial", "construction"):
+            need(self.permit_number, "Enter the permit number.")
+        if self.is_over.data == "yes":
+            need(self.ended_at, "Enter when the release stopped.")
+        if self.prior_notice.data not in (None, "none"):
+            need(self.prior_notice_at, "Enter when the Village was told.")
+            need(self.prior_notice_to, "Enter who you told, a name or a job title.")
+        if self.quantity.data and not self.unit.data:
+            missing.append((self.unit, "Choose a unit for the amount."))
+        return missing
+
+    def validate_ended_at(self, field: Field) -> None:
+        if field.data and self.discovered_at.data and field.data < self._earliest_start():
+            raise ValidationError("This is before the release began or was discovered.")
+
+    def validate_began_at(self, field: Field) -> None:
+        if field.data and self.discovered_at.data and field.data > self.discovered_at.data:
+            raise ValidationError("This is after it was discovered. Check the two times.")
+
+    def validate_prior_notice_at(self, field: Field) -> None:
+        if field.data and self.discovered_at.data and field.data < self.discovered_at.data:
+            raise ValidationError("This is before the release was discovered.")
+
+    def _earliest_start(self):
+        began = self.began_at.data
+        return min(began, self.discovered_at.data) if began else self.discovered_at.data
