@@ -181,7 +181,9 @@ def test_the_receipt_page_is_reached_only_by_its_token(client):
 def test_an_expired_form_comes_back_with_everything_typed(client):
     details = start_notification(client, {"danger": "no", "hazardous": "no", "petroleum": "no"})
     fields = {k: v for k, v in hidden_fields(details.text).items() if k != "csrf_token"}
-    data = notification_data(danger="no", hazardous="no", petroleum="no", facility_name="Elm Cleaners")
+    data = notification_data(
+        danger="no", hazardous="no", petroleum="no", facility_name="Elm Cleaners"
+    )
     response = client.post("/notify/", data={**fields, **data, "step": "details"})
     assert response.status_code == 400
     assert "please review and send it again" in response.text

@@ -142,3 +142,16 @@ def test_assets_have_fingerprinted_paths(build):
     for page in built_pages(build):
         for resource in parse_page(page).resources:
             assert re.fullmatch(r"/assets/[0-9a-f]{12}/[\w/.-]+", resource), resource
+
+
+def test_every_link_from_the_site_into_the_portal_is_answered(build, client):
+    """The site links to the portal's paths (proxied by Netlify); each must exist."""
+    targets = set()
+    for page in built_pages(build):
+        for href in parse_page(page).links:
+            path = urlsplit(href).path
+            if any(path.startswith(prefix) for prefix in PORTAL_PATHS.values()):
+                targets.add(path)
+    assert {"/report/", "/notify/"} <= targets
+    for path in targets:
+        assert client.get(path).status_code == 200, path
