@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import secrets
 from pathlib import Path
@@ -21,6 +22,7 @@ from portal.headers import init_headers
 from portal.limits import init_limits
 from portal.outbox import init_outbox
 from portal.photos import MAX_UPLOAD_BYTES
+from portal.staff import init_staff
 from static_site import site_links
 from static_site.content import load_content
 from static_site.theme import TEMPLATES, init_theme
@@ -66,7 +68,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         STATUS_RATE_LIMIT="120 per minute",
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_COOKIE_SECURE=False,
+        # Secure cookies whenever the public address is https (set it explicitly otherwise).
+        SESSION_COOKIE_SECURE=None,
+        STAFF_IDLE_MINUTES=30,
     )
     app.config.from_prefixed_env("PORTAL")
     if test_config:
@@ -80,6 +84,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["calendar"] = BusinessCalendar(content.settings.holidays)
     if app.config["PUBLIC_URL"] is None:
         app.config["PUBLIC_URL"] = content.settings.public_url
+    if app.config["SESSION_COOKIE_SECURE"] is None:
+        app.config["SESSION_COOKIE_SECURE"] = (app.config["PUBLIC_URL"] or "").startswith("https:")
+    # Staff sessions end after this long without activity (the cookie, and the server check).
+    app.permanent_session_lifetime = dt.timedelta(minutes=app.config["STAFF_IDLE_MINUTES"])
     init_theme(app, content, site_url=site_links())
     app.jinja_env.globals.update(
         labels=CHOICE_LABELS,
@@ -98,6 +106,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     init_db(app)
     init_outbox(app)
     init_errors(app)
+    # Before CSRF: an anonymous request to /staff/ gets the sign-in page, whatever it posts.
+    init_staff(app)
     csrf.init_app(app)
 
     from portal import notify, report, status

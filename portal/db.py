@@ -12,7 +12,7 @@ import sqlite_utils
 from flask import Flask, current_app, g
 
 # Version of the schema below; bump it and add a step to MIGRATIONS when it changes.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 -- One row per thing the public sent: a resident report or a business notification.
@@ -39,9 +39,50 @@ CREATE TABLE IF NOT EXISTS cases (
     contact_name TEXT,
     contact_email TEXT,
     contact_phone TEXT,
+    -- What staff decide (see ADDED_COLUMNS for files made before these existed).
+    duplicate_of INTEGER REFERENCES cases (id),
+    referred_to TEXT,
+    exempt_reason TEXT,
+    confirmed_illicit INTEGER NOT NULL DEFAULT 0,
+    first_action_at TEXT,
     CHECK (latitude IS NOT NULL OR address IS NOT NULL)
 );
 CREATE INDEX IF NOT EXISTS cases_received ON cases (received_at);
+CREATE INDEX IF NOT EXISTS cases_kind_received ON cases (kind, received_at);
+CREATE INDEX IF NOT EXISTS cases_status_received ON cases (status, received_at);
+CREATE INDEX IF NOT EXISTS cases_assignee ON cases (assignee);
+CREATE INDEX IF NOT EXISTS cases_place ON cases (latitude, longitude);
+
+-- Staff accounts: created with `flask --app portal staff add`, never by default.
+CREATE TABLE IF NOT EXISTS staff (
+    id INTEGER PRIMARY KEY,
+    username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    password_hash TEXT NOT NULL,
+    disabled INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    last_login_at TEXT
+);
+
+-- The audit log: who changed what on a case, and when.
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY,
+    case_id INTEGER NOT NULL REFERENCES cases (id),
+    at TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    action TEXT NOT NULL,
+    detail TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX IF NOT EXISTS events_case ON events (case_id, id);
+
+-- Internal notes: staff only, never on the status page.
+CREATE TABLE IF NOT EXISTS notes (
+    id INTEGER PRIMARY KEY,
+    case_id INTEGER NOT NULL REFERENCES cases (id),
+    at TEXT NOT NULL,
+    author TEXT NOT NULL,
+    body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS notes_case ON notes (case_id, id);
 
 CREATE TABLE IF NOT EXISTS reports (
     case_id INTEGER PRIMARY KEY REFERENCES cases (id),
@@ -168,13 +209,30 @@ def connect(path: str | Path) -> sqlite_utils.Database:
     return db
 
 
+# Columns added to a table after it was first created: (table, column, definition).
+ADDED_COLUMNS = [
+    ("cases", "duplicate_of", "INTEGER REFERENCES cases (id)"),
+    ("cases", "referred_to", "TEXT"),
+    ("cases", "exempt_reason", "TEXT"),
+    ("cases", "confirmed_illicit", "INTEGER NOT NULL DEFAULT 0"),
+    ("cases", "first_action_at", "TEXT"),
+]
+
+
 def _migrate(db: sqlite_utils.Database) -> None:
-    # Every statement is CREATE ... IF NOT EXISTS, so running the whole schema again
-    # brings any older file up to date; a changed column would need its own step here.
+    """Bring a file of any earlier version up to SCHEMA_VERSION, in one transaction.
+
+    Missing columns are added first; then every CREATE ... IF NOT EXISTS runs, which
+    adds new tables and indexes and leaves existing ones alone.
+    """
     version = db.execute("PRAGMA user_version").fetchone()[0]
     if version >= SCHEMA_VERSION:
         return
     with transaction(db):
+        tables = set(db.table_names())
+        for table, column, definition in ADDED_COLUMNS:
+            if table in tables and column not in db[table].columns_dict:
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
         # Statement by statement: executescript() would commit halfway.
         for statement in _statements(SCHEMA):
             db.execute(statement)

@@ -8,6 +8,7 @@ import sqlite_utils
 from flask import current_app, render_template, url_for
 
 from portal import outbox
+from portal.cases import status_token
 from portal.notifications import record, stored_deadlines
 
 
@@ -22,6 +23,11 @@ def status_link(token: str) -> str:
     return (
         f"{base.rstrip('/')}{path}" if base else url_for("status.show", token=token, _external=True)
     )
+
+
+def status_link_for_case(case: dict[str, Any]) -> str:
+    """The status link of a stored case: its token is derived again from its submission key."""
+    return status_link(status_token(current_app.secret_key, case["submission_key"]))
 
 
 def map_link(case: dict[str, Any]) -> str | None:

@@ -187,6 +187,8 @@ class Settings:
     holidays: HolidayRules
     timezone: ZoneInfo
     service_area: ServiceArea
+    referral_agencies: tuple[str, ...]
+    reporting_year_starts: tuple[int, int]
 
 
 REQUIRED_PHONES = ("emergency", "police", "spill_hotline")
@@ -271,6 +273,15 @@ def _timezone(fields: _Fields) -> ZoneInfo:
         raise fields.fail("timezone", f"{name!r} is not a known time zone") from None
 
 
+def _month_day(fields: _Fields, key: str) -> tuple[int, int]:
+    text = fields.text(key)
+    try:
+        day = dt.date.fromisoformat(f"2001-{text}")  # a year that is not a leap year
+    except ValueError:
+        raise fields.fail(key, f"{text!r} is not a month and day like 01-03") from None
+    return day.month, day.day
+
+
 def load_settings(path: Path) -> Settings:
     fields = _Fields(_read_yaml(path), path.name)
     town, office, smo = (
@@ -315,6 +326,8 @@ def load_settings(path: Path) -> Settings:
         ),
         timezone=_timezone(fields),
         service_area=_service_area(fields.mapping("service_area")),
+        referral_agencies=tuple(str(a) for a in fields.values("referral_agencies")),
+        reporting_year_starts=_month_day(fields, "reporting_year_starts"),
     )
 
 

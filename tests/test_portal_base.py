@@ -11,7 +11,8 @@ from static_site.theme import fingerprint
 
 def _urls(app):
     for rule in app.url_map.iter_rules():
-        values = {name: "x" for name in rule.arguments}
+        values = {name: 1 if "int" in str(rule._converters.get(name)).lower() else "x"
+                  for name in rule.arguments}  # fmt: skip
         if rule.endpoint == "assets.asset":
             values = {"digest": fingerprint("css/site.css"), "filename": "css/site.css"}
         with app.test_request_context():

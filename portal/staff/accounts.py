@@ -1,0 +1,126 @@
+"""Staff accounts: created and disabled from the command line, checked at sign-in."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+import click
+import sqlite_utils
+from flask import Flask
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from portal.db import get_db
+
+MIN_PASSWORD = 12
+USERNAME = re.compile(r"^[A-Za-z0-9._-]{1,60}$")
+# Checked when the username is unknown, so a wrong name takes as long as a wrong password.
+_DUMMY_HASH = generate_password_hash("not a real password, never matches")
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def add_account(db: sqlite_utils.Database, username: str, password: str) -> int:
+    """A new, enabled account; the password is stored only as a salted scrypt hash."""
+    if len(password) < MIN_PASSWORD:
+        raise ValueError(f"use a password of at least {MIN_PASSWORD} characters")
+    if (
+        not username
+        or len(username) > 60
+        or not username.replace(".", "").replace("-", "").replace("_", "").isalnum()
+    ):
+        raise ValueError("use letters, digits, dots, dashes or underscores for the username")
+    if db.execute("SELECT 1 FROM staff WHERE username = ?", [username]).fetchone():
+        raise ValueError(f"an account named {username!r} already exists")
+    cursor = db.execute(
+        "INSERT INTO staff (username, password_hash, created_at) VALUES (?, ?, ?)",
+        [username, generate_password_hash(password), _now()],
+    )
+    return cursor.lastrowid
+
+
+def set_disabled(db: sqlite_utils.Database, username: str, disabled: bool) -> None:
+    cursor = db.execute(
+        "UPDATE staff SET disabled = ? WHERE username = ?", [int(disabled), username]
+    )
+    if cursor.rowcount != 1:
+        raise ValueError(f"no account named {username!r}")
+
+
+def verify(db: sqlite_utils.Database, username: str, password: str) -> dict[str, Any] | None:
+    """The enabled account these credentials open, or None."""
+    row = db.execute(
+        "SELECT id, username, password_hash, disabled FROM staff WHERE username = ?",
+        [username or ""],
+    ).fetchone()
+    if row is None:
+        check_password_hash(_DUMMY_HASH, password or "")
+        return None
+    account = dict(zip(("id", "username", "password_hash", "disabled"), row, strict=True))
+    if not check_password_hash(account["password_hash"], password or "") or account["disabled"]:
+        return None
+    db.execute("UPDATE staff SET last_login_at = ? WHERE id = ?", [_now(), account["id"]])
+    return {"id": account["id"], "username": account["username"]}
+
+
+def active_account(db: sqlite_utils.Database, account_id: int) -> dict[str, Any] | None:
+    row = db.execute(
+        "SELECT id, username FROM staff WHERE id = ? AND disabled = 0", [account_id]
+    ).fetchone()
+    return {"id": row[0], "username": row[1]} if row else None
+
+
+def usernames(db: sqlite_utils.Database) -> list[str]:
+    """Enabled accounts, for the assignment list."""
+    return [
+        r[0] for r in db.execute("SELECT username FROM staff WHERE disabled = 0 ORDER BY username")
+    ]
+
+
+def init_account_commands(app: Flask) -> None:
+    @app.cli.group("staff")
+    def staff_cli() -> None:
+        """Manage staff accounts (there is no default account)."""
+
+    @staff_cli.command("add")
+    @click.argument("username")
+    @click.password_option("--password", prompt="Password", help="asked for when not given")
+    def add_command(username: str, password: str) -> None:
+        """Create an account; asks for its password twice."""
+        try:
+            add_account(get_db(), username, password)
+        except ValueError as error:
+            raise click.ClickException(str(error)) from None
+        click.echo(f"account {username} created")
+
+    @staff_cli.command("disable")
+    @click.argument("username")
+    def disable_command(username: str) -> None:
+        """Stop an account from signing in (its open sessions end too)."""
+        try:
+            set_disabled(get_db(), username, True)
+        except ValueError as error:
+            raise click.ClickException(str(error)) from None
+        click.echo(f"account {username} disabled")
+
+    @staff_cli.command("enable")
+    @click.argument("username")
+    def enable_command(username: str) -> None:
+        """Let a disabled account sign in again."""
+        try:
+            set_disabled(get_db(), username, False)
+        except ValueError as error:
+            raise click.ClickException(str(error)) from None
+        click.echo(f"account {username} enabled")
+
+    @staff_cli.command("list")
+    def list_command() -> None:
+        """List accounts and whether each is enabled."""
+        for name, disabled, last in get_db().execute(
+            "SELECT username, disabled, last_login_at FROM staff ORDER BY username"
+        ):
+            state = "disabled" if disabled else "enabled"
+            click.echo(f"{name}\t{state}\tlast sign-in {last or 'never'}")

@@ -1,0 +1,100 @@
+"""The staff maps: all open cases, and one case with its neighbours. Each map is a folium
+document in an iframe whose own CSP allows exactly its inline code (by hash)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from flask import current_app, render_template, request, url_for
+
+from portal.db import get_db
+from portal.headers import origin
+from portal.staff import bp
+from portal.staff.cases import get_case
+from portal.staff.queue import Filters, nearby
+from portal.staff.workflow import CLOSED_STATUSES
+from portal.staff_maps import MapPoint, RenderedMap, case_map, cases_map, csp_for, legend
+
+
+def _point(case: dict[str, Any]) -> MapPoint:
+    statuses = current_app.jinja_env.globals["statuses"]
+    return MapPoint(
+        latitude=case["latitude"],
+        longitude=case["longitude"],
+        reference=case["reference"],
+        status=case["status"],
+        label=statuses.get(case["status"], (case["status"],))[0],
+        url=url_for("staff.case", case_id=case["id"]),
+    )
+
+
+def _open_cases(filters: Filters) -> tuple[list[dict[str, Any]], int]:
+    """Open cases in the period: those with coordinates, and how many lack them."""
+    where, params = (
+        ["status NOT IN ({})".format(", ".join("?" for _ in CLOSED_STATUSES))],
+        sorted(CLOSED_STATUSES),
+    )
+    if filters.start:
+        where.append("received_at >= ?")
+        params.append(filters.start.isoformat())
+    if filters.end:
+        where.append("received_at < ?")
+        params.append((filters.end + dt.timedelta(days=1)).isoformat())
+    cursor = get_db().execute(
+        f"SELECT id, reference, status, latitude, longitude FROM cases WHERE {' AND '.join(where)}",
+        params,
+    )
+    rows = [
+        dict(zip(("id", "reference", "status", "latitude", "longitude"), r, strict=True))
+        for r in cursor
+    ]
+    located = [r for r in rows if r["latitude"] is not None]
+    return located, len(rows) - len(located)
+
+
+def _frame(rendered: RenderedMap):
+    response = current_app.response_class(rendered.html, mimetype="text/html")
+    response.headers["Content-Security-Policy"] = csp_for(
+        rendered, origin(current_app.config["MAP_TILE_URL"])
+    )
+    # Shown inside the workspace's own pages only.
+    response.headers["X-Frame-Options"] = "SAMEORIGIN"
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+@bp.route("/map/")
+def cases_map_page():
+    filters = Filters.from_args(request.args)
+    located, missing = _open_cases(filters)
+    return render_template(
+        "staff/map.html", filters=filters, count=len(located), missing=missing, legend=legend()
+    )
+
+
+@bp.route("/map/frame")
+def cases_map_frame():
+    settings = current_app.extensions["content"].settings
+    located, _ = _open_cases(Filters.from_args(request.args))
+    rendered = cases_map(
+        [_point(case) for case in located],
+        center=(settings.service_area.center_latitude, settings.service_area.center_longitude),
+        zoom=settings.service_area.zoom,
+        tile_url=current_app.config["MAP_TILE_URL"],
+        attribution=current_app.config["MAP_TILE_ATTRIBUTION"],
+    )
+    return _frame(rendered)
+
+
+@bp.route("/cases/<int:case_id>/map")
+def case_map_frame(case_id: int):
+    case = get_case(case_id)
+    others = [_point(other) for other in nearby(get_db(), case)]
+    rendered = case_map(
+        _point(case),
+        others,
+        tile_url=current_app.config["MAP_TILE_URL"],
+        attribution=current_app.config["MAP_TILE_ATTRIBUTION"],
+    )
+    return _frame(rendered)

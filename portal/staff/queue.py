@@ -1,0 +1,216 @@
+"""The queue: every report and notification, newest first, filtered, flagged, paged."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlite_utils
+from flask import current_app, render_template, request
+
+from portal.db import get_db
+from portal.deadlines import BusinessCalendar
+from portal.staff import bp
+from portal.staff.accounts import usernames
+from portal.staff.workflow import CLOSED_STATUSES, NOTIFICATION_STATUSES, REPORT_STATUSES
+
+PER_PAGE = 50
+NEARBY_METERS = 150
+NEARBY_DAYS = 90
+METERS_PER_DEGREE = 111_320
+
+
+@dataclass
+class Filters:
+    """What the queue is narrowed to; read from the query string, never trusted."""
+
+    kind: str = ""
+    status: str = ""
+    assignee: str = ""
+    start: dt.date | None = None
+    end: dt.date | None = None
+    q: str = ""
+    page: int = 1
+    errors: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_args(cls, args) -> Filters:
+        filters = cls()
+        filters.kind = (
+            args.get("kind", "") if args.get("kind") in ("report", "notification") else ""
+        )
+        known = {*REPORT_STATUSES, *NOTIFICATION_STATUSES, "open"}
+        filters.status = args.get("status", "") if args.get("status") in known else ""
+        filters.assignee = args.get("assignee", "")[:60]
+        filters.q = " ".join(args.get("q", "").split())[:100]
+        for name in ("start", "end"):
+            text = args.get(name, "")
+            if text:
+                try:
+                    setattr(filters, name, dt.date.fromisoformat(text))
+                except ValueError:
+                    filters.errors[name] = "Enter a date like 2026-05-14."
+        try:
+            filters.page = max(1, min(int(args.get("page", "1")), 100_000))
+        except ValueError:
+            filters.page = 1
+        return filters
+
+    def query(self) -> tuple[str, list[Any]]:
+        """The WHERE clause and its parameters (values always bound, never formatted in)."""
+        where, params = ["1 = 1"], []
+        if self.kind:
+            where.append("c.kind = ?")
+            params.append(self.kind)
+        if self.status == "open":
+            where.append(f"c.status NOT IN ({', '.join('?' for _ in CLOSED_STATUSES)})")
+            params.extend(sorted(CLOSED_STATUSES))
+        elif self.status:
+            where.append("c.status = ?")
+            params.append(self.status)
+        if self.assignee == "-":
+            where.append("c.assignee IS NULL")
+        elif self.assignee:
+            where.append("c.assignee = ?")
+            params.append(self.assignee)
+        if self.start:
+            where.append("c.received_at >= ?")
+            params.append(self.start.isoformat())
+        if self.end:
+            where.append("c.received_at < ?")
+            params.append((self.end + dt.timedelta(days=1)).isoformat())
+        if self.q:
+            like = f"%{self.q.replace('%', '').replace('_', '')}%"
+            where.append(
+                "(c.reference LIKE ? OR c.address LIKE ? OR r.description LIKE ?"
+                " OR n.materials LIKE ? OR n.facility_name LIKE ? OR n.facility_address LIKE ?)"
+            )
+            params.extend([like] * 6)
+        return " AND ".join(where), params
+
+    def args(self, **changes: Any) -> dict[str, Any]:
+        """These filters as query-string arguments (for links to other pages of results)."""
+        values = {
+            "kind": self.kind, "status": self.status, "assignee": self.assignee, "q": self.q,
+            "start": self.start.isoformat() if self.start else "",
+            "end": self.end.isoformat() if self.end else "", "page": self.page,
+        } | changes  # fmt: skip
+        return {key: value for key, value in values.items() if value not in ("", None, 1)}
+
+
+FROM = (
+    " FROM cases c LEFT JOIN reports r ON r.case_id = c.id"
+    " LEFT JOIN notifications n ON n.case_id = c.id"
+)
+
+
+def find_cases(db: sqlite_utils.Database, filters: Filters) -> tuple[list[dict[str, Any]], int]:
+    """One page of cases, newest first, and how many match in all."""
+    where, params = filters.query()
+    (total,) = db.execute(f"SELECT count(*){FROM} WHERE {where}", params).fetchone()
+    cursor = db.execute(
+        "SELECT c.id, c.kind, c.reference, c.received_at, c.status, c.assignee, c.address,"
+        " c.latitude, c.longitude, c.first_action_at, c.duplicate_of, n.hazardous,"
+        " n.confirmation_due, n.confirmation_met, n.facility_name"
+        f"{FROM} WHERE {where} ORDER BY c.received_at DESC, c.id DESC LIMIT ? OFFSET ?",
+        [*params, PER_PAGE, (filters.page - 1) * PER_PAGE],
+    )
+    columns = [c[0] for c in cursor.description]
+    return [dict(zip(columns, row, strict=True)) for row in cursor], total
+
+
+def distance_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    """Great-circle distance in meters (haversine)."""
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp, dl = p2 - p1, math.radians(lon2 - lon1)
+    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * 6_371_000 * math.asin(math.sqrt(a))
+
+
+def nearby(
+    db: sqlite_utils.Database,
+    case: dict[str, Any],
+    *,
+    before_only: bool = False,
+    meters: float = NEARBY_METERS,
+    days: int = NEARBY_DAYS,
+) -> list[dict[str, Any]]:
+    """Other cases within `meters` and `days` of this one (only earlier ones: before_only)."""
+    if case["latitude"] is None:
+        return []
+    lat, lon = case["latitude"], case["longitude"]
+    dlat = meters / METERS_PER_DEGREE
+    dlon = meters / (METERS_PER_DEGREE * max(math.cos(math.radians(lat)), 0.01))
+    received = dt.datetime.fromisoformat(case["received_at"])
+    start = (received - dt.timedelta(days=days)).isoformat()
+    end = case["received_at"] if before_only else (received + dt.timedelta(days=days)).isoformat()
+    cursor = db.execute(
+        "SELECT id, reference, kind, status, received_at, latitude, longitude, address"
+        " FROM cases WHERE id != ? AND latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?"
+        " AND received_at >= ? AND received_at <= ? ORDER BY received_at",
+        [case["id"], lat - dlat, lat + dlat, lon - dlon, lon + dlon, start, end],
+    )
+    columns = [c[0] for c in cursor.description]
+    found = []
+    for row in cursor:
+        other = dict(zip(columns, row, strict=True))
+        other["distance"] = distance_m(lat, lon, other["latitude"], other["longitude"])
+        if other["distance"] <= meters:
+            found.append(other)
+    return found
+
+
+def flags(
+    db: sqlite_utils.Database, case: dict[str, Any], calendar: BusinessCalendar, now: dt.datetime
+) -> list[str]:
+    """What needs the SMO's eye: old untouched cases, hazards, late confirmations, duplicates."""
+    result = []
+    received = dt.datetime.fromisoformat(case["received_at"])
+    if case["first_action_at"] is None and case["status"] == "received":
+        due = calendar.end_of_day(calendar.next_business_day(received.date()), received.tzinfo)
+        if now > due:
+            result.append("untouched")
+    if case.get("hazardous") == "yes":
+        result.append("hazardous")
+    if case["kind"] == "notification" and case.get("confirmation_met") == 0:
+        result.append("confirmation-overdue")
+    if (
+        case["duplicate_of"] is None
+        and case["status"] != "duplicate"
+        and nearby(db, case, before_only=True)
+    ):
+        result.append("possible-duplicate")
+    return result
+
+
+FLAG_LABELS = {
+    "untouched": "New, untouched over a business day",
+    "hazardous": "Hazardous",
+    "confirmation-overdue": "Written confirmation overdue",
+    "possible-duplicate": "Possible duplicate",
+}
+
+
+@bp.route("/")
+def queue():
+    db = get_db()
+    filters = Filters.from_args(request.args)
+    rows, total = find_cases(db, filters)
+    now = dt.datetime.now(current_app.extensions["content"].settings.timezone)
+    calendar = current_app.extensions["calendar"]
+    for row in rows:
+        row["flags"] = flags(db, row, calendar, now)
+    pages = max(1, math.ceil(total / PER_PAGE))
+    return render_template(
+        "staff/queue.html",
+        rows=rows,
+        total=total,
+        pages=pages,
+        filters=filters,
+        staff_names=usernames(db),
+        report_statuses=REPORT_STATUSES,
+        notification_statuses=NOTIFICATION_STATUSES,
+        flag_labels=FLAG_LABELS,
+    )

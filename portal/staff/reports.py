@@ -1,0 +1,78 @@
+"""The annual MS4 figures: what the State's permit asks the Village to count each year."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import sqlite_utils
+from flask import current_app, render_template, request
+
+from portal.db import get_db
+from portal.forms import INDICATORS
+from portal.staff import bp
+from portal.staff.queue import Filters
+
+INVESTIGATED = ("investigating", "referred", "resolved", "no-violation", "exempt")
+
+
+def reporting_year(day: dt.date, starts: tuple[int, int] | None = None) -> tuple[dt.date, dt.date]:
+    """The permit year holding `day`: from its first day to the day before the next one."""
+    month, first = starts or current_app.extensions["content"].settings.reporting_year_starts
+    start = dt.date(day.year, month, first)
+    if day < start:
+        start = dt.date(day.year - 1, month, first)
+    return start, dt.date(start.year + 1, month, first) - dt.timedelta(days=1)
+
+
+def annual_counts(db: sqlite_utils.Database, start: dt.date, end: dt.date) -> dict[str, Any]:
+    """Every figure of the annual report for cases received from `start` to `end` inclusive."""
+    window = [start.isoformat(), (end + dt.timedelta(days=1)).isoformat()]
+    in_window = "c.received_at >= ? AND c.received_at < ?"
+
+    def count(kind: str, condition: str = "1 = 1", params: list | None = None) -> int:
+        sql = (
+            f"SELECT count(*) FROM cases c LEFT JOIN notifications n ON n.case_id = c.id"
+            f" WHERE c.kind = ? AND {in_window} AND {condition}"
+        )
+        return db.execute(sql, [kind, *window, *(params or [])]).fetchone()[0]
+
+    by_indicator = dict(
+        db.execute(
+            "SELECT j.value, count(*) FROM cases c JOIN reports r ON r.case_id = c.id,"
+            f" json_each(r.indicators) j WHERE {in_window} GROUP BY j.value",
+            window,
+        ).fetchall()
+    )
+    marks = ", ".join("?" for _ in INVESTIGATED)
+    return {
+        "reports": count("report"),
+        "by_indicator": [(code, label, by_indicator.get(code, 0)) for code, label in INDICATORS],
+        "investigated": count("report", f"c.status IN ({marks})", list(INVESTIGATED)),
+        "confirmed": count("report", "c.confirmed_illicit = 1"),
+        "eliminated": count("report", "c.confirmed_illicit = 1 AND c.status = 'resolved'"),
+        "referred": count("report", "c.status = 'referred'"),
+        "exempt": count("report", "c.status = 'exempt'"),
+        "duplicates": count("report", "c.status = 'duplicate'"),
+        "notifications": count("notification"),
+        "notifications_late": count("notification", "n.notice_met = 0"),
+        "notifications_confirmed": count(
+            "notification", "(c.status = 'confirmed' OR n.confirmation_due IS NOT NULL)"
+        ),
+    }
+
+
+@bp.route("/annual-report/")
+def annual_report():
+    filters = Filters.from_args(request.args)
+    default_start, default_end = reporting_year(dt.date.today())
+    start, end = filters.start or default_start, filters.end or default_end
+    previous = reporting_year(default_start - dt.timedelta(days=1))
+    return render_template(
+        "staff/annual_report.html",
+        start=start,
+        end=end,
+        counts=annual_counts(get_db(), start, end),
+        previous=previous,
+        errors=filters.errors,
+    )

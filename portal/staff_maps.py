@@ -1,0 +1,306 @@
+"""Maps of reported cases for staff: folium documents for an <iframe>, strict-CSP ready.
+
+Folium's defaults load Leaflet, jQuery, Bootstrap and Font Awesome from CDNs and put
+every marker in the page as its own block of code. Here every asset is the vendored copy
+(served by `static_site.theme.asset_url`), the cases travel as ONE escaped JSON array
+turned into markers by a single JavaScript function, and the few inline <script> and
+<style> blocks folium writes are allowed by their sha256 hashes, never 'unsafe-inline'.
+Call the functions inside a Flask request or app context (`asset_url` needs one).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+import folium
+from folium.map import FitBounds, Layer
+from folium.plugins import FastMarkerCluster
+from folium.template import Template
+
+from static_site.theme import asset_url
+
+# One colour per status; all at least 3:1 against white (WCAG non-text contrast), and the
+# popup always names the status in words, so colour is never the only cue.
+STATUS_COLORS: dict[str, str] = {
+    "received": "#1f6fb4",  # blue
+    "investigating": "#c25400",  # orange
+    "referred": "#7b3294",  # purple
+    "resolved": "#1a7f37",  # green
+    "no-violation": "#00838f",  # teal
+    "exempt": "#8c564b",  # brown
+    "duplicate": "#6e6e6e",  # grey
+    "confirmed": "#c2185b",  # magenta
+    "follow-up": "#9a7400",  # ochre
+    "closed": "#263238",  # near black
+}
+# The portal's report form map goes to 19 too; markercluster refuses a map without maxZoom,
+# and a map without tiles has none unless we set it.
+MAX_ZOOM = 19
+MAP_TITLE = "Map of cases"
+
+
+@dataclass(frozen=True)
+class MapPoint:
+    latitude: float
+    longitude: float
+    reference: str  # e.g. "IDR-2026-0042", shown in the popup as text
+    status: str  # a key of STATUS_COLORS
+    label: str  # human status label, e.g. "Being investigated"
+    url: str  # link to the case page, e.g. "/staff/cases/42/"
+
+    def __post_init__(self) -> None:
+        # Only same-site paths: a "javascript:" or off-site link has no business in a popup.
+        if not self.url.startswith("/") or self.url.startswith("//"):
+            raise ValueError(f"case URL must be a path on this site: {self.url!r}")
+
+
+@dataclass(frozen=True)
+class RenderedMap:
+    html: str  # a complete HTML document for an <iframe>
+    script_hashes: tuple[str, ...]  # "'sha256-...'" for every inline <script> in html
+    style_hashes: tuple[str, ...]  # "'sha256-...'" for every inline <style> in html
+
+
+# Builds one marker from a data row [lat, lon, reference, status, label, url]; `focus` is true
+# for the case a one-case map is about, false for its neighbours, null on the overview map.
+# The popup is made with DOM calls, never an HTML string: a reference is always plain text.
+_MARKER_JS = """function (row, focus) {
+        var marker = L.circleMarker([row[0], row[1]], {
+            radius: focus ? 11 : (focus === false ? 6 : 8),
+            color: focus ? "#000000" : "#ffffff",
+            weight: focus ? 3 : 1.5,
+            fillColor: colors[row[3]] || "#000000",
+            fillOpacity: 0.9
+        });
+        marker.bindPopup(function () {
+            var link = document.createElement("a");
+            link.href = row[5];
+            link.textContent = row[2] + " \\u00b7 " + row[4];
+            return link;
+        });
+        return marker;
+    }"""
+
+# Shared by the clustered and the plain layer: data array in, one layer group out
+# (folium's Layer.render adds it to the map). `addLayers` is markercluster's bulk path.
+_LAYER_TEMPLATE = Template(
+    """
+    {% macro script(this, kwargs) %}
+        var {{ this.get_name() }} = (function () {
+            var colors = {{ this.colors_json }};
+            var callback = {{ this.marker_js }};
+            var data = {{ this.data_json }};
+            var markers = [];
+            for (var i = 0; i < data.length; i++) {
+                markers.push(callback(data[i], {{ this.row_focus }}));
+            }
+            {%- if this.focus_json %}
+            markers.push(callback({{ this.focus_json }}, true));
+            {%- endif %}
+            {%- if this.clustered %}
+            var group = L.markerClusterGroup({{ this.options|tojavascript }});
+            group.addLayers(markers);
+            {%- else %}
+            var group = L.featureGroup(markers);
+            {%- endif %}
+            return group;
+        })();
+    {% endmacro %}
+    """
+)
+
+
+def _script_json(value: Any) -> str:
+    """JSON safe inside <script>: ASCII only, and no "<", ">" or "&" to end the element."""
+    text = json.dumps(value, ensure_ascii=True, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _row(point: MapPoint) -> list[Any]:
+    # Six decimals is about 10 cm: plenty, and it keeps 5,000 rows small.
+    return [
+        round(point.latitude, 6),
+        round(point.longitude, 6),
+        point.reference,
+        point.status,
+        point.label,
+        point.url,
+    ]
+
+
+def _prepare(layer: Any, rows: list[MapPoint], focus: MapPoint | None, clustered: bool) -> None:
+    layer._template = _LAYER_TEMPLATE
+    layer.clustered = clustered
+    layer.colors_json = _script_json(STATUS_COLORS)
+    layer.marker_js = _MARKER_JS
+    layer.data_json = _script_json([_row(p) for p in rows])
+    layer.focus_json = _script_json(_row(focus)) if focus else ""
+    # In the one-case map the other cases are the "small" ones; in the overview all are equal.
+    layer.row_focus = "false" if focus else "null"
+
+
+class _StatusClusters(FastMarkerCluster):
+    """Client-side clustering of all rows; no per-point Python objects."""
+
+    def __init__(self, points: list[MapPoint]) -> None:
+        # Data is kept out of folium (its FastMarkerCluster would validate and re-serialise
+        # every row); chunkedLoading keeps the page responsive while 5,000+ markers are added.
+        super().__init__([], chunked_loading=True, control=False)
+        _prepare(self, points, None, clustered=True)
+        # Instance attributes, never the class lists folium's add_js_link would mutate.
+        self.default_js = [
+            ("markerclusterjs", asset_url("vendor/leaflet.markercluster/leaflet.markercluster.js"))
+        ]
+        self.default_css = [
+            ("markerclustercss", asset_url("vendor/leaflet.markercluster/MarkerCluster.css")),
+            (
+                "markerclusterdefaultcss",
+                asset_url("vendor/leaflet.markercluster/MarkerCluster.Default.css"),
+            ),
+        ]
+
+
+class _StatusMarkers(Layer):
+    """One focused case and its neighbours, unclustered."""
+
+    def __init__(self, point: MapPoint, nearby: list[MapPoint]) -> None:
+        super().__init__(control=False)
+        self._name = "StatusMarkers"
+        _prepare(self, nearby, point, clustered=False)
+
+
+def _base_map(center: tuple[float, float], zoom: int) -> folium.Map:
+    fmap = folium.Map(location=center, zoom_start=zoom, tiles=None, max_zoom=MAX_ZOOM)
+    # Map(max_zoom=...) only reaches a tile layer folium creates itself; set it on the map.
+    fmap.options["max_zoom"] = MAX_ZOOM
+    # Only Leaflet itself: no jQuery, Bootstrap, awesome-markers or Font Awesome, no CDN.
+    fmap.default_js = [("leaflet", asset_url("vendor/leaflet/leaflet.js"))]
+    fmap.default_css = [("leaflet_css", asset_url("vendor/leaflet/leaflet.css"))]
+    fmap.get_root().title = MAP_TITLE
+    return fmap
+
+
+def _add_tiles(fmap: folium.Map, tile_url: str | None, attribution: str | None) -> None:
+    # Added last, after any fitBounds, so tiles are only fetched for the final view.
+    if not tile_url:
+        return
+    # A name folium's xyzservices lookup recognised would swap in a CDN tile server.
+    if "{z}" not in tile_url:
+        raise ValueError(f"tile URL needs {{z}}/{{x}}/{{y}} placeholders: {tile_url!r}")
+    # The attribution is plain text (as in static/js/location.js); Leaflet inserts HTML.
+    tiles = folium.TileLayer(
+        tile_url, attr=escape(attribution or "-", quote=False), max_zoom=MAX_ZOOM
+    )
+    if not attribution:
+        # TileLayer refuses an empty attribution; drop the placeholder afterwards.
+        tiles.options.pop("attribution")
+    tiles.add_to(fmap)
+
+
+def cases_map(
+    points: list[MapPoint],
+    *,
+    center: tuple[float, float],
+    zoom: int,
+    tile_url: str | None,
+    attribution: str | None,
+) -> RenderedMap:
+    """All cases on one map, clustered in the browser; fitted to the cases if there are any."""
+    fmap = _base_map(center, zoom)
+    if points:
+        lats = [p.latitude for p in points]
+        lons = [p.longitude for p in points]
+        fit = FitBounds(
+            [[min(lats), min(lons)], [max(lats), max(lons)]], padding=(24, 24), max_zoom=17
+        )
+        # No zoom animation: tiles are then fetched for the fitted view only, not the first.
+        fit.options["animate"] = False
+        fit.add_to(fmap)
+    _StatusClusters(points).add_to(fmap)
+    _add_tiles(fmap, tile_url, attribution)
+    return _finish(fmap)
+
+
+def case_map(
+    point: MapPoint,
+    nearby: list[MapPoint],
+    *,
+    tile_url: str | None,
+    attribution: str | None,
+    zoom: int = 17,
+) -> RenderedMap:
+    """One case, as a larger outlined marker, and the cases near it as smaller ones."""
+    fmap = _base_map((point.latitude, point.longitude), zoom)
+    _StatusMarkers(point, nearby).add_to(fmap)
+    _add_tiles(fmap, tile_url, attribution)
+    return _finish(fmap)
+
+
+_VIEWPORT = re.compile(r'<meta name="viewport"[^>]*>')
+_INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.DOTALL)
+_ANY_SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script>", re.DOTALL)
+_STYLE = re.compile(r"<style\b[^>]*>(.*?)</style>", re.DOTALL)
+# Attributes CSP hashes cannot cover: inline styles and event handlers.
+_UNHASHABLE_ATTRIBUTE = re.compile(r"<[a-zA-Z][^>]*\s(?:style|on[a-z]+)\s*=", re.IGNORECASE)
+
+
+def _csp_hash(text: str) -> str:
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
+
+
+def _replace_once(pattern: re.Pattern[str] | str, new: str, html: str) -> str:
+    # Each fix must apply exactly once: a folium upgrade that changes its output fails loudly.
+    regex = pattern if isinstance(pattern, re.Pattern) else re.compile(re.escape(pattern))
+    html, count = regex.subn(new.replace("\\", "\\\\"), html, count=1)
+    if count != 1:
+        raise RuntimeError(f"folium output changed: {regex.pattern!r} not found")
+    return html
+
+
+def _finish(fmap: folium.Map) -> RenderedMap:
+    # Browsers hash the text after turning CRLF into LF; make the string match that.
+    html = fmap.get_root().render().replace("\r\n", "\n")
+    html = _replace_once("<html>", '<html lang="en">', html)
+    # WCAG 1.4.4: folium's "maximum-scale=1.0, user-scalable=no" blocks pinch zoom.
+    html = _replace_once(
+        _VIEWPORT, '<meta name="viewport" content="width=device-width, initial-scale=1.0">', html
+    )
+    for attributes, _ in _ANY_SCRIPT.findall(html):
+        if attributes.strip() and "src=" not in attributes:
+            raise RuntimeError(f"unexpected inline <script{attributes}>: hash format unknown")
+    markup = _STYLE.sub("", _ANY_SCRIPT.sub("", html))
+    if _UNHASHABLE_ATTRIBUTE.search(markup):
+        raise RuntimeError("folium emitted a style or on* attribute, which CSP would block")
+    return RenderedMap(
+        html=html,
+        script_hashes=tuple(dict.fromkeys(_csp_hash(s) for s in _INLINE_SCRIPT.findall(html))),
+        style_hashes=tuple(dict.fromkeys(_csp_hash(s) for s in _STYLE.findall(html))),
+    )
+
+
+def csp_for(rendered: RenderedMap, tile_origin: str | None) -> str:
+    """The Content-Security-Policy header for the map document (framed by the portal only)."""
+    return "; ".join(
+        [
+            "default-src 'self'",
+            " ".join(["script-src 'self'", *rendered.script_hashes]),
+            " ".join(["style-src 'self'", *rendered.style_hashes]),
+            " ".join(["img-src 'self' data:", *([tile_origin] if tile_origin else [])]),
+            "object-src 'none'",
+            "base-uri 'self'",
+            "form-action 'self'",
+            "frame-ancestors 'self'",
+        ]
+    )
+
+
+def legend() -> list[tuple[str, str]]:
+    """(colour, status code) pairs, in workflow order, for a legend beside the map."""
+    return [(color, status) for status, color in STATUS_COLORS.items()]
