@@ -40,7 +40,10 @@ def origin(url: str | None) -> str | None:
     if not url:
         return None
     parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else None
+    if not (parts.scheme and parts.netloc):
+        return None
+    # Tile servers spread over subdomains ({s}.tile.example) become a CSP wildcard.
+    return f"{parts.scheme}://{parts.netloc.replace('{s}', '*')}"
 
 
 def init_headers(app: Flask) -> None:

@@ -135,7 +135,6 @@ def _row(point: MapPoint) -> list[Any]:
 
 
 def _prepare(layer: Any, rows: list[MapPoint], focus: MapPoint | None, clustered: bool) -> None:
-    layer._template = _LAYER_TEMPLATE
     layer.clustered = clustered
     layer.colors_json = _script_json(STATUS_COLORS)
     layer.marker_js = _MARKER_JS
@@ -147,6 +146,8 @@ def _prepare(layer: Any, rows: list[MapPoint], focus: MapPoint | None, clustered
 
 class _StatusClusters(FastMarkerCluster):
     """Client-side clustering of all rows; no per-point Python objects."""
+
+    _template = _LAYER_TEMPLATE
 
     def __init__(self, points: list[MapPoint]) -> None:
         # Data is kept out of folium (its FastMarkerCluster would validate and re-serialise
@@ -168,6 +169,8 @@ class _StatusClusters(FastMarkerCluster):
 
 class _StatusMarkers(Layer):
     """One focused case and its neighbours, unclustered."""
+
+    _template = _LAYER_TEMPLATE
 
     def __init__(self, point: MapPoint, nearby: list[MapPoint]) -> None:
         super().__init__(control=False)

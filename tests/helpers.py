@@ -167,3 +167,26 @@ def file_notification(client, data: dict, photos=()) -> tuple[object, object]:
         return review, None
     confirm = {name: html.unescape(v) for name, v in REVIEW_INPUT.findall(review.text)}
     return review, client.post("/notify/", data={**confirm, "step": "confirm"})
+
+
+PASSWORD = "a long staff password"
+
+
+def sign_in(client, app, username: str = "smo", password: str = PASSWORD, create: bool = True):
+    """Create the account (unless told not to) and sign in; returns the response."""
+    if create:
+        from portal.db import get_db
+        from portal.staff.accounts import add_account
+
+        with app.app_context():
+            add_account(get_db(), username, password)
+    page = client.get("/staff/login")
+    return client.post(
+        "/staff/login",
+        data={**hidden_fields(page.text), "username": username, "password": password},
+    )
+
+
+def csrf_of(page: str) -> str:
+    """The CSRF token of a staff page's action forms."""
+    return re.search(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"', page).group(1)

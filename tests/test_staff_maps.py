@@ -245,3 +245,19 @@ def test_legend_covers_every_status_with_distinct_colours():
     colors = [color for color, _ in entries]
     assert len(set(colors)) == len(colors)
     assert all(re.fullmatch(r"#[0-9a-f]{6}", c) and contrast_with_white(c) >= 3 for c in colors)
+
+
+def test_the_legend_swatches_use_the_marker_colors():
+    from pathlib import Path
+
+    from portal.staff_maps import STATUS_COLORS
+
+    css = (Path(__file__).resolve().parent.parent / "static" / "css" / "staff.css").read_text()
+    for code, color in STATUS_COLORS.items():
+        assert f".swatch-{code} {{ background: {color}; }}" in css, code
+
+
+def test_tile_servers_on_subdomains_get_a_wildcard_origin():
+    from portal.headers import origin
+
+    assert origin("https://{s}.tile.example.org/{z}/{x}/{y}.png") == "https://*.tile.example.org"

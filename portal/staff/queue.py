@@ -146,12 +146,15 @@ def nearby(
     received = dt.datetime.fromisoformat(case["received_at"])
     start = (received - dt.timedelta(days=days)).isoformat()
     end = case["received_at"] if before_only else (received + dt.timedelta(days=days)).isoformat()
+    # "Earlier" breaks ties in the same second by id, so of two cases only the later is flagged.
+    earlier = " AND (received_at < ? OR id < ?)" if before_only else ""
     cursor = db.execute(
         "SELECT id, reference, kind, status, received_at, latitude, longitude, address"
         " FROM cases WHERE id != ? AND latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?"
-        " AND received_at >= ? AND received_at <= ? ORDER BY received_at",
-        [case["id"], lat - dlat, lat + dlat, lon - dlon, lon + dlon, start, end],
-    )
+        f" AND received_at >= ? AND received_at <= ?{earlier} ORDER BY received_at",
+        [case["id"], lat - dlat, lat + dlat, lon - dlon, lon + dlon, start, end,
+         *([case["received_at"], case["id"]] if before_only else [])],
+    )  # fmt: skip
     columns = [c[0] for c in cursor.description]
     found = []
     for row in cursor:

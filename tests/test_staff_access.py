@@ -1,0 +1,148 @@
+"""Who may enter the workspace: accounts, sign-in, sessions, and every route guarded."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from helpers import PASSWORD, hidden_fields, open_form, report_data, sign_in
+from werkzeug.routing import Rule
+
+from portal.db import get_db
+
+SECRET_BITS = ("Pat Doe", "pat@example.test", "White foam", "IDR-")
+
+
+def staff_rules(app) -> list[Rule]:
+    return [rule for rule in app.url_map.iter_rules() if rule.endpoint.startswith("staff.")]
+
+
+def concrete(rule: Rule) -> str:
+    values = {name: 1 for name in rule.arguments}
+    return rule.build(values)[1]
+
+
+def test_every_staff_route_answers_anonymous_visitors_with_the_sign_in_page(app, client):
+    client.post("/report/", data={**open_form(client), **report_data()})
+    rules = staff_rules(app)
+    assert len(rules) >= 15, "the table comes from the URL map: new routes are covered"
+    for rule in rules:
+        url = concrete(rule)
+        for method in ("GET", "POST"):
+            response = client.open(url, method=method, data={"status": "resolved"})
+            if rule.endpoint == "staff.login":
+                assert response.status_code in (200, 400, 401), url
+                continue
+            assert response.status_code in (401, 403), (method, url, response.status_code)
+            assert "Staff sign-in" in response.text or response.status_code == 403
+            for bit in SECRET_BITS:
+                assert bit not in response.text, (method, url, bit)
+    with app.app_context():
+        assert get_db()["events"].count == 0, "nothing was changed"
+
+
+def test_there_is_no_default_account(app):
+    with app.app_context():
+        assert get_db()["staff"].count == 0
+
+
+def test_the_cli_creates_and_disables_accounts_with_hashed_passwords(app):
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["staff", "add", "smo"], input=f"{PASSWORD}\n{PASSWORD}\n")
+    assert result.exit_code == 0 and "account smo created" in result.output
+    with app.app_context():
+        [row] = get_db()["staff"].rows
+    assert row["password_hash"].startswith("scrypt:") and PASSWORD not in row["password_hash"]
+    assert (
+        runner.invoke(args=["staff", "add", "smo"], input=f"{PASSWORD}\n{PASSWORD}\n").exit_code
+        != 0
+    )
+    short = runner.invoke(args=["staff", "add", "clerk"], input="short\nshort\n")
+    assert short.exit_code != 0 and "at least 12 characters" in short.output
+    assert runner.invoke(args=["staff", "disable", "smo"]).exit_code == 0
+    assert "smo\tdisabled" in runner.invoke(args=["staff", "list"]).output
+
+
+def test_sign_in_and_out(app, client):
+    response = sign_in(client, app)
+    assert response.status_code == 303 and response.headers["Location"] == "/staff/"
+    assert client.get("/staff/").status_code == 200
+    page = client.get("/staff/").text
+    client.post(
+        "/staff/logout",
+        data={"csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)},
+    )
+    assert client.get("/staff/").status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("username", "password"), [("smo", "wrong password here"), ("nobody", PASSWORD), ("", "")]
+)
+def test_wrong_credentials_are_refused_in_plain_words(app, client, username, password):
+    sign_in(client, app)
+    client.post("/staff/logout", data={})  # no token: refused, but the next test is a new client
+    fresh = app.test_client()
+    response = sign_in(fresh, app, username, password, create=False)
+    assert response.status_code in (401, 400)
+    assert fresh.get("/staff/").status_code == 401
+
+
+def test_a_disabled_account_loses_access_at_once(app, client):
+    sign_in(client, app)
+    assert client.get("/staff/").status_code == 200
+    app.test_cli_runner().invoke(args=["staff", "disable", "smo"])
+    assert client.get("/staff/").status_code == 401
+    assert sign_in(client, app, create=False).status_code == 401
+
+
+def test_idle_sessions_expire(app, client, monkeypatch):
+    sign_in(client, app)
+    # The server's own check, whatever the browser does with the cookie's expiry:
+    with client.session_transaction() as session:
+        session["staff_seen"] = int(time.time()) - app.config["STAFF_IDLE_MINUTES"] * 60 - 5
+    response = client.get("/staff/")
+    assert (
+        response.status_code == 401 and "signed out after a time without activity" in response.text
+    )
+    # And the signed cookie itself stops being accepted after the idle time.
+    sign_in(client, app, create=False)
+    later = time.time() + app.config["STAFF_IDLE_MINUTES"] * 60 + 5
+    monkeypatch.setattr(time, "time", lambda: later)
+    assert client.get("/staff/").status_code == 401
+
+
+def test_sign_in_never_redirects_to_another_site(app, client):
+    sign_in(client, app)
+    client.post("/staff/logout", data={})
+    fresh = app.test_client()
+    page = fresh.get("/staff/login")
+    response = fresh.post("/staff/login", data={**hidden_fields(page.text), "username": "smo",
+                                                "password": PASSWORD, "next": "//evil.example/"})  # fmt: skip
+    assert response.headers["Location"] == "/staff/"
+
+
+def test_sign_in_attempts_are_rate_limited(tmp_path):
+    from portal import create_app
+
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "LOGIN_RATE_LIMIT": "3 per minute"})
+    client = app.test_client()
+    codes = [
+        sign_in(client, app, "smo", "wrong password x", create=False).status_code for _ in range(4)
+    ]
+    assert codes[:3] == [401, 401, 401] and codes[3] == 429
+
+
+def test_session_cookie_flags(tmp_path):
+    from portal import create_app
+
+    app = create_app(
+        {"DATABASE": str(tmp_path / "db.sqlite3"), "PUBLIC_URL": "https://portal.example.org"}
+    )
+    assert app.config["SESSION_COOKIE_SECURE"] is True
+    assert (
+        app.config["SESSION_COOKIE_HTTPONLY"] is True
+        and app.config["SESSION_COOKIE_SAMESITE"] == "Lax"
+    )
+    local = create_app({"DATABASE": str(tmp_path / "db2.sqlite3")})
+    assert local.config["SESSION_COOKIE_SECURE"] is False, "plain http for make run"

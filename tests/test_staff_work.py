@@ -1,0 +1,254 @@
+"""The SMO's work: queue, case actions and their audit log, updates by mail, exports, figures."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+import re
+
+import pytest
+from helpers import csrf_of, file_notification, notification_data, open_form, report_data, sign_in
+from mailserver import body
+
+from bench.seed import TZ, case_row, insert_reports, report_row, seed_reports
+from portal.db import get_db
+from portal.staff.reports import annual_counts, reporting_year
+
+
+@pytest.fixture
+def staff(app, client):
+    """A signed-in client and three reports from the public (two at the same spot)."""
+    for text in ("Foam at the bridge", "More foam at the bridge", "Oil on Elm Street"):
+        extra = (
+            {"latitude": "42.15", "longitude": "-76.83", "address": "Elm Street"}
+            if "Elm" in text
+            else {}
+        )
+        client.post(
+            "/report/", data={**open_form(client), **report_data(description=text, **extra)}
+        )
+    sign_in(client, app)
+    return client
+
+
+def act(client, case_id: int, action: str, **data):
+    page = client.get(f"/staff/cases/{case_id}/").text
+    response = client.post(
+        f"/staff/cases/{case_id}/{action}", data={"csrf_token": csrf_of(page), **data}
+    )
+    assert response.status_code == 303
+    return client.get(f"/staff/cases/{case_id}/").text
+
+
+def test_queue_lists_newest_first_with_flags(staff):
+    page = staff.get("/staff/").text
+    references = re.findall(r">(IDR-\d{4}-\d{4})</a>", page)
+    assert references == sorted(references, reverse=True) and len(references) == 3
+    assert page.count("Possible duplicate") == 1, "the second report at the bridge"
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [({"q": "Elm"}, 1), ({"q": "foam"}, 2), ({"kind": "notification"}, 0), ({"status": "received"}, 3),
+     ({"status": "resolved"}, 0), ({"assignee": "-"}, 3), ({"start": "2099-01-01"}, 0), ({"end": "2000-01-01"}, 0),
+     ({"status": "open"}, 3), ({"kind": "bogus", "status": "bogus", "page": "x"}, 3)],
+)  # fmt: skip
+def test_queue_filters(staff, query, expected):
+    page = staff.get("/staff/", query_string=query).text
+    assert len(re.findall(r">IDR-\d{4}-\d{4}</a>", page)) == expected
+
+
+def test_a_bad_date_filter_is_explained(staff):
+    page = staff.get("/staff/", query_string={"start": "yesterday"}).text
+    assert "Enter a date like 2026-05-14." in page
+
+
+def test_status_assignment_notes_and_the_audit_log(app, staff, mail_server):
+    page = act(staff, 1, "status", status="investigating")
+    assert "Being investigated" in page
+    page = act(staff, 1, "assign", assignee="smo")
+    page = act(staff, 1, "notes", body="Called the car wash owner.")
+    page = act(staff, 1, "confirmed", confirmed="y")
+    page = act(staff, 1, "status", status="referred", referred_agency="Chemung County")
+    log = page[page.index('class="audit"') :]
+    for entry in ("Status Received → Being investigated", "Assigned to smo", "Internal note added",
+                  "Marked as a confirmed illicit discharge",
+                  "Status Being investigated → Passed to another agency (Chemung County)"):  # fmt: skip
+        assert entry in log, entry
+    assert log.count(", smo:") == 5
+    assert "Called the car wash owner." in page
+    with app.app_context():
+        case = get_db()["cases"].get(1)
+    assert (case["status"], case["assignee"], case["referred_to"], case["confirmed_illicit"]) == (
+        "referred", "smo", "Chemung County", 1)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [({"status": "referred"}, "Say which agency it was referred to."),
+     ({"status": "exempt"}, "Say which exempt discharge it was."),
+     ({"status": "duplicate", "duplicate_of": "IDR-1999-0001"}, "There is no case IDR-1999-0001."),
+     ({"status": "closed"}, "Choose one of the statuses listed.")],
+)  # fmt: skip
+def test_a_change_that_cannot_be_made_is_explained(staff, data, message):
+    page = act(staff, 1, "status", **data)
+    assert message in page
+    assert "Received" in page
+
+
+def test_duplicates_are_linked_to_the_original(app, staff):
+    original = re.search(r"IDR-\d{4}-0001", staff.get("/staff/cases/1/").text).group(0)
+    page = staff.get("/staff/cases/2/").text
+    assert f"Mark this case a duplicate of {original}" in page, "the nearby case is offered"
+    page = act(staff, 2, "status", status="duplicate", duplicate_of=original)
+    assert f'of <a href="/staff/cases/1/">{original}</a>' in page
+    assert "/staff/cases/2/" in staff.get("/staff/cases/1/").text, "the original lists it"
+    assert "A case cannot duplicate itself." in act(
+        staff, 1, "status", status="duplicate", duplicate_of=original
+    )
+    third = re.search(r"IDR-\d{4}-0002", page).group(0)
+    assert "is itself a duplicate" in act(
+        staff, 3, "status", status="duplicate", duplicate_of=third
+    )
+
+
+def test_a_public_note_reaches_the_status_page_and_the_reporters_inbox(app, staff, mail_server):
+    confirmation = staff.get("/report/sent/placeholder/")  # 404, but keeps the client warm
+    assert confirmation.status_code == 404
+    act(staff, 1, "public-note", public_note="A crew will visit on Monday.")
+    act(staff, 1, "status", status="investigating")
+    updates = [
+        m for m in mail_server.to("pat@example.test") if m["Subject"].startswith("Update on")
+    ]
+    assert len(updates) == 2
+    text = body(updates[-1])
+    assert "Being investigated" in text and "A crew will visit on Monday." in text
+    status_url = re.search(r"https://portal\.village\.test(/status/[\w-]+/)", text).group(1)
+    status = staff.get(status_url).text
+    assert "A crew will visit on Monday." in status and "Being investigated" in status
+
+
+def test_photos_are_for_staff_only(app, client):
+    from test_report import jpeg
+
+    client.post("/report/", data={**open_form(client), **report_data(), "photos": [(io.BytesIO(jpeg()), "a.jpg")]},
+                content_type="multipart/form-data")  # fmt: skip
+    assert client.get("/staff/photos/1").status_code == 401
+    sign_in(client, app)
+    response = client.get("/staff/photos/1")
+    assert response.status_code == 200 and response.mimetype == "image/jpeg"
+    assert "no-store" in response.headers["Cache-Control"]
+
+
+def test_the_case_page_shows_a_notification_with_its_deadlines(app, client):
+    file_notification(client, notification_data())
+    sign_in(client, app)
+    page = client.get("/staff/cases/1/").text
+    assert "Depot Street Fuel" in page and "Notice to the Village:" in page
+    assert "Written confirmation overdue" in client.get("/staff/").text
+    assert "Hazardous" in client.get("/staff/").text
+
+
+# ---------------------------------------------------------------- exports
+
+
+PERSONAL = ("Pat Doe", "pat@example.test", "(555) 555-0123", "Foam at the bridge", "Elm Street")
+
+
+def test_geojson_export_has_no_personal_data(staff):
+    response = staff.get(
+        "/staff/exports/cases.geojson", query_string={"start": "2000-01-01", "end": "2099-12-31"}
+    )
+    assert response.headers["Content-Disposition"].startswith("attachment;")
+    data = json.loads(response.data)
+    assert len(data["features"]) == 3
+    for bit in PERSONAL:
+        assert bit not in response.text, bit
+    assert set(data["features"][0]["properties"]) == {
+        "reference", "kind", "received", "status", "service_code", "location_type", "indicators", "hazardous"}  # fmt: skip
+    assert data["features"][0]["geometry"]["coordinates"][0] < 0, "GeoJSON order: longitude first"
+
+
+def test_csv_export_round_trips_and_is_safe_in_spreadsheets(app, client):
+    client.post("/report/", data={**open_form(client), **report_data(
+        description="=HYPERLINK(\"http://evil.example\")", contact_name="@SUM(A1)", contact_phone="+1 555 555 0123")})  # fmt: skip
+    sign_in(client, app)
+    response = client.get(
+        "/staff/exports/cases.csv", query_string={"start": "2000-01-01", "end": "2099-12-31"}
+    )
+    [row] = list(csv.DictReader(io.StringIO(response.text)))
+    assert row["description"] == '\'=HYPERLINK("http://evil.example")'
+    assert row["contact_name"] == "'@SUM(A1)" and row["contact_phone"] == "'+1 555 555 0123"
+    assert row["contact_email"] == "pat@example.test" and row["longitude"] == "-76.82099"
+    assert row["indicators"] == "suds odor" and re.fullmatch(r"IDR-\d{4}-0001", row["reference"])
+
+
+# ---------------------------------------------------------------- annual figures
+
+
+def test_the_permit_year_runs_january_3_to_january_2(app):
+    with app.app_context():
+        assert reporting_year(dt.date(2026, 11, 29)) == (dt.date(2026, 1, 3), dt.date(2027, 1, 2))
+        assert reporting_year(dt.date(2027, 1, 2)) == (dt.date(2026, 1, 3), dt.date(2027, 1, 2))
+        assert reporting_year(dt.date(2027, 1, 3)) == (dt.date(2027, 1, 3), dt.date(2028, 1, 2))
+
+
+def test_annual_counts_match_a_data_set_counted_by_hand(app):
+    def at(day: str) -> dt.datetime:
+        return dt.datetime.fromisoformat(f"{day}T10:00:00").replace(tzinfo=TZ)
+
+    # (received, status, confirmed, indicators): the first and last fall outside 2026's permit year.
+    table = [
+        ("2026-01-02", "resolved", 1, ["suds"]),
+        ("2026-01-03", "investigating", 0, ["suds", "odor"]),
+        ("2026-03-10", "resolved", 1, ["sheen"]),
+        ("2026-04-01", "resolved", 0, ["trash"]),
+        ("2026-05-05", "referred", 1, ["sheen", "odor"]),
+        ("2026-06-06", "exempt", 0, ["suds"]),
+        ("2026-07-07", "no-violation", 0, ["cloudy"]),
+        ("2026-08-08", "duplicate", 0, ["sheen"]),
+        ("2026-09-09", "received", 0, []),
+        ("2027-01-02", "received", 0, ["dumping"]),
+        ("2027-01-03", "resolved", 1, ["suds"]),
+    ]
+    with app.app_context():
+        db = get_db()
+        insert_reports(db, [(case_row(n, at(day), status=status, confirmed_illicit=confirmed),
+                             report_row(0, at(day), indicators=json.dumps(codes)))
+                            for n, (day, status, confirmed, codes) in enumerate(table, 1)])  # fmt: skip
+        counts = annual_counts(db, dt.date(2026, 1, 3), dt.date(2027, 1, 2))
+    by_indicator = {code: n for code, _, n in counts["by_indicator"]}
+    assert counts["reports"] == 9
+    assert counts["investigated"] == 6  # investigating, 2 resolved, referred, exempt, no-violation
+    assert counts["confirmed"] == 2 and counts["eliminated"] == 1
+    assert counts["referred"] == 1 and counts["exempt"] == 1 and counts["duplicates"] == 1
+    assert by_indicator == {"sheen": 3, "suds": 2, "color": 0, "odor": 2, "cloudy": 1, "trash": 1,
+                            "dead-animals": 0, "dumping": 1, "dry-weather-flow": 0}  # fmt: skip
+    assert counts["notifications"] == 0
+
+
+def test_annual_report_page_counts_notifications_too(app, client):
+    file_notification(client, notification_data())
+    file_notification(
+        client, notification_data(prior_notice="none", prior_notice_at="", prior_notice_to="")
+    )
+    sign_in(client, app)
+    page = client.get(
+        "/staff/annual-report/", query_string={"start": "2026-01-03", "end": "2027-01-02"}
+    ).text
+    assert re.search(r"Notifications received</th><td>2<", page)
+    # The first told the Village by phone in time; the second told it only with this filing.
+    assert re.search(r"late\)</th><td>1<", page)
+    assert re.search(r"Confirmed in writing</th><td>1<", page)
+
+
+def test_queue_pages_through_many_cases(app, client):
+    with app.app_context():
+        seed_reports(get_db(), 120)
+    sign_in(client, app)
+    first = client.get("/staff/").text
+    assert "120 cases, page 1 of 3" in first
+    third = client.get("/staff/", query_string={"page": 3}).text
+    assert len(re.findall(r'scope="row"><a', third)) == 20
