@@ -1,4 +1,5 @@
-from bench import portal, site
+from bench import portal, site, staff
 
 site.run()
 portal.run()
+staff.run()

@@ -60,10 +60,10 @@ def client(app):
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory, build):
-    """The portal serving the frozen site on 127.0.0.1, as `make run` does."""
+def live_app(tmp_path_factory, build):
+    """The portal serving the frozen site, as `make run` does (for the live server)."""
     folder = tmp_path_factory.mktemp("live")
-    app = create_portal(
+    return create_portal(
         {
             "DATABASE": str(folder / "portal.sqlite3"),
             "SITE_DIR": str(build),
@@ -71,7 +71,12 @@ def live_server(tmp_path_factory, build):
             "SMO_EMAIL": "smo@village.test",
         }
     )
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+
+
+@pytest.fixture(scope="session")
+def live_server(live_app):
+    """`live_app` on 127.0.0.1, in a thread; yields its base URL."""
+    server = make_server("127.0.0.1", 0, live_app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"

@@ -1,0 +1,64 @@
+"""Workspace figures: queue and map page times with 10,000 cases in the database."""
+
+from __future__ import annotations
+
+import logging
+import re
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from bench.seed import seed_reports
+from portal import create_app
+from portal.db import get_db
+from portal.staff.accounts import add_account
+
+CASES = 10_000
+PASSWORD = "benchmark password"
+PAGES = {
+    "queue, first page": ("/staff/", {}),
+    "queue, last page": ("/staff/", {"page": CASES // 50}),
+    "queue, open cases": ("/staff/", {"status": "open"}),
+    "queue, text search": ("/staff/", {"q": "Seeded 4242"}),
+    "queue, date range": ("/staff/", {"start": "2026-01-01", "end": "2026-03-31"}),
+    "case page": ("/staff/cases/5000/", {}),
+    "map page": ("/staff/map/", {}),
+    "map frame (all open cases)": ("/staff/map/frame", {}),
+    "annual report": ("/staff/annual-report/", {}),
+}
+
+
+def _time(client, url: str, query: dict, repeat: int) -> tuple[float, int]:
+    times, size = [], 0
+    for _ in range(repeat):
+        started = time.perf_counter()
+        response = client.get(url, query_string=query)
+        times.append(time.perf_counter() - started)
+        assert response.status_code == 200, (url, response.status_code)
+        size = len(response.data)
+    return statistics.median(times), size
+
+
+def run(repeat: int = 7) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app(
+            {"DATABASE": str(Path(folder) / "bench.sqlite3"), "RATELIMIT_ENABLED": False}
+        )
+        app.logger.setLevel(logging.ERROR)
+        with app.app_context():
+            started = time.perf_counter()
+            seed_reports(get_db(), CASES)
+            seeded = time.perf_counter() - started
+            add_account(get_db(), "bench", PASSWORD)
+        client = app.test_client()
+        page = client.get("/staff/login").text
+        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+        client.post(
+            "/staff/login", data={"csrf_token": token, "username": "bench", "password": PASSWORD}
+        )
+        print(f"Staff workspace with {CASES:,} cases (seeded in {seeded:.1f} s)")
+        print(f"  (median of {repeat} requests each, in process)")
+        for label, (url, query) in PAGES.items():
+            median, size = _time(client, url, query, repeat)
+            print(f"  {label:<30}{median * 1000:>8.1f} ms {size / 1024:>8.1f} KB")

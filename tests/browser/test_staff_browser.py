@@ -1,0 +1,77 @@
+"""The SMO at work in Chromium: sign in, filter the queue, open a case, change it, see the map."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browsing import OVERFLOW, describe, run_axe
+from helpers import PASSWORD
+from playwright.sync_api import expect
+
+from portal.db import get_db
+from portal.staff.accounts import add_account
+
+pytestmark = pytest.mark.browser
+
+
+def check(page, what: str) -> None:
+    violations = run_axe(page)
+    assert not violations, f"{what}:\n{describe(violations)}"
+    fit = page.evaluate(OVERFLOW)
+    assert fit["scrollWidth"] <= fit["clientWidth"], f"{what}: wider than the screen: {fit}"
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_a_day_in_the_workspace(open_tab, live_app, live_server, viewport):
+    username = f"officer-{viewport}"
+    with live_app.app_context():
+        add_account(get_db(), username, PASSWORD)
+    tab = open_tab(viewport)
+    page = tab.page
+
+    # A resident's report first, so there is something to work on.
+    page.goto(f"{live_server}/report/")
+    page.get_by_label("Describe what you saw").fill(f"Grey water from a pipe ({viewport})")
+    page.get_by_label("Street address or landmark").fill("Behind the library")
+    page.fill("#latitude", "42.1672")
+    page.fill("#longitude", "-76.8205")
+    page.get_by_role("button", name="Send report").click()
+    reference = page.text_content(".reference").strip()
+
+    page.goto(f"{live_server}/staff/")
+    expect(page.get_by_role("heading", name="Staff sign-in")).to_be_visible()
+    check(page, "sign-in")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+
+    expect(page.get_by_role("heading", name="Queue")).to_be_visible()
+    check(page, "queue")
+    page.get_by_label("Search").fill(viewport)
+    page.get_by_role("button", name="Filter").click()
+    expect(page.locator("#queue-count")).to_contain_text("1 case")
+    page.get_by_role("link", name=reference).click()
+
+    expect(page.get_by_role("heading", name=re.compile(reference))).to_be_visible()
+    check(page, "case")
+    page.select_option("#status", "investigating")
+    page.get_by_role("button", name="Save status").click()
+    expect(page.locator(".flash")).to_contain_text("Saved.")
+    expect(page.locator(".audit")).to_contain_text("Status Received → Being investigated")
+    frame = page.frame_locator("iframe.case-map")
+    expect(frame.locator(".leaflet-interactive").first).to_be_attached()
+
+    page.get_by_role("link", name="Map").click()
+    expect(page.get_by_role("heading", name="Map of open cases")).to_be_visible()
+    check(page, "map page")
+    expect(page.frame_locator("iframe.cases-map").locator(".leaflet-container")).to_be_visible()
+    # The one error response: the sign-in page answering the anonymous visit (401).
+    assert [e for e in tab.errors if "401" not in e] == [] and not tab.external_requests
+
+    page.get_by_role("link", name="Annual report").click()
+    check(page, "annual report")
+    page.get_by_role("link", name="Exports").click()
+    check(page, "exports")
+    page.get_by_role("button", name=re.compile("Sign out")).click()
+    expect(page.get_by_role("heading", name="Staff sign-in")).to_be_visible()
