@@ -125,5 +125,5 @@ def store_submission(
     if stored.created:
         # Only now, with everything committed, does any mail get queued and sent.
         queue_mail(get_db(), stored.case_id, stored.token)
-        outbox.send_pending(limit=5)
+        outbox.dispatch()
     return stored

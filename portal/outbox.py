@@ -1,16 +1,20 @@
 """The outbox: mail is queued in the database after a case is stored, then sent.
 
-A send that fails stays queued for `flask --app portal outbox send`; a rejected
-recipient is marked failed for staff to see; a claimed row is sent by one sender
-only, so nothing goes out twice. Without a mail server (local runs), each message
-is written to a folder and named in the log instead.
+Sending happens in a background thread of each worker (`dispatch`), so a slow or dead
+SMTP server never holds up a person's request; the thread also retries what is queued
+every minute, and `flask --app portal outbox send` does the same from cron. A rejected
+recipient is marked failed for staff to see; a claimed row is sent by one sender only,
+so nothing goes out twice. Without a mail server (local runs), each message is written
+to a folder and named in the log instead.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import smtplib
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +23,7 @@ import sqlite_utils
 from flask import Flask, current_app
 from flask_mail import Attachment, Connection, Mail, Message
 
-from portal.db import get_db
+from portal.db import connect, get_db
 
 mail = Mail()
 
@@ -178,8 +182,55 @@ def send_pending(db: sqlite_utils.Database | None = None, limit: int = 100) -> S
     return result
 
 
+RETRY_SECONDS = 60
+
+
+class Courier:
+    """A daemon thread per worker process that sends the outbox when woken, and retries
+    whatever is still queued every RETRY_SECONDS (so an SMTP outage heals by itself)."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.wake = threading.Event()
+        self.lock = threading.Lock()
+        self.thread: threading.Thread | None = None
+        self.pid = 0
+
+    def kick(self) -> None:
+        with self.lock:
+            # A forked worker inherits the object but not the thread: start its own.
+            if self.thread is None or not self.thread.is_alive() or self.pid != os.getpid():
+                self.pid = os.getpid()
+                self.thread = threading.Thread(target=self._run, name="outbox", daemon=True)
+                self.thread.start()
+        self.wake.set()
+
+    def _run(self) -> None:
+        while True:
+            self.wake.wait(timeout=RETRY_SECONDS)
+            self.wake.clear()
+            with self.app.app_context():
+                db = connect(self.app.config["DATABASE"])
+                try:
+                    send_pending(db)
+                except Exception:  # keep the thread alive; the mail stays queued
+                    self.app.logger.exception("sending the outbox failed")
+                finally:
+                    db.conn.close()
+
+
+def dispatch() -> None:
+    """Get newly queued mail on its way without making the request wait for SMTP."""
+    if current_app.config["OUTBOX_DELIVERY"] == "inline":
+        send_pending(limit=5)
+    else:
+        current_app.extensions["courier"].kick()
+
+
 def init_outbox(app: Flask) -> None:
     mail.init_app(app)
+    app.config.setdefault("OUTBOX_DELIVERY", "background")  # or "inline" (tests)
+    app.extensions["courier"] = Courier(app)
 
     @app.cli.group("outbox")
     def outbox_cli() -> None:

@@ -48,6 +48,8 @@ def app(tmp_path, build, mail_server):
             "SMO_EMAIL": "smo@village.test",
             "PUBLIC_URL": "https://portal.village.test",
             "RATELIMIT_ENABLED": False,
+            # Mail goes out before the response, so a test can look in the inbox at once.
+            "OUTBOX_DELIVERY": "inline",
             # The test client speaks plain http, which would never send a Secure cookie back.
             "SESSION_COOKIE_SECURE": False,
         }

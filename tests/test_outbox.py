@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from helpers import open_form, report_data
-from mailserver import MailServer
+from mailserver import MailServer, wait_for
 
 from portal.outbox import send_pending
 
@@ -61,6 +61,14 @@ def test_without_a_mail_server_messages_are_written_to_a_folder(tmp_path, build)
                       "SMO_EMAIL": "smo@village.test", "WTF_CSRF_ENABLED": False})  # fmt: skip
     client = app.test_client()
     submit(client)
+    wait_for(lambda: folder.is_dir() and len(list(folder.iterdir())) == 2)  # in the background
     files = sorted(p.name for p in folder.iterdir())
     assert files == ["000001-smo.eml", "000002-ack.eml"]
     assert "New illicit discharge report IDR-" in (folder / files[0]).read_text()
+
+
+def test_in_the_background_mail_goes_out_without_holding_the_request(app, client, mail_server):
+    app.config["OUTBOX_DELIVERY"] = "background"
+    submit(client)
+    wait_for(lambda: len(mail_server.messages) == 2)
+    assert [status for _, status, _ in outbox(app)] == ["sent", "sent"]

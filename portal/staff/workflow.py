@@ -104,7 +104,7 @@ def change_status(
         event = log(db, case_id, actor, "status", **detail)
         if status != case["status"]:
             _tell_the_person(db, case_id, event)
-    outbox.send_pending(db, limit=5)
+    outbox.dispatch()
 
 
 def _original(db: sqlite_utils.Database, case: dict[str, Any], reference: str | None) -> int:
@@ -141,7 +141,7 @@ def set_public_note(db: sqlite_utils.Database, case_id: int, actor: str, note: s
         event = log(db, case_id, actor, "public_note", text=note)
         if note:
             _tell_the_person(db, case_id, event)
-    outbox.send_pending(db, limit=5)
+    outbox.dispatch()
 
 
 def add_note(db: sqlite_utils.Database, case_id: int, actor: str, body: str) -> None:
