@@ -11,10 +11,11 @@ from typing import Any
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
+from portal.backup import init_backup
 from portal.cases import STATUSES
 from portal.db import init_db
 from portal.deadlines import BusinessCalendar
-from portal.display import day, when
+from portal.display import day, tel, when
 from portal.errors import init_errors
 from portal.fields import field_attrs
 from portal.forms import CHOICE_LABELS, MAX_PHOTOS
@@ -101,10 +102,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             [[e.name, list(e.keywords)] for e in content.exempt.entries if e.keywords]
         ),
     )
-    app.jinja_env.filters.update(when=when, day=day, fromjson=json.loads)
+    app.jinja_env.filters.update(when=when, day=day, tel=tel, fromjson=json.loads)
     init_headers(app)
     init_db(app)
     init_outbox(app)
+    init_backup(app)
     init_errors(app)
     # Before CSRF: an anonymous request to /staff/ gets the sign-in page, whatever it posts.
     init_staff(app)

@@ -14,6 +14,7 @@ import base64
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -258,10 +259,13 @@ def _csp_hash(text: str) -> str:
     return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
 
 
-def _replace_once(pattern: re.Pattern[str] | str, new: str, html: str) -> str:
+def _replace_once(
+    pattern: re.Pattern[str] | str, new: str | Callable[[re.Match[str]], str], html: str
+) -> str:
     # Each fix must apply exactly once: a folium upgrade that changes its output fails loudly.
     regex = pattern if isinstance(pattern, re.Pattern) else re.compile(re.escape(pattern))
-    html, count = regex.subn(new.replace("\\", "\\\\"), html, count=1)
+    replacement = new if callable(new) else new.replace("\\", "\\\\")
+    html, count = regex.subn(replacement, html, count=1)
     if count != 1:
         raise RuntimeError(f"folium output changed: {regex.pattern!r} not found")
     return html
@@ -271,6 +275,12 @@ def _finish(fmap: folium.Map) -> RenderedMap:
     # Browsers hash the text after turning CRLF into LF; make the string match that.
     html = fmap.get_root().render().replace("\r\n", "\n")
     html = _replace_once("<html>", '<html lang="en">', html)
+    # folium puts its main script after </body>, which is not valid HTML: move it inside.
+    html = _replace_once(
+        re.compile(r"</body>\s*(<script>.*?</script>)\s*</html>", re.DOTALL),
+        lambda match: f"{match.group(1)}\n</body>\n</html>",
+        html,
+    )
     # WCAG 1.4.4: folium's "maximum-scale=1.0, user-scalable=no" blocks pinch zoom.
     html = _replace_once(
         _VIEWPORT, '<meta name="viewport" content="width=device-width, initial-scale=1.0">', html

@@ -11,10 +11,12 @@ from urllib.parse import unquote, urlsplit
 
 from helpers import (
     built_pages,
+    csrf_of,
     file_notification,
     notification_data,
     open_form,
     report_data,
+    sign_in,
     start_notification,
 )
 
@@ -58,7 +60,7 @@ def test_every_built_page_is_valid_html(build):
     assert not errors, f"{len(errors)} HTML error(s):\n" + "\n".join(errors)
 
 
-def test_every_portal_page_is_valid_html(client, tmp_path):
+def test_every_portal_page_is_valid_html(app, client, tmp_path):
     pages = {"report-form": client.get("/report/")}
     pages["report-errors"] = client.post("/report/", data={**open_form(client), "latitude": "200"})
     sent = client.post("/report/", data={**open_form(client), **report_data()})
@@ -75,9 +77,17 @@ def test_every_portal_page_is_valid_html(client, tmp_path):
     pages["notify-errors"], _ = file_notification(client, notification_data(facility_name=""))
     pages["notify-review"], filed = file_notification(client, notification_data())
     pages["notify-receipt"] = client.get(filed.headers["Location"])
+    sign_in(client, app)
+    for name, url in [("staff-queue", "/staff/"), ("staff-report", "/staff/cases/1/"),
+                      ("staff-notification", "/staff/cases/4/"), ("staff-map", "/staff/map/"),
+                      ("staff-map-frame", "/staff/map/frame"), ("staff-annual", "/staff/annual-report/"),
+                      ("staff-exports", "/staff/exports/"), ("staff-outbox", "/staff/outbox/")]:  # fmt: skip
+        pages[name] = client.get(url)
+    client.post("/staff/logout", data={"csrf_token": csrf_of(pages["staff-queue"].text)})
+    pages["staff-login"] = client.get("/staff/")
     files = []
     for name, response in pages.items():
-        assert response.mimetype == "text/html", name
+        assert response.mimetype == "text/html" and response.status_code < 500, name
         files.append(tmp_path / f"{name}.html")
         files[-1].write_bytes(response.data)
     errors = html_errors(files, tmp_path)

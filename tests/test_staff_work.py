@@ -252,3 +252,21 @@ def test_queue_pages_through_many_cases(app, client):
     assert "120 cases, page 1 of 3" in first
     third = client.get("/staff/", query_string={"page": 3}).text
     assert len(re.findall(r'scope="row"><a', third)) == 20
+
+
+def test_mail_that_failed_for_good_is_shown_to_staff_and_can_be_retried(app, client, mail_server):
+    client.post(
+        "/report/", data={**open_form(client), **report_data(contact_email="rejected@example.test")}
+    )
+    sign_in(client, app)
+    queue_page = client.get("/staff/").text
+    assert "Mail (1 failed)" in queue_page
+    page = client.get("/staff/outbox/").text
+    assert "rejected@example.test" in page and "Failed" in page and "550" in page
+    retry = re.search(r'action="(/staff/outbox/(\d+)/retry)"', page)
+    response = client.post(retry.group(1), data={"csrf_token": csrf_of(page)})
+    assert response.status_code == 303
+    assert "Queued again." in client.get("/staff/outbox/").text
+    with app.app_context():  # tried again at once, and refused again by the server
+        message = get_db()["outbox"].get(int(retry.group(2)))
+    assert message["status"] == "failed" and message["attempts"] == 2

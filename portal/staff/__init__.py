@@ -10,11 +10,12 @@ bp = Blueprint("staff", __name__, url_prefix="/staff")
 def init_staff(app: Flask) -> None:
     """Register the workspace. Call before CSRF protection is set up: the sign-in check
     must answer an anonymous request (any method) before anything else looks at it."""
-    from portal.staff import auth, cases, exports, map_views, queue, reports  # noqa: F401
+    from portal.staff import auth, cases, exports, mail, map_views, queue, reports  # noqa: F401
     from portal.staff.accounts import init_account_commands
 
     app.config.setdefault("STAFF_IDLE_MINUTES", 30)
     app.config.setdefault("LOGIN_RATE_LIMIT", "10 per minute;40 per hour")
     app.before_request(auth.require_staff)
+    app.jinja_env.globals["undelivered_mail"] = mail.failed_count
     app.register_blueprint(bp)
     init_account_commands(app)

@@ -73,5 +73,7 @@ def test_a_day_in_the_workspace(open_tab, live_app, live_server, viewport):
     check(page, "annual report")
     page.get_by_role("link", name="Exports").click()
     check(page, "exports")
+    page.get_by_role("link", name=re.compile("^Mail")).click()
+    check(page, "mail")
     page.get_by_role("button", name=re.compile("Sign out")).click()
     expect(page.get_by_role("heading", name="Staff sign-in")).to_be_visible()
