@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -276,19 +278,52 @@ def insert(db: sqlite_utils.Database, table: str, record: dict[str, Any]) -> int
     return cursor.lastrowid
 
 
+class Pool:
+    """Open connections kept between requests.
+
+    Opening a connection costs its PRAGMAs, and closing the last one of a WAL database
+    checkpoints the whole log to disk: per request, that was most of a submission's
+    time. A connection goes back here after its request, idle, never mid-transaction.
+    """
+
+    def __init__(self, path: str, size: int = 8) -> None:
+        self.path, self.size = path, size
+        self.idle: list[sqlite_utils.Database] = []
+        self.lock = threading.Lock()
+        self.pid = os.getpid()
+
+    def take(self) -> sqlite_utils.Database:
+        with self.lock:
+            if self.pid != os.getpid():  # a forked worker must not share its parent's files
+                self.idle, self.pid = [], os.getpid()
+            if self.idle:
+                return self.idle.pop()
+        return connect(self.path)
+
+    def give_back(self, db: sqlite_utils.Database) -> None:
+        if db.conn.in_transaction:  # an interrupted request: never reuse half a transaction
+            db.conn.rollback()
+        with self.lock:
+            if len(self.idle) < self.size and self.pid == os.getpid():
+                self.idle.append(db)
+                return
+        db.conn.close()
+
+
 def get_db() -> sqlite_utils.Database:
-    """The request's database connection, opened on first use."""
+    """The request's database connection, from the app's pool on first use."""
     if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
+        g.db = current_app.extensions["db_pool"].take()
     return g.db
 
 
 def init_db(app: Flask) -> None:
     # Create or migrate the schema now, so a bad path or a locked file fails at start-up.
     connect(app.config["DATABASE"]).conn.close()
+    app.extensions["db_pool"] = Pool(app.config["DATABASE"])
 
     @app.teardown_appcontext
-    def close_db(error: BaseException | None) -> None:
+    def release_db(error: BaseException | None) -> None:
         db = g.pop("db", None)
         if db is not None:
-            db.conn.close()
+            current_app.extensions["db_pool"].give_back(db)

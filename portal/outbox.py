@@ -10,6 +10,7 @@ to a folder and named in the log instead.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import os
@@ -113,19 +114,40 @@ def _message(db: sqlite_utils.Database, row: dict[str, Any]) -> Message:
     return message
 
 
-def _deliver(message: Message, row: dict[str, Any]) -> None:
-    if current_app.config["MAIL_SERVER"]:
-        with _TimeoutConnection(current_app.extensions["mail"]) as connection:
-            connection.send(message)
-        return
-    # No mail server: keep the message where a developer can read it.
-    folder = Path(current_app.config["MAIL_FOLDER"])
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{row['id']:06d}-{row['purpose']}.eml"
-    path.write_bytes(message.as_bytes())
-    current_app.logger.warning(
-        "mail to %s (%s) written to %s", row["recipient"], row["subject"], path
-    )
+class _Postman:
+    """Delivers one batch of messages: over one SMTP connection (opened when first needed),
+    or, with no mail server configured, into the mail folder for a developer to read."""
+
+    def __init__(self) -> None:
+        self.connection: _TimeoutConnection | None = None
+
+    def deliver(self, message: Message, row: dict[str, Any]) -> None:
+        if not current_app.config["MAIL_SERVER"]:
+            folder = Path(current_app.config["MAIL_FOLDER"])
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"{row['id']:06d}-{row['purpose']}.eml"
+            path.write_bytes(message.as_bytes())
+            current_app.logger.warning(
+                "mail to %s (%s) written to %s", row["recipient"], row["subject"], path
+            )
+            return
+        if self.connection is None:
+            self.connection = _TimeoutConnection(current_app.extensions["mail"])
+            self.connection.__enter__()
+        try:
+            self.connection.send(message)
+        except smtplib.SMTPRecipientsRefused:
+            raise  # the server refused an address; the connection itself is fine
+        except Exception:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self.connection is not None:
+            connection, self.connection = self.connection, None
+            # Already gone, if it failed: nothing left to close.
+            with contextlib.suppress(smtplib.SMTPException, OSError):
+                connection.__exit__(None, None, None)
 
 
 def _permanent(error: Exception) -> bool:
@@ -145,12 +167,24 @@ def send_pending(db: sqlite_utils.Database | None = None, limit: int = 100) -> S
         "UPDATE outbox SET status = 'queued' WHERE status = 'sending' AND claimed_at < ?",
         [(dt.datetime.now(dt.UTC) - STALE_CLAIM).isoformat(timespec="seconds")],
     )
+    postman = _Postman()
+    try:
+        _send_batch(db, postman, result, limit)
+    finally:
+        postman.close()
+    (result.deferred,) = db.execute(
+        "SELECT count(*) FROM outbox WHERE status = 'queued'"
+    ).fetchone()
+    return result
+
+
+def _send_batch(db: sqlite_utils.Database, postman: _Postman, result: SendResult, limit: int):
     for _ in range(limit):
         row = _claim(db)
         if row is None:
             break
         try:
-            _deliver(_message(db, row), row)
+            postman.deliver(_message(db, row), row)
         except (TimeoutError, smtplib.SMTPException, OSError) as error:
             # An unreachable server is retried however long it is down; a server that
             # keeps answering "try later" for one message gives up after MAX_ATTEMPTS.
@@ -176,10 +210,6 @@ def send_pending(db: sqlite_utils.Database | None = None, limit: int = 100) -> S
             [_now(), row["id"]],
         )
         result.sent += 1
-    (result.deferred,) = db.execute(
-        "SELECT count(*) FROM outbox WHERE status = 'queued'"
-    ).fetchone()
-    return result
 
 
 RETRY_SECONDS = 60
