@@ -84,9 +84,17 @@ def store_case(
     now: dt.datetime,
 ) -> Stored:
     """Write a case, its details and its photos in one transaction, once per submission key."""
-    fingerprint = digest({"case": case, "details": details, "photos": photo_ids})
     token = status_token(secret, submission_key)
     with transaction(db):
+        # Photos count by their content: a resent form uploads them again under new ids.
+        hashes = [
+            row[0] if row else photo_id
+            for photo_id in photo_ids
+            for row in [
+                db.execute("SELECT sha256 FROM pending_photos WHERE id = ?", [photo_id]).fetchone()
+            ]
+        ]
+        fingerprint = digest({"case": case, "details": details, "photos": hashes})
         existing = db.execute(
             "SELECT id, reference, submission_digest FROM cases WHERE submission_key = ?",
             [submission_key],
@@ -94,6 +102,8 @@ def store_case(
         if existing:
             if existing[2] != fingerprint:
                 raise DuplicateSubmission(existing[1])
+            # The same form again (a lost answer, a double tap): its photos are already kept.
+            db.execute("DELETE FROM pending_photos WHERE submission_key = ?", [submission_key])
             return Stored(existing[0], existing[1], token, created=False)
         reference = next_reference(db, prefix, now.year)
         stamp = now.isoformat(timespec="seconds")
@@ -127,6 +137,15 @@ def store_case(
             [(now - PENDING_PHOTO_LIFETIME).isoformat(timespec="seconds")],
         )
     return Stored(case_id, reference, token, created=True)
+
+
+def _content_hashes(db: sqlite_utils.Database, photo_ids: list[str]) -> list[str]:
+    """Each pending photo's sha256 (its id, if it is gone: storing then fails anyway)."""
+    hashes = []
+    for photo_id in photo_ids:
+        row = db.execute("SELECT sha256 FROM pending_photos WHERE id = ?", [photo_id]).fetchone()
+        hashes.append(row[0] if row else photo_id)
+    return hashes
 
 
 def find_by_token(db: sqlite_utils.Database, token: str) -> dict[str, Any] | None:

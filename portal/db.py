@@ -14,7 +14,7 @@ import sqlite_utils
 from flask import Flask, current_app, g
 
 # Version of the schema below; bump it and add a step to MIGRATIONS when it changes.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 SCHEMA = """
 -- One row per thing the public sent: a resident report or a business notification.
@@ -47,6 +47,8 @@ CREATE TABLE IF NOT EXISTS cases (
     exempt_reason TEXT,
     confirmed_illicit INTEGER NOT NULL DEFAULT 0,
     first_action_at TEXT,
+    -- Set with the case's outbox rows; a case without it still needs its mail queued.
+    mail_queued_at TEXT,
     CHECK (latitude IS NOT NULL OR address IS NOT NULL)
 );
 CREATE INDEX IF NOT EXISTS cases_received ON cases (received_at);
@@ -54,6 +56,7 @@ CREATE INDEX IF NOT EXISTS cases_kind_received ON cases (kind, received_at);
 CREATE INDEX IF NOT EXISTS cases_status_received ON cases (status, received_at);
 CREATE INDEX IF NOT EXISTS cases_assignee ON cases (assignee);
 CREATE INDEX IF NOT EXISTS cases_place ON cases (latitude, longitude);
+CREATE INDEX IF NOT EXISTS cases_mail_waiting ON cases (id) WHERE mail_queued_at IS NULL;
 
 -- Staff accounts: created with `flask --app portal staff add`, never by default.
 CREATE TABLE IF NOT EXISTS staff (
@@ -218,6 +221,7 @@ ADDED_COLUMNS = [
     ("cases", "exempt_reason", "TEXT"),
     ("cases", "confirmed_illicit", "INTEGER NOT NULL DEFAULT 0"),
     ("cases", "first_action_at", "TEXT"),
+    ("cases", "mail_queued_at", "TEXT"),
 ]
 
 

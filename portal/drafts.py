@@ -22,6 +22,7 @@ from portal.cases import (
 )
 from portal.db import get_db
 from portal.forms import MAX_PHOTOS, PublicForm
+from portal.messages import queue_case_mail
 from portal.photos import PhotoError, process_photo
 
 SUBMISSION_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
@@ -99,7 +100,6 @@ def store_submission(
     case: dict[str, Any],
     details: dict[str, Any],
     now: dt.datetime,
-    queue_mail: Callable[[Any, int, str], None],
     redisplay: Callable[..., Any],
 ) -> Stored | Any:
     """Store a valid form once, then queue and try its mail; or the form again if a kept
@@ -122,8 +122,8 @@ def store_submission(
         return redisplay(form, [])
     except DuplicateSubmission as duplicate:
         abort(409, f"This form was already sent as {duplicate}. Open a new form to send another.")
-    if stored.created:
-        # Only now, with everything committed, does any mail get queued and sent.
-        queue_mail(get_db(), stored.case_id, stored.token)
-        outbox.dispatch()
+    # Only now, with everything committed, is mail queued. Again for a resent form too:
+    # queueing is idempotent, and the first try may have died before it queued anything.
+    queue_case_mail(get_db(), stored.case_id, stored.token)
+    outbox.dispatch()
     return stored

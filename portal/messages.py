@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import sqlite_utils
@@ -9,6 +10,7 @@ from flask import current_app, render_template, url_for
 
 from portal import outbox
 from portal.cases import status_token
+from portal.db import transaction
 from portal.notifications import record, stored_deadlines
 
 
@@ -59,6 +61,34 @@ def queue(
         html=render_template(f"mail/{template}.html", **context),
         attachments=attachments,
     )
+
+
+def queue_case_mail(db: sqlite_utils.Database, case_id: int, token: str) -> None:
+    """Queue a new case's mail, all of it with the mark that says so, in one transaction.
+
+    Safe to repeat (each message is queued once), so a resent form and the sweep below
+    can both call it: a worker that died between storing a case and queueing its mail
+    leaves nothing unsent for long.
+    """
+    kind = db.execute("SELECT kind FROM cases WHERE id = ?", [case_id]).fetchone()[0]
+    with transaction(db):
+        (queue_report_mail if kind == "report" else queue_notification_mail)(db, case_id, token)
+        db.execute(
+            "UPDATE cases SET mail_queued_at = coalesce(mail_queued_at, ?) WHERE id = ?",
+            [dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), case_id],
+        )
+
+
+def queue_forgotten_mail(db: sqlite_utils.Database, limit: int = 50) -> int:
+    """Queue the mail of cases stored without it (their worker died in between)."""
+    waiting = [
+        row for row in db.execute(
+            "SELECT id, submission_key FROM cases WHERE mail_queued_at IS NULL LIMIT ?", [limit]
+        )
+    ]  # fmt: skip
+    for case_id, key in waiting:
+        queue_case_mail(db, case_id, status_token(current_app.secret_key, key))
+    return len(waiting)
 
 
 def queue_report_mail(db: sqlite_utils.Database, case_id: int, token: str) -> None:

@@ -12,7 +12,6 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 
 from portal.cases import Stored, new_submission_key
 from portal.drafts import SUBMISSION_KEY, keep_photos, local_now, recover, store_submission
-from portal.messages import queue_notification_mail
 from portal.notifications import from_form, record, release_deadlines, with_deadlines
 from portal.notify_forms import TRIAGE_FIELDS, NotificationForm, TriageForm
 
@@ -115,7 +114,6 @@ def _store(form: NotificationForm, photos: list[dict[str, Any]]):
         case=case,
         details=with_deadlines(details, _deadlines(form, now), now),
         now=now,
-        queue_mail=queue_notification_mail,
         redisplay=_details,
     )
     if not isinstance(stored, Stored):

@@ -217,7 +217,8 @@ RETRY_SECONDS = 60
 
 class Courier:
     """A daemon thread per worker process that sends the outbox when woken, and retries
-    whatever is still queued every RETRY_SECONDS (so an SMTP outage heals by itself)."""
+    whatever is still queued every RETRY_SECONDS (so an SMTP outage heals by itself).
+    It also queues the mail of any case stored without it (a worker killed in between)."""
 
     def __init__(self, app: Flask) -> None:
         self.app = app
@@ -239,14 +240,23 @@ class Courier:
         while True:
             self.wake.wait(timeout=RETRY_SECONDS)
             self.wake.clear()
-            with self.app.app_context():
-                db = connect(self.app.config["DATABASE"])
-                try:
-                    send_pending(db)
-                except Exception:  # keep the thread alive; the mail stays queued
-                    self.app.logger.exception("sending the outbox failed")
-                finally:
-                    db.conn.close()
+            db = connect(self.app.config["DATABASE"])
+            try:
+                sweep_and_send(self.app, db)
+            except Exception:  # keep the thread alive; the mail stays queued
+                self.app.logger.exception("sending the outbox failed")
+            finally:
+                db.conn.close()
+
+
+def sweep_and_send(app: Flask, db: sqlite_utils.Database) -> SendResult:
+    """Queue the mail of cases stored without it, then send everything queued."""
+    from portal.messages import queue_forgotten_mail  # messages queues through this module
+
+    # A request context: links in the mail need url_for, outside any request here.
+    with app.test_request_context(base_url=app.config["PUBLIC_URL"] or "http://localhost"):
+        queue_forgotten_mail(db)
+        return send_pending(db)
 
 
 def dispatch() -> None:
@@ -268,8 +278,8 @@ def init_outbox(app: Flask) -> None:
 
     @outbox_cli.command("send")
     def send_command() -> None:
-        """Send every queued message (failed sends stay queued)."""
-        result = send_pending()
+        """Queue any forgotten mail, then send every queued message (failures stay queued)."""
+        result = sweep_and_send(current_app._get_current_object(), get_db())
         print(f"sent {result.sent}, failed {result.failed}, still queued {result.deferred}")
 
     @outbox_cli.command("status")

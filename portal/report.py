@@ -16,7 +16,6 @@ from portal.cases import (
 from portal.db import get_db
 from portal.drafts import SUBMISSION_KEY, keep_photos, local_now, recover, store_submission
 from portal.forms import ReportForm
-from portal.messages import queue_report_mail
 from static_site.content import Content
 
 bp = Blueprint("report", __name__, url_prefix="/report")
@@ -68,7 +67,6 @@ def submit():
         case=_case_fields(form),
         details=_report_fields(form),
         now=local_now(),
-        queue_mail=queue_report_mail,
         redisplay=redisplay,
     )
     if not isinstance(stored, Stored):

@@ -277,3 +277,39 @@ def test_a_report_that_sounds_exempt_gets_a_gentle_hint(client):
     page = client.get(response.headers["Location"]).text
     assert "landscape irrigation or lawn watering" in page
     assert 'href="/exempt-discharges/"' in page
+
+
+def test_the_same_form_with_a_photo_sent_twice_creates_one_report(app, client, mail_server):
+    """A lost answer and a resend: the photo arrives again under a new pending id."""
+    hidden = open_form(client)
+    photo = jpeg()
+
+    def send():
+        data = {**hidden, **report_data(), "photos": [(io.BytesIO(photo), "a.jpg")]}
+        return client.post("/report/", data=data, content_type="multipart/form-data")
+
+    answers = [send(), send()]
+    assert [a.status_code for a in answers] == [303, 303]
+    assert answers[0].headers["Location"] == answers[1].headers["Location"]
+    assert len(rows(app, "SELECT id FROM cases")) == 1
+    assert (
+        len(rows(app, "SELECT id FROM photos")) == 1
+        and rows(app, "SELECT id FROM pending_photos") == []
+    )
+    assert len(mail_server.messages) == 2
+
+
+def test_mail_of_a_case_stored_without_it_is_queued_by_the_sweep(app, client, mail_server):
+    """A worker killed between storing a case and queueing its mail leaves it unmarked."""
+    from portal.messages import queue_forgotten_mail
+
+    client.post("/report/", data={**open_form(client), **report_data()})
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        conn.execute("DELETE FROM outbox")
+        conn.execute("UPDATE cases SET mail_queued_at = NULL")
+    with app.test_request_context(base_url="https://portal.village.test"):
+        db = get_db()
+        assert queue_forgotten_mail(db) == 1
+        assert queue_forgotten_mail(db) == 0, "marked: queued once"
+    assert {r["purpose"] for r in rows(app, "SELECT purpose FROM outbox")} == {"smo", "ack"}
+    assert rows(app, "SELECT mail_queued_at FROM cases")[0]["mail_queued_at"]
