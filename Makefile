@@ -59,7 +59,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format .
 
 bench: $(STAMP)
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench --record docs/benchmarks.md
 
 clean:
 	rm -rf build .pytest_cache

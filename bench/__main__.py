@@ -1,5 +1,46 @@
-from bench import portal, site, staff
+"""`python -m bench [--record docs/benchmarks.md]`: print every figure; optionally record them."""
 
-site.run()
-portal.run()
-staff.run()
+import argparse
+import datetime as dt
+import io
+import os
+import platform
+import sys
+from pathlib import Path
+
+from bench import load, portal, site, staff, system
+
+
+class Tee(io.TextIOBase):
+    """Print as usual, and keep a copy for the record."""
+
+    def __init__(self, stream) -> None:
+        self.stream, self.copy = stream, io.StringIO()
+
+    def write(self, text: str) -> int:
+        self.stream.write(text)
+        self.stream.flush()
+        return self.copy.write(text)
+
+
+parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+parser.add_argument("--record", type=Path, help="also write the figures to this Markdown file")
+args = parser.parse_args()
+tee = Tee(sys.stdout)
+sys.stdout = tee
+for section in (site, portal, staff, load, system):
+    section.run()
+    print()
+sys.stdout = tee.stream
+if args.record:
+    when = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    machine = f"{os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+    args.record.parent.mkdir(parents=True, exist_ok=True)
+    args.record.write_text(
+        "# Benchmarks\n\n"
+        f"The latest run of `make bench` ({when}, {machine}). Figures, not tests: the page\n"
+        "weight budgets are also checked by the test suite; timings vary with the machine.\n\n"
+        "```text\n" + tee.copy.getvalue().strip() + "\n```\n",
+        encoding="utf-8",
+    )
+    print(f"recorded in {args.record}")

@@ -16,7 +16,7 @@ from portal.cases import STATUSES
 from portal.db import init_db
 from portal.deadlines import BusinessCalendar
 from portal.display import day, tel, when
-from portal.errors import init_errors
+from portal.errors import init_errors, init_request_checks
 from portal.fields import field_attrs
 from portal.forms import CHOICE_LABELS, MAX_PHOTOS
 from portal.headers import init_headers
@@ -104,6 +104,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     app.jinja_env.filters.update(when=when, day=day, tel=tel, fromjson=json.loads)
     init_headers(app)
+    init_request_checks(app)
     init_db(app)
     init_outbox(app)
     init_backup(app)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, current_app, render_template, request
+from flask import Flask, abort, current_app, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -13,6 +13,7 @@ TITLES = {
     405: "That is not allowed here",
     409: "Already sent",
     413: "That was too large to send",
+    415: "We could not read that request",
     429: "Too many tries",
     500: "Something went wrong on our side",
 }
@@ -26,6 +27,21 @@ ADVICE = {
     500: "Your information may not have been saved. Please try again in a few minutes, "
     "or call us. If this is an emergency, call 911.",
 }
+
+
+def init_request_checks(app: Flask) -> None:
+    """Refuse, before anything reads them, requests no browser sends: a query string that
+    is not UTF-8, or a JSON body posted to pages that take HTML forms (Flask-WTF would
+    build a form from any JSON value and fail on most). Register before the other hooks."""
+
+    @app.before_request
+    def refuse_unreadable():
+        try:
+            request.query_string.decode("utf-8")
+        except UnicodeDecodeError:
+            abort(400, "This address has characters we cannot read.")
+        if request.method != "GET" and request.is_json:
+            abort(415, "This page takes a form, not JSON.")
 
 
 def init_errors(app: Flask) -> None:

@@ -270,3 +270,20 @@ def test_mail_that_failed_for_good_is_shown_to_staff_and_can_be_retried(app, cli
     with app.app_context():  # tried again at once, and refused again by the server
         message = get_db()["outbox"].get(int(retry.group(2)))
     assert message["status"] == "failed" and message["attempts"] == 2
+
+
+def test_hostile_text_is_shown_escaped_in_the_workspace(app, client):
+    script = '<script>alert("x")</script>'
+    client.post("/report/", data={**open_form(client), **report_data(
+        description=f"d {script}", address=f"a {script}", contact_name=f"n {script}")})  # fmt: skip
+    sign_in(client, app)
+    act(client, 1, "notes", body=f"note {script}")
+    act(client, 1, "public-note", public_note=f"public {script}")
+    pages = [client.get("/staff/").text, client.get("/staff/cases/1/").text,
+             client.get("/staff/", query_string={"q": script}).text,
+             client.get("/staff/map/frame").text, client.get("/staff/cases/1/map").text]  # fmt: skip
+    for page in pages:
+        assert script not in page
+    assert client.get("/staff/cases/1/").text.count("&lt;script&gt;") >= 5
+    geojson = client.get("/staff/exports/cases.geojson", query_string={"start": "2000-01-01"}).text
+    assert "<script>" not in geojson
