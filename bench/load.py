@@ -79,7 +79,7 @@ def rss_kb(pid: int) -> int:
     return total
 
 
-class _Inbox:
+class Inbox:
     """aiosmtpd handler that only counts."""
 
     def __init__(self) -> None:
@@ -128,7 +128,7 @@ def run(seconds: float = 10, clients: int = 16, workers: int = 2) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
         # Mail goes out over real SMTP, as in production (to a local recording server).
-        inbox = _Inbox()
+        inbox = Inbox()
         mail = Controller(inbox, hostname="127.0.0.1", port=free_port())
         mail.start()
         server = start_server(port, Path(folder), workers, mail.port)

@@ -18,8 +18,8 @@ SUITES = {
     ],
 }
 # Lines the tests print about what they tried: "crash: ..." and "<form>: N inputs, ...".
-FIGURE = re.compile(r"^(crash: .*|[\w /.-]+: \d+ inputs.*)$")
-RESULT = re.compile(r"^=+ (.*(passed|failed).*) =+$")
+FIGURE = re.compile(r"^(crash: .*|[\w /.=<>-]+: \d+ inputs.*)$")
+RESULT = re.compile(r"^=*\s*(\d+ (?:passed|failed).*? in [\d.]+s.*?)\s*=*$")
 
 
 def run() -> None:
