@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -80,6 +81,15 @@ def usernames(db: sqlite_utils.Database) -> list[str]:
     ]
 
 
+def _or_fail(action: Callable[[], Any], done: str) -> None:
+    """Run a command's action; a refusal becomes the command's error message."""
+    try:
+        action()
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(done)
+
+
 def init_account_commands(app: Flask) -> None:
     @app.cli.group("staff")
     def staff_cli() -> None:
@@ -90,31 +100,19 @@ def init_account_commands(app: Flask) -> None:
     @click.password_option("--password", prompt="Password", help="asked for when not given")
     def add_command(username: str, password: str) -> None:
         """Create an account; asks for its password twice."""
-        try:
-            add_account(get_db(), username, password)
-        except ValueError as error:
-            raise click.ClickException(str(error)) from None
-        click.echo(f"account {username} created")
+        _or_fail(lambda: add_account(get_db(), username, password), f"account {username} created")
 
     @staff_cli.command("disable")
     @click.argument("username")
     def disable_command(username: str) -> None:
         """Stop an account from signing in (its open sessions end too)."""
-        try:
-            set_disabled(get_db(), username, True)
-        except ValueError as error:
-            raise click.ClickException(str(error)) from None
-        click.echo(f"account {username} disabled")
+        _or_fail(lambda: set_disabled(get_db(), username, True), f"account {username} disabled")
 
     @staff_cli.command("enable")
     @click.argument("username")
     def enable_command(username: str) -> None:
         """Let a disabled account sign in again."""
-        try:
-            set_disabled(get_db(), username, False)
-        except ValueError as error:
-            raise click.ClickException(str(error)) from None
-        click.echo(f"account {username} enabled")
+        _or_fail(lambda: set_disabled(get_db(), username, False), f"account {username} enabled")
 
     @staff_cli.command("list")
     def list_command() -> None:

@@ -3,7 +3,7 @@ document in an iframe whose own CSP allows exactly its inline code (by hash)."""
 
 from __future__ import annotations
 
-import datetime as dt
+from dataclasses import replace
 from typing import Any
 
 from flask import current_app, render_template, request, url_for
@@ -12,8 +12,7 @@ from portal.db import get_db
 from portal.headers import origin
 from portal.staff import bp
 from portal.staff.cases import get_case
-from portal.staff.queue import Filters, nearby
-from portal.staff.workflow import CLOSED_STATUSES
+from portal.staff.queue import FROM, Filters, nearby
 from portal.staff_maps import MapPoint, RenderedMap, case_map, cases_map, csp_for, legend
 
 
@@ -31,19 +30,9 @@ def _point(case: dict[str, Any]) -> MapPoint:
 
 def _open_cases(filters: Filters) -> tuple[list[dict[str, Any]], int]:
     """Open cases in the period: those with coordinates, and how many lack them."""
-    where, params = (
-        ["status NOT IN ({})".format(", ".join("?" for _ in CLOSED_STATUSES))],
-        sorted(CLOSED_STATUSES),
-    )
-    if filters.start:
-        where.append("received_at >= ?")
-        params.append(filters.start.isoformat())
-    if filters.end:
-        where.append("received_at < ?")
-        params.append((filters.end + dt.timedelta(days=1)).isoformat())
+    where, params = replace(filters, status="open", q="", kind="", assignee="").query()
     cursor = get_db().execute(
-        f"SELECT id, reference, status, latitude, longitude FROM cases WHERE {' AND '.join(where)}",
-        params,
+        f"SELECT c.id, c.reference, c.status, c.latitude, c.longitude{FROM} WHERE {where}", params
     )
     rows = [
         dict(zip(("id", "reference", "status", "latitude", "longitude"), r, strict=True))
