@@ -91,29 +91,35 @@ def queue_forgotten_mail(db: sqlite_utils.Database, limit: int = 50) -> int:
     return len(waiting)
 
 
+def _photo_ids(db: sqlite_utils.Database, case_id: int) -> list[int]:
+    return [row[0] for row in db.execute(
+        "SELECT id FROM photos WHERE case_id = ? ORDER BY position", [case_id])]  # fmt: skip
+
+
+def _queue_smo_copy(db: sqlite_utils.Database, template: str, **message: Any) -> None:
+    """The staff copy of a new case, with its photos, if the SMO's address is configured."""
+    smo = current_app.config["SMO_EMAIL"]
+    if not smo:
+        reference = message["case"]["reference"]
+        current_app.logger.warning("PORTAL_SMO_EMAIL is not set: %s not mailed to staff", reference)
+        return
+    queue(db, template, purpose="smo", recipient=smo, **message)
+
+
 def queue_report_mail(db: sqlite_utils.Database, case_id: int, token: str) -> None:
     """The SMO's copy with every detail and the photos; the reporter's acknowledgement."""
     case = db["cases"].get(case_id)
-    report = db["reports"].get(case_id)
-    photos = [
-        row["id"] for row in db["photos"].rows_where("case_id = ?", [case_id], order_by="position")
-    ]
-    smo = current_app.config["SMO_EMAIL"]
-    if smo:
-        queue(
-            db,
-            "report_smo",
-            case=case,
-            report=report,
-            purpose="smo",
-            recipient=smo,
-            subject=f"New illicit discharge report {case['reference']}",
-            attachments=photos,
-            map_link=map_link(case),
-            photo_count=len(photos),
-        )
-    else:
-        current_app.logger.warning("PORTAL_SMO_EMAIL is not set: %s not mailed", case["reference"])
+    photos = _photo_ids(db, case_id)
+    _queue_smo_copy(
+        db,
+        "report_smo",
+        case=case,
+        report=db["reports"].get(case_id),
+        subject=f"New illicit discharge report {case['reference']}",
+        attachments=photos,
+        map_link=map_link(case),
+        photo_count=len(photos),
+    )
     if case["contact_email"]:
         queue(
             db,
@@ -130,33 +136,22 @@ def queue_notification_mail(db: sqlite_utils.Database, case_id: int, token: str)
     """The SMO's copy and the filer's receipt: the same record, every field."""
     case = db["cases"].get(case_id)
     details = db["notifications"].get(case_id)
-    photos = [
-        row["id"] for row in db["photos"].rows_where("case_id = ?", [case_id], order_by="position")
-    ]
+    photos = _photo_ids(db, case_id)
     context = {
+        "case": case,
         "sections": record(case, details),
         "deadlines": stored_deadlines(case, details),
         "photo_count": len(photos),
         "map_link": map_link(case),
         "status_link": status_link(token),
     }
-    smo = current_app.config["SMO_EMAIL"]
-    if smo:
-        queue(
-            db,
-            "notification",
-            case=case,
-            purpose="smo",
-            recipient=smo,
-            subject=f"Release notification {case['reference']}: {details['facility_name']}",
-            attachments=photos,
-            for_smo=True,
-            **context,
-        )
+    subject = f"Release notification {case['reference']}: {details['facility_name']}"
+    _queue_smo_copy(
+        db, "notification", subject=subject, attachments=photos, for_smo=True, **context
+    )
     queue(
         db,
         "notification",
-        case=case,
         purpose="receipt",
         recipient=case["contact_email"],
         subject=f"Receipt for your release notification {case['reference']}",
