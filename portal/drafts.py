@@ -35,6 +35,17 @@ def local_now() -> dt.datetime:
     return dt.datetime.now(tz).replace(microsecond=0)
 
 
+def submission_key(form: PublicForm) -> str:
+    """The posted form's key, after refusing forms no person could have sent (a 400)."""
+    key = form.submission_key.data or ""
+    if not SUBMISSION_KEY.match(key):
+        abort(400, "This form is missing a part it needs. Please open the form again.")
+    if form.nickname.data:
+        # Only software fills a field nobody can see; store nothing.
+        abort(400, "We could not accept this form.")
+    return key
+
+
 def keep_photos(form: PublicForm, key: str) -> tuple[list[dict[str, Any]], list[str]]:
     """Photos kept from an earlier try plus new uploads, each checked and stored as pending."""
     db = get_db()

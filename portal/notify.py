@@ -11,7 +11,7 @@ from typing import Any
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
 from portal.cases import Stored, new_submission_key
-from portal.drafts import SUBMISSION_KEY, keep_photos, local_now, recover, store_submission
+from portal.drafts import keep_photos, local_now, recover, store_submission, submission_key
 from portal.notifications import from_form, record, release_deadlines, with_deadlines
 from portal.notify_forms import TRIAGE_FIELDS, NotificationForm, TriageForm
 
@@ -32,12 +32,10 @@ def submit():
     step = request.form.get("step", "")
     if step == "triage":
         return _after_triage()
+    if step not in ("details", "edit", "confirm"):
+        abort(400, "This form is missing a part it needs. Please open the form again.")
     form = _form()
-    key = form.submission_key.data or ""
-    if not SUBMISSION_KEY.match(key) or step not in ("details", "edit", "confirm"):
-        abort(400, "This form is missing a part it needs. Please start again.")
-    if form.nickname.data:
-        abort(400, "We could not accept this form.")
+    key = submission_key(form)
     if not _triage_answered(form):
         # The safety questions come first, always: without them, back to the start.
         return render_template("portal/notify_triage.html", form=TriageForm()), 422

@@ -14,7 +14,7 @@ from portal.cases import (
     new_submission_key,
 )
 from portal.db import get_db
-from portal.drafts import SUBMISSION_KEY, keep_photos, local_now, recover, store_submission
+from portal.drafts import keep_photos, local_now, recover, store_submission, submission_key
 from portal.forms import ReportForm
 from static_site.content import Content
 
@@ -50,13 +50,7 @@ def form():
 @bp.route("/", methods=["POST"])
 def submit():
     form = _form()
-    key = form.submission_key.data or ""
-    if not SUBMISSION_KEY.match(key):
-        abort(400, "This form is missing a part it needs. Please open the form again.")
-    if form.nickname.data:
-        # Only software fills a field nobody can see; store nothing.
-        abort(400, "We could not accept this form.")
-    photos, photo_errors = keep_photos(form, key)
+    photos, photo_errors = keep_photos(form, submission_key(form))
     if not form.validate() or photo_errors:
         form.photos.errors = photo_errors
         return redisplay(form, photos)
