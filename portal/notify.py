@@ -6,6 +6,7 @@ form works without JavaScript and nothing is stored until the final "Submit".
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
@@ -74,10 +75,11 @@ def _details(
     return page, status
 
 
-def _deadlines(form: NotificationForm, filed_at):
+def _worked_out(form: NotificationForm, filed_at: dt.datetime):
+    """What a valid form stores (case fields, details) and the deadlines that apply to it."""
     settings = current_app.extensions["content"].settings
-    _, _, moments = from_form(form, settings.timezone, settings.service_area.contains)
-    return release_deadlines(
+    case, details, moments = from_form(form, settings.timezone, settings.service_area.contains)
+    deadlines = release_deadlines(
         current_app.extensions["calendar"],
         settings.timezone,
         discovered_at=moments["discovered_at"],
@@ -85,11 +87,11 @@ def _deadlines(form: NotificationForm, filed_at):
         prior_notice_at=moments["prior_notice_at"],
         filed_at=filed_at,
     )
+    return case, details, deadlines
 
 
 def _review(form: NotificationForm, photos: list[dict[str, Any]]):
-    settings = current_app.extensions["content"].settings
-    case, details, _ = from_form(form, settings.timezone, settings.service_area.contains)
+    case, details, deadlines = _worked_out(form, local_now())
     form.step.data = "confirm"
     form.kept_photos.data = ",".join(photo["id"] for photo in photos)
     return render_template(
@@ -97,20 +99,19 @@ def _review(form: NotificationForm, photos: list[dict[str, Any]]):
         form=form,
         photos=photos,
         sections=record(case, details),
-        deadlines=_deadlines(form, local_now()),
+        deadlines=deadlines,
     )
 
 
 def _store(form: NotificationForm, photos: list[dict[str, Any]]):
-    settings = current_app.extensions["content"].settings
     now = local_now()
-    case, details, _ = from_form(form, settings.timezone, settings.service_area.contains)
+    case, details, deadlines = _worked_out(form, now)
     stored = store_submission(
         form,
         photos,
         kind="notification",
         case=case,
-        details=with_deadlines(details, _deadlines(form, now), now),
+        details=with_deadlines(details, deadlines, now),
         now=now,
         redisplay=_details,
     )
