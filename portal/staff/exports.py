@@ -14,7 +14,7 @@ from flask import current_app, render_template, request
 from portal.db import get_db
 from portal.staff import bp
 from portal.staff.queue import Filters
-from portal.staff.reports import reporting_year
+from portal.staff.reports import local_today, reporting_year
 
 CSV_COLUMNS = [
     "reference", "kind", "received_at", "status", "assignee", "address", "latitude",
@@ -39,7 +39,7 @@ def safe_cell(value: Any) -> Any:
 
 def _range() -> tuple[dt.date, dt.date]:
     filters = Filters.from_args(request.args)
-    default_start, default_end = reporting_year(dt.date.today())
+    default_start, default_end = reporting_year(local_today())
     return filters.start or default_start, filters.end or default_end
 
 

@@ -16,6 +16,11 @@ from portal.staff.queue import Filters
 INVESTIGATED = ("investigating", "referred", "resolved", "no-violation", "exempt")
 
 
+def local_today() -> dt.date:
+    """Today where the municipality is (the server may keep UTC)."""
+    return dt.datetime.now(current_app.extensions["content"].settings.timezone).date()
+
+
 def reporting_year(day: dt.date, starts: tuple[int, int] | None = None) -> tuple[dt.date, dt.date]:
     """The permit year holding `day`: from its first day to the day before the next one."""
     month, first = starts or current_app.extensions["content"].settings.reporting_year_starts
@@ -65,7 +70,7 @@ def annual_counts(db: sqlite_utils.Database, start: dt.date, end: dt.date) -> di
 @bp.route("/annual-report/")
 def annual_report():
     filters = Filters.from_args(request.args)
-    default_start, default_end = reporting_year(dt.date.today())
+    default_start, default_end = reporting_year(local_today())
     start, end = filters.start or default_start, filters.end or default_end
     previous = reporting_year(default_start - dt.timedelta(days=1))
     return render_template(
