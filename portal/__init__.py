@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import secrets
 from pathlib import Path
 from typing import Any
@@ -12,21 +11,16 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from portal.backup import init_backup
-from portal.cases import STATUSES
 from portal.db import init_db
 from portal.deadlines import BusinessCalendar
-from portal.display import day, tel, when
 from portal.errors import init_errors, init_request_checks
-from portal.fields import field_attrs
-from portal.forms import CHOICE_LABELS, MAX_PHOTOS
 from portal.headers import init_headers
 from portal.limits import init_limits
 from portal.outbox import init_outbox
-from portal.photos import MAX_UPLOAD_BYTES
 from portal.staff import init_staff
-from static_site import site_links
+from portal.templating import init_templates
 from static_site.content import load_content
-from static_site.theme import TEMPLATES, init_theme
+from static_site.theme import TEMPLATES
 
 csrf = CSRFProtect()
 MB = 1024 * 1024
@@ -89,20 +83,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SESSION_COOKIE_SECURE"] = (app.config["PUBLIC_URL"] or "").startswith("https:")
     # Staff sessions end after this long without activity (the cookie, and the server check).
     app.permanent_session_lifetime = dt.timedelta(minutes=app.config["STAFF_IDLE_MINUTES"])
-    init_theme(app, content, site_url=site_links())
-    app.jinja_env.globals.update(
-        labels=CHOICE_LABELS,
-        field_attrs=field_attrs,
-        statuses=STATUSES,
-        spill_section=content.ordinance.spill_section,
-        max_photos=MAX_PHOTOS,
-        max_photo_bytes=MAX_UPLOAD_BYTES,
-        # For the report form's live hint: [name, [keywords]] of each exempt discharge.
-        exempt_keywords=json.dumps(
-            [[e.name, list(e.keywords)] for e in content.exempt.entries if e.keywords]
-        ),
-    )
-    app.jinja_env.filters.update(when=when, day=day, tel=tel, fromjson=json.loads)
+    init_templates(app, content)
     init_headers(app)
     init_request_checks(app)
     init_db(app)

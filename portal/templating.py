@@ -1,0 +1,34 @@
+"""What the portal's templates can use beyond the shared theme: labels, filters, limits."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Flask
+
+from portal.cases import STATUSES
+from portal.display import day, tel, when
+from portal.fields import field_attrs
+from portal.forms import CHOICE_LABELS, MAX_PHOTOS
+from portal.photos import MAX_UPLOAD_BYTES
+from static_site import site_links
+from static_site.content import Content
+from static_site.theme import init_theme
+
+
+def init_templates(app: Flask, content: Content) -> None:
+    # The portal does not serve the site's pages, but links to them.
+    init_theme(app, content, site_url=site_links())
+    app.jinja_env.globals.update(
+        labels=CHOICE_LABELS,
+        field_attrs=field_attrs,
+        statuses=STATUSES,
+        spill_section=content.ordinance.spill_section,
+        max_photos=MAX_PHOTOS,
+        max_photo_bytes=MAX_UPLOAD_BYTES,
+        # For the report form's live hint: [name, [keywords]] of each exempt discharge.
+        exempt_keywords=json.dumps(
+            [[e.name, list(e.keywords)] for e in content.exempt.entries if e.keywords]
+        ),
+    )
+    app.jinja_env.filters.update(when=when, day=day, tel=tel, fromjson=json.loads)
