@@ -14,7 +14,7 @@ import sqlite_utils
 from flask import Flask, current_app, g
 
 # Version of the schema below; bump it and add a step to MIGRATIONS when it changes.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 SCHEMA = """
 -- One row per thing the public sent: a resident report or a business notification.
@@ -78,6 +78,28 @@ CREATE TABLE IF NOT EXISTS events (
     detail TEXT NOT NULL DEFAULT '{}'
 );
 CREATE INDEX IF NOT EXISTS events_case ON events (case_id, id);
+
+-- A release told to the Village by telephone, in person or by fax (§ 216-12), logged by
+-- staff; a spoken one waits for its written confirmation (an online notification).
+CREATE TABLE IF NOT EXISTS phone_notices (
+    id INTEGER PRIMARY KEY,
+    told_at TEXT NOT NULL,
+    how TEXT NOT NULL CHECK (how IN ('phone', 'in-person', 'fax')),
+    facility_name TEXT NOT NULL,
+    facility_address TEXT,
+    caller_name TEXT NOT NULL,
+    caller_phone TEXT,
+    caller_email TEXT,
+    material TEXT NOT NULL,
+    hazardous TEXT,
+    note TEXT,
+    taken_by TEXT NOT NULL,
+    logged_at TEXT NOT NULL,
+    confirmation_due TEXT,
+    confirmed_by INTEGER REFERENCES cases (id)
+);
+CREATE INDEX IF NOT EXISTS phone_notices_waiting ON phone_notices (confirmation_due)
+    WHERE confirmed_by IS NULL;
 
 -- Internal notes: staff only, never on the status page.
 CREATE TABLE IF NOT EXISTS notes (

@@ -78,10 +78,14 @@ def test_every_portal_page_is_valid_html(app, client, tmp_path):
     pages["notify-review"], filed = file_notification(client, notification_data())
     pages["notify-receipt"] = client.get(filed.headers["Location"])
     sign_in(client, app)
+    page = client.get("/staff/phone-notices/new").text
+    client.post("/staff/phone-notices/new", data={"csrf_token": csrf_of(page), "told_at": "2026-11-02T10:00",
+                "how": "phone", "facility_name": "Depot Street Fuel", "caller_name": "Sam", "material": "Oil"})  # fmt: skip
     for name, url in [("staff-queue", "/staff/"), ("staff-report", "/staff/cases/1/"),
                       ("staff-notification", "/staff/cases/4/"), ("staff-map", "/staff/map/"),
                       ("staff-map-frame", "/staff/map/frame"), ("staff-annual", "/staff/annual-report/"),
-                      ("staff-exports", "/staff/exports/"), ("staff-outbox", "/staff/outbox/")]:  # fmt: skip
+                      ("staff-exports", "/staff/exports/"), ("staff-outbox", "/staff/outbox/"),
+                      ("staff-phone-notice", "/staff/phone-notices/new")]:  # fmt: skip
         pages[name] = client.get(url)
     client.post("/staff/logout", data={"csrf_token": csrf_of(pages["staff-queue"].text)})
     pages["staff-login"] = client.get("/staff/")

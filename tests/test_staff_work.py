@@ -287,3 +287,71 @@ def test_hostile_text_is_shown_escaped_in_the_workspace(app, client):
     assert client.get("/staff/cases/1/").text.count("&lt;script&gt;") >= 5
     geojson = client.get("/staff/exports/cases.geojson", query_string={"start": "2000-01-01"}).text
     assert "<script>" not in geojson
+
+
+# ---------------------------------------------------------------- notices by phone
+
+
+def log_phone_notice(client, **overrides):
+    page = client.get("/staff/phone-notices/new")
+    data = {"csrf_token": csrf_of(page.text), "told_at": "2026-11-02T10:00", "how": "phone",
+            "facility_name": "Depot Street Fuel", "caller_name": "Sam Lee",
+            "caller_phone": "(555) 555-0100", "material": "Diesel", "hazardous": "yes"} | overrides  # fmt: skip
+    return client.post("/staff/phone-notices/new", data=data)
+
+
+def test_a_phone_notice_waits_for_its_written_confirmation(app, client):
+    sign_in(client, app)
+    assert log_phone_notice(client).status_code == 303
+    queue = client.get("/staff/").text
+    assert "Notices waiting for their written confirmation" in queue
+    # Told Monday, Nov 2, 2026; Tuesday the 3rd was Election Day: due Friday the 6th.
+    assert "Friday, November 6, 2026" in queue and "Written confirmation overdue" in queue
+    with app.app_context():
+        [notice] = get_db()["phone_notices"].rows
+    assert notice["taken_by"] == "smo" and notice["confirmation_due"].startswith(
+        "2026-11-06T23:59:59"
+    )
+
+
+def test_a_fax_needs_no_written_confirmation(app, client):
+    sign_in(client, app)
+    log_phone_notice(client, how="fax")
+    assert "Notices waiting for their written confirmation" not in client.get("/staff/").text
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [({"facility_name": ""}, "Enter the facility&#39;s name."), ({"how": ""}, "Choose how the Village was told."),
+     ({"told_at": "2099-01-01T10:00"}, "This date and time is in the future."),
+     ({"caller_phone": "12"}, "Enter a phone number like")],
+)  # fmt: skip
+def test_a_phone_notice_form_explains_its_errors(app, client, overrides, message):
+    sign_in(client, app)
+    response = log_phone_notice(client, **overrides)
+    assert response.status_code == 422 and message in response.text
+
+
+def test_the_written_notification_confirms_the_phone_notice(app, client):
+    file_notification(client, notification_data())
+    sign_in(client, app)
+    log_phone_notice(client)
+    case_page = client.get("/staff/cases/1/").text
+    assert "This filing confirms it" in case_page, "the filing of the same facility is suggested"
+    notice_form = re.search(r'action="(/staff/phone-notices/\d+/confirmed)"', case_page).group(1)
+    reference = re.search(r"REL-\d{4}-\d{4}", case_page).group(0)
+    bad = client.post(
+        notice_form, data={"csrf_token": csrf_of(case_page), "reference": "IDR-1999-0001"}
+    )
+    assert (
+        "There is no release notification IDR-1999-0001."
+        in client.get(bad.headers["Location"]).text
+    )
+    client.post(notice_form, data={"csrf_token": csrf_of(case_page), "reference": reference})
+    queue = client.get("/staff/").text
+    assert f"Confirmed in writing by {reference}." in queue
+    assert "Notices waiting for their written confirmation" not in queue
+    page = client.get(
+        "/staff/annual-report/", query_string={"start": "2026-01-03", "end": "2027-01-02"}
+    ).text
+    assert re.search(r"confirmed in writing</th><td>1 of 1<", page)

@@ -10,7 +10,16 @@ bp = Blueprint("staff", __name__, url_prefix="/staff")
 def init_staff(app: Flask) -> None:
     """Register the workspace. Call before CSRF protection is set up: the sign-in check
     must answer an anonymous request (any method) before anything else looks at it."""
-    from portal.staff import auth, cases, exports, mail, map_views, queue, reports  # noqa: F401
+    from portal.staff import (  # noqa: F401  (their routes)
+        auth,
+        cases,
+        exports,
+        mail,
+        map_views,
+        phone_notices,
+        queue,
+        reports,
+    )
     from portal.staff.accounts import init_account_commands
 
     app.config.setdefault("STAFF_IDLE_MINUTES", 30)

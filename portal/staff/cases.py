@@ -86,6 +86,13 @@ def case(case_id: int):
     notes = list(db["notes"].rows_where("case_id = ?", [case_id], order_by="id desc"))
     original = db["cases"].get(case["duplicate_of"]) if case["duplicate_of"] else None
     duplicates = list(db["cases"].rows_where("duplicate_of = ?", [case_id], select="id, reference"))
+    # Spoken notices this filing may confirm in writing: same facility name, still waiting.
+    spoken = []
+    if case["kind"] == "notification":
+        waiting = "confirmed_by IS NULL AND confirmation_due IS NOT NULL"
+        spoken = list(db["phone_notices"].rows_where(
+            f"{waiting} AND lower(facility_name) = lower(?)", [details["facility_name"]],
+            select="id, told_at, how, caller_name"))  # fmt: skip
     return render_template(
         "staff/case.html",
         case=case,
@@ -99,6 +106,7 @@ def case(case_id: int):
         nearby=nearby(db, case),
         original=original,
         duplicates=duplicates,
+        spoken=spoken,
         forms=_forms(case),
         agencies=current_app.extensions["content"].settings.referral_agencies,
     )

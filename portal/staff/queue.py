@@ -14,6 +14,7 @@ from portal.db import get_db
 from portal.deadlines import BusinessCalendar
 from portal.staff import bp
 from portal.staff.accounts import usernames
+from portal.staff.phone_notices import LinkForm, waiting_notices
 from portal.staff.workflow import CLOSED_STATUSES, NOTIFICATION_STATUSES, REPORT_STATUSES
 
 PER_PAGE = 50
@@ -216,4 +217,6 @@ def queue():
         report_statuses=REPORT_STATUSES,
         notification_statuses=NOTIFICATION_STATUSES,
         flag_labels=FLAG_LABELS,
+        notices=waiting_notices(db, now),
+        link_form=LinkForm(formdata=None),
     )

@@ -64,7 +64,18 @@ def annual_counts(db: sqlite_utils.Database, start: dt.date, end: dt.date) -> di
         "notifications_confirmed": count(
             "notification", "(c.status = 'confirmed' OR n.confirmation_due IS NOT NULL)"
         ),
+        **_spoken_notices(db, window),
     }
+
+
+def _spoken_notices(db: sqlite_utils.Database, window: list[str]) -> dict[str, int]:
+    """Notices staff logged from a call or a visit, and how many were confirmed in writing."""
+    logged, spoken, confirmed = db.execute(
+        "SELECT count(*), count(confirmation_due), count(confirmed_by) FROM phone_notices"
+        " WHERE told_at >= ? AND told_at < ?",
+        window,
+    ).fetchone()
+    return {"notices_logged": logged, "notices_spoken": spoken, "notices_confirmed": confirmed}
 
 
 @bp.route("/annual-report/")
