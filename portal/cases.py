@@ -159,13 +159,13 @@ def find_by_token(db: sqlite_utils.Database, token: str) -> dict[str, Any] | Non
 # What each status means, in the words the public status page uses.
 STATUSES = {
     "received": ("Received", "It has arrived and staff will review it soon."),
-    "investigating": ("Being investigated", "Village staff are looking into it."),
+    "investigating": ("Being investigated", "Staff are looking into it."),
     "referred": ("Passed to another agency", "It has been sent to the agency that handles it."),
     "resolved": ("Resolved", "The problem was found and dealt with."),
     "no-violation": ("No violation found", "Staff looked into it and found no violation."),
     "exempt": ("Allowed discharge", "What was seen is a discharge the law allows."),
     "duplicate": ("Already reported", "Someone reported the same problem; it is handled there."),
     "confirmed": ("Confirmed in writing", "This filing confirms the earlier notice in writing."),
-    "follow-up": ("Follow-up needed", "Village staff may contact you for more information."),
+    "follow-up": ("Follow-up needed", "Staff may contact you for more information."),
     "closed": ("Closed", "No further action is needed on this notification."),
 }

@@ -13,7 +13,7 @@ from functools import cache
 from static_site.content import Holiday, HolidayRules, load_content
 
 SATURDAY, SUNDAY = 5, 6
-CLOSURE = "Village closure"
+CLOSURE = "Office closure"
 # The last second of a day: a deadline "by the end of" a day.
 END_OF_DAY = time(23, 59, 59)
 

@@ -202,7 +202,7 @@ def record(case: dict[str, Any], n: dict[str, Any]) -> list[tuple[str, list[tupl
             ("Containment and cleanup so far", n["cleanup"]),
             ("To prevent it happening again", n["prevention"]),
         ]),
-        ("Earlier notice to the Village", [
+        ("Earlier notice", [
             ("Already told", pick(LABELS["prior_notice"], n["prior_notice"])),
             *([("When", when(n["prior_notice_at"])), ("Told to", n["prior_notice_to"])]
               if n["prior_notice"] not in (None, "none") else []),

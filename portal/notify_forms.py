@@ -143,9 +143,9 @@ class NotificationForm(TriageFields, PublicForm):
     )
 
     prior_notice = choice(
-        "Has the Village already been told about this release?", PRIOR_NOTICE, required=ANSWER
+        "Have you already told us about this release?", PRIOR_NOTICE, required=ANSWER
     )
-    prior_notice_at = moment("When was the Village told?")
+    prior_notice_at = moment("When did you tell us?")
     prior_notice_to = text("Who did you tell?", 120)
 
     def validate(self, extra_validators=None) -> bool:
@@ -177,7 +177,7 @@ class NotificationForm(TriageFields, PublicForm):
         if self.is_over.data == "yes":
             need(self.ended_at, "Enter when the release stopped.")
         if self.prior_notice.data not in (None, "none"):
-            need(self.prior_notice_at, "Enter when the Village was told.")
+            need(self.prior_notice_at, "Enter when you told us.")
             need(self.prior_notice_to, "Enter who you told, a name or a job title.")
         if self.quantity.data and not self.unit.data:
             missing.append((self.unit, "Choose a unit for the amount."))

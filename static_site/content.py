@@ -174,6 +174,7 @@ class ServiceArea:
 class Settings:
     name: str
     short_name: str
+    kind: str
     state: str
     code_title: str
     office: Office
@@ -298,6 +299,7 @@ def load_settings(path: Path) -> Settings:
     return Settings(
         name=town.text("name"),
         short_name=town.text("short_name"),
+        kind=town.text("kind"),
         state=town.text("state"),
         code_title=town.text("code_title"),
         office=Office(

@@ -147,7 +147,7 @@ def test_closure_is_not_a_business_day_and_pushes_the_deadline():
     assert REAL.add_business_days(d("2026-12-23"), 1) == d("2026-12-24")
     closed = with_rules(closures=(d("2026-12-24"),))
     assert not closed.is_business_day(d("2026-12-24"))
-    assert closed.observed_holidays(2026)[d("2026-12-24")] == "Village closure"
+    assert closed.observed_holidays(2026)[d("2026-12-24")] == "Office closure"
     assert closed.add_business_days(d("2026-12-23"), 1) == d("2026-12-28")
 
 

@@ -79,7 +79,7 @@ def test_a_harmless_release_goes_straight_to_the_details(client):
         ({"reached_drain": ""}, "reached_drain", "Answer this question to go on."),
         ({"cleanup": ""}, "cleanup", "Describe the containment and cleanup so far."),
         ({"prior_notice": ""}, "prior_notice", "Answer this question to go on."),
-        ({"prior_notice_at": ""}, "prior_notice_at", "Enter when the Village was told."),
+        ({"prior_notice_at": ""}, "prior_notice_at", "Enter when you told us."),
         ({"prior_notice_to": ""}, "prior_notice_to", "Enter who you told, a name or a job title."),
         ({"prior_notice_at": "2026-11-01T10:00"}, "prior_notice_at", "This is before the release was discovered."),
         ({"latitude": "91"}, "latitude", "The latitude must be between -90 and 90."),

@@ -322,7 +322,7 @@ def test_a_fax_needs_no_written_confirmation(app, client):
 
 @pytest.mark.parametrize(
     ("overrides", "message"),
-    [({"facility_name": ""}, "Enter the facility&#39;s name."), ({"how": ""}, "Choose how the Village was told."),
+    [({"facility_name": ""}, "Enter the facility&#39;s name."), ({"how": ""}, "Choose how the notice was given."),
      ({"told_at": "2099-01-01T10:00"}, "This date and time is in the future."),
      ({"caller_phone": "12"}, "Enter a phone number like")],
 )  # fmt: skip

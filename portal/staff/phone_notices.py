@@ -27,8 +27,8 @@ SPOKEN = {"phone", "in-person"}
 
 
 class PhoneNoticeForm(FlaskForm):
-    told_at = moment("When was the Village told?", required="Enter the date and time.")
-    how = choice("How?", HOW, required="Choose how the Village was told.")
+    told_at = moment("When was the notice given?", required="Enter the date and time.")
+    how = choice("How?", HOW, required="Choose how the notice was given.")
     facility_name = text("Business or facility", 200, required="Enter the facility's name.")
     facility_address = text("Facility address", 300)
     caller_name = text("Who called", 120, required="Enter the caller's name.")
