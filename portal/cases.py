@@ -87,13 +87,7 @@ def store_case(
     token = status_token(secret, submission_key)
     with transaction(db):
         # Photos count by their content: a resent form uploads them again under new ids.
-        hashes = [
-            row[0] if row else photo_id
-            for photo_id in photo_ids
-            for row in [
-                db.execute("SELECT sha256 FROM pending_photos WHERE id = ?", [photo_id]).fetchone()
-            ]
-        ]
+        hashes = _content_hashes(db, photo_ids)
         fingerprint = digest({"case": case, "details": details, "photos": hashes})
         existing = db.execute(
             "SELECT id, reference, submission_digest FROM cases WHERE submission_key = ?",
