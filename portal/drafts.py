@@ -20,6 +20,7 @@ from portal.cases import (
     new_submission_key,
     store_case,
 )
+from portal.clock import local_now
 from portal.db import get_db
 from portal.forms import MAX_PHOTOS, PublicForm
 from portal.messages import queue_case_mail
@@ -27,12 +28,6 @@ from portal.photos import PhotoError, process_photo
 
 SUBMISSION_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 PENDING_ID = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
-
-
-def local_now() -> dt.datetime:
-    """Now, in the municipality's time zone, to the second."""
-    tz = current_app.extensions["content"].settings.timezone
-    return dt.datetime.now(tz).replace(microsecond=0)
 
 
 def submission_key(form: PublicForm) -> str:

@@ -12,7 +12,8 @@ from typing import Any
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
 from portal.cases import Stored, new_submission_key
-from portal.drafts import keep_photos, local_now, recover, store_submission, submission_key
+from portal.clock import local_now
+from portal.drafts import keep_photos, recover, store_submission, submission_key
 from portal.notifications import from_form, record, release_deadlines, with_deadlines
 from portal.notify_forms import TRIAGE_FIELDS, NotificationForm, TriageForm
 

@@ -13,8 +13,9 @@ from portal.cases import (
     find_by_token,
     new_submission_key,
 )
+from portal.clock import local_now
 from portal.db import get_db
-from portal.drafts import keep_photos, local_now, recover, store_submission, submission_key
+from portal.drafts import keep_photos, recover, store_submission, submission_key
 from portal.forms import ReportForm
 from static_site.content import Content
 

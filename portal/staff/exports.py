@@ -11,10 +11,11 @@ from typing import Any
 
 from flask import current_app, render_template, request
 
+from portal.clock import local_today
 from portal.db import get_db
 from portal.staff import bp
-from portal.staff.queue import Filters
-from portal.staff.reports import local_today, reporting_year
+from portal.staff.queue import FROM, Filters
+from portal.staff.reports import reporting_year
 
 CSV_COLUMNS = [
     "reference", "kind", "received_at", "status", "assignee", "address", "latitude",
@@ -44,15 +45,13 @@ def _range() -> tuple[dt.date, dt.date]:
 
 
 def _cases(start: dt.date, end: dt.date) -> list[dict[str, Any]]:
+    where, params = Filters(start=start, end=end).query()  # the queue's own date window
     cursor = get_db().execute(
         "SELECT c.*, r.indicators, r.description, r.observed_at, r.location_type,"
         " n.facility_name, n.materials, n.hazardous, n.notice_met, n.confirmation_met,"
-        " o.reference AS original_reference"
-        " FROM cases c LEFT JOIN reports r ON r.case_id = c.id"
-        " LEFT JOIN notifications n ON n.case_id = c.id"
-        " LEFT JOIN cases o ON o.id = c.duplicate_of"
-        " WHERE c.received_at >= ? AND c.received_at < ? ORDER BY c.received_at, c.id",
-        [start.isoformat(), (end + dt.timedelta(days=1)).isoformat()],
+        f" o.reference AS original_reference{FROM}"
+        f" LEFT JOIN cases o ON o.id = c.duplicate_of WHERE {where} ORDER BY c.received_at, c.id",
+        params,
     )
     columns = [c[0] for c in cursor.description]
     return [dict(zip(columns, row, strict=True)) for row in cursor]

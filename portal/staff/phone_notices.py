@@ -16,6 +16,7 @@ from flask_wtf import FlaskForm
 from wtforms import StringField
 from wtforms.validators import DataRequired, Length, ValidationError
 
+from portal.clock import local_now
 from portal.db import get_db
 from portal.fields import YES_NO_UNSURE, choice, long_text, moment, text
 from portal.staff import bp
@@ -50,12 +51,6 @@ class LinkForm(FlaskForm):
     )
 
 
-def _now() -> dt.datetime:
-    return dt.datetime.now(current_app.extensions["content"].settings.timezone).replace(
-        microsecond=0
-    )
-
-
 def log_notice(db: sqlite_utils.Database, form: PhoneNoticeForm, taken_by: str) -> int:
     """Store a notice; a spoken one is due its written confirmation in 3 business days."""
     settings = current_app.extensions["content"].settings
@@ -73,7 +68,7 @@ def log_notice(db: sqlite_utils.Database, form: PhoneNoticeForm, taken_by: str) 
             form.facility_address.data or None, form.caller_name.data,
             form.caller_phone.data or None, form.caller_email.data or None, form.material.data,
             form.hazardous.data, form.note.data or None, taken_by,
-            _now().isoformat(timespec="seconds"),
+            local_now().isoformat(timespec="seconds"),
             due.isoformat(timespec="seconds") if due else None,
         ],
     )  # fmt: skip
@@ -111,13 +106,13 @@ def link(db: sqlite_utils.Database, notice_id: int, reference: str) -> str:
 
 @bp.route("/phone-notices/new", methods=["GET", "POST"])
 def new_phone_notice():
-    form = PhoneNoticeForm(clock=_now)
+    form = PhoneNoticeForm(clock=local_now)
     if form.is_submitted() and form.validate():
         log_notice(get_db(), form, current_staff()["username"])
         flash("Notice logged.", "success")
         return redirect(url_for("staff.queue"), code=303)
     if not form.is_submitted():
-        form.told_at.data = _now().replace(second=0, tzinfo=None)
+        form.told_at.data = local_now().replace(second=0, tzinfo=None)
     status = 422 if form.errors else 200
     return render_template("staff/phone_notice.html", form=form), status
 

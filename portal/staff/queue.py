@@ -10,6 +10,7 @@ from typing import Any
 import sqlite_utils
 from flask import current_app, render_template, request
 
+from portal.clock import local_now
 from portal.db import get_db
 from portal.deadlines import BusinessCalendar
 from portal.staff import bp
@@ -202,7 +203,7 @@ def queue():
     db = get_db()
     filters = Filters.from_args(request.args)
     rows, total = find_cases(db, filters)
-    now = dt.datetime.now(current_app.extensions["content"].settings.timezone)
+    now = local_now()
     calendar = current_app.extensions["calendar"]
     for row in rows:
         row["flags"] = flags(db, row, calendar, now)

@@ -8,17 +8,13 @@ from typing import Any
 import sqlite_utils
 from flask import current_app, render_template, request
 
+from portal.clock import local_today
 from portal.db import get_db
 from portal.forms import INDICATORS
 from portal.staff import bp
 from portal.staff.queue import Filters
 
 INVESTIGATED = ("investigating", "referred", "resolved", "no-violation", "exempt")
-
-
-def local_today() -> dt.date:
-    """Today where the municipality is (the server may keep UTC)."""
-    return dt.datetime.now(current_app.extensions["content"].settings.timezone).date()
 
 
 def reporting_year(day: dt.date, starts: tuple[int, int] | None = None) -> tuple[dt.date, dt.date]:

@@ -3,14 +3,14 @@ its audit-log entry, and, when the public sees it, the update mail to the person
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from typing import Any
 
 import sqlite_utils
-from flask import current_app, render_template
+from flask import render_template
 
 from portal import outbox
+from portal.clock import local_now
 from portal.db import insert, transaction
 
 REPORT_STATUSES = (
@@ -30,8 +30,7 @@ def statuses_for(kind: str) -> tuple[str, ...]:
 
 
 def _now() -> str:
-    tz = current_app.extensions["content"].settings.timezone
-    return dt.datetime.now(tz).isoformat(timespec="seconds")
+    return local_now().isoformat(timespec="seconds")
 
 
 def log(db: sqlite_utils.Database, case_id: int, actor: str, action: str, **detail: Any) -> int:
