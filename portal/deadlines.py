@@ -100,6 +100,11 @@ class BusinessCalendar:
         """23:59:59 local time on `day`, timezone-aware: a deadline "by the end of" that day."""
         return datetime.combine(day, END_OF_DAY, tzinfo=tz)
 
+    def close_of_business(self, day: date, tz: tzinfo, closes: time) -> datetime:
+        """The office's closing time on `day`, timezone-aware: the last moment notice in
+        person or by telephone can be given that day."""
+        return datetime.combine(day, closes, tzinfo=tz)
+
 
 @cache
 def default_calendar() -> BusinessCalendar:

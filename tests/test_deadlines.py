@@ -40,7 +40,7 @@ NEXT = [
     ("memorial-day", "2026-05-22", "2026-05-26"),
     ("memorial-day-saturday", "2026-05-23", "2026-05-26"),
     ("memorial-day-itself", "2026-05-25", "2026-05-26"),
-    ("july-4-saturday-kept-friday", "2026-07-02", "2026-07-06"),
+    ("july-4-saturday-not-moved", "2026-07-02", "2026-07-03"),
     ("july-4-itself-a-saturday", "2026-07-04", "2026-07-06"),
     ("july-4-sunday-kept-monday", "2027-07-02", "2027-07-06"),
     ("lincolns-birthday", "2026-02-11", "2026-02-13"),
@@ -48,13 +48,13 @@ NEXT = [
     ("election-day-2026", "2026-11-02", "2026-11-04"),
     ("election-day-2028", "2028-11-06", "2028-11-08"),
     ("veterans-day", "2026-11-10", "2026-11-12"),
-    ("veterans-day-saturday-kept-friday", "2028-11-09", "2028-11-13"),
+    ("veterans-day-saturday-not-moved", "2028-11-09", "2028-11-10"),
     ("thanksgiving", "2026-11-25", "2026-11-27"),
-    ("christmas-saturday-kept-friday", "2027-12-23", "2027-12-27"),
-    ("new-year-saturday-kept-in-old-year", "2027-12-30", "2028-01-03"),
+    ("christmas-saturday-not-moved", "2027-12-23", "2027-12-24"),
+    ("new-year-saturday-not-moved", "2027-12-30", "2027-12-31"),
     ("new-year-sunday-kept-monday", "2022-12-30", "2023-01-03"),
     ("juneteenth-friday", "2026-06-18", "2026-06-22"),
-    ("juneteenth-saturday-kept-friday", "2027-06-17", "2027-06-21"),
+    ("juneteenth-saturday-not-moved", "2027-06-17", "2027-06-18"),
     ("columbus-day", "2026-10-09", "2026-10-13"),
     ("mlk-day", "2026-01-16", "2026-01-20"),
     ("labor-day", "2026-09-04", "2026-09-08"),
@@ -75,10 +75,10 @@ ADD = [
     ("monday-before-election-day", "2026-11-02", 3, "2026-11-06"),
     ("tuesday-before-veterans-day", "2026-11-10", 3, "2026-11-16"),
     ("wednesday-before-thanksgiving", "2026-11-25", 3, "2026-12-01"),
-    ("over-christmas-2027", "2027-12-22", 3, "2027-12-28"),
-    ("into-2028-over-new-year-kept-dec-31", "2027-12-29", 3, "2028-01-04"),
+    ("over-christmas-2027", "2027-12-22", 3, "2027-12-27"),
+    ("into-2028-new-year-on-a-saturday", "2027-12-29", 3, "2028-01-03"),
     ("from-a-saturday", "2026-11-14", 3, "2026-11-18"),
-    ("from-an-observed-holiday", "2026-07-03", 1, "2026-07-06"),
+    ("from-the-friday-before-a-saturday-holiday", "2026-07-03", 1, "2026-07-06"),
     ("ten-over-election-and-veterans-day", "2026-11-02", 10, "2026-11-18"),
 ]
 
@@ -95,12 +95,12 @@ BUSINESS = [
     ("feb-15-2027-is-washingtons-birthday", "2027-02-15", False),
     ("ordinary-wednesday", "2026-11-18", True),
     ("saturday", "2026-11-14", False),
-    ("july-3-2026-observed", "2026-07-03", False),
+    ("july-3-2026-friday-before-saturday-holiday", "2026-07-03", True),
     ("july-5-2027-observed", "2027-07-05", False),
-    ("christmas-eve-2027-observed", "2027-12-24", False),
-    ("dec-31-2027-new-year-observed", "2027-12-31", False),
+    ("christmas-eve-2027-friday-is-open", "2027-12-24", True),
+    ("dec-31-2027-friday-is-open", "2027-12-31", True),
     ("jan-2-2023-new-year-observed", "2023-01-02", False),
-    ("veterans-day-2028-observed-friday", "2028-11-10", False),
+    ("veterans-day-2028-friday-before-is-open", "2028-11-10", True),
     ("election-day-2028", "2028-11-07", False),
     ("mlk-day-2027", "2027-01-18", False),
     ("columbus-day-2026", "2026-10-12", False),
@@ -114,11 +114,11 @@ def test_is_business_day(day, open_):
 
 
 OBSERVED = [
-    ("new-year-2028-in-2027", 2027, "2027-12-31", "New Year's Day"),
+    ("new-year-2028-on-a-saturday", 2028, "2028-01-01", "New Year's Day"),
     ("new-year-2027", 2027, "2027-01-01", "New Year's Day"),
-    ("christmas-2027", 2027, "2027-12-24", "Christmas Day"),
+    ("christmas-2027-on-a-saturday", 2027, "2027-12-25", "Christmas Day"),
     ("new-year-2023", 2023, "2023-01-02", "New Year's Day"),
-    ("independence-day-2026", 2026, "2026-07-03", "Independence Day"),
+    ("independence-day-2026-on-a-saturday", 2026, "2026-07-04", "Independence Day"),
     ("flag-day-2026-kept-sunday", 2026, "2026-06-14", "Flag Day"),
     ("thanksgiving-2026", 2026, "2026-11-26", "Thanksgiving Day"),
 ]
@@ -132,10 +132,19 @@ def test_observed_holidays(year, day, name):
 
 
 def test_observed_holidays_cross_the_year_boundary():
-    # 2027 keeps its own New Year's Day and 2028's; 2028 keeps none.
-    assert len(REAL.observed_holidays(2027)) == 15
-    assert len(REAL.observed_holidays(2028)) == 13
-    assert not any(day.month == 1 and day.day <= 2 for day in REAL.observed_holidays(2028))
+    # With the Saturday switch on (not the default), 2027 keeps its own New Year's Day and
+    # 2028's; 2028 keeps none. By default each year keeps its own 14.
+    friday = with_rules(saturday_to_friday=True)
+    assert len(friday.observed_holidays(2027)) == 15
+    assert len(friday.observed_holidays(2028)) == 13
+    assert not any(day.month == 1 and day.day <= 2 for day in friday.observed_holidays(2028))
+    assert len(REAL.observed_holidays(2027)) == len(REAL.observed_holidays(2028)) == 14
+
+
+def test_saturday_to_friday_is_off_by_default():
+    # GCL § 24 moves only a holiday on a Sunday; a Friday closure is content, not law.
+    assert RULES.saturday_to_friday is False
+    assert RULES.sunday_to_monday is True
 
 
 def test_observed_holidays_returns_a_copy():
@@ -153,8 +162,8 @@ def test_closure_is_not_a_business_day_and_pushes_the_deadline():
 
 SWITCHES = [
     ("sunday-off-july-5-2027-open", {"sunday_to_monday": False}, "2027-07-02", "2027-07-05"),
-    ("saturday-off-july-3-2026-open", {"saturday_to_friday": False}, "2026-07-02", "2026-07-03"),
-    ("saturday-off-dec-31-2027-open", {"saturday_to_friday": False}, "2027-12-30", "2027-12-31"),
+    ("saturday-on-july-3-2026-closed", {"saturday_to_friday": True}, "2026-07-02", "2026-07-06"),
+    ("saturday-on-dec-31-2027-closed", {"saturday_to_friday": True}, "2027-12-30", "2028-01-03"),
     ("sunday-off-jan-2-2023-open", {"sunday_to_monday": False}, "2022-12-30", "2023-01-02"),
 ]
 
