@@ -15,9 +15,15 @@ def when(value: str | dt.datetime | None) -> str:
     if not value:
         return ""
     moment = _moment(value)
+    return f"{moment:%B} {moment.day}, {moment.year} at {clock(moment)}"
+
+
+def clock(value: str | dt.datetime | dt.time) -> str:
+    """The time of day as people write it: '4:00 p.m.'"""
+    moment = value if isinstance(value, dt.time | dt.datetime) else _moment(value)
     hour = moment.hour % 12 or 12
     half = "a.m." if moment.hour < 12 else "p.m."
-    return f"{moment:%B} {moment.day}, {moment.year} at {hour}:{moment:%M} {half}"
+    return f"{hour}:{moment:%M} {half}"
 
 
 def day(value: str | dt.date | dt.datetime | None) -> str:

@@ -11,6 +11,7 @@ from flask import current_app, render_template, url_for
 from portal import outbox
 from portal.cases import status_token
 from portal.db import transaction
+from portal.notifications import online_filing as _online
 from portal.notifications import record, stored_deadlines
 
 
@@ -140,7 +141,7 @@ def queue_notification_mail(db: sqlite_utils.Database, case_id: int, token: str)
     context = {
         "case": case,
         "sections": record(case, details),
-        "deadlines": stored_deadlines(case, details),
+        "deadlines": stored_deadlines(case, details, _online()),
         "photo_count": len(photos),
         "map_link": map_link(case),
         "status_link": status_link(token),

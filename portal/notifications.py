@@ -6,6 +6,8 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+from flask import current_app
+
 from portal.deadlines import BusinessCalendar
 from portal.display import when
 from portal.fields import YES_NO, YES_NO_UNSURE
@@ -19,67 +21,100 @@ from portal.notify_forms import (
     UNITS,
     NotificationForm,
 )
+from static_site.content import OnlineFiling
 
 # Section 216-12: a commercial or industrial source keeps its record at least three years.
 RETENTION_YEARS = 3
 
 
+def years_after(day: dt.date, years: int) -> dt.date:
+    """The same date `years` later; 29 February becomes 1 March in a common year, so
+    "at least three years" is never a day short."""
+    try:
+        return day.replace(year=day.year + years)
+    except ValueError:
+        return dt.date(day.year + years, 3, 1)
+
+
 @dataclass(frozen=True)
 class Deadline:
-    """One thing the law asks by a date, and whether it was done in time."""
+    """One thing the law asks by a moment, and whether (as the filing tells) it was done."""
 
     key: str  # "notice" or "confirmation"
-    due: dt.datetime  # the end of the due day, local time
-    done_at: dt.datetime
-    done_by: str  # how it was done: "this filing", "telephone"...
+    due: dt.datetime  # local time: closing time (notice) or end of day (confirmation)
+    done_at: dt.datetime | None  # None: not done, as far as this filing shows
+    done_by: str  # how it was done: "this filing", "by telephone"...
+    checked_at: dt.datetime  # when the filing was made (or is being reviewed)
 
     @property
     def met(self) -> bool:
-        return self.done_at <= self.due
+        return self.done_at is not None and self.done_at <= self.due
+
+    @property
+    def late(self) -> bool:
+        """Done after the deadline, or not done and the deadline has passed."""
+        moment = self.done_at if self.done_at is not None else self.checked_at
+        return moment > self.due
 
 
 def release_deadlines(
     calendar: BusinessCalendar,
     tz: dt.tzinfo,
     *,
+    closes: dt.time,
+    online: OnlineFiling,
     discovered_at: dt.datetime,
     prior_notice: str,
     prior_notice_at: dt.datetime | None,
     filed_at: dt.datetime,
 ) -> list[Deadline]:
-    """Notice by the end of the next business day after discovery; a spoken notice
-    confirmed in writing by the end of the third business day after it."""
-    due = calendar.end_of_day(calendar.next_business_day(discovered_at.date()), tz)
-    labels = dict(PRIOR_NOTICE_BY)
-    if prior_notice != "none" and prior_notice_at is not None:
-        deadlines = [Deadline("notice", due, prior_notice_at, labels[prior_notice])]
-    else:
-        deadlines = [Deadline("notice", due, filed_at, "this filing")]
+    """Notice by closing time on the next business day after discovery (notice in person or
+    by telephone needs the office open); a spoken notice confirmed by written notice mailed
+    by the end of the third business day after it."""
+    due = calendar.close_of_business(calendar.next_business_day(discovered_at.date()), tz, closes)
+    deadlines = [_notice(due, prior_notice, prior_notice_at, filed_at, online)]
     if prior_notice in SPOKEN_NOTICES and prior_notice_at is not None:
         confirm_due = calendar.end_of_day(calendar.add_business_days(prior_notice_at.date(), 3), tz)
-        deadlines.append(Deadline("confirmation", confirm_due, filed_at, "this filing"))
+        deadlines.append(_confirmation(confirm_due, filed_at, online))
     return deadlines
+
+
+def _notice(due, prior_notice, prior_notice_at, filed_at, online: OnlineFiling) -> Deadline:
+    if prior_notice not in (None, "none") and prior_notice_at is not None:
+        how = dict(PRIOR_NOTICE_BY)[prior_notice]
+        return Deadline("notice", due, prior_notice_at, how, filed_at)
+    if online.counts_as_notice:
+        return Deadline("notice", due, filed_at, "this filing", filed_at)
+    return Deadline("notice", due, None, "", filed_at)
+
+
+def _confirmation(due, filed_at, online: OnlineFiling) -> Deadline:
+    if online.counts_as_written_confirmation:
+        return Deadline("confirmation", due, filed_at, "this filing", filed_at)
+    return Deadline("confirmation", due, None, "", filed_at)
+
+
+def online_filing() -> OnlineFiling:
+    """What the municipality accepts this portal's filing as, from its content."""
+    return current_app.extensions["content"].settings.online_filing
 
 
 PRIOR_NOTICE_BY = [("phone", "by telephone"), ("in-person", "in person"), ("fax", "by fax")]
 
 
-def stored_deadlines(case: dict[str, Any], n: dict[str, Any]) -> list[Deadline]:
+def stored_deadlines(
+    case: dict[str, Any], n: dict[str, Any], online: OnlineFiling
+) -> list[Deadline]:
     """The deadlines as they were worked out when the notification was filed."""
     filed = dt.datetime.fromisoformat(case["received_at"])
-    labels = dict(PRIOR_NOTICE_BY)
-    earlier = n["prior_notice"] != "none" and n["prior_notice_at"]
+    prior_at = n["prior_notice_at"] and dt.datetime.fromisoformat(n["prior_notice_at"])
     deadlines = [
-        Deadline(
-            "notice",
-            dt.datetime.fromisoformat(n["notice_due"]),
-            dt.datetime.fromisoformat(n["prior_notice_at"]) if earlier else filed,
-            labels[n["prior_notice"]] if earlier else "this filing",
-        )
-    ]
+        _notice(dt.datetime.fromisoformat(n["notice_due"]), n["prior_notice"], prior_at or None,
+                filed, online)
+    ]  # fmt: skip
     if n["confirmation_due"]:
         due = dt.datetime.fromisoformat(n["confirmation_due"])
-        deadlines.append(Deadline("confirmation", due, filed, "this filing"))
+        deadlines.append(_confirmation(due, filed, online))
     return deadlines
 
 
@@ -125,18 +160,27 @@ def from_form(
     return case, details, moments
 
 
+def _met(deadline: Deadline | None) -> int | None:
+    if deadline is None or (deadline.done_at is None and not deadline.late):
+        return None
+    return int(deadline.met)
+
+
 def with_deadlines(details: dict[str, Any], deadlines: list[Deadline], received: dt.datetime):
     """The details plus the deadlines as stored, and how long the record is kept."""
     by_key = {d.key: d for d in deadlines}
     notice, confirmation = by_key["notice"], by_key.get("confirmation")
+    # Stored as at filing: 1 met, 0 late (done late, or not done with the time passed). A
+    # step still open is not late: the notice counts as 1 (the column is required), the
+    # confirmation stays NULL so the staff queue does not flag it as overdue.
     return details | {
         "notice_due": notice.due.isoformat(timespec="seconds"),
-        "notice_met": int(notice.met),
+        "notice_met": int(not notice.late),
         "confirmation_due": confirmation.due.isoformat(timespec="seconds")
         if confirmation
         else None,
-        "confirmation_met": int(confirmation.met) if confirmation else None,
-        "retain_until": received.date().replace(year=received.year + RETENTION_YEARS).isoformat(),
+        "confirmation_met": _met(confirmation),
+        "retain_until": years_after(received.date(), RETENTION_YEARS).isoformat(),
     }
 
 

@@ -63,7 +63,8 @@ def _after_triage():
         return render_template("portal/notify_triage.html", form=triage), 422
     form = _form(formdata=None, data={name: getattr(triage, name).data for name in TRIAGE_FIELDS})
     form.submission_key.data = new_submission_key()
-    form.discovered_at.data = local_now().replace(second=0, tzinfo=None)
+    # No default for the discovery time: the notice deadline counts from it, so it must be
+    # the filer's answer (a pre-filled "now" would make every filing look on time).
     return _details(form, [], status=200)
 
 
@@ -83,6 +84,8 @@ def _worked_out(form: NotificationForm, filed_at: dt.datetime):
     deadlines = release_deadlines(
         current_app.extensions["calendar"],
         settings.timezone,
+        closes=settings.office.closes,
+        online=settings.online_filing,
         discovered_at=moments["discovered_at"],
         prior_notice=form.prior_notice.data,
         prior_notice_at=moments["prior_notice_at"],

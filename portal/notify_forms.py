@@ -38,7 +38,7 @@ REACHED = [
     ("unsure", "Not sure"),
 ]
 PRIOR_NOTICE = [
-    ("none", "No, this is the first notice"),
+    ("none", "No, not yet"),
     ("phone", "Yes, by telephone"),
     ("in-person", "Yes, in person"),
     ("fax", "Yes, by fax"),
@@ -46,7 +46,12 @@ PRIOR_NOTICE = [
 DEC_CALLED = [
     ("yes", "Yes"),
     ("no", "No"),
-    ("not-needed", "Not needed (it was not petroleum, or a small spill that stayed contained)"),
+    # Offered for petroleum only: the four conditions of the State's exception, all of them.
+    (
+        "not-needed",
+        "Not needed: petroleum known to be under 5 gallons, contained and under control, that"
+        " has not reached and will not reach water or land, cleaned up within two hours",
+    ),
 ]
 # Notices the law asks to be confirmed in writing within three business days.
 SPOKEN_NOTICES = {"phone", "in-person"}
@@ -84,6 +89,19 @@ class NotificationForm(TriageFields, PublicForm):
     """Everything § 216-12 asks of a facility, and what the Village needs to follow up."""
 
     step = HiddenField()
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if self.petroleum.data != "yes":
+            # Not for a chemical release: a hazardous substance at or above its reportable
+            # quantity is reported to the State whatever the amount that stayed contained.
+            offered = self.dec_called.choices
+            self.dec_called.choices = [c for c in offered if c.value != "not-needed"]
+
+    @property
+    def state_report_asked(self) -> bool:
+        """Petroleum, or a material that is or may be hazardous: ask about the State hotline."""
+        return self.petroleum_spill or self.hazardous.data in ("yes", "unsure")
 
     emergency_called = choice("Did you call 911 (emergency services)?", YES_NO)
     emergency_called_at = moment("When did you call 911?")
@@ -168,7 +186,7 @@ class NotificationForm(TriageFields, PublicForm):
             need(self.emergency_called, "Say whether you called 911.")
         if self.emergency_called.data == "yes":
             need(self.emergency_called_at, "Enter when you called 911.")
-        if self.petroleum_spill:
+        if self.state_report_asked:
             need(self.dec_called, "Say whether you called the NYSDEC Spill Hotline.")
         if self.dec_called.data == "yes":
             need(self.dec_called_at, "Enter when you called the NYSDEC Spill Hotline.")

@@ -9,6 +9,7 @@ from flask import Blueprint, abort, render_template, request
 
 from portal.cases import find_by_token
 from portal.db import get_db
+from portal.notifications import online_filing as _online
 from portal.notifications import record, stored_deadlines
 
 bp = Blueprint("status", __name__, url_prefix="/status")
@@ -27,7 +28,7 @@ def show(token: str):
         case=case,
         notification=notification,
         sections=record(case, notification),
-        deadlines=stored_deadlines(case, notification),
+        deadlines=stored_deadlines(case, notification, _online()),
         photo_count=db["photos"].count_where("case_id = ?", [case["id"]]),
         filed=request.args.get("filed") == "1",
     )

@@ -7,7 +7,7 @@ import json
 from flask import Flask
 
 from portal.cases import STATUSES
-from portal.display import day, tel, when
+from portal.display import clock, day, tel, when
 from portal.fields import field_attrs
 from portal.forms import CHOICE_LABELS, MAX_PHOTOS
 from portal.photos import MAX_UPLOAD_BYTES
@@ -31,4 +31,4 @@ def init_templates(app: Flask, content: Content) -> None:
             [[e.name, list(e.keywords)] for e in content.exempt.entries if e.keywords]
         ),
     )
-    app.jinja_env.filters.update(when=when, day=day, tel=tel, fromjson=json.loads)
+    app.jinja_env.filters.update(when=when, day=day, clock=clock, tel=tel, fromjson=json.loads)

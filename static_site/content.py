@@ -128,6 +128,10 @@ class Office:
     locality: str
     phone: Phone
     hours: str
+    # When the office opens and closes on a business day: notice in person or by
+    # telephone (§ 216-12) can only be given between these times.
+    opens: dt.time
+    closes: dt.time
     email: str | None
     fax: str | None
 
@@ -151,6 +155,17 @@ class HolidayRules:
     closures: tuple[dt.date, ...]
     sunday_to_monday: bool
     saturday_to_friday: bool
+    # Where the list of holidays comes from, in words for the pages ("New York's ...").
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class OnlineFiling:
+    """What the municipality accepts the portal's release notification as (§ 216-12 names
+    only notice in person, by telephone or fax, and a written notice mailed)."""
+
+    counts_as_notice: bool
+    counts_as_written_confirmation: bool
 
 
 @dataclass(frozen=True)
@@ -185,6 +200,9 @@ class Settings:
     public_url: str | None
     portal_origin: str | None
     unofficial_notice: str
+    legal_notice: str
+    penalties: str
+    online_filing: OnlineFiling
     holidays: HolidayRules
     timezone: ZoneInfo
     service_area: ServiceArea
@@ -236,6 +254,14 @@ def _holiday(fields: _Fields) -> Holiday:
         after_first=after_first,
         shift=fields.flag("shift", True),
     )
+
+
+def _clock_time(fields: _Fields, key: str) -> dt.time:
+    text = fields.text(key)
+    try:
+        return dt.time.fromisoformat(text)
+    except ValueError:
+        raise fields.fail(key, f"{text!r} is not a time like 16:00") from None
 
 
 def _closure(fields: _Fields, index: int, value: Any) -> dt.date:
@@ -296,6 +322,7 @@ def load_settings(path: Path) -> Settings:
         if key not in phones:
             raise phones_map.fail(key, "is missing")
     holidays = fields.mapping("holidays")
+    online = fields.mapping("online_filing")
     return Settings(
         name=town.text("name"),
         short_name=town.text("short_name"),
@@ -308,6 +335,8 @@ def load_settings(path: Path) -> Settings:
             locality=office.text("locality"),
             phone=Phone(office.text("phone_label"), office.text("phone")),
             hours=office.text("hours"),
+            opens=_clock_time(office, "opens"),
+            closes=_clock_time(office, "closes"),
             email=office.text("email", optional=True),
             fax=office.text("fax", optional=True),
         ),
@@ -318,13 +347,21 @@ def load_settings(path: Path) -> Settings:
         public_url=fields.text("public_url", optional=True),
         portal_origin=fields.text("portal_origin", optional=True),
         unofficial_notice=fields.text("unofficial_notice"),
+        legal_notice=fields.text("legal_notice"),
+        penalties=fields.text("penalties"),
+        online_filing=OnlineFiling(
+            counts_as_notice=online.flag("counts_as_notice", False),
+            counts_as_written_confirmation=online.flag("counts_as_written_confirmation", False),
+        ),
         holidays=HolidayRules(
             observed=tuple(_holiday(item) for item in holidays.records("observed")),
             closures=tuple(
                 _closure(holidays, i, v) for i, v in enumerate(holidays.values("closures", True))
             ),
             sunday_to_monday=holidays.flag("sunday_to_monday", True),
-            saturday_to_friday=holidays.flag("saturday_to_friday", True),
+            # GCL § 24 has no Saturday rule: off unless the content turns it on.
+            saturday_to_friday=holidays.flag("saturday_to_friday", False),
+            source=holidays.text("source"),
         ),
         timezone=_timezone(fields),
         service_area=_service_area(fields.mapping("service_area")),
@@ -456,6 +493,16 @@ class ExemptDischarge:
     slug: str
     note: str
     keywords: tuple[str, ...] = ()
+    learn: str | None = None  # the slug of a learn page that says more
+
+
+@dataclass(frozen=True)
+class Question:
+    """A common question, answered plainly, with a learn page that says more (optional)."""
+
+    question: str
+    answer: str
+    learn: str | None = None
 
 
 @dataclass(frozen=True)
@@ -472,6 +519,7 @@ class ExemptList:
     entries: tuple[ExemptDischarge, ...]
     conditional: tuple[ConditionalAllowance, ...]
     caveat: str
+    questions: tuple[Question, ...] = ()
 
 
 def load_exempt(path: Path, ordinance: Ordinance) -> ExemptList:
@@ -489,13 +537,26 @@ def load_exempt(path: Path, ordinance: Ordinance) -> ExemptList:
         keywords = tuple(str(k).strip() for k in item.values("keywords", optional=True))
         if not all(keywords):
             raise item.fail("keywords", "must be a list of words or phrases")
-        entries.append(ExemptDischarge(name, slugify(name), item.text("note"), keywords))
+        entries.append(
+            ExemptDischarge(
+                name, slugify(name), item.text("note"), keywords, item.text("learn", True)
+            )
+        )
     conditional = tuple(
         ConditionalAllowance(c.text("label"), c.text("title"), c.text("note"))
         for c in fields.records("conditional")
     )
+    questions = tuple(
+        Question(q.text("question"), q.text("answer"), q.text("learn", True))
+        for q in fields.records("questions", optional=True)
+    )
     return ExemptList(
-        section, fields.text("intro"), tuple(entries), conditional, fields.text("caveat")
+        section,
+        fields.text("intro"),
+        tuple(entries),
+        conditional,
+        fields.text("caveat"),
+        questions,
     )
 
 
@@ -580,4 +641,11 @@ def load_content(directory: Path | str | None = None) -> Content:
     pages = tuple(
         sorted((load_learn_page(f, ordinance) for f in files), key=lambda p: (p.order, p.slug))
     )
+    slugs = {page.slug for page in pages}
+    for kind, items in (("entries", exempt.entries), ("questions", exempt.questions)):
+        for i, item in enumerate(items):
+            if item.learn is not None and item.learn not in slugs:
+                raise ContentError(
+                    f"exempt-discharges.yaml: {kind}[{i}].learn: no page learn/{item.learn}.md"
+                )
     return Content(settings, ordinance, exempt, pages)

@@ -101,21 +101,29 @@ def test_a_filing_after_a_phone_notice_shows_both_deadlines(app, client):
     review, final = file_notification(client, data)
     assert review.status_code == 200 and "Check your notification" in review.text
     for page in (review.text, client.get(final.headers["Location"]).text):
-        assert "Notice to the Village:" in page and "Given by telephone" in page
-        assert "Written confirmation:" in page
-        assert page.count("within that time") == 2 and "late" not in page
+        assert "Notice to the Village</strong>" in page and "Given by telephone" in page
+        assert "Written confirmation</strong>" in page
+        assert page.count("within that time") == 1 and "(late)" not in page
+        # The filing is not the written confirmation (content's default): it is still to do.
+        assert "Still to do</span>: this filing is not the written confirmation" in page
     [n] = rows(app, "SELECT * FROM notifications")
-    assert n["notice_met"] == 1 and n["confirmation_met"] == 1 and n["confirmation_due"]
+    assert n["notice_met"] == 1 and n["confirmation_met"] is None and n["confirmation_due"]
 
 
-def test_a_late_filing_is_marked_late(app, client):
+def test_a_late_filing_is_marked_late(app, client, content):
     data = notification_data(prior_notice="none", prior_notice_at="", prior_notice_to="")
     _, final = file_notification(client, data)
     receipt = client.get(final.headers["Location"]).text
-    # Discovered Monday, November 2, 2026; Tuesday the 3rd was Election Day.
-    assert "due by the end of Wednesday, November 4, 2026" in receipt
-    assert "after that time (late)" in receipt
-    assert "Written confirmation:" not in receipt, "no spoken notice, nothing to confirm"
+    # Discovered Monday, November 2, 2026; Tuesday the 3rd was Election Day. Notice in person
+    # or by telephone needs the office open: the deadline is its closing time that day.
+    assert (
+        'due by 4:00 p.m. on <time datetime="2026-11-04">Wednesday, November 4, 2026</time>'
+        in receipt
+    )
+    assert "Not done yet, and that time has passed" in receipt
+    assert "A deadline has passed. What to do now:" in receipt
+    assert content.settings.office.phone.number in receipt
+    assert "Written confirmation</strong>" not in receipt, "no spoken notice, nothing to confirm"
     [n] = rows(app, "SELECT notice_met, confirmation_due FROM notifications")
     assert n == {"notice_met": 0, "confirmation_due": None}
 
@@ -188,3 +196,51 @@ def test_an_expired_form_comes_back_with_everything_typed(client):
     assert response.status_code == 400
     assert "please review and send it again" in response.text
     assert 'value="Elm Cleaners"' in response.text
+
+
+def moments(day: str, **times: str) -> dict[str, str]:
+    """The form's date-time answers, all on `day`."""
+    return {name: f"{day}T{value}" for name, value in times.items()}
+
+
+def test_a_filing_on_29_february(app, client, mail_server):
+    # 10:00 on Tuesday, February 29, 2028; a phone notice at 09:40 to confirm in writing.
+    app.config["CLOCK"] = lambda: dt.datetime(2028, 2, 29, 10, 0, tzinfo=TZ)
+    data = notification_data(**moments("2028-02-29", began_at="08:30", discovered_at="09:00",
+                                       emergency_called_at="09:10", dec_called_at="09:20",
+                                       ended_at="09:30", prior_notice_at="09:40"))  # fmt: skip
+    review, final = file_notification(client, data)
+    assert review.status_code == 200 and final.status_code == 303
+    [n] = rows(app, "SELECT * FROM notifications JOIN cases ON id = case_id")
+    assert n["received_at"].startswith("2028-02-29T10:00")
+    # Kept "at least three years": 2031 has no February 29, so March 1.
+    assert n["retain_until"] == "2031-03-01"
+    assert n["notice_due"] == "2028-03-01T16:00:00-05:00"
+    assert n["confirmation_due"] == "2028-03-03T23:59:59-05:00"
+    receipt = client.get(final.headers["Location"]).text
+    assert "Saturday, March 1, 2031" in receipt
+    assert (
+        'due by 4:00 p.m. on <time datetime="2028-03-01">Wednesday, March 1, 2028</time>' in receipt
+    )
+
+
+def test_a_filing_at_half_past_midnight_on_31_december_on_a_utc_server(app, client, mail_server):
+    # The server's clock says 05:30 UTC: 00:30 on Friday, December 31, 2027 in New York.
+    # GCL § 24 does not move New Year's Day from Saturday, so that Friday is a business day.
+    app.config["CLOCK"] = lambda: dt.datetime(2027, 12, 31, 5, 30, tzinfo=dt.UTC)
+    data = notification_data(prior_notice="none", prior_notice_at="", prior_notice_to="",
+                             **moments("2027-12-30", began_at="22:00", discovered_at="22:30",
+                                       emergency_called_at="22:40", dec_called_at="22:50",
+                                       ended_at="23:00"))  # fmt: skip
+    review, final = file_notification(client, data)
+    assert final.status_code == 303, review.text[:500]
+    [n] = rows(app, "SELECT * FROM notifications JOIN cases ON id = case_id")
+    assert n["received_at"].startswith("2027-12-31T00:30") and n["reference"].startswith(
+        "REL-2027-"
+    )
+    assert n["notice_due"] == "2027-12-31T16:00:00-05:00"
+    assert n["notice_met"] == 1, "not given yet, but not late: the office has not opened"
+    assert n["retain_until"] == "2030-12-31"
+    receipt = client.get(final.headers["Location"]).text
+    assert "Still to do</span>: this filing is not the notice" in receipt
+    assert "Friday, December 31, 2027" in receipt

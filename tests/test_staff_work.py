@@ -146,7 +146,7 @@ def test_the_case_page_shows_a_notification_with_its_deadlines(app, client):
     file_notification(client, notification_data())
     sign_in(client, app)
     page = client.get("/staff/cases/1/").text
-    assert "Depot Street Fuel" in page and "Notice to the Village:" in page
+    assert "Depot Street Fuel" in page and "Notice to the Village</strong>" in page
     assert "Written confirmation overdue" in client.get("/staff/").text
     assert "Hazardous" in client.get("/staff/").text
 

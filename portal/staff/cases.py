@@ -12,6 +12,7 @@ from wtforms import BooleanField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, Optional
 
 from portal.db import get_db
+from portal.notifications import online_filing as _online
 from portal.notifications import record, stored_deadlines
 from portal.staff import bp, workflow
 from portal.staff.accounts import usernames
@@ -79,7 +80,8 @@ def case(case_id: int):
     details_table = "reports" if case["kind"] == "report" else "notifications"
     details = db[details_table].get(case_id)
     sections = record(case, details) if case["kind"] == "notification" else None
-    deadlines = stored_deadlines(case, details) if case["kind"] == "notification" else None
+    notification = case["kind"] == "notification"
+    deadlines = stored_deadlines(case, details, _online()) if notification else None
     photos = list(db["photos"].rows_where("case_id = ?", [case_id], order_by="position",
                                           select="id, position, width, height"))  # fmt: skip
     events = list(db["events"].rows_where("case_id = ?", [case_id], order_by="id desc"))
