@@ -244,3 +244,63 @@ def test_a_filing_at_half_past_midnight_on_31_december_on_a_utc_server(app, clie
     receipt = client.get(final.headers["Location"]).text
     assert "Still to do</span>: this filing is not the notice" in receipt
     assert "Friday, December 31, 2027" in receipt
+
+
+def test_step_1_says_to_call_first_with_the_office_s_number_and_hours(client, content):
+    page = html.unescape(client.get("/notify/").text)
+    settings = content.settings
+    call = page.index("First, call the Village")
+    assert call < page.index("First, safety"), "the call comes before anything else"
+    for words in (settings.office.phone.number, settings.office.hours, "leave a message",
+                  settings.phones["spill_hotline"].number, "This form does not do that for you",
+                  "The ordinance does not define “business day”", settings.holidays.source):  # fmt: skip
+        assert words in page, words
+    assert "This form is that notice" not in page
+
+
+def test_step_2_asks_for_the_discovery_time_without_a_default_or_the_safety_again(client):
+    details = start_notification(client, {"danger": "no", "hazardous": "yes", "petroleum": "no"})
+    assert re.search(r'<input[^>]*id="discovered_at"[^>]*>', details.text)
+    assert not re.search(r'<input[^>]*id="discovered_at"[^>]*value="\d', details.text)
+    assert 'type="radio" name="danger"' not in details.text and 'id="danger-0"' not in details.text
+    # A chemical release: report at or above the reportable quantity, never "not needed".
+    assert 'value="not-needed"' not in details.text
+    assert "at or above its reportable quantity" in details.text
+    assert "under 5 gallons" not in details.text
+
+
+def test_not_needed_is_refused_for_a_chemical_release(client):
+    data = notification_data(hazardous="yes", petroleum="no", dec_called="not-needed",
+                             dec_called_at="")  # fmt: skip
+    review, final = file_notification(client, data)
+    assert final is None and review.status_code == 422
+    assert 'id="dec_called-error"' in review.text
+
+
+def test_not_needed_is_offered_for_petroleum_with_all_four_conditions(client):
+    details = start_notification(client, {"danger": "no", "hazardous": "no", "petroleum": "yes"})
+    assert 'value="not-needed"' in details.text
+    for condition in ("under 5 gallons", "contained and under control", "water or land",
+                      "cleaned up within two hours"):  # fmt: skip
+        assert condition in html.unescape(details.text)
+
+
+@pytest.mark.parametrize("amount", ["", "a bucket or so"])
+def test_a_blank_or_worded_amount_never_shows_none(app, client, mail_server, amount):
+    data = notification_data(quantity="", unit="", amount_reached=amount)
+    review, final = file_notification(client, data)
+    receipt = client.get(final.headers["Location"]).text
+    for text in (review.text, receipt, body(mail_server.to("sam@depot.test")[0])):
+        assert "None" not in text
+    assert ("about a bucket or so" in receipt) is bool(amount)
+
+
+def test_the_receipt_says_what_the_record_must_hold(client):
+    _, final = file_notification(client, notification_data())
+    receipt = html.unescape(client.get(final.headers["Location"]).text)
+    assert (
+        "on-site written record of the discharge and of the actions taken to prevent it" in receipt
+    )
+    assert "for at least three years" in receipt
+    assert "It is not the notice § 216-12 asks for" in receipt
+    assert "Nor is it the written confirmation" in receipt
