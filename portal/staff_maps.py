@@ -198,7 +198,9 @@ _TILE_ERROR = Template(
     """
     {% macro header(this, kwargs) %}
     <style>.tile-notice { background: #fff; color: #1a1a1a; padding: 4px 8px; margin: 0;
-        max-width: 18rem; border: 1px solid #6e6e6e; font: 14px/1.4 sans-serif; }</style>
+        max-width: min(18rem, calc(100vw - 80px)); border: 1px solid #6e6e6e;
+        font: 14px/1.4 sans-serif; }
+    .leaflet-control-attribution a { text-decoration: underline; }</style>
     {% endmacro %}
     {% macro script(this, kwargs) %}
         {{ this.tiles }}.once("tileerror", function () {
