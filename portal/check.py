@@ -52,8 +52,17 @@ def check_command() -> None:
     given = dict(config, SECRET_KEY=None if made_up else config["SECRET_KEY"])
     width = max(len(s.variable) for s in SETTINGS)
     click.echo("Settings (PORTAL_* environment variables; defaults in portal/settings.py):")
+    # Unset here, but taken from content/site.yaml: say what the portal will use.
+    tiles = app.extensions["map_tiles"]
+    from_content = {
+        "MAP_TILE_URL": tiles.url if tiles else "none: no map is offered",
+        "MAP_TILE_ATTRIBUTION": tiles.attribution if tiles else None,
+    }
     for setting in SETTINGS:
-        click.echo(f"  {setting.variable:<{width}}  {shown(setting, given.get(setting.name))}")
+        value = shown(setting, given.get(setting.name))
+        if given.get(setting.name) is None and from_content.get(setting.name):
+            value += f" -> content/site.yaml: {from_content[setting.name]}"
+        click.echo(f"  {setting.variable:<{width}}  {value}")
     found = problems(given)
     smtp = try_smtp(given)
     if smtp:

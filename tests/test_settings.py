@@ -76,6 +76,7 @@ def test_check_passes_a_correct_configuration_and_tries_the_smtp_server(tmp_path
     assert "smtp-password-never-shown" not in out
     assert re.search(r"PORTAL_PUBLIC_URL +https://portal\.village\.test$", out, re.MULTILINE)
     assert f"SMTP: 127.0.0.1:{mail_server.port} answered" in out
+    assert "-> content/site.yaml: https://tile.openstreetmap.org/{z}/{x}/{y}.png" in out
     assert "error:" not in out and "Ready for production" in out
 
 
