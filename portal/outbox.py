@@ -280,8 +280,9 @@ class Courier:
                 Courier.running.add(self)
         self.wake.set()
 
-    def stop(self) -> None:
-        """End the thread after the message in hand; release it if that takes too long."""
+    def stop(self, timeout: float | None = None) -> None:
+        """End the thread after the message in hand; release it if that takes longer than
+        `timeout` seconds (by default, what one delivery may take)."""
         with self.lock:
             watch, thread = self.watch, self.thread if self.pid == os.getpid() else None
             watch.stop.set()
@@ -291,7 +292,7 @@ class Courier:
             return
         # Sending one message gives up after MAIL_TIMEOUT (per SMTP step); gunicorn's
         # graceful timeout (30 s by default) leaves room for that.
-        thread.join(timeout=2 * self.app.config["MAIL_TIMEOUT"] + 1)
+        thread.join(2 * self.app.config["MAIL_TIMEOUT"] + 1 if timeout is None else timeout)
         if thread.is_alive() and watch.holding is not None:
             db = connect(self.app.config["DATABASE"])
             try:

@@ -168,3 +168,19 @@ def test_the_sweep_deletes_photos_of_forms_never_sent_after_a_day(app, content):
         sweep_and_send(app, db)
         left = [row[0] for row in db.execute("SELECT id FROM pending_photos")]
     assert left == ["fresh"]
+
+
+def test_a_message_that_cannot_finish_in_time_is_released_for_the_next_sender(
+    app, client, mail_server
+):
+    mail_server.recorder.delay = 3.0  # longer than the courier is given to finish
+    app.config["OUTBOX_DELIVERY"] = "background"
+    submit(client)
+    wait_for(lambda: "sending" in [status for _, status, _ in outbox(app)])
+    courier = app.extensions["courier"]
+    thread = courier.thread
+    courier.stop(timeout=0.5)
+    # Queued again, its attempt not counted: the next worker sends it at once,
+    # not STALE_CLAIM later.
+    assert [(s, a) for _, s, a in outbox(app)] == [("queued", 0), ("queued", 0)]
+    thread.join(10)  # in a real exit the process ends with the stop; a test waits it out
