@@ -23,13 +23,15 @@ site: $(STAMP)
 
 # The same server as production (gunicorn), serving the frozen site beside the portal.
 # Without PORTAL_MAIL_SERVER, mail is written to instance/mail/*.eml and named in the log.
-# A fixed local secret keeps sign-ins and status links valid across restarts.
+# A fixed local secret keeps sign-ins and status links valid across restarts; the portal
+# refuses to start without a secret key and a public address, so both are given here.
 run: site
 	@mkdir -p instance
 	@test -s instance/secret_key || $(BIN)/python -c "import secrets; print(secrets.token_hex(32))" > instance/secret_key
 	@echo "Serving http://127.0.0.1:$(PORT)  (staff accounts: $(BIN)/flask --app portal staff add NAME)"
 	PORTAL_SITE_DIR=build \
 	PORTAL_SECRET_KEY=$$(cat instance/secret_key) \
+	PORTAL_PUBLIC_URL=$${PORTAL_PUBLIC_URL:-http://127.0.0.1:$(PORT)} \
 	PORTAL_SMO_EMAIL=$${PORTAL_SMO_EMAIL:-stormwater-officer@localhost} \
 	$(BIN)/gunicorn --workers 2 --bind 127.0.0.1:$(PORT) --access-logfile - 'portal:create_app()'
 

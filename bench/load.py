@@ -39,6 +39,7 @@ def start_server(port: int, folder: Path, workers: int, mail_port: int) -> subpr
         **os.environ,
         "PORTAL_DATABASE": str(folder / "load.sqlite3"),
         "PORTAL_SECRET_KEY": secrets.token_hex(32),
+        "PORTAL_PUBLIC_URL": f"http://127.0.0.1:{port}",
         "PORTAL_MAIL_SERVER": "127.0.0.1",
         "PORTAL_MAIL_PORT": str(mail_port),
         "PORTAL_SMO_EMAIL": "smo@load.test",

@@ -17,73 +17,47 @@ from portal.errors import init_errors, init_request_checks
 from portal.headers import init_headers
 from portal.limits import init_limits
 from portal.outbox import init_outbox
+from portal.settings import defaults, require
 from portal.staff import init_staff
 from portal.templating import init_templates
+from portal.tiles import tile_source
 from static_site.content import load_content
 from static_site.theme import TEMPLATES
 
 csrf = CSRFProtect()
-MB = 1024 * 1024
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the portal; settings come from `PORTAL_*` environment variables or `test_config`."""
+def create_app(test_config: dict[str, Any] | None = None, require_settings: bool = True) -> Flask:
+    """Build the portal; settings come from `PORTAL_*` environment variables or `test_config`
+    (the defaults and what each is for: portal/settings.py)."""
     app = Flask(
         __name__, instance_relative_config=True, template_folder=str(TEMPLATES), static_folder=None
     )
-    instance = Path(app.instance_path)
-    app.config.from_mapping(
-        SECRET_KEY=None,
-        CONTENT_DIR=None,
-        # The frozen site to serve beside the portal (local runs only).
-        SITE_DIR=None,
-        DATABASE=str(instance / "portal.sqlite3"),
-        # Absolute address for links in mail; else the address the request came in on.
-        PUBLIC_URL=None,
-        SMO_EMAIL=None,
-        MAIL_SERVER=None,
-        MAIL_PORT=25,
-        MAIL_USE_TLS=False,
-        MAIL_USE_SSL=False,
-        MAIL_USERNAME=None,
-        MAIL_PASSWORD=None,
-        MAIL_DEFAULT_SENDER="no-reply@localhost",
-        MAIL_SUPPRESS_SEND=False,
-        MAIL_TIMEOUT=10,
-        # Without a mail server, messages are written here (local runs).
-        MAIL_FOLDER=str(instance / "mail"),
-        MAP_TILE_URL=None,
-        MAP_TILE_ATTRIBUTION=None,
-        MAP_LINK="https://www.openstreetmap.org/?mlat={lat}&mlon={lon}#map=18/{lat}/{lon}",
-        # Three 10 MB photos rarely travel together; 25 MB keeps a hostile body small.
-        MAX_CONTENT_LENGTH=25 * MB,
-        MAX_FORM_MEMORY_SIZE=1 * MB,
-        WTF_CSRF_TIME_LIMIT=6 * 3600,
-        REPORT_RATE_LIMIT="30 per hour;6 per minute",
-        STATUS_RATE_LIMIT="120 per minute",
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SAMESITE="Lax",
-        # Secure cookies whenever the public address is https (set it explicitly otherwise).
-        SESSION_COOKIE_SECURE=None,
-        STAFF_IDLE_MINUTES=30,
-    )
+    app.config.from_mapping(defaults(Path(app.instance_path)))
     app.config.from_prefixed_env("PORTAL")
     if test_config:
         app.config.update(test_config)
+    content = load_content(app.config["CONTENT_DIR"])
+    if app.config["PUBLIC_URL"] is None:
+        app.config["PUBLIC_URL"] = content.settings.public_url
+    # Served from the environment (gunicorn, the flask command), missing essentials stop it
+    # here; tests pass their own settings, and `check` wants to see what is missing.
+    if test_config is None and require_settings:
+        require(app.config)
+    app.extensions["secret_key_made_up"] = not app.config["SECRET_KEY"]
     if not app.config["SECRET_KEY"]:
         # Never a fixed default: without a configured key, sessions last one process.
         app.config["SECRET_KEY"] = secrets.token_hex(32)
 
-    content = load_content(app.config["CONTENT_DIR"])
     app.extensions["content"] = content
+    app.extensions["map_tiles"] = tile_source(app.config, content.settings.map_tiles)
     app.extensions["calendar"] = BusinessCalendar(content.settings.holidays)
-    if app.config["PUBLIC_URL"] is None:
-        app.config["PUBLIC_URL"] = content.settings.public_url
     if app.config["SESSION_COOKIE_SECURE"] is None:
         app.config["SESSION_COOKIE_SECURE"] = (app.config["PUBLIC_URL"] or "").startswith("https:")
     # Staff sessions end after this long without activity (the cookie, and the server check).
     app.permanent_session_lifetime = dt.timedelta(minutes=app.config["STAFF_IDLE_MINUTES"])
     init_templates(app, content)
+    app.jinja_env.globals["map_tiles"] = app.extensions["map_tiles"]
     init_headers(app)
     init_request_checks(app)
     init_db(app)

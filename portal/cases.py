@@ -18,7 +18,8 @@ from portal.db import insert, transaction
 # Reference prefixes and detail tables by kind of case.
 PREFIXES = {"report": "IDR", "notification": "REL"}
 DETAILS_TABLES = {"report": "reports", "notification": "notifications"}
-PENDING_PHOTO_LIFETIME = dt.timedelta(days=2)
+# Photos uploaded with a form that was never sent (a CSRF token lasts 6 hours).
+PENDING_PHOTO_LIFETIME = dt.timedelta(days=1)
 
 
 class DuplicateSubmission(Exception):
@@ -126,11 +127,17 @@ def store_case(
             if moved != 1:
                 raise LookupError(f"photo {photo_id} is no longer waiting")
         db.execute("DELETE FROM pending_photos WHERE submission_key = ?", [submission_key])
-        db.execute(
-            "DELETE FROM pending_photos WHERE created_at < ?",
-            [(now - PENDING_PHOTO_LIFETIME).isoformat(timespec="seconds")],
-        )
     return Stored(case_id, reference, token, created=True)
+
+
+def delete_abandoned_photos(db: sqlite_utils.Database, now: dt.datetime) -> int:
+    """Delete photos kept for forms never sent, once older than PENDING_PHOTO_LIFETIME
+    (the outbox sweep calls this); return how many went."""
+    # julianday() compares the moments, whatever offset each was written with (DST).
+    return db.execute(
+        "DELETE FROM pending_photos WHERE julianday(created_at) < julianday(?)",
+        [(now - PENDING_PHOTO_LIFETIME).isoformat(timespec="seconds")],
+    ).rowcount
 
 
 def _content_hashes(db: sqlite_utils.Database, photo_ids: list[str]) -> list[str]:

@@ -21,3 +21,8 @@ def local_now() -> dt.datetime:
 
 def local_today() -> dt.date:
     return local_now().date()
+
+
+def local_stamp() -> str:
+    """Now as stored in the database: local time with its offset, "2026-03-01T00:30:00-05:00"."""
+    return local_now().isoformat(timespec="seconds")

@@ -47,10 +47,14 @@ def origin(url: str | None) -> str | None:
 
 
 def init_headers(app: Flask) -> None:
-    tiles = origin(app.config["MAP_TILE_URL"])
+    source = app.extensions["map_tiles"]
+    tiles = origin(source.url if source else None)
     headers = SECURITY_HEADERS | {
         "Content-Security-Policy": content_security_policy((tiles,) if tiles else ())
     }
+    # HSTS only where the public address is https: it means nothing on plain http.
+    if not (app.config["PUBLIC_URL"] or "").startswith("https:"):
+        del headers["Strict-Transport-Security"]
 
     @app.after_request
     def add_security_headers(response: Response) -> Response:

@@ -22,8 +22,6 @@ def init_limits(app: Flask) -> None:
     One per app (not a module-level one) so each app's RATELIMIT_* settings stay its own.
     Counters live in the process unless RATELIMIT_STORAGE_URI names a shared store.
     """
-    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
-    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     limiter = Limiter(key_func=get_remote_address, app=app, default_limits=[])
     # Flask-Limiter keeps only weak references to its limiter: the app holds the strong one.
     app.extensions["rate_limiter"] = limiter

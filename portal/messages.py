@@ -2,30 +2,35 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
+from urllib.parse import urlsplit
 
 import sqlite_utils
 from flask import current_app, render_template, url_for
 
 from portal import outbox
 from portal.cases import status_token
+from portal.clock import local_stamp
 from portal.db import transaction
 from portal.notifications import online_filing as _online
 from portal.notifications import record, stored_deadlines
 
 
-def _base_url() -> str:
-    """Absolute links in mail: the configured public address, else the one in use."""
-    return current_app.config["PUBLIC_URL"] or ""
+def public_url_for(endpoint: str, **values: Any) -> str:
+    """An absolute link for mail, always on PORTAL_PUBLIC_URL (scheme, host and any path
+    prefix), never on the host a request or a background thread happens to have."""
+    base = current_app.config["PUBLIC_URL"]
+    if not base:  # only tests go without one: served, the portal refuses to start
+        return url_for(endpoint, **values, _external=True)
+    parts = urlsplit(base)
+    adapter = current_app.url_map.bind(
+        parts.netloc, script_name=parts.path.rstrip("/") or "/", url_scheme=parts.scheme
+    )
+    return adapter.build(endpoint, values, force_external=True)
 
 
 def status_link(token: str) -> str:
-    path = url_for("status.show", token=token)
-    base = _base_url()
-    return (
-        f"{base.rstrip('/')}{path}" if base else url_for("status.show", token=token, _external=True)
-    )
+    return public_url_for("status.show", token=token)
 
 
 def status_link_for_case(case: dict[str, Any]) -> str:
@@ -76,7 +81,7 @@ def queue_case_mail(db: sqlite_utils.Database, case_id: int, token: str) -> None
         (queue_report_mail if kind == "report" else queue_notification_mail)(db, case_id, token)
         db.execute(
             "UPDATE cases SET mail_queued_at = coalesce(mail_queued_at, ?) WHERE id = ?",
-            [dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), case_id],
+            [local_stamp(), case_id],
         )
 
 

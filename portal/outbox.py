@@ -10,20 +10,24 @@ to a folder and named in the log instead.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import datetime as dt
 import json
 import os
 import smtplib
 import threading
-from dataclasses import dataclass
+import weakref
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import sqlite_utils
 from flask import Flask, current_app
 from flask_mail import Attachment, Connection, Mail, Message
 
+from portal.cases import delete_abandoned_photos
+from portal.clock import local_now, local_stamp
 from portal.db import connect, get_db
 
 mail = Mail()
@@ -48,14 +52,19 @@ class _TimeoutConnection(Connection):
 
 
 @dataclass
+class Watch:
+    """Shared by a courier and the batch it is sending: a request to stop after the
+    message in hand, and which message that is (to release it if it cannot finish)."""
+
+    stop: threading.Event = field(default_factory=threading.Event)
+    holding: int | None = None
+
+
+@dataclass
 class SendResult:
     sent: int = 0
     failed: int = 0
     deferred: int = 0
-
-
-def _now() -> str:
-    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
 def enqueue(
@@ -74,7 +83,16 @@ def enqueue(
         "INSERT OR IGNORE INTO outbox"
         " (case_id, purpose, recipient, subject, body_text, body_html, attachments, created_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        [case_id, purpose, recipient, subject, text, html, json.dumps(attachments or []), _now()],
+        [
+            case_id,
+            purpose,
+            recipient,
+            subject,
+            text,
+            html,
+            json.dumps(attachments or []),
+            local_stamp(),
+        ],
     )
     return cursor.rowcount == 1
 
@@ -85,7 +103,7 @@ def _claim(db: sqlite_utils.Database) -> dict[str, Any] | None:
         "UPDATE outbox SET status = 'sending', claimed_at = ?, attempts = attempts + 1"
         " WHERE id = (SELECT id FROM outbox WHERE status = 'queued' ORDER BY id LIMIT 1)"
         " AND status = 'queued' RETURNING *",
-        [_now()],
+        [local_stamp()],
     )
     row = cursor.fetchone()
     if row is None:
@@ -159,17 +177,21 @@ def _permanent(error: Exception) -> bool:
     return False
 
 
-def send_pending(db: sqlite_utils.Database | None = None, limit: int = 100) -> SendResult:
+def send_pending(
+    db: sqlite_utils.Database | None = None, limit: int = 100, watch: Watch | None = None
+) -> SendResult:
     """Send what is queued, oldest first; return how many went, failed and wait."""
     db = db or get_db()
     result = SendResult()
+    # julianday() compares the moments, whatever offset each was written with (DST).
     db.execute(
-        "UPDATE outbox SET status = 'queued' WHERE status = 'sending' AND claimed_at < ?",
-        [(dt.datetime.now(dt.UTC) - STALE_CLAIM).isoformat(timespec="seconds")],
+        "UPDATE outbox SET status = 'queued'"
+        " WHERE status = 'sending' AND julianday(claimed_at) < julianday(?)",
+        [(local_now() - STALE_CLAIM).isoformat(timespec="seconds")],
     )
     postman = _Postman()
     try:
-        _send_batch(db, postman, result, limit)
+        _send_batch(db, postman, result, limit, watch or Watch())
     finally:
         postman.close()
     (result.deferred,) = db.execute(
@@ -178,11 +200,17 @@ def send_pending(db: sqlite_utils.Database | None = None, limit: int = 100) -> S
     return result
 
 
-def _send_batch(db: sqlite_utils.Database, postman: _Postman, result: SendResult, limit: int):
+def _send_batch(
+    db: sqlite_utils.Database, postman: _Postman, result: SendResult, limit: int, watch: Watch
+) -> None:
     for _ in range(limit):
+        if watch.stop.is_set():
+            break
         row = _claim(db)
         if row is None:
             break
+        # Once its row says 'sent', 'queued' or 'failed', releasing it changes nothing.
+        watch.holding = row["id"]
         try:
             postman.deliver(_message(db, row), row)
         except (TimeoutError, smtplib.SMTPException, OSError) as error:
@@ -207,7 +235,7 @@ def _send_batch(db: sqlite_utils.Database, postman: _Postman, result: SendResult
             break
         db.execute(
             "UPDATE outbox SET status = 'sent', sent_at = ?, last_error = NULL WHERE id = ?",
-            [_now(), row["id"]],
+            [local_stamp(), row["id"]],
         )
         result.sent += 1
 
@@ -218,45 +246,94 @@ RETRY_SECONDS = 60
 class Courier:
     """A daemon thread per worker process that sends the outbox when woken, and retries
     whatever is still queued every RETRY_SECONDS (so an SMTP outage heals by itself).
-    It also queues the mail of any case stored without it (a worker killed in between)."""
+    It also queues the mail of any case stored without it (a worker killed in between),
+    and deletes photos of forms never sent.
+
+    When the process ends (gunicorn stops a worker with SIGTERM, which ends in a normal
+    interpreter exit), `stop` lets it finish the message in hand, or releases that message
+    for the next sender, instead of leaving it claimed until STALE_CLAIM has passed.
+    """
+
+    # Couriers with a thread, so a test can stop every one it started (`stop_all`).
+    running: ClassVar[weakref.WeakSet[Courier]] = weakref.WeakSet()
 
     def __init__(self, app: Flask) -> None:
         self.app = app
         self.wake = threading.Event()
         self.lock = threading.Lock()
         self.thread: threading.Thread | None = None
+        self.watch = Watch()
         self.pid = 0
 
     def kick(self) -> None:
         with self.lock:
             # A forked worker inherits the object but not the thread: start its own.
             if self.thread is None or not self.thread.is_alive() or self.pid != os.getpid():
+                if self.pid != os.getpid():
+                    atexit.register(self.stop)
                 self.pid = os.getpid()
-                self.thread = threading.Thread(target=self._run, name="outbox", daemon=True)
+                self.watch = Watch()
+                self.thread = threading.Thread(
+                    target=self._run, args=(self.watch,), name="outbox", daemon=True
+                )
                 self.thread.start()
+                Courier.running.add(self)
         self.wake.set()
 
-    def _run(self) -> None:
-        while True:
-            self.wake.wait(timeout=RETRY_SECONDS)
-            self.wake.clear()
+    def stop(self, timeout: float | None = None) -> None:
+        """End the thread after the message in hand; release it if that takes longer than
+        `timeout` seconds (by default, what one delivery may take)."""
+        with self.lock:
+            watch, thread = self.watch, self.thread if self.pid == os.getpid() else None
+            watch.stop.set()
+            self.wake.set()
+            Courier.running.discard(self)
+        if thread is None:
+            return
+        # Sending one message gives up after MAIL_TIMEOUT (per SMTP step); gunicorn's
+        # graceful timeout (30 s by default) leaves room for that.
+        thread.join(2 * self.app.config["MAIL_TIMEOUT"] + 1 if timeout is None else timeout)
+        if thread.is_alive() and watch.holding is not None:
             db = connect(self.app.config["DATABASE"])
             try:
-                sweep_and_send(self.app, db)
+                db.execute(
+                    "UPDATE outbox SET status = 'queued', attempts = attempts - 1"
+                    " WHERE id = ? AND status = 'sending'",
+                    [watch.holding],
+                )
+            finally:
+                db.conn.close()
+
+    @classmethod
+    def stop_all(cls) -> None:
+        for courier in list(cls.running):
+            courier.stop()
+
+    def _run(self, watch: Watch) -> None:
+        while not watch.stop.is_set():
+            self.wake.wait(timeout=RETRY_SECONDS)
+            self.wake.clear()
+            if watch.stop.is_set():
+                break
+            db = connect(self.app.config["DATABASE"])
+            try:
+                sweep_and_send(self.app, db, watch)
             except Exception:  # keep the thread alive; the mail stays queued
                 self.app.logger.exception("sending the outbox failed")
             finally:
                 db.conn.close()
 
 
-def sweep_and_send(app: Flask, db: sqlite_utils.Database) -> SendResult:
-    """Queue the mail of cases stored without it, then send everything queued."""
+def sweep_and_send(app: Flask, db: sqlite_utils.Database, watch: Watch | None = None) -> SendResult:
+    """Queue the mail of cases stored without it, delete photos of forms never sent,
+    then send everything queued."""
     from portal.messages import queue_forgotten_mail  # messages queues through this module
 
     # A request context: links in the mail need url_for, outside any request here.
     with app.test_request_context(base_url=app.config["PUBLIC_URL"] or "http://localhost"):
         queue_forgotten_mail(db)
-        return send_pending(db)
+        delete_abandoned_photos(db, local_now())
+        return send_pending(db, watch=watch)
 
 
 def dispatch() -> None:
@@ -269,7 +346,6 @@ def dispatch() -> None:
 
 def init_outbox(app: Flask) -> None:
     mail.init_app(app)
-    app.config.setdefault("OUTBOX_DELIVERY", "background")  # or "inline" (tests)
     app.extensions["courier"] = Courier(app)
 
     @app.cli.group("outbox")

@@ -16,14 +16,15 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from html import escape
 from typing import Any
 
 import folium
+from branca.element import MacroElement
 from folium.map import FitBounds, Layer
 from folium.plugins import FastMarkerCluster
 from folium.template import Template
 
+from portal.tiles import TileSource
 from static_site.theme import asset_url
 
 # One colour per status; all at least 3:1 against white (WCAG non-text contrast), and the
@@ -179,10 +180,11 @@ class _StatusMarkers(Layer):
         _prepare(self, nearby, point, clustered=False)
 
 
-def _base_map(center: tuple[float, float], zoom: int) -> folium.Map:
-    fmap = folium.Map(location=center, zoom_start=zoom, tiles=None, max_zoom=MAX_ZOOM)
+def _base_map(center: tuple[float, float], zoom: int, tiles: TileSource | None) -> folium.Map:
+    max_zoom = tiles.max_zoom if tiles else MAX_ZOOM
+    fmap = folium.Map(location=center, zoom_start=zoom, tiles=None, max_zoom=max_zoom)
     # Map(max_zoom=...) only reaches a tile layer folium creates itself; set it on the map.
-    fmap.options["max_zoom"] = MAX_ZOOM
+    fmap.options["max_zoom"] = max_zoom
     # Only Leaflet itself: no jQuery, Bootstrap, awesome-markers or Font Awesome, no CDN.
     fmap.default_js = [("leaflet", asset_url("vendor/leaflet/leaflet.js"))]
     fmap.default_css = [("leaflet_css", asset_url("vendor/leaflet/leaflet.css"))]
@@ -190,21 +192,56 @@ def _base_map(center: tuple[float, float], zoom: int) -> folium.Map:
     return fmap
 
 
-def _add_tiles(fmap: folium.Map, tile_url: str | None, attribution: str | None) -> None:
+# Said on the map when its tiles cannot be fetched (no network, a blocked tile host):
+# the markers still show, so the map stays useful, but grey must not look like a bug.
+_TILE_ERROR = Template(
+    """
+    {% macro header(this, kwargs) %}
+    <style>.tile-notice { background: #fff; color: #1a1a1a; padding: 4px 8px; margin: 0;
+        max-width: min(18rem, calc(100vw - 80px)); border: 1px solid #6e6e6e;
+        font: 14px/1.4 sans-serif; }
+    .leaflet-control-attribution a { text-decoration: underline; }</style>
+    {% endmacro %}
+    {% macro script(this, kwargs) %}
+        {{ this.tiles }}.once("tileerror", function () {
+            var notice = L.control({position: "topright"});
+            notice.onAdd = function () {
+                var p = L.DomUtil.create("p", "tile-notice");
+                p.setAttribute("role", "status");
+                p.textContent = {{ this.text }};
+                return p;
+            };
+            notice.addTo({{ this.map }});
+        });
+    {% endmacro %}
+    """
+)
+TILE_ERROR_TEXT = (
+    "The map background could not be loaded (the map server cannot be reached). "
+    "The markers still show where the cases are."
+)
+
+
+def _add_tiles(fmap: folium.Map, tiles: TileSource | None) -> None:
     # Added last, after any fitBounds, so tiles are only fetched for the final view.
-    if not tile_url:
+    if not tiles:
         return
     # A name folium's xyzservices lookup recognised would swap in a CDN tile server.
-    if "{z}" not in tile_url:
-        raise ValueError(f"tile URL needs {{z}}/{{x}}/{{y}} placeholders: {tile_url!r}")
-    # The attribution is plain text (as in static/js/location.js); Leaflet inserts HTML.
-    tiles = folium.TileLayer(
-        tile_url, attr=escape(attribution or "-", quote=False), max_zoom=MAX_ZOOM
+    if "{z}" not in tiles.url:
+        raise ValueError(f"tile URL needs {{z}}/{{x}}/{{y}} placeholders: {tiles.url!r}")
+    # The attribution is plain text, linked if its provider asks (portal/tiles.py).
+    layer = folium.TileLayer(
+        tiles.url, attr=str(tiles.attribution_html) or "-", max_zoom=tiles.max_zoom
     )
-    if not attribution:
+    if not tiles.attribution:
         # TileLayer refuses an empty attribution; drop the placeholder afterwards.
-        tiles.options.pop("attribution")
-    tiles.add_to(fmap)
+        layer.options.pop("attribution")
+    layer.add_to(fmap)
+    notice = MacroElement()
+    notice._template = _TILE_ERROR
+    notice.tiles, notice.map = layer.get_name(), fmap.get_name()
+    notice.text = _script_json(TILE_ERROR_TEXT)
+    fmap.add_child(notice)
 
 
 def cases_map(
@@ -212,11 +249,10 @@ def cases_map(
     *,
     center: tuple[float, float],
     zoom: int,
-    tile_url: str | None,
-    attribution: str | None,
+    tiles: TileSource | None,
 ) -> RenderedMap:
     """All cases on one map, clustered in the browser; fitted to the cases if there are any."""
-    fmap = _base_map(center, zoom)
+    fmap = _base_map(center, zoom, tiles)
     if points:
         lats = [p.latitude for p in points]
         lons = [p.longitude for p in points]
@@ -227,7 +263,7 @@ def cases_map(
         fit.options["animate"] = False
         fit.add_to(fmap)
     _StatusClusters(points).add_to(fmap)
-    _add_tiles(fmap, tile_url, attribution)
+    _add_tiles(fmap, tiles)
     return _finish(fmap)
 
 
@@ -235,14 +271,13 @@ def case_map(
     point: MapPoint,
     nearby: list[MapPoint],
     *,
-    tile_url: str | None,
-    attribution: str | None,
+    tiles: TileSource | None,
     zoom: int = 17,
 ) -> RenderedMap:
     """One case, as a larger outlined marker, and the cases near it as smaller ones."""
-    fmap = _base_map((point.latitude, point.longitude), zoom)
+    fmap = _base_map((point.latitude, point.longitude), zoom, tiles)
     _StatusMarkers(point, nearby).add_to(fmap)
-    _add_tiles(fmap, tile_url, attribution)
+    _add_tiles(fmap, tiles)
     return _finish(fmap)
 
 

@@ -186,6 +186,16 @@ class ServiceArea:
 
 
 @dataclass(frozen=True)
+class MapTiles:
+    """Where map pictures come from: an {z}/{x}/{y} URL template and the credit it requires."""
+
+    url: str
+    attribution: str
+    attribution_url: str | None
+    max_zoom: int
+
+
+@dataclass(frozen=True)
 class Settings:
     name: str
     short_name: str
@@ -208,6 +218,7 @@ class Settings:
     service_area: ServiceArea
     referral_agencies: tuple[str, ...]
     reporting_year_starts: tuple[int, int]
+    map_tiles: MapTiles | None
 
 
 REQUIRED_PHONES = ("emergency", "police", "spill_hotline")
@@ -292,6 +303,24 @@ def _service_area(fields: _Fields) -> ServiceArea:
     return area
 
 
+def _map_tiles(fields: _Fields) -> MapTiles | None:
+    if fields.data.get("map_tiles") is None:
+        return None  # no map: the report form does not offer one
+    tiles = fields.mapping("map_tiles")
+    url = tiles.text("url")
+    if not url.startswith("https://") or not all(p in url for p in ("{z}", "{x}", "{y}")):
+        raise tiles.fail("url", "must be an https:// address with {z}, {x} and {y} in it")
+    max_zoom = tiles.integer("max_zoom")
+    if not 1 <= max_zoom <= 22:
+        raise tiles.fail("max_zoom", "must be 1 to 22")
+    return MapTiles(
+        url=url,
+        attribution=tiles.text("attribution"),
+        attribution_url=tiles.text("attribution_url", optional=True),
+        max_zoom=max_zoom,
+    )
+
+
 def _timezone(fields: _Fields) -> ZoneInfo:
     name = fields.text("timezone")
     try:
@@ -367,6 +396,7 @@ def load_settings(path: Path) -> Settings:
         service_area=_service_area(fields.mapping("service_area")),
         referral_agencies=tuple(str(a) for a in fields.values("referral_agencies")),
         reporting_year_starts=_month_day(fields, "reporting_year_starts"),
+        map_tiles=_map_tiles(fields),
     )
 
 

@@ -10,8 +10,16 @@ from mailserver import MailServer
 from werkzeug.serving import make_server
 
 from portal import create_app as create_portal
+from portal.outbox import Courier
 from static_site.content import load_content
 from static_site.freeze import freeze
+
+
+@pytest.fixture(autouse=True)
+def stop_couriers():
+    """Every test stops the mail couriers (outbox threads) its portals started."""
+    yield
+    Courier.stop_all()
 
 
 @pytest.fixture(scope="session")
@@ -71,6 +79,8 @@ def live_app(tmp_path_factory, build):
             "SITE_DIR": str(build),
             "MAIL_FOLDER": str(folder / "mail"),
             "SMO_EMAIL": "smo@village.test",
+            # No map: tests never fetch OpenStreetMap's tiles (those that need tiles serve them).
+            "MAP_TILE_URL": "",
         }
     )
 

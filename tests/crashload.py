@@ -29,6 +29,26 @@ ROOT = Path(__file__).resolve().parent.parent
 CONNECTION_ERRORS = (urllib.error.URLError, http.client.HTTPException, OSError)
 
 
+def portal_env(tmp_path: Path) -> dict[str, str]:
+    """The environment of a portal under gunicorn: everything it needs, files in tmp_path."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PORTAL_")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env.update(
+        PORTAL_DATABASE=str(tmp_path / "portal.sqlite3"),
+        # Fixed for the run: both workers, before and after the kill, sign the same
+        # sessions and derive the same status tokens.
+        PORTAL_SECRET_KEY=secrets.token_hex(32),
+        PORTAL_MAIL_FOLDER=str(tmp_path / "mail"),
+        PORTAL_SMO_EMAIL="smo@crash.test",
+        PORTAL_RATELIMIT_ENABLED="false",
+        # Plain http on 127.0.0.1: a Secure session cookie would never come back.
+        PORTAL_SESSION_COOKIE_SECURE="false",
+        # The portal refuses to start without its public address (links in mail).
+        PORTAL_PUBLIC_URL="https://portal.village.test",
+    )
+    return env
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

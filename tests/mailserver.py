@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import email
 import email.policy
 import socket
@@ -12,10 +13,12 @@ from aiosmtpd.controller import Controller
 
 
 class Recorder:
-    """aiosmtpd handler: keeps every message; refuses recipients whose name starts 'reject'."""
+    """aiosmtpd handler: keeps every message; refuses recipients whose name starts 'reject';
+    takes `delay` seconds to accept each message (a slow server)."""
 
-    def __init__(self) -> None:
+    def __init__(self, delay: float = 0) -> None:
         self.messages: list[EmailMessage] = []
+        self.delay = delay
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address.startswith("reject"):
@@ -24,15 +27,16 @@ class Recorder:
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
+        await asyncio.sleep(self.delay)
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
         self.messages.append(message)
         return "250 Message accepted"
 
 
 class MailServer:
-    def __init__(self, port: int | None = None) -> None:
+    def __init__(self, port: int | None = None, delay: float = 0) -> None:
         self.port = port or free_port()
-        self.recorder = Recorder()
+        self.recorder = Recorder(delay)
         self.controller: Controller | None = None
 
     @property

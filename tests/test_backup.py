@@ -29,7 +29,11 @@ def test_a_backup_under_load_restores_every_record_committed_before_it(app, tmp_
     for worker in workers:
         worker.start()
     try:
+        # A deadline: a portal that stopped accepting reports fails the test, never hangs it.
+        deadline = time.monotonic() + 60
         while len(committed) < 15:
+            assert time.monotonic() < deadline, f"only {len(committed)} reports in 60 s"
+            assert any(w.is_alive() for w in workers), "every submitting thread died"
             time.sleep(0.05)
         started = time.monotonic()
         counts = backup(app.config["DATABASE"], tmp_path / "copy.sqlite3")
@@ -37,7 +41,8 @@ def test_a_backup_under_load_restores_every_record_committed_before_it(app, tmp_
     finally:
         stop.set()
         for worker in workers:
-            worker.join()
+            worker.join(timeout=30)
+            assert not worker.is_alive(), "a submitting thread did not finish"
     before = {key for at, key in committed if at < started}
     assert len(before) >= 15 and len(committed) > len(before), "the copy was taken under load"
 

@@ -72,6 +72,14 @@ def test_learn_pages_cover_why_what_and_the_law(content):
         assert page.sections, page.slug
 
 
+def test_the_default_map_is_openstreetmap_with_its_required_credit(content):
+    tiles = content.settings.map_tiles
+    assert tiles.url == "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+    assert tiles.attribution == "© OpenStreetMap contributors"
+    assert tiles.attribution_url == "https://www.openstreetmap.org/copyright"
+    assert tiles.max_zoom == 19
+
+
 def test_slugify():
     assert slugify("BEST MANAGEMENT PRACTICES (BMPs)") == "best-management-practices-bmps"
     assert slugify("303(d) LIST") == "303-d-list"
@@ -121,6 +129,10 @@ BROKEN = [
      "site.yaml: holidays.observed[1].weekday: must be a weekday name"),
     ("no day", _edit_yaml("site.yaml", lambda d: d["holidays"]["observed"][0].pop("day")),
      "site.yaml: holidays.observed[0].day: give a day"),
+    ("tiles over http", _edit_yaml("site.yaml", lambda d: d["map_tiles"].update(url="http://t.example/{z}/{x}/{y}.png")),
+     "site.yaml: map_tiles.url: must be an https:// address with {z}, {x} and {y}"),
+    ("tiles without credit", _edit_yaml("site.yaml", lambda d: d["map_tiles"].pop("attribution")),
+     "site.yaml: map_tiles.attribution: is missing"),
     ("section of another chapter", _replace("ordinance.yaml", "number: 216-3", "number: 217-3"),
      "ordinance.yaml: sections[2].number: '217-3' is not a section of chapter 216"),
     ("section twice", _replace("ordinance.yaml", "number: 216-3", "number: 216-2"),

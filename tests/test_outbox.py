@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
+import threading
+import time
 
+from crashload import Gunicorn, Resident, Tally, free_port, portal_env
 from helpers import open_form, report_data
 from mailserver import MailServer, wait_for
 
@@ -72,3 +76,111 @@ def test_in_the_background_mail_goes_out_without_holding_the_request(app, client
     submit(client)
     wait_for(lambda: len(mail_server.messages) == 2)
     assert [status for _, status, _ in outbox(app)] == ["sent", "sent"]
+
+
+def test_a_stopping_worker_finishes_the_message_in_hand_and_claims_no_more(tmp_path):
+    """gunicorn stops workers with SIGTERM; the courier must not leave a message claimed
+    ('sending') for STALE_CLAIM, nor be cut off halfway through a delivery."""
+    mail = MailServer(delay=2.0).start()  # each message takes 2 s to be accepted
+    env = portal_env(tmp_path) | {"PORTAL_MAIL_SERVER": "127.0.0.1",
+                                  "PORTAL_MAIL_PORT": str(mail.port)}  # fmt: skip
+    server = Gunicorn(free_port(), env, tmp_path)
+    database = env["PORTAL_DATABASE"]
+
+    def statuses() -> list[str]:
+        with sqlite3.connect(database) as conn:
+            return [row[0] for row in conn.execute("SELECT status FROM outbox ORDER BY id")]
+
+    try:
+        server.start()
+        server.wait_ready()
+        tally = Tally()
+        Resident(1, server.url, tally, threading.Event(), limit=1).run()
+        assert len(tally.successes) == 1, tally.samples
+        wait_for(lambda: "sending" in statuses(), timeout=10)
+        began = time.monotonic()
+        server.stop()  # SIGTERM to master and worker, as systemd or a deploy does
+        stopped_after = time.monotonic() - began
+    finally:
+        server.stop()
+        mail.stop()
+    assert statuses() == ["sent", "queued"], server.log()
+    assert len(mail.messages) == 1 and mail.messages[0]["To"] == "smo@crash.test"
+    assert stopped_after < 5, "stopped within gunicorn's graceful timeout, not killed"
+
+
+# Times people type into forms (when they saw it, when it began...), not the portal's clock.
+TOLD_BY_PEOPLE = {"observed_at", "discovered_at", "began_at", "ended_at", "told_at",
+                  "dec_called_at", "emergency_called_at", "prior_notice_at", "first_action_at"}  # fmt: skip
+
+
+def test_every_stored_time_is_local_with_its_offset(app, client, mail_server, content):
+    """00:30 in the municipality is still the day before in UTC on the server, or not:
+    either way every *_at column says the municipality's time, with its offset."""
+    from helpers import sign_in
+    from test_report import jpeg, post
+
+    post(client, report_data(description=""), photos=[("kept.jpg", jpeg())])  # kept, unsent
+    submit(client)  # a case, its mail queued and sent
+    sign_in(client, app)  # an account, a sign-in
+    zone = content.settings.timezone
+    now = dt.datetime.now(zone)
+    checked = 0
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        for table in tables:
+            columns = [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
+            for column in [c for c in columns if c.endswith("_at")]:
+                for (value,) in conn.execute(f"SELECT {column} FROM {table} WHERE {column} IS NOT NULL"):  # fmt: skip
+                    stamp = dt.datetime.fromisoformat(value)
+                    assert stamp.utcoffset() == stamp.astimezone(zone).utcoffset(), (
+                        table,
+                        column,
+                        value,
+                    )
+                    if column not in TOLD_BY_PEOPLE:
+                        assert abs(stamp - now) < dt.timedelta(minutes=5), (table, column, value)
+                        checked += 1
+    # received_at, updated_at, mail_queued_at; outbox created, claimed, sent (x2);
+    # the pending photo; the account's created_at and last_login_at.
+    assert checked >= 12
+
+
+def test_the_sweep_deletes_photos_of_forms_never_sent_after_a_day(app, content):
+    from portal.clock import local_now
+    from portal.db import get_db
+    from portal.outbox import sweep_and_send
+
+    zone = content.settings.timezone
+    with app.app_context():
+        db = get_db()
+        now = local_now()
+        ages = {"old": dt.timedelta(hours=25), "fresh": dt.timedelta(hours=23),
+                # Written with another offset (UTC): compared as a moment, not as text.
+                "old-utc": dt.timedelta(hours=24, minutes=5)}  # fmt: skip
+        for name, age in ages.items():
+            when = now - age
+            stamp = when.astimezone(dt.UTC) if name.endswith("utc") else when.astimezone(zone)
+            db["pending_photos"].insert({
+                "id": name, "submission_key": f"key-{name}", "filename": "a.jpg",
+                "content_type": "image/jpeg", "width": 1, "height": 1, "sha256": "x",
+                "data": b"x", "created_at": stamp.isoformat(timespec="seconds")})  # fmt: skip
+        sweep_and_send(app, db)
+        left = [row[0] for row in db.execute("SELECT id FROM pending_photos")]
+    assert left == ["fresh"]
+
+
+def test_a_message_that_cannot_finish_in_time_is_released_for_the_next_sender(
+    app, client, mail_server
+):
+    mail_server.recorder.delay = 3.0  # longer than the courier is given to finish
+    app.config["OUTBOX_DELIVERY"] = "background"
+    submit(client)
+    wait_for(lambda: "sending" in [status for _, status, _ in outbox(app)])
+    courier = app.extensions["courier"]
+    thread = courier.thread
+    courier.stop(timeout=0.5)
+    # Queued again, its attempt not counted: the next worker sends it at once,
+    # not STALE_CLAIM later.
+    assert [(s, a) for _, s, a in outbox(app)] == [("queued", 0), ("queued", 0)]
+    thread.join(10)  # in a real exit the process ends with the stop; a test waits it out

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from portal import create_app
-from portal.headers import SECURITY_HEADERS
+from portal.headers import SECURITY_HEADERS, content_security_policy
 from static_site.theme import fingerprint
 
 
@@ -23,9 +23,13 @@ def _urls(app):
 
 def test_every_response_carries_the_security_headers(app, client):
     urls = [*_urls(app), "/no/such/page", "/ordinance/"]
+    # Images also from the default map tiles (content/site.yaml), and nothing else.
+    expected = SECURITY_HEADERS | {
+        "Content-Security-Policy": content_security_policy(("https://tile.openstreetmap.org",))
+    }
     for url in urls:
         response = client.get(url)
-        for name, value in SECURITY_HEADERS.items():
+        for name, value in expected.items():
             assert response.headers.get(name) == value, (url, name)
         assert "unsafe-inline" not in response.headers["Content-Security-Policy"]
 
@@ -56,6 +60,22 @@ def test_without_a_configured_secret_key_each_process_gets_a_random_one(tmp_path
     first = create_app({"DATABASE": str(tmp_path / "a.sqlite3")})
     second = create_app({"DATABASE": str(tmp_path / "b.sqlite3")})
     assert first.secret_key and first.secret_key != second.secret_key
+
+
+def test_without_a_tile_source_no_map_is_offered_and_no_tile_host_allowed(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "MAP_TILE_URL": ""})
+    response = app.test_client().get("/report/")
+    assert "img-src 'self' data:;" in response.headers["Content-Security-Policy"]
+    assert "Use my location" in response.text
+    assert 'id="open-map"' not in response.text and "data-tile-url" not in response.text
+
+
+def test_the_default_map_is_openstreetmap_with_its_credit(client):
+    page = client.get("/report/").text
+    assert 'data-tile-url="https://tile.openstreetmap.org/{z}/{x}/{y}.png"' in page
+    assert 'data-tile-attribution="© OpenStreetMap contributors"' in page
+    assert 'data-tile-attribution-url="https://www.openstreetmap.org/copyright"' in page
+    assert 'id="open-map"' in page
 
 
 def test_a_configured_tile_server_is_the_only_other_image_origin(tmp_path):

@@ -23,6 +23,7 @@ from portal.staff_maps import (
     csp_for,
     legend,
 )
+from portal.tiles import TileSource
 from static_site.theme import asset_url
 
 TILES = "https://tiles.example.org/{z}/{x}/{y}.png"
@@ -57,10 +58,13 @@ def point(i: int, **changes) -> MapPoint:
     return MapPoint(**(values | changes))
 
 
+def source(tile_url=None, attribution=None) -> TileSource | None:
+    return TileSource(tile_url, attribution, None, 19) if tile_url else None
+
+
 def overview(points, tile_url=None, attribution=None) -> RenderedMap:
-    return cases_map(
-        points, center=(42.05, -76.0), zoom=13, tile_url=tile_url, attribution=attribution
-    )
+    tiles = source(tile_url, attribution)
+    return cases_map(points, center=(42.05, -76.0), zoom=13, tiles=tiles)
 
 
 class InlineBlocks(HTMLParser):
@@ -107,7 +111,7 @@ def maps(tile_url=None, attribution=None) -> list[RenderedMap]:
     points = [point(i) for i in range(30)]
     return [
         overview(points, tile_url, attribution),
-        case_map(points[0], points[1:], tile_url=tile_url, attribution=attribution),
+        case_map(points[0], points[1:], tiles=source(tile_url, attribution)),
     ]
 
 
@@ -190,7 +194,7 @@ def test_no_points_still_renders_a_map(ctx):
 
 def test_hostile_text_stays_data(ctx):
     nasty = point(1, reference=HOSTILE, label="<img src=x onerror=alert(2)> & \u2028 é")
-    for rendered in (overview([nasty]), case_map(nasty, [nasty], tile_url=None, attribution=None)):
+    for rendered in (overview([nasty]), case_map(nasty, [nasty], tiles=None)):
         html = rendered.html
         assert HOSTILE not in html and "<script>alert" not in html and "<img" not in html
         assert html.count("<script") == len(blocks(html).scripts) + html.count("<script src=")
@@ -223,7 +227,7 @@ def test_tile_layer_only_when_configured(ctx):
 
 def test_case_map_marks_the_case_and_its_neighbours(ctx):
     case, nearby = point(7), [point(8), point(9)]
-    html = case_map(case, nearby, tile_url=None, attribution=None).html
+    html = case_map(case, nearby, tiles=None).html
     assert [row[2] for row in data_rows(html)] == ["IDR-2026-0008", "IDR-2026-0009"]
     assert 'callback([42.007,-76.0,"IDR-2026-0007",' in html and "], true));" in html
     assert "markerClusterGroup" not in html and '"zoom": 17' in html

@@ -22,8 +22,6 @@ def init_staff(app: Flask) -> None:
     )
     from portal.staff.accounts import init_account_commands
 
-    app.config.setdefault("STAFF_IDLE_MINUTES", 30)
-    app.config.setdefault("LOGIN_RATE_LIMIT", "10 per minute;40 per hour")
     app.before_request(auth.require_staff)
     app.jinja_env.globals["undelivered_mail"] = mail.failed_count
     app.register_blueprint(bp)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Callable
 from typing import Any
@@ -12,16 +11,13 @@ import sqlite_utils
 from flask import Flask
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from portal.clock import local_stamp
 from portal.db import get_db
 
 MIN_PASSWORD = 12
 USERNAME = re.compile(r"^[A-Za-z0-9._-]{1,60}$")
 # Checked when the username is unknown, so a wrong name takes as long as a wrong password.
 _DUMMY_HASH = generate_password_hash("not a real password, never matches")
-
-
-def _now() -> str:
-    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
 def add_account(db: sqlite_utils.Database, username: str, password: str) -> int:
@@ -38,7 +34,7 @@ def add_account(db: sqlite_utils.Database, username: str, password: str) -> int:
         raise ValueError(f"an account named {username!r} already exists")
     cursor = db.execute(
         "INSERT INTO staff (username, password_hash, created_at) VALUES (?, ?, ?)",
-        [username, generate_password_hash(password), _now()],
+        [username, generate_password_hash(password), local_stamp()],
     )
     return cursor.lastrowid
 
@@ -63,7 +59,7 @@ def verify(db: sqlite_utils.Database, username: str, password: str) -> dict[str,
     account = dict(zip(("id", "username", "password_hash", "disabled"), row, strict=True))
     if not check_password_hash(account["password_hash"], password or "") or account["disabled"]:
         return None
-    db.execute("UPDATE staff SET last_login_at = ? WHERE id = ?", [_now(), account["id"]])
+    db.execute("UPDATE staff SET last_login_at = ? WHERE id = ?", [local_stamp(), account["id"]])
     return {"id": account["id"], "username": account["username"]}
 
 

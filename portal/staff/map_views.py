@@ -45,7 +45,7 @@ def _open_cases(filters: Filters) -> tuple[list[dict[str, Any]], int]:
 def _frame(rendered: RenderedMap):
     response = current_app.response_class(rendered.html, mimetype="text/html")
     response.headers["Content-Security-Policy"] = csp_for(
-        rendered, origin(current_app.config["MAP_TILE_URL"])
+        rendered, origin(tiles.url) if (tiles := current_app.extensions["map_tiles"]) else None
     )
     # Shown inside the workspace's own pages only.
     response.headers["X-Frame-Options"] = "SAMEORIGIN"
@@ -70,8 +70,7 @@ def cases_map_frame():
         [_point(case) for case in located],
         center=(settings.service_area.center_latitude, settings.service_area.center_longitude),
         zoom=settings.service_area.zoom,
-        tile_url=current_app.config["MAP_TILE_URL"],
-        attribution=current_app.config["MAP_TILE_ATTRIBUTION"],
+        tiles=current_app.extensions["map_tiles"],
     )
     return _frame(rendered)
 
@@ -83,7 +82,6 @@ def case_map_frame(case_id: int):
     rendered = case_map(
         _point(case),
         others,
-        tile_url=current_app.config["MAP_TILE_URL"],
-        attribution=current_app.config["MAP_TILE_ATTRIBUTION"],
+        tiles=current_app.extensions["map_tiles"],
     )
     return _frame(rendered)

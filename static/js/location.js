@@ -9,8 +9,11 @@
  * <div id="location-tools" class="location-tools" hidden
  *      data-leaflet-js="/assets/<hash>/vendor/leaflet/leaflet.js"
  *      data-leaflet-css="/assets/<hash>/vendor/leaflet/leaflet.css"
- *      data-tile-url="https://tiles.example/{z}/{x}/{y}.png"  (absent or empty: no map)
+ *      data-tile-url="https://tiles.example/{z}/{x}/{y}.png"  (absent or empty: no map,
+ *        and the server leaves out #open-map and #map-panel)
  *      data-tile-attribution="© OpenStreetMap contributors"   (optional, plain text)
+ *      data-tile-attribution-url="https://www.openstreetmap.org/copyright"  (optional link)
+ *      data-max-zoom="19"
  *      data-center-lat="42.1670" data-center-lon="-76.8210" data-zoom="15"
  *      data-marker-icon="…" data-marker-icon-retina="…" data-marker-shadow="…">
  *        (optional: each pin image's own URL; needed when each asset has its own hash
@@ -32,6 +35,8 @@
   const UNAVAILABLE = 'The map is not available right now. ' +
     'Use your location or type an address or landmark below.';
   const LOADING = 'Loading the map…';
+  const NO_TILES = 'The map pictures could not be loaded (the map server cannot be reached). ' +
+    'You can still tap to drop a pin, use your location, or type an address or landmark below.';
   const PIN = '<svg xmlns="http://www.w3.org/2000/svg" width="25" height="41" viewBox="0 0 25 41">' +
     '<path d="M12.5 1C6 1 1 6 1 12.5 1 21 12.5 40 12.5 40S24 21 24 12.5C24 6 19 1 12.5 1z" ' +
     'fill="#0b4f6c" stroke="#fff" stroke-width="2"/><circle cx="12.5" cy="12.5" r="4.5" fill="#fff"/></svg>';
@@ -149,13 +154,25 @@
       map = L.map(el, { scrollWheelZoom: false }) // don't trap scrolling of the page
         .setView(p || [Number(d.centerLat) || 0, Number(d.centerLon) || 0],
           p ? 17 : Number(d.zoom) || 15);
-      L.tileLayer(d.tileUrl, {
-        // Leaflet inserts attribution as HTML: escape it, it is meant as plain text.
-        attribution: (d.tileAttribution || '').replace(/&/g, '&amp;').replace(/</g, '&lt;'),
-        maxZoom: 19,
+      // Leaflet inserts attribution as HTML: escape it, it is meant as plain text.
+      const escape = (t) => (t || '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+      const credit = d.tileAttributionUrl && d.tileAttribution
+        ? `<a href="${escape(d.tileAttributionUrl)}">${escape(d.tileAttribution)}</a>`
+        : escape(d.tileAttribution);
+      const tiles = L.tileLayer(d.tileUrl, {
+        attribution: credit,
+        maxZoom: Number(d.maxZoom) || 19,
         // The page's Referrer-Policy is same-origin; tile servers want to see our origin.
         referrerPolicy: 'strict-origin'
       }).addTo(map);
+      // No network or a blocked tile host: say so once, above the map, and keep the map
+      // (a pin still gives coordinates) and the other ways to give a place.
+      tiles.once('tileerror', () => {
+        const p = Object.assign(document.createElement('p'), { className: 'notice', id: 'map-no-tiles' });
+        p.textContent = NO_TILES;
+        panel.insertBefore(p, panel.firstChild);
+        say(NO_TILES, true);
+      });
       if (p) pin(p[0], p[1]);
       map.on('click', (e) => placed(e.latlng));
       // Keyboard: Leaflet makes the map focusable and pans with the arrow keys;

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+import threading
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -58,6 +61,8 @@ def open_tab(browser):
                 tab.external_requests.append(request.url)
 
         tab.page.on("request", on_request)
+        # Tests never reach OpenStreetMap, whatever a page asks for (it is still recorded).
+        context.route(re.compile(r"^https?://([^/]*\.)?openstreetmap\.org/"), lambda r: r.abort())
 
         def on_console(message):
             where = message.location.get("url", "")
@@ -80,3 +85,29 @@ def open_tab(browser):
     yield open_
     for context in contexts:
         context.close()
+
+
+@dataclass
+class Served:
+    url: str
+    app: Any
+
+
+@pytest.fixture
+def tiled_server(tmp_path, build):
+    """The portal with a (pretend) tile server configured; tiles are answered by the test
+    (`page.route`), so no test ever reaches a real tile server."""
+    from werkzeug.serving import make_server
+
+    from portal import create_app
+
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "SITE_DIR": str(build),
+                      "MAIL_FOLDER": str(tmp_path / "mail"), "STAFF_TOTP": False,
+                      "MAP_TILE_URL": "https://tiles.test/{z}/{x}/{y}.png",
+                      "MAP_TILE_ATTRIBUTION": "Test tiles"})  # fmt: skip
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield Served(f"http://127.0.0.1:{server.server_port}", app)
+    server.shutdown()
+    thread.join()

@@ -118,35 +118,32 @@ def test_keyboard_only_without_javascript_using_an_address(open_tab, live_server
     assert not tab.errors
 
 
-def test_without_tiles_the_map_says_so_and_leaflet_is_not_loaded(open_tab, live_server):
+def test_without_a_tile_source_no_map_is_offered_and_leaflet_is_not_loaded(open_tab, live_server):
     tab = open_tab("phone")
     requested = []
     tab.page.on("request", lambda request: requested.append(request.url))
     tab.page.goto(f"{live_server}/report/")
-    tab.page.get_by_role("button", name="Choose the spot on a map").click()
-    expect(tab.page.locator("#map-panel")).to_contain_text("The map is not available right now")
+    expect(tab.page.get_by_role("button", name="Use my location")).to_be_visible()
+    expect(tab.page.get_by_role("button", name="Choose the spot on a map")).to_have_count(0)
     assert not [url for url in requested if "leaflet" in url]
     assert not tab.errors
 
 
-@pytest.fixture
-def tiled_server(tmp_path, build):
-    """The portal with a (pretend) tile server configured; tiles are answered by the test."""
-    import threading
-
-    from werkzeug.serving import make_server
-
-    from portal import create_app
-
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "SITE_DIR": str(build),
-                      "MAIL_FOLDER": str(tmp_path / "mail"),
-                      "MAP_TILE_URL": "https://tiles.test/{z}/{x}/{y}.png",
-                      "MAP_TILE_ATTRIBUTION": "Test tiles"})  # fmt: skip
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
+def test_when_tiles_cannot_load_the_picker_says_so_and_other_ways_stay(open_tab, tiled_server):
+    tab = open_tab("phone")
+    page = tab.page
+    page.route("https://tiles.test/**", lambda route: route.abort("internetdisconnected"))
+    page.goto(f"{tiled_server.url}/report/")
+    page.get_by_role("button", name="Choose the spot on a map").click()
+    notice = page.locator("#map-no-tiles")
+    expect(notice).to_contain_text("The map pictures could not be loaded")
+    expect(page.locator("#location-status")).to_contain_text("could not be loaded")
+    # A pin still gives coordinates, and the address field is still there.
+    page.click("#map", position={"x": 120, "y": 150})
+    expect(page.locator("#location-status")).to_contain_text("Pin placed at")
+    page.get_by_label("Street address or landmark").fill("Behind the library")
+    assert_accessible(page, "picker without tiles")
+    assert all("tiles.test" in error for error in tab.errors), tab.errors
 
 
 def test_a_pin_dropped_on_the_map_fills_the_coordinates(open_tab, tiled_server):
@@ -158,7 +155,7 @@ def test_a_pin_dropped_on_the_map_fills_the_coordinates(open_tab, tiled_server):
         "https://tiles.test/**",
         lambda route: route.fulfill(body=tile.getvalue(), content_type="image/png"),
     )
-    page.goto(f"{tiled_server}/report/")
+    page.goto(f"{tiled_server.url}/report/")
     page.get_by_role("button", name="Choose the spot on a map").click()
     page.wait_for_selector("#map .leaflet-tile-loaded")
     page.click("#map", position={"x": 120, "y": 150})

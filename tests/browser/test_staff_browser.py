@@ -87,3 +87,21 @@ def test_a_day_in_the_workspace(open_tab, live_app, live_server, viewport):
     check(page, "queue with waiting notices")
     page.get_by_role("button", name=re.compile("Sign out")).click()
     expect(page.get_by_role("heading", name="Staff sign-in")).to_be_visible()
+
+
+def test_when_tiles_cannot_load_the_staff_map_says_so(open_tab, tiled_server):
+    with tiled_server.app.app_context():
+        add_account(get_db(), "officer", PASSWORD)
+    tab = open_tab("desktop")
+    page = tab.page
+    page.route("https://tiles.test/**", lambda route: route.abort("internetdisconnected"))
+    page.goto(f"{tiled_server.url}/staff/")
+    page.get_by_label("Username").fill("officer")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("link", name="Map").click()
+    frame = page.frame_locator("iframe.cases-map")
+    expect(frame.locator(".tile-notice")).to_contain_text("The map background could not be loaded")
+    expect(frame.locator(".tile-notice")).to_have_attribute("role", "status")
+    # No sign of a missing setting: a tile source is configured, it is just unreachable.
+    expect(page.locator("main")).not_to_contain_text("No map background is set up")
