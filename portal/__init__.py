@@ -17,6 +17,7 @@ from portal.errors import init_errors, init_request_checks
 from portal.headers import init_headers
 from portal.limits import init_limits
 from portal.outbox import init_outbox
+from portal.proxy import init_proxy
 from portal.staff import init_staff
 from portal.templating import init_templates
 from static_site.content import load_content
@@ -61,6 +62,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=6 * 3600,
         REPORT_RATE_LIMIT="30 per hour;6 per minute",
         STATUS_RATE_LIMIT="120 per minute",
+        # How many proxies in front of the portal set X-Forwarded-* (see portal/proxy.py).
+        PROXY_HOPS=0,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         # Secure cookies whenever the public address is https (set it explicitly otherwise).
@@ -83,6 +86,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SESSION_COOKIE_SECURE"] = (app.config["PUBLIC_URL"] or "").startswith("https:")
     # Staff sessions end after this long without activity (the cookie, and the server check).
     app.permanent_session_lifetime = dt.timedelta(minutes=app.config["STAFF_IDLE_MINUTES"])
+    init_proxy(app)
     init_templates(app, content)
     init_headers(app)
     init_request_checks(app)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import Flask
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+
+import portal.limit_store  # noqa: F401  (registers the sqlite:// storage)
 
 # Endpoint -> (the config key holding its rate, e.g. "30 per hour;6 per minute", and the
 # methods it counts; None: all).
@@ -20,9 +24,14 @@ def init_limits(app: Flask) -> None:
     """Attach a limiter to an app whose blueprints are registered.
 
     One per app (not a module-level one) so each app's RATELIMIT_* settings stay its own.
-    Counters live in the process unless RATELIMIT_STORAGE_URI names a shared store.
+    Counters live in a SQLite file beside the database, shared by every worker, unless
+    RATELIMIT_STORAGE_URI names another store. The client is `request.remote_addr`, as
+    portal/proxy.py sets it from the trusted proxies' headers.
     """
-    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    if not app.config.get("RATELIMIT_STORAGE_URI"):
+        database = Path(app.config["DATABASE"]).resolve()
+        counters = database.with_name(f"{database.stem}-limits.sqlite3")
+        app.config["RATELIMIT_STORAGE_URI"] = f"sqlite:///{counters}"
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     limiter = Limiter(key_func=get_remote_address, app=app, default_limits=[])
     # Flask-Limiter keeps only weak references to its limiter: the app holds the strong one.

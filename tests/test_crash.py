@@ -4,9 +4,7 @@ reports; every report it confirmed is stored whole, and nothing is stored half."
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import secrets
 import sqlite3
 import subprocess
 import sys
@@ -17,7 +15,7 @@ import urllib.request
 from collections import Counter
 from pathlib import Path
 
-from crashload import PHOTO_SIZE, ROOT, Gunicorn, Resident, Tally, free_port
+from crashload import PHOTO_SIZE, Gunicorn, Resident, Tally, free_port, portal_env
 
 CLIENTS = 20
 MAX_EACH = 60  # submissions per client, whatever the clock says
@@ -26,23 +24,6 @@ LOAD_SECONDS = 6.0  # of load in all...
 AFTER_RESTART = 2.0  # ...but at least this long once the restarted server answers
 ENOUGH = 20  # confirmed reports wanted on each side of the kill
 REFERENCE = re.compile(r"^IDR-(\d{4})-(\d{4,})$")
-
-
-def portal_env(tmp_path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PORTAL_")}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    env.update(
-        PORTAL_DATABASE=str(tmp_path / "portal.sqlite3"),
-        # Fixed for the run: both workers, before and after the kill, sign the same
-        # sessions and derive the same status tokens.
-        PORTAL_SECRET_KEY=secrets.token_hex(32),
-        PORTAL_MAIL_FOLDER=str(tmp_path / "mail"),
-        PORTAL_SMO_EMAIL="smo@crash.test",
-        PORTAL_RATELIMIT_ENABLED="false",
-        # Plain http on 127.0.0.1: a Secure session cookie would never come back.
-        PORTAL_SESSION_COOKIE_SECURE="false",
-    )
-    return env
 
 
 def test_every_confirmed_report_survives_a_kill_9(tmp_path):
