@@ -69,6 +69,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # Secure cookies whenever the public address is https (set it explicitly otherwise).
         SESSION_COOKIE_SECURE=None,
         STAFF_IDLE_MINUTES=30,
+        # A code from an authenticator app after the password; off only for training.
+        STAFF_TOTP=True,
     )
     app.config.from_prefixed_env("PORTAL")
     if test_config:
