@@ -173,17 +173,22 @@ def file_notification(client, data: dict, photos=()) -> tuple[object, object]:
 PASSWORD = "a long staff password"
 
 
+def add_enrolled_account(app, username: str, password: str = PASSWORD) -> None:
+    """A staff account whose authenticator app is set up (its secret only in the database)."""
+    from portal.db import get_db
+    from portal.staff import totp
+    from portal.staff.accounts import add_account
+
+    with app.app_context():
+        db = get_db()
+        totp.enrol(db, add_account(db, username, password), totp.new_secret(), step=0)
+
+
 def sign_in(client, app, username: str = "smo", password: str = PASSWORD, create: bool = True):
     """Create the account (unless told not to) with its second factor set up, then sign in
     with the password and, when asked for it, a code; returns the last response."""
     if create:
-        from portal.db import get_db
-        from portal.staff import totp
-        from portal.staff.accounts import add_account
-
-        with app.app_context():
-            db = get_db()
-            totp.enrol(db, add_account(db, username, password), totp.new_secret(), step=0)
+        add_enrolled_account(app, username, password)
     page = client.get("/staff/login")
     response = client.post(
         "/staff/login",
