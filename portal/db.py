@@ -87,7 +87,9 @@ CREATE TABLE IF NOT EXISTS events (
     at TEXT NOT NULL,
     actor TEXT NOT NULL,
     action TEXT NOT NULL,
-    detail TEXT NOT NULL DEFAULT '{}'
+    detail TEXT NOT NULL DEFAULT '{}',
+    -- The address the change came from (none for the command line).
+    client TEXT
 );
 CREATE INDEX IF NOT EXISTS events_case ON events (case_id, id);
 
@@ -258,6 +260,7 @@ ADDED_COLUMNS = [
     ("cases", "mail_queued_at", "TEXT"),
     ("staff", "totp_secret", "TEXT"),
     ("staff", "totp_last_step", "INTEGER"),
+    ("events", "client", "TEXT"),
 ]
 
 

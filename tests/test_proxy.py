@@ -8,9 +8,10 @@ import threading
 import pytest
 from crashload import Gunicorn, Resident, Tally, free_port, portal_env
 from flask import request
-from helpers import HIDDEN
+from helpers import HIDDEN, csrf_of, open_form, report_data, sign_in
 
 from portal import create_app
+from portal.db import get_db
 from portal.limit_store import SQLiteStorage
 
 # The default report limit, "30 per hour;6 per minute": the seventh in a minute is refused.
@@ -105,3 +106,22 @@ def test_the_client_address_scheme_and_host_come_from_trusted_proxies(
 def test_a_hop_count_that_is_not_a_whole_number_stops_the_start(tmp_path, hops):
     with pytest.raises(ValueError, match="PORTAL_PROXY_HOPS"):
         create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "PROXY_HOPS": hops})
+
+
+@pytest.mark.parametrize(("hops", "recorded"), [(0, "127.0.0.1"), (2, "203.0.113.7")])
+def test_the_audit_log_keeps_the_address_the_trusted_proxies_give(tmp_path, hops, recorded):
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "PROXY_HOPS": hops,
+                      "MAIL_FOLDER": str(tmp_path / "mail"), "RATELIMIT_ENABLED": False,
+                      "SESSION_COOKIE_SECURE": False})  # fmt: skip
+    client = app.test_client()
+    # Netlify, then nginx: [what the browser claimed,] the resident, Netlify.
+    client.environ_base["HTTP_X_FORWARDED_FOR"] = "10.0.0.1, 203.0.113.7, 198.51.100.2"
+    client.post("/report/", data={**open_form(client), **report_data()})
+    sign_in(client, app)
+    page = client.get("/staff/cases/1/").text
+    client.post(
+        "/staff/cases/1/status", data={"csrf_token": csrf_of(page), "status": "investigating"}
+    )
+    with app.app_context():
+        assert [r[0] for r in get_db().execute("SELECT client FROM events")] == [recorded]
+    assert f"smo (from {recorded}):" in client.get("/staff/cases/1/").text

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sqlite3
 import time
 
 import pyotp
 import pytest
 from helpers import PASSWORD, enter_code, hidden_fields, next_code, sign_in
+from werkzeug.security import generate_password_hash
 
 from portal import create_app
 from portal.db import get_db
@@ -170,3 +172,27 @@ def test_reset_2fa_makes_the_account_set_up_again(app, client):
     assert password_step(fresh).headers["Location"] == "/staff/enrol"
     missing = runner.invoke(args=["staff", "reset-2fa", "nobody"])
     assert missing.exit_code != 0 and "no account named 'nobody'" in missing.output
+
+
+def test_accounts_of_an_earlier_install_set_up_the_app_at_their_next_sign_in(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript("""
+        CREATE TABLE staff (id INTEGER PRIMARY KEY, username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            password_hash TEXT NOT NULL, disabled INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL, last_login_at TEXT);
+        CREATE TABLE events (id INTEGER PRIMARY KEY, case_id INTEGER NOT NULL, at TEXT NOT NULL,
+            actor TEXT NOT NULL, action TEXT NOT NULL, detail TEXT NOT NULL DEFAULT '{}');
+        PRAGMA user_version = 5;
+    """)  # fmt: skip
+    old.execute("INSERT INTO staff (username, password_hash, created_at) VALUES (?, ?, ?)",
+                ["smo", generate_password_hash(PASSWORD), "2026-01-05T09:00:00-05:00"])  # fmt: skip
+    old.commit()
+    old.close()
+    app = create_app({"DATABASE": str(path), "RATELIMIT_ENABLED": False,
+                      "SESSION_COOKIE_SECURE": False})  # fmt: skip
+    with app.app_context():
+        db = get_db()
+        assert {"totp_secret", "totp_last_step"} <= set(db["staff"].columns_dict)
+        assert "client" in db["events"].columns_dict and "staff_recovery_codes" in db.table_names()
+    assert password_step(app.test_client()).headers["Location"] == "/staff/enrol"
