@@ -67,8 +67,10 @@ def test_first_sign_in_sets_up_the_app_and_shows_recovery_codes_once(app, client
         stored = {r[0] for r in get_db().execute("SELECT code_hash FROM staff_recovery_codes")}
     assert stored == {hashlib.sha256(c.replace("-", "").encode()).hexdigest() for c in codes}
     assert client.get("/staff/").status_code == 200
-    # Shown once: the enrolment page now sends a signed-in officer nowhere near them.
-    assert not RECOVERY.findall(client.get("/staff/enrol").text)
+    # Shown once: the enrolment page now sends the signed-in officer on to the queue.
+    again = client.get("/staff/enrol")
+    assert again.status_code == 303 and again.headers["Location"] == "/staff/"
+    assert client.get("/staff/").status_code == 200, "and still signed in"
 
 
 def test_the_qr_code_holds_the_key_shown_beside_it(app, client):

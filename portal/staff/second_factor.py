@@ -66,6 +66,9 @@ def _signed_in(account_id: int) -> str:
 
 
 def _start_again():
+    """No sign-in under way: a signed-in officer goes on working, anyone else starts over."""
+    if g.get("staff"):
+        return redirect(url_for("staff.queue"), code=303)
     session.clear()
     return redirect(url_for("staff.login"), code=303)
 
