@@ -17,6 +17,7 @@ from portal.errors import init_errors, init_request_checks
 from portal.headers import init_headers
 from portal.limits import init_limits
 from portal.outbox import init_outbox
+from portal.proxy import init_proxy
 from portal.settings import defaults, require
 from portal.staff import init_staff
 from portal.templating import init_templates
@@ -56,6 +57,7 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
         app.config["SESSION_COOKIE_SECURE"] = (app.config["PUBLIC_URL"] or "").startswith("https:")
     # Staff sessions end after this long without activity (the cookie, and the server check).
     app.permanent_session_lifetime = dt.timedelta(minutes=app.config["STAFF_IDLE_MINUTES"])
+    init_proxy(app)
     init_templates(app, content)
     app.jinja_env.globals["map_tiles"] = app.extensions["map_tiles"]
     init_headers(app)

@@ -14,7 +14,7 @@ import sqlite_utils
 from flask import Flask, current_app, g
 
 # Version of the schema below; bump it and add a step to MIGRATIONS when it changes.
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 SCHEMA = """
 -- One row per thing the public sent: a resident report or a business notification.
@@ -65,7 +65,19 @@ CREATE TABLE IF NOT EXISTS staff (
     password_hash TEXT NOT NULL,
     disabled INTEGER NOT NULL DEFAULT 0,
     created_at TEXT NOT NULL,
-    last_login_at TEXT
+    last_login_at TEXT,
+    -- The second factor (portal/staff/totp.py): set once a code from it is confirmed.
+    totp_secret TEXT,
+    totp_last_step INTEGER
+);
+
+-- Single-use codes for a lost phone, stored as SHA-256 hashes only.
+CREATE TABLE IF NOT EXISTS staff_recovery_codes (
+    id INTEGER PRIMARY KEY,
+    staff_id INTEGER NOT NULL REFERENCES staff (id),
+    code_hash TEXT NOT NULL,
+    used_at TEXT,
+    UNIQUE (staff_id, code_hash)
 );
 
 -- The audit log: who changed what on a case, and when.
@@ -75,7 +87,9 @@ CREATE TABLE IF NOT EXISTS events (
     at TEXT NOT NULL,
     actor TEXT NOT NULL,
     action TEXT NOT NULL,
-    detail TEXT NOT NULL DEFAULT '{}'
+    detail TEXT NOT NULL DEFAULT '{}',
+    -- The address the change came from (none for the command line).
+    client TEXT
 );
 CREATE INDEX IF NOT EXISTS events_case ON events (case_id, id);
 
@@ -244,6 +258,9 @@ ADDED_COLUMNS = [
     ("cases", "confirmed_illicit", "INTEGER NOT NULL DEFAULT 0"),
     ("cases", "first_action_at", "TEXT"),
     ("cases", "mail_queued_at", "TEXT"),
+    ("staff", "totp_secret", "TEXT"),
+    ("staff", "totp_last_step", "INTEGER"),
+    ("events", "client", "TEXT"),
 ]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Flask, Response
+from flask import Flask, Response, request
 
 
 def content_security_policy(image_origins: tuple[str, ...] = ()) -> str:
@@ -35,6 +35,17 @@ SECURITY_HEADERS = {
 }
 
 
+# Pages that show a person's details (names, phones, addresses, what they reported).
+# Sent with no-store, so neither the back button nor the disk cache of a shared
+# municipal computer keeps them after sign-out. A POST's answer is a form shown again
+# with what was typed, or a review of it: private too.
+PRIVATE_PATHS = ("/staff/", "/status/", "/report/sent/")
+
+
+def is_private(path: str, method: str) -> bool:
+    return method == "POST" or path == "/staff" or path.startswith(PRIVATE_PATHS)
+
+
 def origin(url: str | None) -> str | None:
     """'https://tiles.example/{z}/{x}/{y}.png' -> 'https://tiles.example'."""
     if not url:
@@ -60,4 +71,6 @@ def init_headers(app: Flask) -> None:
     def add_security_headers(response: Response) -> Response:
         for name, value in headers.items():
             response.headers.setdefault(name, value)
+        if is_private(request.path, request.method):
+            response.headers["Cache-Control"] = "no-store"
         return response

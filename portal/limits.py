@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import Flask
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
-# Endpoint -> (the config key holding its rate, e.g. "30 per hour;6 per minute", and the
-# methods it counts; None: all).
+import portal.limit_store  # noqa: F401  (registers the sqlite:// storage)
+
+# Endpoint -> (the config key holding its rate, e.g. "30 per hour;6 per minute", the
+# methods it counts (None: all), and a scope shared with other endpoints, if any).
 RATE_LIMITS = {
-    "report.submit": ("REPORT_RATE_LIMIT", None),
-    "notify.submit": ("REPORT_RATE_LIMIT", None),
-    "status.show": ("STATUS_RATE_LIMIT", None),
-    "staff.login": ("LOGIN_RATE_LIMIT", ["POST"]),
+    "report.submit": ("REPORT_RATE_LIMIT", None, None),
+    "notify.submit": ("REPORT_RATE_LIMIT", None, None),
+    "status.show": ("STATUS_RATE_LIMIT", None, None),
+    # Passwords and codes count together: guessing codes costs sign-in attempts.
+    "staff.login": ("LOGIN_RATE_LIMIT", ["POST"], "staff sign-in"),
+    "staff.second_factor": ("LOGIN_RATE_LIMIT", ["POST"], "staff sign-in"),
+    "staff.enrol": ("LOGIN_RATE_LIMIT", ["POST"], "staff sign-in"),
 }
 
 
@@ -20,12 +27,23 @@ def init_limits(app: Flask) -> None:
     """Attach a limiter to an app whose blueprints are registered.
 
     One per app (not a module-level one) so each app's RATELIMIT_* settings stay its own.
-    Counters live in the process unless RATELIMIT_STORAGE_URI names a shared store.
+    Counters live in a SQLite file beside the database, shared by every worker, unless
+    RATELIMIT_STORAGE_URI names another store. The client is `request.remote_addr`, as
+    portal/proxy.py sets it from the trusted proxies' headers.
     """
+    if not app.config.get("RATELIMIT_STORAGE_URI"):
+        database = Path(app.config["DATABASE"]).resolve()
+        counters = database.with_name(f"{database.stem}-limits.sqlite3")
+        app.config["RATELIMIT_STORAGE_URI"] = f"sqlite:///{counters}"
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     limiter = Limiter(key_func=get_remote_address, app=app, default_limits=[])
     # Flask-Limiter keeps only weak references to its limiter: the app holds the strong one.
     app.extensions["rate_limiter"] = limiter
-    for endpoint, (key, methods) in RATE_LIMITS.items():
+    for endpoint, (key, methods, scope) in RATE_LIMITS.items():
         # The limiter checks inside the wrapper it returns, so the wrapper must be the view.
-        limit = limiter.limit(lambda key=key: app.config[key], methods=methods)
+        rate = lambda key=key: app.config[key]  # noqa: E731
+        if scope:
+            limit = limiter.shared_limit(rate, scope=scope, methods=methods)
+        else:
+            limit = limiter.limit(rate, methods=methods)
         app.view_functions[endpoint] = limit(app.view_functions[endpoint])

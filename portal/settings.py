@@ -73,7 +73,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("STATUS_RATE_LIMIT", "120 per minute"),
     Setting("LOGIN_RATE_LIMIT", "10 per minute;40 per hour"),
     Setting("RATELIMIT_ENABLED", True),
-    Setting("RATELIMIT_STORAGE_URI", "memory://", secret=True),
+    # None: a SQLite file beside the database, shared by every worker (portal/limits.py).
+    Setting("RATELIMIT_STORAGE_URI", None, secret=True),
     Setting("RATELIMIT_HEADERS_ENABLED", True),
     # How many proxies in front of the portal to trust for the client's address (ProxyFix).
     Setting("PROXY_HOPS", 0),

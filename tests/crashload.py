@@ -256,6 +256,7 @@ class Resident(threading.Thread):
             urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()),
             _NoRedirect,
         )
+        self.headers: dict[str, str] = {}  # sent with every request (X-Forwarded-For, say)
 
     def run(self) -> None:
         sent = 0
@@ -268,7 +269,7 @@ class Resident(threading.Thread):
 
     def _request(self, path: str, body: bytes | None = None, content_type: str = ""):
         """(status, headers, text); connection errors propagate."""
-        request = urllib.request.Request(self.base + path, data=body)
+        request = urllib.request.Request(self.base + path, data=body, headers=self.headers)
         if body is not None:
             request.add_header("Content-Type", content_type)
         try:
@@ -296,17 +297,21 @@ class Resident(threading.Thread):
             return None
         return hidden
 
-    def _submit(self, hidden: dict[str, str], n: int) -> None:
-        description = f"crash test {self.number}-{n}"
+    def report_body(self, hidden: dict[str, str], description: str, photo: bool):
+        """(body, content type) of a complete report on the form whose hidden fields these are."""
         yesterday = dt.datetime.now() - dt.timedelta(days=1)
         data = report_data(description=description, observed_at=f"{yesterday:%Y-%m-%dT%H:%M}")
         fields = list(hidden.items())
         for name, value in data.items():
             values = value if isinstance(value, list) else [value]
             fields += [(name, v) for v in values]
+        files = [("photos", f"site-{self.number}-{description}.jpg", self.photo)] if photo else []
+        return multipart(fields, files)
+
+    def _submit(self, hidden: dict[str, str], n: int) -> None:
+        description = f"crash test {self.number}-{n}"
         photo = n % 3 == self.number % 3  # about a third, spread over clients
-        files = [("photos", f"site-{self.number}-{n}.jpg", self.photo)] if photo else []
-        body, content_type = multipart(fields, files)
+        body, content_type = self.report_body(hidden, description, photo)
         retried = False
         while True:
             try:

@@ -719,7 +719,7 @@ COOKIES = st.one_of(
     REQUEST_LINE_BYTES,
 ).map(lambda raw: None if raw is None else re.sub(rb"[\r\n]", b"", raw).decode("latin-1"))
 GET_TARGETS = ["/report/", "/notify/", "/status/{}/", "/report/sent/{}/", "/staff/login",
-               "/staff/", "/staff/cases/1/"]  # fmt: skip
+               "/staff/", "/staff/cases/1/", "/staff/second-factor", "/staff/enrol"]  # fmt: skip
 
 
 # Found by this test on its first runs, and fixed: a query string that is not UTF-8 (a raw
@@ -802,3 +802,30 @@ def test_staff_sign_in_never_fails_and_never_leaves_the_site(fuzz_app):
     finally:
         summary("staff login")
     check_database(app)
+
+
+def test_second_factor_codes_never_fail_and_never_open_the_workspace(fuzz_app):
+    from helpers import PASSWORD, add_enrolled_account
+
+    app = fuzz_app
+    add_enrolled_account(app, "smo")
+
+    @settings(FUZZ, max_examples=60)
+    @given(
+        # Six digits might be the right code (three in a million): lengths around it.
+        code=st.one_of(st.sampled_from(["", "12345", "1234567", "12 34 5"]), TEXTS),
+        recovery=st.one_of(st.just(""), st.sampled_from(["aaaa-bbbb-cccc-dddd"]), TEXTS),
+    )
+    def run(code, recovery):
+        client = app.test_client()
+        token = hidden_fields(client.get("/staff/login").text)["csrf_token"]
+        client.post("/staff/login", data={"csrf_token": token, "username": "smo", "password": PASSWORD})  # fmt: skip
+        token = hidden_fields(client.get("/staff/second-factor").text)["csrf_token"]
+        data = {"csrf_token": token, "code": code, "recovery_code": recovery}
+        send(app, client, "staff code", "/staff/second-factor", data=data)
+        assert client.get("/staff/").status_code == 401, "a guess opened the workspace"
+
+    try:
+        run()
+    finally:
+        summary("staff code")

@@ -9,10 +9,13 @@ import subprocess
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import pyotp
 from helpers import (
+    PASSWORD,
     built_pages,
     csrf_of,
     file_notification,
+    hidden_fields,
     notification_data,
     open_form,
     report_data,
@@ -89,6 +92,7 @@ def test_every_portal_page_is_valid_html(app, client, tmp_path):
         pages[name] = client.get(url)
     client.post("/staff/logout", data={"csrf_token": csrf_of(pages["staff-queue"].text)})
     pages["staff-login"] = client.get("/staff/")
+    pages.update(second_factor_pages(app))
     files = []
     for name, response in pages.items():
         assert response.mimetype == "text/html" and response.status_code < 500, name
@@ -96,3 +100,30 @@ def test_every_portal_page_is_valid_html(app, client, tmp_path):
         files[-1].write_bytes(response.data)
     errors = html_errors(files, tmp_path)
     assert not errors, f"{len(errors)} HTML error(s):\n" + "\n".join(errors)
+
+
+def second_factor_pages(app) -> dict:
+    """The sign-in's second step, with and without errors; enrolment and recovery codes."""
+    from portal.db import get_db
+    from portal.staff.accounts import add_account
+
+    with app.app_context():
+        add_account(get_db(), "clerk", PASSWORD)
+    client, pages = app.test_client(), {}
+    page = client.get("/staff/login")
+    client.post("/staff/login", data={**hidden_fields(page.text), "username": "clerk", "password": PASSWORD})  # fmt: skip
+    pages["staff-enrol"] = client.get("/staff/enrol")
+    fields = hidden_fields(pages["staff-enrol"].text)
+    pages["staff-enrol-error"] = client.post("/staff/enrol", data={**fields, "code": "12"})
+    secret = re.search(r'id="setup-key">([A-Z2-7 ]+)<', pages["staff-enrol"].text).group(1)
+    code = pyotp.TOTP(secret.replace(" ", "")).now()
+    pages["staff-recovery-codes"] = client.post("/staff/enrol", data={**fields, "code": code})
+    fresh = app.test_client()
+    page = fresh.get("/staff/login")
+    fresh.post("/staff/login", data={**hidden_fields(page.text), "username": "clerk", "password": PASSWORD})  # fmt: skip
+    pages["staff-second-factor"] = fresh.get("/staff/second-factor")
+    fields = hidden_fields(pages["staff-second-factor"].text)
+    pages["staff-second-factor-error"] = fresh.post(
+        "/staff/second-factor", data={**fields, "recovery_code": "nope"}
+    )
+    return pages

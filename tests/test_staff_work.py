@@ -77,7 +77,7 @@ def test_status_assignment_notes_and_the_audit_log(app, staff, mail_server):
                   "Marked as a confirmed illicit discharge",
                   "Status Being investigated → Passed to another agency (Chemung County)"):  # fmt: skip
         assert entry in log, entry
-    assert log.count(", smo:") == 5
+    assert log.count(", smo (from 127.0.0.1):") == 5
     assert "Called the car wash owner." in page
     with app.app_context():
         case = get_db()["cases"].get(1)

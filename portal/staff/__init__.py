@@ -19,6 +19,7 @@ def init_staff(app: Flask) -> None:
         phone_notices,
         queue,
         reports,
+        second_factor,
     )
     from portal.staff.accounts import init_account_commands
 

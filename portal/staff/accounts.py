@@ -110,6 +110,17 @@ def init_account_commands(app: Flask) -> None:
         """Let a disabled account sign in again."""
         _or_fail(lambda: set_disabled(get_db(), username, False), f"account {username} enabled")
 
+    @staff_cli.command("reset-2fa")
+    @click.argument("username")
+    def reset_2fa_command(username: str) -> None:
+        """Forget an account's second factor (a lost phone): it sets one up at next sign-in."""
+        from portal.staff.totp import reset
+
+        _or_fail(
+            lambda: reset(get_db(), username),
+            f"second factor of {username} reset: it sets up a new one at its next sign-in",
+        )
+
     @staff_cli.command("list")
     def list_command() -> None:
         """List accounts and whether each is enabled."""

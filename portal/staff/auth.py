@@ -13,9 +13,10 @@ from wtforms.validators import DataRequired, Length
 from portal.db import get_db
 from portal.staff import bp
 from portal.staff.accounts import active_account, verify
+from portal.staff.second_factor import await_code, start_session
 
 # The only staff pages an anonymous visitor may reach.
-OPEN_ENDPOINTS = {"staff.login"}
+OPEN_ENDPOINTS = {"staff.login", "staff.second_factor", "staff.enrol"}
 
 
 class LoginForm(FlaskForm):
@@ -64,12 +65,10 @@ def login():
         return redirect(_safe_next(form.next.data))
     if request.method == "POST" and form.validate():
         account = verify(get_db(), form.username.data, form.password.data)
-        if account:
-            # A fresh session: nothing from before sign-in carries over (session fixation).
-            session.clear()
-            session.permanent = True
-            session["staff_id"] = account["id"]
-            session["staff_seen"] = int(time.time())
+        if account and current_app.config["STAFF_TOTP"]:
+            return await_code(account["id"], _safe_next(form.next.data))
+        if account:  # a training install, without a second factor
+            start_session(account["id"])
             return redirect(_safe_next(form.next.data), code=303)
         form.password.errors = ["That username and password do not match an active account."]
     status = 401 if request.method == "POST" else 200

@@ -190,6 +190,5 @@ def photo(photo_id: int):
         "SELECT data, content_type FROM photos WHERE id = ?", [photo_id]
     ).fetchone() or abort(404)
     response = current_app.response_class(row[0], mimetype=row[1])
-    response.headers["Cache-Control"] = "private, no-store"
     response.headers["Content-Disposition"] = f"inline; filename=photo-{photo_id}.jpg"
     return response

@@ -111,5 +111,4 @@ def export_geojson():
 def _download(body: str, mimetype: str, filename: str):
     response = current_app.response_class(body, mimetype=mimetype)
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response.headers["Cache-Control"] = "private, no-store"
     return response

@@ -49,7 +49,6 @@ def _frame(rendered: RenderedMap):
     )
     # Shown inside the workspace's own pages only.
     response.headers["X-Frame-Options"] = "SAMEORIGIN"
-    response.headers["Cache-Control"] = "private, no-store"
     return response
 
 

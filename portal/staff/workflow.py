@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import sqlite_utils
-from flask import render_template
+from flask import has_request_context, render_template, request
 
 from portal import outbox
 from portal.clock import local_now
@@ -45,7 +45,9 @@ def log(db: sqlite_utils.Database, case_id: int, actor: str, action: str, **deta
         db,
         "events",
         {"case_id": case_id, "at": now, "actor": actor, "action": action,
-         "detail": json.dumps(detail, ensure_ascii=False)},
+         "detail": json.dumps(detail, ensure_ascii=False),
+         # Where the change came from, as the trusted proxies say (portal/proxy.py).
+         "client": request.remote_addr if has_request_context() else None},
     )  # fmt: skip
 
 

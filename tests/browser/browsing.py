@@ -37,3 +37,11 @@ OVERFLOW = """() => {
   return {scrollWidth: document.documentElement.scrollWidth, clientWidth: width,
           innerWidth: window.innerWidth, wide: wide.slice(0, 5).map(name)};
 }"""
+
+
+def check(page, what: str) -> None:
+    """No axe-core violation, and nothing wider than the screen."""
+    violations = run_axe(page)
+    assert not violations, f"{what}:\n{describe(violations)}"
+    fit = page.evaluate(OVERFLOW)
+    assert fit["scrollWidth"] <= fit["clientWidth"], f"{what}: wider than the screen: {fit}"

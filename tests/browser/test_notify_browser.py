@@ -5,19 +5,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from browsing import OVERFLOW, describe, run_axe
+from browsing import OVERFLOW, check
 from helpers import notification_data
 
 pytestmark = pytest.mark.browser
 
 LETTER_WIDTH_PX = 8.5 * 96
-
-
-def check(page, what: str) -> None:
-    violations = run_axe(page)
-    assert not violations, f"{what}:\n{describe(violations)}"
-    fit = page.evaluate(OVERFLOW)
-    assert fit["scrollWidth"] <= fit["clientWidth"], f"{what}: wider than the screen: {fit}"
 
 
 def choose(page, name: str, value: str) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from browsing import OVERFLOW, describe, run_axe
-from helpers import PASSWORD
+from browsing import check
+from helpers import PASSWORD, add_enrolled_account, next_code
 from playwright.sync_api import expect
 
 from portal.db import get_db
@@ -15,18 +15,10 @@ from portal.staff.accounts import add_account
 pytestmark = pytest.mark.browser
 
 
-def check(page, what: str) -> None:
-    violations = run_axe(page)
-    assert not violations, f"{what}:\n{describe(violations)}"
-    fit = page.evaluate(OVERFLOW)
-    assert fit["scrollWidth"] <= fit["clientWidth"], f"{what}: wider than the screen: {fit}"
-
-
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
 def test_a_day_in_the_workspace(open_tab, live_app, live_server, viewport):
     username = f"officer-{viewport}"
-    with live_app.app_context():
-        add_account(get_db(), username, PASSWORD)
+    add_enrolled_account(live_app, username)
     tab = open_tab(viewport)
     page = tab.page
 
@@ -44,6 +36,8 @@ def test_a_day_in_the_workspace(open_tab, live_app, live_server, viewport):
     check(page, "sign-in")
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_label("Code from your authenticator app").fill(next_code(live_app, username))
     page.get_by_role("button", name="Sign in").click()
 
     expect(page.get_by_role("heading", name="Queue")).to_be_visible()

@@ -1,0 +1,200 @@
+"""Staff sign in with a password and a code from an authenticator app (RFC 6238)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sqlite3
+import time
+
+import pyotp
+import pytest
+from helpers import PASSWORD, enter_code, hidden_fields, next_code, sign_in
+from werkzeug.security import generate_password_hash
+
+from portal import create_app
+from portal.db import get_db
+from portal.staff import totp
+from portal.staff.accounts import add_account
+
+RECOVERY = re.compile(r"<code>([a-z0-9]{4}(?:-[a-z0-9]{4}){3})</code>")
+
+
+def password_step(client, username: str = "smo", password: str = PASSWORD, next_url: str = ""):
+    page = client.get("/staff/login")
+    return client.post("/staff/login", data={**hidden_fields(page.text), "username": username,
+                                             "password": password, "next": next_url})  # fmt: skip
+
+
+def enrol_from_page(client) -> tuple[str, list[str], object]:
+    """Set up the app as an officer would: read the key off the page, confirm a code."""
+    page = client.get("/staff/enrol")
+    assert page.status_code == 200
+    secret = re.search(r'id="setup-key">([A-Z2-7 ]+)<', page.text).group(1).replace(" ", "")
+    done = client.post("/staff/enrol", data={**hidden_fields(page.text),
+                                             "code": pyotp.TOTP(secret).now()})  # fmt: skip
+    return secret, RECOVERY.findall(done.text), done
+
+
+def row(app, username: str = "smo") -> tuple:
+    with app.app_context():
+        return (
+            get_db()
+            .execute("SELECT totp_secret, totp_last_step FROM staff WHERE username = ?", [username])
+            .fetchone()
+        )
+
+
+def test_first_sign_in_sets_up_the_app_and_shows_recovery_codes_once(app, client):
+    with app.app_context():
+        add_account(get_db(), "smo", PASSWORD)
+    first = password_step(client, next_url="/staff/exports/")
+    assert first.status_code == 303 and first.headers["Location"] == "/staff/enrol"
+    assert client.get("/staff/").status_code == 401, "the password alone opens nothing"
+    page = client.get("/staff/enrol")
+    assert 'src="data:image/svg+xml,' in page.text and "otpauth" not in page.text.split("<img")[0]
+    assert row(app) == (None, None), "nothing counts before a code confirms it"
+
+    wrong = client.post("/staff/enrol", data={**hidden_fields(page.text), "code": "000000"})
+    assert wrong.status_code == 422 and "That code does not match" in wrong.text
+    assert row(app) == (None, None)
+
+    secret, codes, done = enrol_from_page(client)
+    assert done.status_code == 200 and len(set(codes)) == 10
+    assert 'href="/staff/exports/"' in done.text and done.headers["Cache-Control"] == "no-store"
+    assert row(app)[0] == secret
+    with app.app_context():
+        stored = {r[0] for r in get_db().execute("SELECT code_hash FROM staff_recovery_codes")}
+    assert stored == {hashlib.sha256(c.replace("-", "").encode()).hexdigest() for c in codes}
+    assert client.get("/staff/").status_code == 200
+    # Shown once: the enrolment page now sends the signed-in officer on to the queue.
+    again = client.get("/staff/enrol")
+    assert again.status_code == 303 and again.headers["Location"] == "/staff/"
+    assert client.get("/staff/").status_code == 200, "and still signed in"
+
+
+def test_the_qr_code_holds_the_key_shown_beside_it(app, client):
+    with app.app_context():
+        add_account(get_db(), "smo", PASSWORD)
+    password_step(client)
+    page = client.get("/staff/enrol").text
+    secret = re.search(r'id="setup-key">([A-Z2-7 ]+)<', page).group(1).replace(" ", "")
+    uri = totp.provisioning_uri(
+        secret, "smo", f"{app.extensions['content'].settings.short_name} stormwater"
+    )
+    assert f'src="{totp.qr_data_uri(uri)}"' in page
+
+
+def test_a_code_opens_one_sign_in_only(app, client):
+    sign_in(client, app)
+    code = next_code(app, "smo")
+    other = app.test_client()
+    password_step(other)
+    assert enter_code(other, app, "smo", code).status_code == 303
+    fresh = app.test_client()
+    password_step(fresh)
+    reused = enter_code(fresh, app, "smo", code)
+    assert reused.status_code == 401 and "was used already" in reused.text
+    assert fresh.get("/staff/").status_code == 401
+
+
+@pytest.mark.parametrize("code", ["", "123", "abcdef", "1234567", "999999"])
+def test_a_wrong_code_is_refused_in_plain_words(app, client, code):
+    sign_in(client, app)
+    fresh = app.test_client()
+    password_step(fresh)
+    secret = row(app)[0]
+    if code == "999999" and pyotp.TOTP(secret).verify(code, valid_window=1):
+        code = "999998"  # the one-in-a-million chance that it is right
+    response = enter_code(fresh, app, "smo", code)
+    assert response.status_code == 401 and 'aria-invalid="true"' in response.text
+    assert ("Enter the 6-digit code" if code == "" else "That code is not right") in response.text
+    assert fresh.get("/staff/").status_code == 401
+
+
+def test_the_code_page_waits_only_a_few_minutes_for_the_code(app, client, monkeypatch):
+    sign_in(client, app)
+    fresh = app.test_client()
+    password_step(fresh)
+    later = time.time() + 6 * 60
+    monkeypatch.setattr(time, "time", lambda: later)
+    response = fresh.get("/staff/second-factor")
+    assert response.status_code == 303 and response.headers["Location"] == "/staff/login"
+
+
+def test_a_recovery_code_works_once(app, client):
+    with app.app_context():
+        add_account(get_db(), "smo", PASSWORD)
+    password_step(client)
+    _, codes, _ = enrol_from_page(client)
+    for attempt in range(2):
+        fresh = app.test_client()
+        password_step(fresh)
+        page = fresh.get("/staff/second-factor")
+        response = fresh.post("/staff/second-factor", data={
+            **hidden_fields(page.text), "recovery_code": codes[3].upper()})  # fmt: skip
+        if attempt == 0:
+            assert response.status_code == 303
+            assert "9 left" in fresh.get("/staff/").text
+        else:
+            assert response.status_code == 401 and "not an unused recovery code" in response.text
+            assert " open>" in response.text, "the recovery field is shown with its error"
+
+
+def test_codes_count_with_passwords_against_the_sign_in_limit(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "LOGIN_RATE_LIMIT": "3 per minute",
+                      "SESSION_COOKIE_SECURE": False})  # fmt: skip
+    client = app.test_client()
+    assert sign_in(client, app).status_code == 303  # the password, then the code: two
+    fresh = app.test_client()
+    assert password_step(fresh).status_code == 303  # three
+    assert enter_code(fresh, app, "smo", "000000").status_code == 429
+
+
+def test_a_training_install_signs_in_with_the_password_alone(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "STAFF_TOTP": False,
+                      "RATELIMIT_ENABLED": False, "SESSION_COOKIE_SECURE": False})  # fmt: skip
+    client = app.test_client()
+    with app.app_context():
+        add_account(get_db(), "trainee", PASSWORD)
+    response = password_step(client, "trainee")
+    assert response.status_code == 303 and response.headers["Location"] == "/staff/"
+    assert client.get("/staff/").status_code == 200
+
+
+def test_reset_2fa_makes_the_account_set_up_again(app, client):
+    sign_in(client, app)
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["staff", "reset-2fa", "smo"])
+    assert result.exit_code == 0 and "reset" in result.output
+    assert row(app) == (None, None)
+    with app.app_context():
+        assert get_db()["staff_recovery_codes"].count == 0
+    fresh = app.test_client()
+    assert password_step(fresh).headers["Location"] == "/staff/enrol"
+    missing = runner.invoke(args=["staff", "reset-2fa", "nobody"])
+    assert missing.exit_code != 0 and "no account named 'nobody'" in missing.output
+
+
+def test_accounts_of_an_earlier_install_set_up_the_app_at_their_next_sign_in(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript("""
+        CREATE TABLE staff (id INTEGER PRIMARY KEY, username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            password_hash TEXT NOT NULL, disabled INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL, last_login_at TEXT);
+        CREATE TABLE events (id INTEGER PRIMARY KEY, case_id INTEGER NOT NULL, at TEXT NOT NULL,
+            actor TEXT NOT NULL, action TEXT NOT NULL, detail TEXT NOT NULL DEFAULT '{}');
+        PRAGMA user_version = 5;
+    """)  # fmt: skip
+    old.execute("INSERT INTO staff (username, password_hash, created_at) VALUES (?, ?, ?)",
+                ["smo", generate_password_hash(PASSWORD), "2026-01-05T09:00:00-05:00"])  # fmt: skip
+    old.commit()
+    old.close()
+    app = create_app({"DATABASE": str(path), "RATELIMIT_ENABLED": False,
+                      "SESSION_COOKIE_SECURE": False})  # fmt: skip
+    with app.app_context():
+        db = get_db()
+        assert {"totp_secret", "totp_last_step"} <= set(db["staff"].columns_dict)
+        assert "client" in db["events"].columns_dict and "staff_recovery_codes" in db.table_names()
+    assert password_step(app.test_client()).headers["Location"] == "/staff/enrol"
