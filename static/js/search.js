@@ -29,15 +29,23 @@ function excerpt(html) {
   return p;
 }
 
-function weight(part) {
-  return (part.weighted_locations || []).reduce((sum, l) => sum + l.weight, 0);
+/* How well one part of a page matches: its best word (a word in its heading weighs most),
+   then how many. Summing alone would rank the longest section first for any query. */
+function score(part) {
+  const scores = (part.weighted_locations || []).map((l) => l.balanced_score);
+  return [Math.max(0, ...scores), scores.length];
+}
+
+function byScore(a, b) {
+  const [x, y] = [score(a), score(b)];
+  return y[0] - x[0] || y[1] - x[1];
 }
 
 /* [url, title, page title or "", excerpt] for the best parts of one page: a part under a
    heading with an id links to it; the part before the first such heading is the page. */
 function entries(data) {
   const title = data.meta.title;
-  return data.sub_results.sort((a, b) => weight(b) - weight(a)).slice(0, PARTS)
+  return data.sub_results.sort(byScore).slice(0, PARTS)
     .map((part) => part.url.includes("#")
       ? [part.url, part.title, title, part.excerpt]
       : [data.url, title, "", part.excerpt]);
