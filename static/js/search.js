@@ -6,7 +6,8 @@ const form = document.querySelector("form[data-pagefind]");
 const input = document.getElementById("search-query");
 const status = document.getElementById("search-status");
 const list = document.getElementById("search-results");
-const fallback = document.getElementById("search-fallback");
+const fallback = document.getElementById("search-fallback"); // the ways in by hand
+const needsScript = document.getElementById("search-needs-script");
 const PAGES = 8; // pages fetched per query
 const PARTS = 3; // anchored parts shown per page
 
@@ -84,7 +85,7 @@ async function run(query) {
   list.replaceChildren(...shown.map(item));
   status.textContent = shown.length
     ? `${shown.length} result${shown.length === 1 ? "" : "s"} for “${query}”`
-    : `Nothing found for “${query}”. Try another word, or browse the pages below.`;
+    : `Nothing found for “${query}”. Try another word, or start from one of these pages:`;
   fallback.hidden = shown.length > 0;
 }
 
@@ -92,6 +93,7 @@ function failed() {
   form.hidden = true;
   status.textContent = "Search could not start in this browser.";
   fallback.hidden = false;
+  needsScript.hidden = false;
 }
 
 async function start() {
@@ -104,6 +106,7 @@ async function start() {
   }
   form.hidden = false;
   fallback.hidden = true;
+  needsScript.hidden = true;
   const query = new URLSearchParams(location.search).get("q") || "";
   input.value = query;
   let timer = 0;

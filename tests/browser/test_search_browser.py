@@ -91,3 +91,14 @@ def test_without_javascript_the_page_says_so_and_links_the_contents(open_tab, li
     assert contents.is_visible()
     contents.click()
     page.wait_for_url("**/ordinance/#contents")
+
+
+def test_nothing_found_offers_the_pages_to_start_from(open_tab, live_server):
+    tab = open_tab("phone")
+    search(tab, live_server, "xylophone")
+    page = tab.page
+    assert page.locator("#search-results > li").count() == 0
+    assert "Nothing found" in page.inner_text("#search-status")
+    assert page.locator("a[href='/ordinance/#contents']").is_visible()
+    assert not page.get_by_text("Search needs JavaScript").is_visible()
+    assert not tab.errors, tab.errors
