@@ -18,6 +18,11 @@ BUNDLE = "pagefind"
 # Where Pagefind runs WebAssembly: the search page and the bundle (its worker script).
 WASM_PATHS = ("/search/", f"/{BUNDLE}/")
 
+# Pagefind also writes its ready-made interfaces; the search page uses its own (search.js)
+# on Pagefind's JavaScript API, so these would only be published unused.
+UNUSED = ("pagefind-ui.*", "pagefind-modular-ui.*", "pagefind-component-ui.*",
+          "pagefind-highlight.js", "wasm.unknown.pagefind")  # fmt: skip
+
 # Navigation and notices repeated inside indexed pages: they would match every query.
 NOT_INDEXED = ".toc, .glossary, .to-top, .kicker, .notice, .related"
 
@@ -36,4 +41,8 @@ def index_site(build: Path | str, language: str = "en") -> Path:
     result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     if result.returncode != 0:
         raise SearchIndexError(f"pagefind failed (exit {result.returncode}): {result.stderr}")
-    return Path(build) / BUNDLE
+    bundle = Path(build) / BUNDLE
+    for pattern in UNUSED:
+        for path in bundle.glob(pattern):
+            path.unlink()
+    return bundle

@@ -20,6 +20,8 @@ def test_freeze_writes_the_index_beside_the_pages(build):
     for name in ("pagefind.js", "pagefind-worker.js", "pagefind-entry.json", "wasm.en.pagefind"):
         assert (bundle / name).is_file(), name
     assert list((bundle / "fragment").glob("*.pf_fragment"))
+    # Pagefind's own interfaces are not used (search.js is): not published either.
+    assert not list(bundle.glob("pagefind-*ui*")), sorted(p.name for p in bundle.iterdir())
 
 
 def test_only_the_content_pages_are_indexed(build, content):
