@@ -7,13 +7,17 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, request
 
 
-def content_security_policy(image_origins: tuple[str, ...] = ()) -> str:
-    """No inline script or style anywhere; images also from the map tile server, if any."""
+def content_security_policy(image_origins: tuple[str, ...] = (), wasm: bool = False) -> str:
+    """No inline script or style anywhere; images also from the map tile server, if any.
+
+    `wasm`: the page may compile WebAssembly (the site's search, Pagefind), which
+    'wasm-unsafe-eval' allows without allowing JavaScript's eval.
+    """
     return "; ".join(
         [
             "default-src 'self'",
             " ".join(["img-src 'self' data:", *image_origins]),
-            "script-src 'self'",
+            "script-src 'self' 'wasm-unsafe-eval'" if wasm else "script-src 'self'",
             "style-src 'self'",
             "object-src 'none'",
             "base-uri 'self'",
@@ -33,6 +37,11 @@ SECURITY_HEADERS = {
     "Permissions-Policy": "geolocation=(self), camera=(), microphone=(), payment=(), usb=()",
     "Cross-Origin-Opener-Policy": "same-origin",
 }
+
+# The frozen site's headers, as netlify.toml sends them with every file of it. Netlify
+# adds up the headers of every rule matching a path, so two CSPs would both apply: the
+# site's search cannot have a policy of its own there, and WebAssembly is allowed site-wide.
+SITE_HEADERS = SECURITY_HEADERS | {"Content-Security-Policy": content_security_policy(wasm=True)}
 
 
 # Pages that show a person's details (names, phones, addresses, what they reported).

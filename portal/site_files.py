@@ -11,6 +11,9 @@ from pathlib import Path
 from flask import Blueprint, Flask, abort, redirect, request, send_from_directory
 from werkzeug.security import safe_join
 
+from portal.headers import content_security_policy
+from static_site.search import WASM_PATHS
+
 
 def init_site_files(app: Flask, directory: Path | str) -> None:
     root = Path(directory).resolve()
@@ -28,6 +31,10 @@ def init_site_files(app: Flask, directory: Path | str) -> None:
             path = f"{path}index.html"
         if not (root / path).is_file():
             abort(404)
-        return send_from_directory(root, path)
+        response = send_from_directory(root, path)
+        if f"/{path}".startswith(WASM_PATHS):
+            # Pagefind compiles WebAssembly, in the page and in its worker; nowhere else may.
+            response.headers["Content-Security-Policy"] = content_security_policy(wasm=True)
+        return response
 
     app.register_blueprint(bp)

@@ -564,12 +564,9 @@ def load_exempt(path: Path, ordinance: Ordinance) -> ExemptList:
         # Each entry quotes the law: a name the law does not use is a typo to catch here.
         if name not in law_text:
             raise item.fail("name", f"{name!r} is not in the words of § {section}")
-        keywords = tuple(str(k).strip() for k in item.values("keywords", optional=True))
-        if not all(keywords):
-            raise item.fail("keywords", "must be a list of words or phrases")
         entries.append(
             ExemptDischarge(
-                name, slugify(name), item.text("note"), keywords, item.text("learn", True)
+                name, slugify(name), item.text("note"), _keywords(item), item.text("learn", True)
             )
         )
     conditional = tuple(
@@ -590,6 +587,14 @@ def load_exempt(path: Path, ordinance: Ordinance) -> ExemptList:
     )
 
 
+def _keywords(fields: _Fields) -> tuple[str, ...]:
+    """An optional `keywords` list: words or phrases people use for the thing."""
+    keywords = tuple(str(k).strip() for k in fields.values("keywords", optional=True))
+    if not all(keywords):
+        raise fields.fail("keywords", "must be a list of words or phrases")
+    return keywords
+
+
 def _all_text(provisions: tuple[Provision, ...]) -> list[str]:
     return [t for p in provisions for t in (p.text, *_all_text(p.items))]
 
@@ -605,6 +610,8 @@ class LearnPage:
     order: int
     sections: tuple[str, ...]
     body: str
+    # Words people search with that the text does not use ("oil change"): indexed, not shown.
+    keywords: tuple[str, ...] = ()
 
 
 FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n(.*)\Z", re.DOTALL)
@@ -641,6 +648,7 @@ def load_learn_page(path: Path, ordinance: Ordinance) -> LearnPage:
         order=fields.integer("order"),
         sections=sections,
         body=body,
+        keywords=_keywords(fields),
     )
 
 

@@ -14,6 +14,7 @@ from flask_frozen import Freezer, FrozenFlaskWarning
 
 from static_site import create_app
 from static_site.content import ContentError
+from static_site.search import SearchIndexError, index_site
 from static_site.theme import PORTAL_PATHS
 
 
@@ -29,7 +30,7 @@ def netlify_redirects(portal_origin: str | None) -> str:
 
 
 def freeze(destination: Path | str, test_config: dict[str, Any] | None = None) -> list[str]:
-    """Write every page into `destination`; return the URLs frozen.
+    """Write every page into `destination`, then its search index; return the URLs frozen.
 
     Frozen-Flask's warnings (a page linked but not generated, say) are errors here.
     """
@@ -47,6 +48,7 @@ def freeze(destination: Path | str, test_config: dict[str, Any] | None = None) -
     with warnings.catch_warnings():
         warnings.simplefilter("error", FrozenFlaskWarning)
         urls = list(freezer.freeze_yield())
+    index_site(destination)
     settings = app.extensions["content"].settings
     origin = os.environ.get("SITE_PORTAL_ORIGIN") or settings.portal_origin
     rules = netlify_redirects(origin)
@@ -64,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
         urls = freeze(args.destination)
     except ContentError as error:
         print(f"content error: {error}", file=sys.stderr)
+        return 1
+    except SearchIndexError as error:
+        print(f"search index: {error}", file=sys.stderr)
         return 1
     elapsed = time.perf_counter() - started
     print(f"froze {len(urls)} files into {args.destination}/ in {elapsed:.2f} s")

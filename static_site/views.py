@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, render_template
+from flask import Blueprint, abort, current_app, render_template, url_for
 
 from static_site.content import Content
+from static_site.search import BUNDLE
 
 bp = Blueprint("site", __name__)
 
@@ -46,6 +47,12 @@ def learn_page(slug: str):
     page = content.page_by_slug.get(slug) or abort(404)
     sections = [content.ordinance.by_number[number] for number in page.sections]
     return render_template("site/learn_page.html", page=page, sections=sections)
+
+
+@bp.route("/search/")
+def search():
+    # The folder Pagefind writes its script and index into (see static_site.search).
+    return render_template("site/search.html", bundle=url_for("site.index") + BUNDLE + "/")
 
 
 @bp.route("/404.html")

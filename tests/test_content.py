@@ -155,6 +155,10 @@ BROKEN = [
      "learn/motor-oil.md: title: is missing"),
     ("learn page cites a missing section", _replace("learn/pet-waste.md", 'sections: [', 'sections: ["216-99", '),
      "learn/pet-waste.md: sections: § 216-99 is not in the ordinance"),
+    ("learn keywords not a list", _replace("learn/motor-oil.md", 'keywords: ["oil change", ', 'keywords: "oil change" #'),
+     "learn/motor-oil.md: keywords: must be a list"),
+    ("empty learn keyword", _replace("learn/motor-oil.md", 'keywords: ["oil change", ', 'keywords: [" ", '),
+     "learn/motor-oil.md: keywords: must be a list of words or phrases"),
     ("raw html", _replace("learn/yard-waste.md", "## Why it matters", "<script>x</script>\n## Why it matters"),
      "learn/yard-waste.md: body: must be Markdown without raw HTML"),
 ]  # fmt: skip

@@ -12,7 +12,7 @@ from helpers import built_pages, page_url, parse_page
 
 from bench.site import page_weights
 from bench.weights import SITE_PAGE_BUDGET as PAGE_BUDGET
-from portal.headers import SECURITY_HEADERS
+from portal.headers import SITE_HEADERS
 from static_site.freeze import freeze, netlify_redirects
 from static_site.theme import PORTAL_PATHS
 
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_freeze_yields_every_page(build, content):
     urls = {page_url(build, page) for page in built_pages(build)}
-    expected = {"/", "/ordinance/", "/exempt-discharges/", "/learn/", "/404.html"}
+    expected = {"/", "/ordinance/", "/exempt-discharges/", "/learn/", "/search/", "/404.html"}
     expected |= {f"/learn/{page.slug}/" for page in content.pages}
     assert urls == expected
 
@@ -132,7 +132,7 @@ def test_netlify_config_matches_the_portal(build):
     assert config["build"]["publish"] == "build"
     assert config["build"]["environment"]["PYTHON_VERSION"] == "3.11"
     headers = {rule["for"]: rule["values"] for rule in config["headers"]}
-    assert headers["/*"] == SECURITY_HEADERS
+    assert headers["/*"] == SITE_HEADERS
     assert "geolocation=(self)" in headers["/*"]["Permissions-Policy"]
     assert "immutable" in headers["/assets/*"]["Cache-Control"]
 

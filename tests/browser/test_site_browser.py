@@ -130,7 +130,7 @@ def test_ordinance_contents_and_glossary_by_keyboard(open_tab, live_server, view
     page.goto(live_server + "/ordinance/")
     tab_to(page, "#sec-216-12")
     follow(page, "#sec-216-12")
-    assert in_viewport(page, "#sec-216-12-title"), "§ 216-12's heading is not in view"
+    assert in_viewport(page, "#sec-216-12"), "§ 216-12's heading is not in view"
 
     page.goto(live_server + "/ordinance/")
     tab_to(page, "#glossary")

@@ -1,0 +1,104 @@
+"""Search on the frozen site, in a real browser: Pagefind's index, served from the build."""
+
+from __future__ import annotations
+
+import pytest
+from browsing import describe, run_axe
+
+pytestmark = pytest.mark.browser
+
+# What a resident types, and where the first result must lead.
+QUERIES = {
+    "car wash": "/learn/car-washing/",
+    "pool": "/learn/pools-and-hot-tubs/",
+    "oil change": "/learn/motor-oil/",  # the page's keywords: its text says "used oil"
+    "dog": "/learn/pet-waste/",
+    # A result inside a long page links to its part: a section of the law, an exempt entry.
+    "notification of spills": "/ordinance/#sec-216-12",
+    "air conditioning": "/exempt-discharges/#air-conditioning-condensate",
+}
+FIRST = "#search-results > li:first-child a"
+
+
+def search(tab, live_server: str, query: str) -> None:
+    """Type the query into the search page's field and send it, as a visitor would."""
+    page = tab.page
+    page.goto(live_server + "/search/")
+    field = page.get_by_label("Search the law")
+    field.wait_for(state="visible")
+    field.press_sequentially(query)
+    field.press("Enter")
+    page.wait_for_function(
+        "q => document.getElementById('search-status').textContent.includes(q)", arg=query
+    )
+
+
+@pytest.mark.parametrize(("query", "target"), QUERIES.items(), ids=list(QUERIES))
+def test_first_result_is_the_right_page_on_a_phone_screen(open_tab, live_server, query, target):
+    tab = open_tab("phone")
+    search(tab, live_server, query)
+    first = tab.page.locator(FIRST)
+    assert first.get_attribute("href") == target
+    box = first.bounding_box()
+    assert box and box["y"] + box["height"] <= tab.page.viewport_size["height"], (
+        f"the first result is below the first screen: {box}"
+    )
+    assert tab.page.url.endswith("/search/?q=" + query.replace(" ", "+"))
+    assert not tab.errors, tab.errors
+    assert not tab.external_requests, tab.external_requests
+
+
+@pytest.mark.parametrize("viewport", ["phone", "desktop"])
+def test_results_are_accessible(open_tab, live_server, viewport):
+    tab = open_tab(viewport)
+    search(tab, live_server, "car wash")
+    violations = run_axe(tab.page)
+    assert not violations, describe(violations)
+
+
+def test_search_works_by_keyboard(open_tab, live_server):
+    tab = open_tab("desktop")
+    page = tab.page
+    page.goto(live_server + "/")
+    for _ in range(12):  # from the top of any page, through the header to "Search"
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.textContent.trim()") == "Search":
+            break
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/search/")
+    page.get_by_label("Search the law").wait_for(state="visible")
+    page.keyboard.press("Tab")  # skip link
+    while page.evaluate("document.activeElement.id") != "search-query":
+        page.keyboard.press("Tab")
+    page.keyboard.type("sump pump")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(FIRST)
+    page.keyboard.press("Tab")  # the Search button
+    page.keyboard.press("Tab")  # the first result
+    assert page.locator(FIRST).evaluate("link => link === document.activeElement")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/exempt-discharges/#crawl-space-or-basement-sump-pumps")
+    assert not tab.errors, tab.errors
+
+
+def test_without_javascript_the_page_says_so_and_links_the_contents(open_tab, live_server):
+    tab = open_tab("phone", java_script_enabled=False)
+    page = tab.page
+    page.goto(live_server + "/search/")
+    assert not page.locator("form[role=search]").is_visible()
+    assert page.get_by_text("Search needs JavaScript").is_visible()
+    contents = page.locator("a[href='/ordinance/#contents']")
+    assert contents.is_visible()
+    contents.click()
+    page.wait_for_url("**/ordinance/#contents")
+
+
+def test_nothing_found_offers_the_pages_to_start_from(open_tab, live_server):
+    tab = open_tab("phone")
+    search(tab, live_server, "xylophone")
+    page = tab.page
+    assert page.locator("#search-results > li").count() == 0
+    assert "Nothing found" in page.inner_text("#search-status")
+    assert page.locator("a[href='/ordinance/#contents']").is_visible()
+    assert not page.get_by_text("Search needs JavaScript").is_visible()
+    assert not tab.errors, tab.errors

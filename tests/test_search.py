@@ -1,0 +1,94 @@
+"""The search index in the frozen build: what Pagefind indexes, and where its script may run."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from helpers import built_pages, page_url, parse_page
+
+from static_site.search import BUNDLE, SearchIndexError, index_site
+
+# Pages that are the site's way around, not its content: searching them would only echo
+# the query back (the home page names every topic; the search page is the search).
+NOT_INDEXED = {"/", "/learn/", "/search/", "/404.html"}
+
+
+def test_freeze_writes_the_index_beside_the_pages(build):
+    bundle = build / BUNDLE
+    for name in ("pagefind.js", "pagefind-worker.js", "pagefind-entry.json", "wasm.en.pagefind"):
+        assert (bundle / name).is_file(), name
+    assert list((bundle / "fragment").glob("*.pf_fragment"))
+    # Pagefind's own interfaces are not used (search.js is): not published either.
+    assert not list(bundle.glob("pagefind-*ui*")), sorted(p.name for p in bundle.iterdir())
+
+
+def test_only_the_content_pages_are_indexed(build, content):
+    entry = json.loads((build / BUNDLE / "pagefind-entry.json").read_text(encoding="utf-8"))
+    indexed = {
+        page_url(build, page)
+        for page in built_pages(build)
+        if "data-pagefind-body" in page.read_text(encoding="utf-8")
+    }
+    expected = {"/ordinance/", "/exempt-discharges/"} | {f"/learn/{p.slug}/" for p in content.pages}
+    assert indexed == expected
+    assert {page_url(build, page) for page in built_pages(build)} - indexed == NOT_INDEXED
+    # One language, and as many pages as carry the attribute: nothing else slipped in.
+    assert set(entry["languages"]) == {"en"}
+    assert entry["languages"]["en"]["page_count"] == len(expected)
+
+
+def test_sections_and_exempt_entries_are_headings_with_their_anchor(build, content):
+    """Pagefind makes a result of each heading with an id: so each section and entry is one."""
+    ordinance = (build / "ordinance" / "index.html").read_text(encoding="utf-8")
+    for section in content.ordinance.sections:
+        assert f'<h2 id="{section.anchor}">' in ordinance, section.number
+    exempt = (build / "exempt-discharges" / "index.html").read_text(encoding="utf-8")
+    for entry in content.exempt.entries:
+        assert f'<h3 id="{entry.slug}">' in exempt, entry.slug
+
+
+def test_learn_page_keywords_are_indexed_but_not_shown(build, content):
+    page = content.page_by_slug["motor-oil"]
+    assert "oil change" in page.keywords
+    html = (build / "learn" / "motor-oil" / "index.html").read_text(encoding="utf-8")
+    assert f"<p hidden>{', '.join(page.keywords)}</p>" in html
+
+
+def test_only_the_search_page_loads_pagefind(build):
+    for page in built_pages(build):
+        mentions = f"/{BUNDLE}/" in page.read_text(encoding="utf-8")
+        assert mentions == (page_url(build, page) == "/search/"), page_url(build, page)
+
+
+def test_search_page_without_javascript_offers_the_contents(build):
+    html = (build / "search" / "index.html").read_text(encoding="utf-8")
+    page = parse_page(build / "search" / "index.html")
+    # The form shows only once the script has started; the ways in by hand are there before.
+    assert 'role="search" data-pagefind="/pagefind/pagefind.js" hidden>' in html
+    assert "Search needs JavaScript" in page.text
+    assert "/ordinance/#contents" in page.links
+
+
+def test_every_page_links_to_search(build):
+    for page in built_pages(build):
+        assert "/search/" in parse_page(page).links, page_url(build, page)
+
+
+def test_a_folder_without_pages_is_an_error(tmp_path):
+    with pytest.raises(SearchIndexError, match="pagefind failed"):
+        index_site(tmp_path)
+
+
+@pytest.mark.parametrize("path", ["/search/", f"/{BUNDLE}/pagefind-worker.js"])
+def test_webassembly_is_allowed_only_where_search_runs(client, path):
+    policy = client.get(path).headers["Content-Security-Policy"]
+    assert "script-src 'self' 'wasm-unsafe-eval';" in policy
+    assert "unsafe-inline" not in policy and "'unsafe-eval'" not in policy
+
+
+@pytest.mark.parametrize("path", ["/", "/ordinance/", "/learn/pet-waste/", "/report/"])
+def test_everywhere_else_keeps_the_strict_policy(client, path):
+    policy = client.get(path).headers["Content-Security-Policy"]
+    assert "script-src 'self';" in policy
+    assert "wasm" not in policy and "unsafe" not in policy
