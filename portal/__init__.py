@@ -10,6 +10,8 @@ from typing import Any
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
+from content_model.loader import load_content
+from content_model.theme import TEMPLATES
 from portal.backup import init_backup
 from portal.db import init_db
 from portal.deadlines import BusinessCalendar
@@ -22,8 +24,6 @@ from portal.settings import defaults, require
 from portal.staff import init_staff
 from portal.templating import init_templates
 from portal.tiles import tile_source
-from static_site.content import load_content
-from static_site.theme import TEMPLATES
 
 csrf = CSRFProtect()
 

@@ -10,7 +10,7 @@ import calendar
 from datetime import MAXYEAR, MINYEAR, date, datetime, time, timedelta, tzinfo
 from functools import cache
 
-from static_site.content import Holiday, HolidayRules, load_content
+from content_model.loader import Holiday, HolidayRules, load_content
 
 SATURDAY, SUNDAY = 5, 6
 CLOSURE = "Office closure"

@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import current_app
 
+from content_model.loader import OnlineFiling
 from portal.deadlines import BusinessCalendar
 from portal.display import when
 from portal.fields import YES_NO, YES_NO_UNSURE
@@ -21,7 +22,6 @@ from portal.notify_forms import (
     UNITS,
     NotificationForm,
 )
-from static_site.content import OnlineFiling
 
 # Section 216-12: a commercial or industrial source keeps its record at least three years.
 RETENTION_YEARS = 3

@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, url_for
 
+from content_model.loader import Content
 from portal.cases import (
     Stored,
     find_by_token,
@@ -17,7 +18,6 @@ from portal.clock import local_now
 from portal.db import get_db
 from portal.drafts import keep_photos, recover, store_submission, submission_key
 from portal.forms import ReportForm
-from static_site.content import Content
 
 bp = Blueprint("report", __name__, url_prefix="/report")
 

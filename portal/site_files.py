@@ -11,8 +11,8 @@ from pathlib import Path
 from flask import Blueprint, Flask, abort, redirect, request, send_from_directory
 from werkzeug.security import safe_join
 
+from content_model.theme import WASM_PATHS
 from portal.headers import content_security_policy
-from static_site.search import WASM_PATHS
 
 
 def init_site_files(app: Flask, directory: Path | str) -> None:

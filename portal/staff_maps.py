@@ -2,7 +2,7 @@
 
 Folium's defaults load Leaflet, jQuery, Bootstrap and Font Awesome from CDNs and put
 every marker in the page as its own block of code. Here every asset is the vendored copy
-(served by `static_site.theme.asset_url`), the cases travel as ONE escaped JSON array
+(served by `content_model.theme.asset_url`), the cases travel as ONE escaped JSON array
 turned into markers by a single JavaScript function, and the few inline <script> and
 <style> blocks folium writes are allowed by their sha256 hashes, never 'unsafe-inline'.
 Call the functions inside a Flask request or app context (`asset_url` needs one).
@@ -24,8 +24,8 @@ from folium.map import FitBounds, Layer
 from folium.plugins import FastMarkerCluster
 from folium.template import Template
 
+from content_model.theme import asset_url
 from portal.tiles import TileSource
-from static_site.theme import asset_url
 
 # One colour per status; all at least 3:1 against white (WCAG non-text contrast), and the
 # popup always names the status in words, so colour is never the only cue.

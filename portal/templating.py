@@ -6,14 +6,13 @@ import json
 
 from flask import Flask
 
+from content_model.loader import Content
+from content_model.theme import init_theme, site_links
 from portal.cases import STATUSES
 from portal.display import clock, day, tel, when
 from portal.fields import field_attrs
 from portal.forms import CHOICE_LABELS, MAX_PHOTOS
 from portal.photos import MAX_UPLOAD_BYTES
-from static_site import site_links
-from static_site.content import Content
-from static_site.theme import init_theme
 
 
 def init_templates(app: Flask, content: Content) -> None:

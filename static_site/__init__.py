@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, url_for
 
-from static_site.content import load_content
-from static_site.theme import TEMPLATES, init_theme
+from content_model.loader import load_content
+from content_model.theme import TEMPLATES, init_theme
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -30,18 +29,3 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(views.bp)
     return app
-
-
-def site_links() -> Callable[..., str]:
-    """Build paths to the site's pages without serving them (for the portal's templates)."""
-    from static_site import views
-
-    adapter = Flask("site_links", static_folder=None)
-    adapter.register_blueprint(views.bp)
-    urls = adapter.url_map.bind("localhost")
-
-    def site_url(endpoint: str, _anchor: str | None = None, **values: Any) -> str:
-        path = urls.build(endpoint, values)
-        return f"{path}#{_anchor}" if _anchor else path
-
-    return site_url

@@ -12,10 +12,10 @@ from typing import Any
 
 from flask_frozen import Freezer, FrozenFlaskWarning
 
+from content_model.loader import ContentError
+from content_model.theme import PORTAL_PATHS
 from static_site import create_app
-from static_site.content import ContentError
 from static_site.search import SearchIndexError, index_site
-from static_site.theme import PORTAL_PATHS
 
 
 def netlify_redirects(portal_origin: str | None) -> str:

@@ -12,11 +12,7 @@ from pathlib import Path
 
 from pagefind_bin import get_executable
 
-# The folder Pagefind writes into, under the build; the search page loads it from there.
-BUNDLE = "pagefind"
-
-# Where Pagefind runs WebAssembly: the search page and the bundle (its worker script).
-WASM_PATHS = ("/search/", f"/{BUNDLE}/")
+from content_model.theme import SEARCH_BUNDLE as BUNDLE
 
 # Pagefind also writes its ready-made interfaces; the search page uses its own (search.js)
 # on Pagefind's JavaScript API, so these would only be published unused.

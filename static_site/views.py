@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, render_template, url_for
 
-from static_site.content import Content
-from static_site.search import BUNDLE
+from content_model.loader import Content
+from content_model.theme import SEARCH_BUNDLE, SITE_PAGES
 
 bp = Blueprint("site", __name__)
 
@@ -14,18 +14,18 @@ def _content() -> Content:
     return current_app.extensions["content"]
 
 
-@bp.route("/")
+@bp.route(SITE_PAGES["index"])
 def index():
     content = _content()
     return render_template("site/index.html", pages=content.pages, ordinance=content.ordinance)
 
 
-@bp.route("/ordinance/")
+@bp.route(SITE_PAGES["ordinance"])
 def ordinance():
     return render_template("site/ordinance.html", ordinance=_content().ordinance)
 
 
-@bp.route("/exempt-discharges/")
+@bp.route(SITE_PAGES["exempt_discharges"])
 def exempt_discharges():
     content = _content()
     return render_template(
@@ -36,12 +36,12 @@ def exempt_discharges():
     )
 
 
-@bp.route("/learn/")
+@bp.route(SITE_PAGES["learn"])
 def learn():
     return render_template("site/learn.html", pages=_content().pages)
 
 
-@bp.route("/learn/<slug>/")
+@bp.route(SITE_PAGES["learn_page"])
 def learn_page(slug: str):
     content = _content()
     page = content.page_by_slug.get(slug) or abort(404)
@@ -49,13 +49,13 @@ def learn_page(slug: str):
     return render_template("site/learn_page.html", page=page, sections=sections)
 
 
-@bp.route("/search/")
+@bp.route(SITE_PAGES["search"])
 def search():
-    # The folder Pagefind writes its script and index into (see static_site.search).
-    return render_template("site/search.html", bundle=url_for("site.index") + BUNDLE + "/")
+    # The folder Pagefind writes its script and index into (see static_site/search.py).
+    return render_template("site/search.html", bundle=url_for("site.index") + SEARCH_BUNDLE + "/")
 
 
-@bp.route("/404.html")
+@bp.route(SITE_PAGES["not_found_page"])
 def not_found_page():
     return render_template("site/not_found.html")
 

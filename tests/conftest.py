@@ -9,9 +9,9 @@ import pytest
 from mailserver import MailServer
 from werkzeug.serving import make_server
 
+from content_model.loader import load_content
 from portal import create_app as create_portal
 from portal.outbox import Courier
-from static_site.content import load_content
 from static_site.freeze import freeze
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from static_site.content import CONTENT_DIR, ContentError, load_content, slugify
+from content_model.loader import CONTENT_DIR, ContentError, load_content, slugify
 
 REQUIRED_PAGES = {"pet-waste", "motor-oil", "lawn-chemicals", "yard-waste", "car-washing",
                   "pools-and-hot-tubs", "paint-and-cleaners", "fats-oils-grease"}  # fmt: skip

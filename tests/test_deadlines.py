@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from content_model.loader import Holiday, HolidayRules, load_content
 from portal import deadlines
 from portal.deadlines import BusinessCalendar
-from static_site.content import Holiday, HolidayRules, load_content
 
 RULES = load_content().settings.holidays
 REAL = BusinessCalendar(RULES)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from content_model.theme import fingerprint
 from portal import create_app
 from portal.headers import SECURITY_HEADERS, content_security_policy
-from static_site.theme import fingerprint
 
 
 def _urls(app):

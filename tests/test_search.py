@@ -42,7 +42,7 @@ def test_sections_and_exempt_entries_are_headings_with_their_anchor(build, conte
     """Pagefind makes a result of each heading with an id: so each section and entry is one."""
     ordinance = (build / "ordinance" / "index.html").read_text(encoding="utf-8")
     for section in content.ordinance.sections:
-        assert f'<h2 id="{section.anchor}">' in ordinance, section.number
+        assert f'<h2 id="{section.anchor}" data-pagefind-weight="10">' in ordinance, section.number
     exempt = (build / "exempt-discharges" / "index.html").read_text(encoding="utf-8")
     for entry in content.exempt.entries:
         assert f'<h3 id="{entry.slug}">' in exempt, entry.slug

@@ -11,6 +11,7 @@ from html.parser import HTMLParser
 
 import pytest
 
+from content_model.theme import asset_url
 from portal import create_app
 from portal.cases import STATUSES
 from portal.headers import origin
@@ -24,7 +25,6 @@ from portal.staff_maps import (
     legend,
 )
 from portal.tiles import TileSource
-from static_site.theme import asset_url
 
 TILES = "https://tiles.example.org/{z}/{x}/{y}.png"
 HOSTILE = "</script><script>alert(1)</script>"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from markupsafe import Markup
 
-from static_site.theme import Citations, render_markdown
+from content_model.theme import Citations, render_markdown
 
 
 @pytest.fixture(scope="module")

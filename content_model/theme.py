@@ -7,13 +7,15 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import markdown as markdown_lib
 from flask import Blueprint, Flask, abort, send_from_directory, url_for
 from jinja2 import StrictUndefined
 from markupsafe import Markup, escape
+from werkzeug.routing import Map, Rule
 
-from static_site.content import Content
+from content_model.loader import Content
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
@@ -28,7 +30,36 @@ PORTAL_PATHS = {
     "staff": "/staff/",
 }
 
+# The public site's pages (endpoint -> rule). The site registers its views on these rules
+# and the portal builds links to them from the same table, without importing the site.
+SITE_PAGES = {
+    "index": "/",
+    "ordinance": "/ordinance/",
+    "exempt_discharges": "/exempt-discharges/",
+    "learn": "/learn/",
+    "learn_page": "/learn/<slug>/",
+    "search": "/search/",
+    "not_found_page": "/404.html",
+}
+
+# The folder Pagefind writes the search index into, under the build, and the paths where
+# it runs WebAssembly (the search page and that folder, for its worker script).
+SEARCH_BUNDLE = "pagefind"
+WASM_PATHS = ("/search/", f"/{SEARCH_BUNDLE}/")
+
 assets = Blueprint("assets", __name__)
+
+
+def site_links() -> Callable[..., str]:
+    """Build paths to the site's pages without serving them (for the portal's templates)."""
+    urls = Map([Rule(rule, endpoint=f"site.{name}") for name, rule in SITE_PAGES.items()])
+    adapter = urls.bind("localhost")
+
+    def site_url(endpoint: str, _anchor: str | None = None, **values: Any) -> str:
+        path = adapter.build(endpoint, values)
+        return f"{path}#{_anchor}" if _anchor else path
+
+    return site_url
 
 
 @lru_cache(maxsize=64)
