@@ -7,6 +7,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+import click
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
@@ -20,7 +21,7 @@ from portal.headers import init_headers
 from portal.limits import init_limits
 from portal.outbox import init_outbox
 from portal.proxy import init_proxy
-from portal.settings import defaults, require
+from portal.settings import SettingsError, defaults, require
 from portal.staff import init_staff
 from portal.templating import init_templates
 from portal.tiles import tile_source
@@ -44,7 +45,14 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     # Served from the environment (gunicorn, the flask command), missing essentials stop it
     # here; tests pass their own settings, and `check` wants to see what is missing.
     if test_config is None and require_settings:
-        require(app.config)
+        try:
+            require(app.config)
+        except SettingsError as error:
+            # An admin command (`flask --app portal staff add ...`) run without the
+            # settings: one line saying what is missing, not a traceback.
+            if click.get_current_context(silent=True) is not None:
+                raise click.ClickException(str(error)) from None
+            raise
     app.extensions["secret_key_made_up"] = not app.config["SECRET_KEY"]
     if not app.config["SECRET_KEY"]:
         # Never a fixed default: without a configured key, sessions last one process.

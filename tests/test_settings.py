@@ -49,9 +49,9 @@ def test_gunicorn_refuses_to_start_without_an_essential_setting(tmp_path, missin
     assert not (tmp_path / "portal.sqlite3").exists(), "nothing was served or stored"
 
 
-def check(env: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess:
+def check(env: dict[str, str], tmp_path: Path, *command: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [FLASK, "--app", "portal", "check"],
+        [FLASK, "--app", "portal", *(command or ["check"])],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -108,6 +108,14 @@ def test_check_without_any_setting_names_what_production_needs(tmp_path):
     assert result.returncode == 1
     for name in ("PORTAL_SECRET_KEY", "PORTAL_PUBLIC_URL", "PORTAL_MAIL_SERVER"):
         assert f"error: {name} is not set" in result.stdout
+
+
+def test_an_admin_command_without_the_settings_says_what_is_missing_in_one_line(tmp_path):
+    env = {k: v for k, v in portal_env(tmp_path).items() if k != "PORTAL_SECRET_KEY"}
+    result = check(env, tmp_path, "staff", "list")
+    assert result.returncode == 1
+    assert result.stderr.startswith("Error: the portal cannot start: PORTAL_SECRET_KEY is not set")
+    assert "Traceback" not in result.stderr
 
 
 def test_links_in_mail_use_the_public_address_not_the_request_host(app, client, mail_server):
