@@ -164,9 +164,12 @@ def test_a_training_install_signs_in_with_the_password_alone(tmp_path):
 
 def test_reset_2fa_makes_the_account_set_up_again(app, client):
     sign_in(client, app)
+    assert client.get("/staff/").status_code == 200
     runner = app.test_cli_runner()
     result = runner.invoke(args=["staff", "reset-2fa", "smo"])
     assert result.exit_code == 0 and "reset" in result.output
+    # The session opened with the lost phone's codes ends with it.
+    assert client.get("/staff/").status_code == 401
     assert row(app) == (None, None)
     with app.app_context():
         assert get_db()["staff_recovery_codes"].count == 0

@@ -63,9 +63,15 @@ def verify(db: sqlite_utils.Database, username: str, password: str) -> dict[str,
     return {"id": account["id"], "username": account["username"]}
 
 
-def active_account(db: sqlite_utils.Database, account_id: int) -> dict[str, Any] | None:
+def active_account(
+    db: sqlite_utils.Database, account_id: int, enrolled: bool = False
+) -> dict[str, Any] | None:
+    """The enabled account, or None; `enrolled`: only while it has a second factor, so
+    resetting a lost phone's second factor also ends the sessions opened with it."""
+    second_factor = " AND totp_secret IS NOT NULL" if enrolled else ""
     row = db.execute(
-        "SELECT id, username FROM staff WHERE id = ? AND disabled = 0", [account_id]
+        f"SELECT id, username FROM staff WHERE id = ? AND disabled = 0{second_factor}",
+        [account_id],
     ).fetchone()
     return {"id": row[0], "username": row[1]} if row else None
 
@@ -113,7 +119,8 @@ def init_account_commands(app: Flask) -> None:
     @staff_cli.command("reset-2fa")
     @click.argument("username")
     def reset_2fa_command(username: str) -> None:
-        """Forget an account's second factor (a lost phone): it sets one up at next sign-in."""
+        """Forget an account's second factor (a lost phone): its open sessions end, and it
+        sets up a new one at its next sign-in."""
         from portal.staff.totp import reset
 
         _or_fail(

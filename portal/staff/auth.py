@@ -45,12 +45,12 @@ def require_staff():
     idle = current_app.config["STAFF_IDLE_MINUTES"] * 60
     expired = account_id is not None and time.time() - seen > idle
     if account_id is not None and not expired:
-        g.staff = active_account(get_db(), account_id)
+        g.staff = active_account(get_db(), account_id, current_app.config["STAFF_TOTP"])
     if g.staff is not None:
         session["staff_seen"] = int(time.time())
         return None
     if account_id is not None:
-        session.clear()  # signed out: idle too long, or the account was disabled
+        session.clear()  # signed out: idle, disabled, or its second factor was reset
     if request.endpoint in OPEN_ENDPOINTS:
         return None
     form = LoginForm(formdata=None, next=request.full_path if request.method == "GET" else "")
