@@ -10,6 +10,8 @@ from pathlib import Path
 
 from bench import load, portal, site, staff, system
 
+SECTIONS = {"site": site, "portal": portal, "staff": staff, "load": load, "system": system}
+
 
 class Tee(io.TextIOBase):
     """Print as usual, and keep a copy for the record."""
@@ -25,11 +27,16 @@ class Tee(io.TextIOBase):
 
 parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
 parser.add_argument("--record", type=Path, help="also write the figures to this Markdown file")
+parser.add_argument(
+    "sections", nargs="*", help=f"only these sections, of {', '.join(SECTIONS)} (default: all)"
+)
 args = parser.parse_args()
+if unknown := set(args.sections) - set(SECTIONS):
+    parser.error(f"no such section: {', '.join(sorted(unknown))}")
 tee = Tee(sys.stdout)
 sys.stdout = tee
-for section in (site, portal, staff, load, system):
-    section.run()
+for name in args.sections or SECTIONS:
+    SECTIONS[name].run()
     print()
 sys.stdout = tee.stream
 if args.record:
