@@ -10,9 +10,9 @@ from typing import Any
 
 import sqlite_utils
 
-from portal.cases import token_hash
 from portal.db import insert, transaction
-from portal.forms import INDICATORS
+from portal.intake.storage import token_hash
+from portal.report.forms import INDICATORS
 from portal.staff.workflow import REPORT_STATUSES
 
 TZ = dt.timezone(dt.timedelta(hours=-5))

@@ -18,7 +18,7 @@ from portal.deadlines import BusinessCalendar
 from portal.errors import init_errors, init_request_checks
 from portal.headers import init_headers
 from portal.limits import init_limits
-from portal.outbox import init_outbox
+from portal.mail.outbox import init_outbox
 from portal.proxy import init_proxy
 from portal.settings import defaults, require
 from portal.staff import init_staff
@@ -70,7 +70,9 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     init_staff(app)
     csrf.init_app(app)
 
-    from portal import notify, report, status
+    from portal import status
+    from portal.notification import views as notify
+    from portal.report import views as report
 
     app.register_blueprint(report.bp)
     app.register_blueprint(notify.bp)

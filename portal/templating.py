@@ -8,11 +8,11 @@ from flask import Flask
 
 from content_model.loader import Content
 from content_model.theme import init_theme, site_links
-from portal.cases import STATUSES
 from portal.display import clock, day, tel, when
-from portal.fields import field_attrs
-from portal.forms import CHOICE_LABELS, MAX_PHOTOS
-from portal.photos import MAX_UPLOAD_BYTES
+from portal.intake.fields import field_attrs
+from portal.intake.photos import MAX_UPLOAD_BYTES
+from portal.intake.storage import STATUSES
+from portal.report.forms import CHOICE_LABELS, MAX_PHOTOS
 
 
 def init_templates(app: Flask, content: Content) -> None:

@@ -11,7 +11,7 @@ from crashload import Gunicorn, Resident, Tally, free_port, portal_env
 from helpers import open_form, report_data
 from mailserver import MailServer, wait_for
 
-from portal.outbox import send_pending
+from portal.mail.outbox import send_pending
 
 
 def outbox(app):
@@ -149,7 +149,7 @@ def test_every_stored_time_is_local_with_its_offset(app, client, mail_server, co
 def test_the_sweep_deletes_photos_of_forms_never_sent_after_a_day(app, content):
     from portal.clock import local_now
     from portal.db import get_db
-    from portal.outbox import sweep_and_send
+    from portal.mail.outbox import sweep_and_send
 
     zone = content.settings.timezone
     with app.app_context():

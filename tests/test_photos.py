@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import ExifTags, Image, ImageCms, ImageFile, PngImagePlugin, features
 
-from portal.photos import MAX_LONG_SIDE, MAX_UPLOAD_BYTES, Photo, PhotoError, process_photo
+from portal.intake.photos import MAX_LONG_SIDE, MAX_UPLOAD_BYTES, Photo, PhotoError, process_photo
 
 EMPTY = "The file is empty. Choose a photo to attach."
 NOT_A_PHOTO = "This file is not a photo we can read. Attach a JPEG, PNG, WebP or GIF image."

@@ -15,8 +15,8 @@ from PIL import Image
 from test_photos import png_header_only
 
 from bench.weights import FORM_PAGE_BUDGET, page_weight
-from portal.cases import store_case
 from portal.db import get_db
+from portal.intake.storage import store_case
 
 
 def jpeg(size=(2400, 1800), color="teal") -> bytes:
@@ -301,7 +301,7 @@ def test_the_same_form_with_a_photo_sent_twice_creates_one_report(app, client, m
 
 def test_mail_of_a_case_stored_without_it_is_queued_by_the_sweep(app, client, mail_server):
     """A worker killed between storing a case and queueing its mail leaves it unmarked."""
-    from portal.messages import queue_forgotten_mail
+    from portal.mail.compose import queue_forgotten_mail
 
     client.post("/report/", data={**open_form(client), **report_data()})
     with sqlite3.connect(app.config["DATABASE"]) as conn:

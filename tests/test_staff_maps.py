@@ -13,9 +13,9 @@ import pytest
 
 from content_model.theme import asset_url
 from portal import create_app
-from portal.cases import STATUSES
 from portal.headers import origin
-from portal.staff_maps import (
+from portal.intake.storage import STATUSES
+from portal.staff.maps import (
     STATUS_COLORS,
     MapPoint,
     RenderedMap,
@@ -254,7 +254,7 @@ def test_legend_covers_every_status_with_distinct_colours():
 def test_the_legend_swatches_use_the_marker_colors():
     from pathlib import Path
 
-    from portal.staff_maps import STATUS_COLORS
+    from portal.staff.maps import STATUS_COLORS
 
     css = (Path(__file__).resolve().parent.parent / "static" / "css" / "staff.css").read_text()
     for code, color in STATUS_COLORS.items():

@@ -12,8 +12,8 @@ from wtforms import BooleanField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, Optional
 
 from portal.db import get_db
-from portal.notifications import online_filing as _online
-from portal.notifications import record, stored_deadlines
+from portal.notification.records import online_filing as _online
+from portal.notification.records import record, stored_deadlines
 from portal.staff import bp, workflow
 from portal.staff.accounts import usernames
 from portal.staff.auth import current_staff

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from flask import flash, redirect, render_template, url_for
 
-from portal import outbox
 from portal.db import get_db
+from portal.mail import outbox
 from portal.staff import bp
 
 

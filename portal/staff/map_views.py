@@ -12,8 +12,8 @@ from portal.db import get_db
 from portal.headers import origin
 from portal.staff import bp
 from portal.staff.cases import get_case
+from portal.staff.maps import MapPoint, RenderedMap, case_map, cases_map, csp_for, legend
 from portal.staff.queue import FROM, Filters, nearby
-from portal.staff_maps import MapPoint, RenderedMap, case_map, cases_map, csp_for, legend
 
 
 def _point(case: dict[str, Any]) -> MapPoint:

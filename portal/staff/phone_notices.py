@@ -18,10 +18,10 @@ from wtforms.validators import DataRequired, Length, ValidationError
 
 from portal.clock import local_now
 from portal.db import get_db
-from portal.fields import YES_NO_UNSURE, choice, long_text, moment, text
+from portal.intake.fields import YES_NO_UNSURE, choice, long_text, moment, text
+from portal.intake.validators import email_address, phone_number
 from portal.staff import bp
 from portal.staff.auth import current_staff
-from portal.validators import email_address, phone_number
 
 HOW = [("phone", "By telephone"), ("in-person", "In person"), ("fax", "By fax")]
 SPOKEN = {"phone", "in-person"}

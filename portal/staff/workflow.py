@@ -9,9 +9,9 @@ from typing import Any
 import sqlite_utils
 from flask import has_request_context, render_template, request
 
-from portal import outbox
 from portal.clock import local_now
 from portal.db import insert, transaction
+from portal.mail import outbox
 
 REPORT_STATUSES = (
     "received", "investigating", "referred", "resolved", "no-violation", "exempt", "duplicate",
@@ -56,7 +56,7 @@ def _tell_the_person(db: sqlite_utils.Database, case_id: int, event_id: int) -> 
     case = db["cases"].get(case_id)
     if not case["contact_email"]:
         return
-    from portal.messages import queue, status_link_for_case
+    from portal.mail.compose import queue, status_link_for_case
 
     queue(
         db,

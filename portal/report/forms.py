@@ -9,7 +9,7 @@ from flask_wtf import FlaskForm
 from wtforms import Field, HiddenField, MultipleFileField, SelectField, StringField
 from wtforms.validators import Optional, ValidationError
 
-from portal.fields import (
+from portal.intake.fields import (
     YES_NO_UNSURE,
     CheckboxesField,
     choice,
@@ -19,7 +19,7 @@ from portal.fields import (
     options,
     text,
 )
-from portal.validators import email_address, phone_number
+from portal.intake.validators import email_address, phone_number
 
 INDICATORS = [
     ("sheen", "Oily sheen or rainbow film"),

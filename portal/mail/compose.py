@@ -8,12 +8,12 @@ from urllib.parse import urlsplit
 import sqlite_utils
 from flask import current_app, render_template, url_for
 
-from portal import outbox
-from portal.cases import status_token
 from portal.clock import local_stamp
 from portal.db import transaction
-from portal.notifications import online_filing as _online
-from portal.notifications import record, stored_deadlines
+from portal.intake.storage import status_token
+from portal.mail import outbox
+from portal.notification.records import online_filing as _online
+from portal.notification.records import record, stored_deadlines
 
 
 def public_url_for(endpoint: str, **values: Any) -> str:

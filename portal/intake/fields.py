@@ -17,7 +17,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, Optional, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from portal.validators import coordinate, not_in_future, printable_text
+from portal.intake.validators import coordinate, not_in_future, printable_text
 
 DATETIME_FORMAT = "%Y-%m-%dT%H:%M"
 YES_NO = [("yes", "Yes"), ("no", "No")]

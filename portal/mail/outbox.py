@@ -26,9 +26,9 @@ import sqlite_utils
 from flask import Flask, current_app
 from flask_mail import Attachment, Connection, Mail, Message
 
-from portal.cases import delete_abandoned_photos
 from portal.clock import local_now, local_stamp
 from portal.db import connect, get_db
+from portal.intake.storage import delete_abandoned_photos
 
 mail = Mail()
 
@@ -327,7 +327,7 @@ class Courier:
 def sweep_and_send(app: Flask, db: sqlite_utils.Database, watch: Watch | None = None) -> SendResult:
     """Queue the mail of cases stored without it, delete photos of forms never sent,
     then send everything queued."""
-    from portal.messages import queue_forgotten_mail  # messages queues through this module
+    from portal.mail.compose import queue_forgotten_mail  # messages queues through this module
 
     # A request context: links in the mail need url_for, outside any request here.
     with app.test_request_context(base_url=app.config["PUBLIC_URL"] or "http://localhost"):

@@ -6,9 +6,9 @@ from flask_wtf import FlaskForm
 from wtforms import Field, HiddenField
 from wtforms.validators import ValidationError
 
-from portal.fields import YES_NO, YES_NO_UNSURE, choice, long_text, moment, text
-from portal.forms import PublicForm
-from portal.validators import email_address, phone_number, quantity
+from portal.intake.fields import YES_NO, YES_NO_UNSURE, choice, long_text, moment, text
+from portal.intake.validators import email_address, phone_number, quantity
+from portal.report.forms import PublicForm
 
 FACILITY_KINDS = [
     ("commercial", "Commercial (a shop, garage, restaurant, office)"),

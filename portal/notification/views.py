@@ -11,11 +11,11 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
-from portal.cases import Stored, new_submission_key
 from portal.clock import local_now
-from portal.drafts import keep_photos, recover, store_submission, submission_key
-from portal.notifications import from_form, record, release_deadlines, with_deadlines
-from portal.notify_forms import TRIAGE_FIELDS, NotificationForm, TriageForm
+from portal.intake.pending import keep_photos, recover, store_submission, submission_key
+from portal.intake.storage import Stored, new_submission_key
+from portal.notification.forms import TRIAGE_FIELDS, NotificationForm, TriageForm
+from portal.notification.records import from_form, record, release_deadlines, with_deadlines
 
 bp = Blueprint("notify", __name__, url_prefix="/notify")
 

@@ -9,15 +9,15 @@ from typing import Any
 from flask import Blueprint, abort, current_app, redirect, render_template, url_for
 
 from content_model.loader import Content
-from portal.cases import (
+from portal.clock import local_now
+from portal.db import get_db
+from portal.intake.pending import keep_photos, recover, store_submission, submission_key
+from portal.intake.storage import (
     Stored,
     find_by_token,
     new_submission_key,
 )
-from portal.clock import local_now
-from portal.db import get_db
-from portal.drafts import keep_photos, recover, store_submission, submission_key
-from portal.forms import ReportForm
+from portal.report.forms import ReportForm
 
 bp = Blueprint("report", __name__, url_prefix="/report")
 

@@ -11,8 +11,10 @@ from typing import Any
 from flask import abort, current_app, request
 from werkzeug.datastructures import FileStorage
 
-from portal import outbox
-from portal.cases import (
+from portal.clock import local_now
+from portal.db import get_db
+from portal.intake.photos import PhotoError, process_photo
+from portal.intake.storage import (
     DETAILS_TABLES,
     PREFIXES,
     DuplicateSubmission,
@@ -20,11 +22,9 @@ from portal.cases import (
     new_submission_key,
     store_case,
 )
-from portal.clock import local_now
-from portal.db import get_db
-from portal.forms import MAX_PHOTOS, PublicForm
-from portal.messages import queue_case_mail
-from portal.photos import PhotoError, process_photo
+from portal.mail import outbox
+from portal.mail.compose import queue_case_mail
+from portal.report.forms import MAX_PHOTOS, PublicForm
 
 SUBMISSION_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 PENDING_ID = re.compile(r"^[A-Za-z0-9_-]{16,32}$")

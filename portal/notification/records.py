@@ -11,8 +11,8 @@ from flask import current_app
 from content_model.loader import OnlineFiling
 from portal.deadlines import BusinessCalendar
 from portal.display import when
-from portal.fields import YES_NO, YES_NO_UNSURE
-from portal.notify_forms import (
+from portal.intake.fields import YES_NO, YES_NO_UNSURE
+from portal.notification.forms import (
     DEC_CALLED,
     FACILITY_KINDS,
     PERMITS,
