@@ -11,8 +11,8 @@ from content_model.theme import init_theme, site_links
 from portal.display import clock, day, tel, when
 from portal.intake.fields import field_attrs
 from portal.intake.photos import MAX_UPLOAD_BYTES
-from portal.intake.storage import STATUSES
 from portal.report.forms import CHOICE_LABELS, MAX_PHOTOS
+from portal.statuses import STATUSES
 
 
 def init_templates(app: Flask, content: Content) -> None:

@@ -155,18 +155,3 @@ def find_by_token(db: sqlite_utils.Database, token: str) -> dict[str, Any] | Non
         return None
     rows = list(db["cases"].rows_where("token_hash = ?", [token_hash(token)], limit=1))
     return rows[0] if rows else None
-
-
-# What each status means, in the words the public status page uses.
-STATUSES = {
-    "received": ("Received", "It has arrived and staff will review it soon."),
-    "investigating": ("Being investigated", "Staff are looking into it."),
-    "referred": ("Passed to another agency", "It has been sent to the agency that handles it."),
-    "resolved": ("Resolved", "The problem was found and dealt with."),
-    "no-violation": ("No violation found", "Staff looked into it and found no violation."),
-    "exempt": ("Allowed discharge", "What was seen is a discharge the law allows."),
-    "duplicate": ("Already reported", "Someone reported the same problem; it is handled there."),
-    "confirmed": ("Confirmed in writing", "This filing confirms the earlier notice in writing."),
-    "follow-up": ("Follow-up needed", "Staff may contact you for more information."),
-    "closed": ("Closed", "No further action is needed on this notification."),
-}

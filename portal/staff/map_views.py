@@ -14,16 +14,16 @@ from portal.staff import bp
 from portal.staff.cases import get_case
 from portal.staff.maps import MapPoint, RenderedMap, case_map, cases_map, csp_for, legend
 from portal.staff.queue import FROM, Filters, nearby
+from portal.statuses import STATUSES
 
 
 def _point(case: dict[str, Any]) -> MapPoint:
-    statuses = current_app.jinja_env.globals["statuses"]
     return MapPoint(
         latitude=case["latitude"],
         longitude=case["longitude"],
         reference=case["reference"],
         status=case["status"],
-        label=statuses.get(case["status"], (case["status"],))[0],
+        label=STATUSES[case["status"]].label if case["status"] in STATUSES else case["status"],
         url=url_for("staff.case", case_id=case["id"]),
     )
 

@@ -13,8 +13,7 @@ from portal.db import get_db
 from portal.report.forms import INDICATORS
 from portal.staff import bp
 from portal.staff.queue import Filters
-
-INVESTIGATED = ("investigating", "referred", "resolved", "no-violation", "exempt")
+from portal.statuses import INVESTIGATED
 
 
 def reporting_year(day: dt.date, starts: tuple[int, int] | None = None) -> tuple[dt.date, dt.date]:

@@ -12,21 +12,11 @@ from flask import has_request_context, render_template, request
 from portal.clock import local_now
 from portal.db import insert, transaction
 from portal.mail import outbox
-
-REPORT_STATUSES = (
-    "received", "investigating", "referred", "resolved", "no-violation", "exempt", "duplicate",
-)  # fmt: skip
-NOTIFICATION_STATUSES = ("received", "confirmed", "follow-up", "closed")
-# Statuses after which a case needs nothing more (for "open" filters and the map).
-CLOSED_STATUSES = {"resolved", "no-violation", "exempt", "duplicate", "closed"}
+from portal.statuses import statuses_for
 
 
 class WorkflowError(ValueError):
     """A change that cannot be made; str(error) says why, in plain words."""
-
-
-def statuses_for(kind: str) -> tuple[str, ...]:
-    return REPORT_STATUSES if kind == "report" else NOTIFICATION_STATUSES
 
 
 def _now() -> str:
