@@ -12,7 +12,7 @@ import sqlite_utils
 
 from portal.db import insert, transaction
 from portal.intake.storage import token_hash
-from portal.report.forms import INDICATORS
+from portal.report.choices import INDICATORS
 from portal.statuses import statuses_for
 
 TZ = dt.timezone(dt.timedelta(hours=-5))

@@ -10,8 +10,9 @@ from content_model.loader import Content
 from content_model.theme import init_theme, site_links
 from portal.display import clock, day, tel, when
 from portal.intake.fields import field_attrs
+from portal.intake.forms import MAX_PHOTOS
 from portal.intake.photos import MAX_UPLOAD_BYTES
-from portal.report.forms import CHOICE_LABELS, MAX_PHOTOS
+from portal.report.choices import CHOICE_LABELS
 from portal.statuses import STATUSES
 
 

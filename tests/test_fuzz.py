@@ -30,8 +30,8 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from portal import create_app
-from portal.intake.fields import YES_NO, YES_NO_UNSURE
-from portal.notification.forms import (
+from portal.intake.choices import YES_NO, YES_NO_UNSURE
+from portal.notification.choices import (
     DEC_CALLED,
     FACILITY_KINDS,
     PERMITS,
@@ -39,7 +39,7 @@ from portal.notification.forms import (
     REACHED,
     UNITS,
 )
-from portal.report.forms import INDICATORS, LOCATION_TYPES, ODORS
+from portal.report.choices import INDICATORS, LOCATION_TYPES, ODORS
 
 # Repeatable in CI (no example database, the same examples every run); no per-example
 # deadline, since a valid submission writes mail and photos.

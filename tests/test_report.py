@@ -16,7 +16,7 @@ from test_photos import png_header_only
 
 from bench.weights import FORM_PAGE_BUDGET, page_weight
 from portal.db import get_db
-from portal.intake.storage import store_case
+from portal.intake.storage import PhotoExpired, store_case
 
 
 def jpeg(size=(2400, 1800), color="teal") -> bytes:
@@ -232,10 +232,9 @@ def test_a_failure_while_storing_photos_leaves_no_half_report(app):
         db["pending_photos"].insert({"id": "p" * 20, "submission_key": "k" * 20, "filename": "a.jpg",
             "content_type": "image/jpeg", "width": 1, "height": 1, "sha256": "x", "data": b"x",
             "created_at": "2026-11-29T10:00:00-05:00"})  # fmt: skip
-        with pytest.raises(LookupError):
-            store_case(db, kind="report", prefix="IDR", secret="s", submission_key="k" * 20,
+        with pytest.raises(PhotoExpired):
+            store_case(db, kind="report", secret="s", submission_key="k" * 20,
                        case={"service_code": "illicit-discharge", "address": "here"},
-                       details_table="reports",
                        details={"indicators": "[]", "description": "d", "observed_at": "2026-11-29T10:00"},
                        photo_ids=["p" * 20, "missing-photo-id-000"],
                        now=dt.datetime(2026, 11, 29, 10, tzinfo=dt.UTC))  # fmt: skip

@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 import secrets
-from collections.abc import Callable
 from typing import Any
 
 from flask import abort, current_app, request
@@ -13,18 +12,15 @@ from werkzeug.datastructures import FileStorage
 
 from portal.clock import local_now
 from portal.db import get_db
+from portal.intake.forms import MAX_PHOTOS, PublicForm
 from portal.intake.photos import PhotoError, process_photo
 from portal.intake.storage import (
-    DETAILS_TABLES,
-    PREFIXES,
-    DuplicateSubmission,
     Stored,
     new_submission_key,
     store_case,
 )
 from portal.mail import outbox
 from portal.mail.compose import queue_case_mail
-from portal.report.forms import MAX_PHOTOS, PublicForm
 
 SUBMISSION_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 PENDING_ID = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
@@ -106,28 +102,19 @@ def store_submission(
     case: dict[str, Any],
     details: dict[str, Any],
     now: dt.datetime,
-    redisplay: Callable[..., Any],
-) -> Stored | Any:
-    """Store a valid form once, then queue and try its mail; or the form again if a kept
-    photo vanished meanwhile (nothing stored)."""
-    try:
-        stored = store_case(
-            get_db(),
-            kind=kind,
-            prefix=PREFIXES[kind],
-            secret=current_app.secret_key,
-            submission_key=form.submission_key.data,
-            case=case,
-            details_table=DETAILS_TABLES[kind],
-            details=details,
-            photo_ids=[photo["id"] for photo in photos],
-            now=now,
-        )
-    except LookupError:
-        form.photos.errors = ["A photo could not be kept. Please attach it again."]
-        return redisplay(form, [])
-    except DuplicateSubmission as duplicate:
-        abort(409, f"This form was already sent as {duplicate}. Open a new form to send another.")
+) -> Stored:
+    """Store a valid form once, then queue and try its mail. Raises what store_case raises
+    (PhotoExpired, DuplicateSubmission), with nothing stored: the view says what to do."""
+    stored = store_case(
+        get_db(),
+        kind=kind,
+        secret=current_app.secret_key,
+        submission_key=form.submission_key.data,
+        case=case,
+        details=details,
+        photo_ids=[photo["id"] for photo in photos],
+        now=now,
+    )
     # Only now, with everything committed, is mail queued. Again for a resent form too:
     # queueing is idempotent, and the first try may have died before it queued anything.
     queue_case_mail(get_db(), stored.case_id, stored.token)

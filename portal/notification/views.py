@@ -13,9 +13,9 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 
 from portal.clock import local_now
 from portal.intake.pending import keep_photos, recover, store_submission, submission_key
-from portal.intake.storage import Stored, new_submission_key
-from portal.notification.forms import TRIAGE_FIELDS, NotificationForm, TriageForm
-from portal.notification.records import from_form, record, release_deadlines, with_deadlines
+from portal.intake.storage import DuplicateSubmission, PhotoExpired, new_submission_key
+from portal.notification.forms import TRIAGE_FIELDS, NotificationForm, TriageForm, from_form
+from portal.notification.records import record, release_deadlines, with_deadlines
 
 bp = Blueprint("notify", __name__, url_prefix="/notify")
 
@@ -110,17 +110,20 @@ def _review(form: NotificationForm, photos: list[dict[str, Any]]):
 def _store(form: NotificationForm, photos: list[dict[str, Any]]):
     now = local_now()
     case, details, deadlines = _worked_out(form, now)
-    stored = store_submission(
-        form,
-        photos,
-        kind="notification",
-        case=case,
-        details=with_deadlines(details, deadlines, now),
-        now=now,
-        redisplay=_details,
-    )
-    if not isinstance(stored, Stored):
-        return stored
+    try:
+        stored = store_submission(
+            form,
+            photos,
+            kind="notification",
+            case=case,
+            details=with_deadlines(details, deadlines, now),
+            now=now,
+        )
+    except PhotoExpired as error:
+        form.photos.errors = [error.message]
+        return _details(form, [])
+    except DuplicateSubmission as error:
+        abort(409, error.message)
     return redirect(url_for("status.show", token=stored.token, filed=1), code=303)
 
 

@@ -13,7 +13,8 @@ from portal.clock import local_now
 from portal.db import get_db
 from portal.intake.pending import keep_photos, recover, store_submission, submission_key
 from portal.intake.storage import (
-    Stored,
+    DuplicateSubmission,
+    PhotoExpired,
     find_by_token,
     new_submission_key,
 )
@@ -55,17 +56,20 @@ def submit():
     if not form.validate() or photo_errors:
         form.photos.errors = photo_errors
         return redisplay(form, photos)
-    stored = store_submission(
-        form,
-        photos,
-        kind="report",
-        case=_case_fields(form),
-        details=_report_fields(form),
-        now=local_now(),
-        redisplay=redisplay,
-    )
-    if not isinstance(stored, Stored):
-        return stored
+    try:
+        stored = store_submission(
+            form,
+            photos,
+            kind="report",
+            case=_case_fields(form),
+            details=_report_fields(form),
+            now=local_now(),
+        )
+    except PhotoExpired as error:
+        form.photos.errors = [error.message]
+        return redisplay(form, [])
+    except DuplicateSubmission as error:
+        abort(409, error.message)
     return redirect(url_for("report.sent", token=stored.token), code=303)
 
 
@@ -82,18 +86,14 @@ def redisplay(form: ReportForm, photos: list[dict[str, Any]], expired: bool = Fa
 
 
 def _case_fields(form: ReportForm) -> dict[str, Any]:
-    area = _content().settings.service_area
-    lat, lon = form.latitude.data, form.longitude.data
-    return {
-        "service_code": "illicit-discharge",
-        "latitude": lat,
-        "longitude": lon,
-        "address": form.address.data or None,
-        "in_service_area": None if lat is None else int(area.contains(lat, lon)),
-        "contact_name": form.contact_name.data or None,
-        "contact_email": form.contact_email.data or None,
-        "contact_phone": form.contact_phone.data or None,
-    }
+    return form.case_fields(
+        "illicit-discharge",
+        _content().settings.service_area.contains,
+        address=form.address.data,
+        name=form.contact_name.data,
+        email=form.contact_email.data,
+        phone=form.contact_phone.data,
+    )
 
 
 def _report_fields(form: ReportForm) -> dict[str, Any]:

@@ -18,7 +18,8 @@ from wtforms.validators import DataRequired, Length, ValidationError
 
 from portal.clock import local_now
 from portal.db import get_db
-from portal.intake.fields import YES_NO_UNSURE, choice, long_text, moment, text
+from portal.intake.choices import YES_NO_UNSURE
+from portal.intake.fields import choice, long_text, moment, text
 from portal.intake.validators import email_address, phone_number
 from portal.staff import bp
 from portal.staff.auth import current_staff

@@ -10,7 +10,7 @@ from flask import current_app, render_template, request
 
 from portal.clock import local_today
 from portal.db import get_db
-from portal.report.forms import INDICATORS
+from portal.report.choices import INDICATORS
 from portal.staff import bp
 from portal.staff.queue import Filters
 from portal.statuses import INVESTIGATED
