@@ -18,7 +18,7 @@ from portal.deadlines import BusinessCalendar
 from portal.errors import init_errors, init_request_checks
 from portal.headers import init_headers
 from portal.limits import init_limits
-from portal.mail.outbox import init_outbox
+from portal.mail.courier import init_outbox
 from portal.proxy import init_proxy
 from portal.settings import defaults, require
 from portal.staff import init_staff

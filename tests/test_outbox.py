@@ -149,7 +149,7 @@ def test_every_stored_time_is_local_with_its_offset(app, client, mail_server, co
 def test_the_sweep_deletes_photos_of_forms_never_sent_after_a_day(app, content):
     from portal.clock import local_now
     from portal.db import get_db
-    from portal.mail.outbox import sweep_and_send
+    from portal.mail.courier import sweep_and_send
 
     zone = content.settings.timezone
     with app.app_context():

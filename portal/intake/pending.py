@@ -19,7 +19,7 @@ from portal.intake.storage import (
     new_submission_key,
     store_case,
 )
-from portal.mail import outbox
+from portal.mail import courier
 from portal.mail.compose import queue_case_mail
 
 SUBMISSION_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
@@ -118,5 +118,5 @@ def store_submission(
     # Only now, with everything committed, is mail queued. Again for a resent form too:
     # queueing is idempotent, and the first try may have died before it queued anything.
     queue_case_mail(get_db(), stored.case_id, stored.token)
-    outbox.dispatch()
+    courier.dispatch()
     return stored

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import flash, redirect, render_template, url_for
 
 from portal.db import get_db
-from portal.mail import outbox
+from portal.mail import courier
 from portal.staff import bp
 
 
@@ -36,7 +36,7 @@ def retry_mail(message_id: int):
     )
     flash("Queued again." if changed else "That message is not waiting to be retried.",
           "success" if changed else "error")  # fmt: skip
-    outbox.dispatch()
+    courier.dispatch()
     return redirect(url_for("staff.outbox_page"), code=303)
 
 

@@ -11,7 +11,7 @@ from flask import has_request_context, render_template, request
 
 from portal.clock import local_now
 from portal.db import insert, transaction
-from portal.mail import outbox
+from portal.mail import courier
 from portal.statuses import statuses_for
 
 
@@ -95,7 +95,7 @@ def change_status(
         event = log(db, case_id, actor, "status", **detail)
         if status != case["status"]:
             _tell_the_person(db, case_id, event)
-    outbox.dispatch()
+    courier.dispatch()
 
 
 def _original(db: sqlite_utils.Database, case: dict[str, Any], reference: str | None) -> int:
@@ -132,7 +132,7 @@ def set_public_note(db: sqlite_utils.Database, case_id: int, actor: str, note: s
         event = log(db, case_id, actor, "public_note", text=note)
         if note:
             _tell_the_person(db, case_id, event)
-    outbox.dispatch()
+    courier.dispatch()
 
 
 def add_note(db: sqlite_utils.Database, case_id: int, actor: str, body: str) -> None:
