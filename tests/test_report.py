@@ -6,37 +6,23 @@ import datetime as dt
 import io
 import json
 import re
-import sqlite3
 
 import pytest
-from helpers import open_form, report_data
+from helpers import (
+    database,
+    hidden_fields,
+    jpeg,
+    open_form,
+    png_header_only,
+    post,
+    report_data,
+    rows,
+)
 from mailserver import body
-from PIL import Image
-from test_photos import png_header_only
 
 from bench.weights import FORM_PAGE_BUDGET, page_weight
 from portal.db import get_db
 from portal.intake.storage import PhotoExpired, store_case
-
-
-def jpeg(size=(2400, 1800), color="teal") -> bytes:
-    buffer = io.BytesIO()
-    Image.new("RGB", size, color).save(buffer, "JPEG")
-    return buffer.getvalue()
-
-
-def post(client, data, photos=(), url="/report/"):
-    hidden = open_form(client, url)
-    payload = {**hidden, **data}
-    if photos:
-        payload["photos"] = [(io.BytesIO(content), name) for name, content in photos]
-    return client.post(url, data=payload, content_type="multipart/form-data")
-
-
-def rows(app, sql, *args):
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
-        conn.row_factory = sqlite3.Row
-        return [dict(row) for row in conn.execute(sql, args)]
 
 
 def test_form_page_has_what_a_resident_needs(client):
@@ -182,7 +168,7 @@ def test_photos_already_uploaded_are_kept_when_the_form_has_errors(app, client):
     )
     assert first.status_code == 422
     assert "creek.jpg (1600 × 1200)" in first.text
-    kept = re.search(r'name="kept_photos" type="hidden" value="([\w-]+)"', first.text).group(1)
+    kept = hidden_fields(first.text)["kept_photos"]
     second = client.post("/report/", data={**hidden, **report_data(), "kept_photos": kept})
     assert second.status_code == 303
     assert len(rows(app, "SELECT id FROM photos")) == 1
@@ -193,7 +179,7 @@ def test_a_kept_photo_can_be_removed(app, client):
     hidden = open_form(client)
     first = client.post("/report/", data={**hidden, **report_data(description=""),
                         "photos": [(io.BytesIO(jpeg()), "a.jpg")]}, content_type="multipart/form-data")  # fmt: skip
-    kept = re.search(r'name="kept_photos" type="hidden" value="([\w-]+)"', first.text).group(1)
+    kept = hidden_fields(first.text)["kept_photos"]
     client.post(
         "/report/", data={**hidden, **report_data(), "kept_photos": kept, "remove_photo": kept}
     )
@@ -247,8 +233,8 @@ def test_a_photo_that_vanishes_before_the_commit_is_asked_for_again(app, client)
     hidden = open_form(client)
     first = client.post("/report/", data={**hidden, **report_data(description=""),
                         "photos": [(io.BytesIO(jpeg()), "a.jpg")]}, content_type="multipart/form-data")  # fmt: skip
-    kept = re.search(r'name="kept_photos" type="hidden" value="([\w-]+)"', first.text).group(1)
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
+    kept = hidden_fields(first.text)["kept_photos"]
+    with database(app.config["DATABASE"]) as conn:
         # Gone after keep_photos() read it: simulate with a trigger that deletes on first read.
         conn.execute("CREATE TRIGGER vanish AFTER INSERT ON reference_counters BEGIN"
                      " DELETE FROM pending_photos; END")  # fmt: skip
@@ -303,7 +289,7 @@ def test_mail_of_a_case_stored_without_it_is_queued_by_the_sweep(app, client, ma
     from portal.mail.compose import queue_forgotten_mail
 
     client.post("/report/", data={**open_form(client), **report_data()})
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
+    with database(app.config["DATABASE"]) as conn:
         conn.execute("DELETE FROM outbox")
         conn.execute("UPDATE cases SET mail_queued_at = NULL")
     with app.test_request_context(base_url="https://portal.village.test"):

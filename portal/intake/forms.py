@@ -7,6 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from flask_wtf import FlaskForm
+from flask_wtf.csrf import _FlaskFormCSRF
+from markupsafe import escape
 from wtforms import HiddenField, MultipleFileField, StringField
 
 from portal.intake.fields import coordinate_field
@@ -14,8 +16,32 @@ from portal.intake.fields import coordinate_field
 MAX_PHOTOS = 3
 
 
+class _TokenWhenShown:
+    """A CSRF token made only if the form is rendered: a valid form only redirects, and
+    signing a fresh token for a page nobody sees is wasted work on every submission."""
+
+    def __init__(self, make: Callable[[], str]) -> None:
+        self.make, self.token = make, None
+
+    def __str__(self) -> str:
+        if self.token is None:
+            self.token = self.make()
+        return self.token
+
+    def __html__(self) -> str:
+        return str(escape(str(self)))
+
+
+class _LazyCSRF(_FlaskFormCSRF):
+    def generate_csrf_token(self, csrf_token_field) -> _TokenWhenShown:  # type: ignore[override]
+        return _TokenWhenShown(lambda: super(_LazyCSRF, self).generate_csrf_token(csrf_token_field))
+
+
 class PublicForm(FlaskForm):
     """What every public form has: a submission key, a honeypot, a map point and photos."""
+
+    class Meta:
+        csrf_class = _LazyCSRF
 
     # Set when the form is first shown; the same key twice is the same submission.
     submission_key = HiddenField()

@@ -91,13 +91,10 @@ def digest(values: dict[str, Any]) -> str:
 
 def next_reference(db: sqlite_utils.Database, prefix: str, year: int) -> str:
     """The next reference in this year's sequence, e.g. IDR-2026-0042 (inside a transaction)."""
-    db.execute(
-        "INSERT INTO reference_counters (prefix, year, last) VALUES (?, ?, 1)"
-        " ON CONFLICT (prefix, year) DO UPDATE SET last = last + 1",
-        [prefix, year],
-    )
     (last,) = db.execute(
-        "SELECT last FROM reference_counters WHERE prefix = ? AND year = ?", [prefix, year]
+        "INSERT INTO reference_counters (prefix, year, last) VALUES (?, ?, 1)"
+        " ON CONFLICT (prefix, year) DO UPDATE SET last = last + 1 RETURNING last",
+        [prefix, year],
     ).fetchone()
     return f"{prefix}-{year}-{last:04d}"
 

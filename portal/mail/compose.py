@@ -9,7 +9,7 @@ import sqlite_utils
 from flask import current_app, render_template, url_for
 
 from portal.clock import local_stamp
-from portal.db import transaction
+from portal.db import row, transaction
 from portal.intake.storage import status_token
 from portal.mail import outbox
 from portal.notification.records import online_filing as _online
@@ -76,9 +76,11 @@ def queue_case_mail(db: sqlite_utils.Database, case_id: int, token: str) -> None
     can both call it: a worker that died between storing a case and queueing its mail
     leaves nothing unsent for long.
     """
-    kind = db.execute("SELECT kind FROM cases WHERE id = ?", [case_id]).fetchone()[0]
     with transaction(db):
-        (queue_report_mail if kind == "report" else queue_notification_mail)(db, case_id, token)
+        case = row(db, "SELECT * FROM cases WHERE id = ?", [case_id])
+        (queue_report_mail if case["kind"] == "report" else queue_notification_mail)(
+            db, case, token
+        )
         db.execute(
             "UPDATE cases SET mail_queued_at = coalesce(mail_queued_at, ?) WHERE id = ?",
             [local_stamp(), case_id],
@@ -112,15 +114,15 @@ def _queue_smo_copy(db: sqlite_utils.Database, template: str, **message: Any) ->
     queue(db, template, purpose="smo", recipient=smo, **message)
 
 
-def queue_report_mail(db: sqlite_utils.Database, case_id: int, token: str) -> None:
+def queue_report_mail(db: sqlite_utils.Database, case: dict[str, Any], token: str) -> None:
     """The SMO's copy with every detail and the photos; the reporter's acknowledgement."""
-    case = db["cases"].get(case_id)
+    case_id = case["id"]
     photos = _photo_ids(db, case_id)
     _queue_smo_copy(
         db,
         "report_smo",
         case=case,
-        report=db["reports"].get(case_id),
+        report=row(db, "SELECT * FROM reports WHERE case_id = ?", [case_id]),
         subject=f"New illicit discharge report {case['reference']}",
         attachments=photos,
         map_link=map_link(case),
@@ -138,11 +140,10 @@ def queue_report_mail(db: sqlite_utils.Database, case_id: int, token: str) -> No
         )
 
 
-def queue_notification_mail(db: sqlite_utils.Database, case_id: int, token: str) -> None:
+def queue_notification_mail(db: sqlite_utils.Database, case: dict[str, Any], token: str) -> None:
     """The SMO's copy and the filer's receipt: the same record, every field."""
-    case = db["cases"].get(case_id)
-    details = db["notifications"].get(case_id)
-    photos = _photo_ids(db, case_id)
+    details = row(db, "SELECT * FROM notifications WHERE case_id = ?", [case["id"]])
+    photos = _photo_ids(db, case["id"])
     context = {
         "case": case,
         "sections": record(case, details),
