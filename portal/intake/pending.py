@@ -5,9 +5,10 @@ from __future__ import annotations
 import datetime as dt
 import re
 import secrets
+from io import BytesIO
 from typing import Any
 
-from flask import abort, current_app, request
+from flask import Request, abort, current_app, request
 from werkzeug.datastructures import FileStorage
 
 from portal.clock import local_now
@@ -21,6 +22,16 @@ from portal.intake.storage import (
 )
 from portal.mail import courier
 from portal.mail.compose import queue_case_mail
+
+
+class UploadsInMemory(Request):
+    """Uploads are parsed into memory, not spooled to a temporary file past 500 KB as
+    Werkzeug does by default: the body is already capped (MAX_CONTENT_LENGTH) and every
+    photo is read whole at once, so the disk round trip only cost time."""
+
+    def _get_file_stream(self, *args, **kwargs) -> BytesIO:
+        return BytesIO()
+
 
 SUBMISSION_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 PENDING_ID = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
