@@ -89,19 +89,17 @@ def queue_case_mail(db: sqlite_utils.Database, case_id: int, token: str) -> None
 
 def queue_forgotten_mail(db: sqlite_utils.Database, limit: int = 50) -> int:
     """Queue the mail of cases stored without it (their worker died in between)."""
-    waiting = [
-        row for row in db.execute(
-            "SELECT id, submission_key FROM cases WHERE mail_queued_at IS NULL LIMIT ?", [limit]
-        )
-    ]  # fmt: skip
+    waiting = db.execute(
+        "SELECT id, submission_key FROM cases WHERE mail_queued_at IS NULL LIMIT ?", [limit]
+    ).fetchall()
     for case_id, key in waiting:
         queue_case_mail(db, case_id, status_token(current_app.secret_key, key))
     return len(waiting)
 
 
 def _photo_ids(db: sqlite_utils.Database, case_id: int) -> list[int]:
-    return [row[0] for row in db.execute(
-        "SELECT id FROM photos WHERE case_id = ? ORDER BY position", [case_id])]  # fmt: skip
+    rows = db.execute("SELECT id FROM photos WHERE case_id = ? ORDER BY position", [case_id])
+    return [photo_id for (photo_id,) in rows]
 
 
 def _queue_smo_copy(db: sqlite_utils.Database, template: str, **message: Any) -> None:

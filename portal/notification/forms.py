@@ -198,11 +198,15 @@ def from_form(
     """What to store: the shared case fields, the notification's own, and its moments."""
     moments = {
         name: _local(getattr(form, name).data, tz)
-        for name in (
-            "emergency_called_at", "dec_called_at", "discovered_at", "began_at",
-            "ended_at", "prior_notice_at",
-        )
-    }  # fmt: skip
+        for name in [
+            "emergency_called_at",
+            "dec_called_at",
+            "discovered_at",
+            "began_at",
+            "ended_at",
+            "prior_notice_at",
+        ]
+    }
     case = form.case_fields(
         "release-notification",
         area_contains,
@@ -211,12 +215,30 @@ def from_form(
         email=form.responsible_email.data,
         phone=form.responsible_phone.data,
     )
-    plain = (
-        "danger", "hazardous", "petroleum", "emergency_called", "dec_called",
-        "dec_spill_number", "facility_name", "facility_address", "facility_kind", "permit",
-        "permit_number", "responsible_title", "is_over", "materials", "unit", "reached_drain",
-        "amount_reached", "cause", "cleanup", "prevention", "prior_notice", "prior_notice_to",
-    )  # fmt: skip
+    plain = [
+        "danger",
+        "hazardous",
+        "petroleum",
+        "emergency_called",
+        "dec_called",
+        "dec_spill_number",
+        "facility_name",
+        "facility_address",
+        "facility_kind",
+        "permit",
+        "permit_number",
+        "responsible_title",
+        "is_over",
+        "materials",
+        "unit",
+        "reached_drain",
+        "amount_reached",
+        "cause",
+        "cleanup",
+        "prevention",
+        "prior_notice",
+        "prior_notice_to",
+    ]
     details = {name: getattr(form, name).data or None for name in plain}
     details["quantity"] = float(form.quantity.data) if form.quantity.data else None
     details |= {name: _stamp(value) for name, value in moments.items()}

@@ -20,9 +20,11 @@ class ReportForm(PublicForm):
     indicators = CheckboxesField("What did you see?", choices=options(INDICATORS))
     color = text("Which color?", 60)
     odor = SelectField(
-        "What did it smell like?", choices=options(ODORS), validate_choice=False,
+        "What did it smell like?",
+        choices=options(ODORS),
+        validate_choice=False,
         validators=[Optional()],
-    )  # fmt: skip
+    )
     description = long_text(
         "Describe what you saw",
         DESCRIPTION_LIMIT,

@@ -34,11 +34,16 @@ def log(db: sqlite_utils.Database, case_id: int, actor: str, action: str, **deta
     return insert(
         db,
         "events",
-        {"case_id": case_id, "at": now, "actor": actor, "action": action,
-         "detail": json.dumps(detail, ensure_ascii=False),
-         # Where the change came from, as the trusted proxies say (portal/proxy.py).
-         "client": request.remote_addr if has_request_context() else None},
-    )  # fmt: skip
+        {
+            "case_id": case_id,
+            "at": now,
+            "actor": actor,
+            "action": action,
+            "detail": json.dumps(detail, ensure_ascii=False),
+            # Where the change came from, as the trusted proxies say (portal/proxy.py).
+            "client": request.remote_addr if has_request_context() else None,
+        },
+    )
 
 
 def _tell_the_person(db: sqlite_utils.Database, case_id: int, event_id: int) -> None:
@@ -84,14 +89,22 @@ def change_status(
         db.execute(
             "UPDATE cases SET status = ?, referred_to = ?, exempt_reason = ?, duplicate_of = ?"
             " WHERE id = ?",
-            [status, referred_to if status == "referred" else None,
-             exempt_reason if status == "exempt" else None, original_id, case_id],
-        )  # fmt: skip
+            [
+                status,
+                referred_to if status == "referred" else None,
+                exempt_reason if status == "exempt" else None,
+                original_id,
+                case_id,
+            ],
+        )
         detail = {"from": case["status"], "to": status}
-        for key, value in (("referred_to", referred_to), ("exempt_reason", exempt_reason),
-                           ("duplicate_of", duplicate_of)):  # fmt: skip
-            if value and status in ("referred", "exempt", "duplicate"):
-                detail[key] = value
+        given = {
+            "referred_to": referred_to,
+            "exempt_reason": exempt_reason,
+            "duplicate_of": duplicate_of,
+        }
+        if status in ("referred", "exempt", "duplicate"):
+            detail |= {key: value for key, value in given.items() if value}
         event = log(db, case_id, actor, "status", **detail)
         if status != case["status"]:
             _tell_the_person(db, case_id, event)
