@@ -308,7 +308,7 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     db.execute("COMMIT")
 
 
-def row(db: sqlite_utils.Database, sql: str, params: list[Any]) -> dict[str, Any] | None:
+def one_row(db: sqlite_utils.Database, sql: str, params: list[Any]) -> dict[str, Any] | None:
     """The first row a query returns, as a dict (sqlite-utils names the columns), or None."""
     return next(db.query(sql, params), None)
 

@@ -56,6 +56,10 @@ class PublicForm(FlaskForm):
         super().__init__(*args, **kwargs)
         self.clock = clock
 
+    def carry_photos(self, photos: list[dict[str, Any]]) -> None:
+        """Photos already received ride along with the form when it is shown again."""
+        self.kept_photos.data = ",".join(photo["id"] for photo in photos)
+
     @property
     def has_point(self) -> bool:
         return self.latitude.data is not None and self.longitude.data is not None

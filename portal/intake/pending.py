@@ -12,7 +12,7 @@ from flask import Request, abort, current_app, request
 from werkzeug.datastructures import FileStorage
 
 from portal.clock import local_now
-from portal.db import get_db
+from portal.db import get_db, one_row
 from portal.intake.forms import MAX_PHOTOS, PublicForm
 from portal.intake.photos import PhotoError, process_photo
 from portal.intake.storage import (
@@ -55,13 +55,14 @@ def keep_photos(form: PublicForm, key: str) -> tuple[list[dict[str, Any]], list[
     kept = []
     for photo_id in (form.kept_photos.data or "").split(","):
         if PENDING_ID.match(photo_id) and photo_id not in removed:
-            row = db.execute(
+            photo = one_row(
+                db,
                 "SELECT id, filename, width, height FROM pending_photos"
                 " WHERE id = ? AND submission_key = ?",
                 [photo_id, key],
-            ).fetchone()
-            if row:
-                kept.append(dict(zip(("id", "filename", "width", "height"), row, strict=True)))
+            )
+            if photo:
+                kept.append(photo)
     errors = []
     uploads: list[FileStorage] = [f for f in request.files.getlist("photos") if f and f.filename]
     for upload in uploads:

@@ -9,7 +9,7 @@ import sqlite_utils
 from flask import current_app, render_template, url_for
 
 from portal.clock import local_stamp
-from portal.db import row, transaction
+from portal.db import one_row, transaction
 from portal.intake.storage import status_token
 from portal.mail import outbox
 from portal.notification.records import online_filing as _online
@@ -77,7 +77,7 @@ def queue_case_mail(db: sqlite_utils.Database, case_id: int, token: str) -> None
     leaves nothing unsent for long.
     """
     with transaction(db):
-        case = row(db, "SELECT * FROM cases WHERE id = ?", [case_id])
+        case = one_row(db, "SELECT * FROM cases WHERE id = ?", [case_id])
         (queue_report_mail if case["kind"] == "report" else queue_notification_mail)(
             db, case, token
         )
@@ -120,7 +120,7 @@ def queue_report_mail(db: sqlite_utils.Database, case: dict[str, Any], token: st
         db,
         "report_smo",
         case=case,
-        report=row(db, "SELECT * FROM reports WHERE case_id = ?", [case_id]),
+        report=one_row(db, "SELECT * FROM reports WHERE case_id = ?", [case_id]),
         subject=f"New illicit discharge report {case['reference']}",
         attachments=photos,
         map_link=map_link(case),
@@ -140,7 +140,7 @@ def queue_report_mail(db: sqlite_utils.Database, case: dict[str, Any], token: st
 
 def queue_notification_mail(db: sqlite_utils.Database, case: dict[str, Any], token: str) -> None:
     """The SMO's copy and the filer's receipt: the same record, every field."""
-    details = row(db, "SELECT * FROM notifications WHERE case_id = ?", [case["id"]])
+    details = one_row(db, "SELECT * FROM notifications WHERE case_id = ?", [case["id"]])
     photos = _photo_ids(db, case["id"])
     context = {
         "case": case,

@@ -24,7 +24,7 @@ from flask import current_app
 from flask_mail import Attachment, Connection, Mail, Message
 
 from portal.clock import local_now, local_stamp
-from portal.db import get_db
+from portal.db import get_db, one_row
 
 mail = Mail()
 
@@ -95,16 +95,13 @@ def enqueue(
 
 def _claim(db: sqlite_utils.Database) -> dict[str, Any] | None:
     """Take the oldest queued message for this sender alone."""
-    cursor = db.execute(
+    return one_row(
+        db,
         "UPDATE outbox SET status = 'sending', claimed_at = ?, attempts = attempts + 1"
         " WHERE id = (SELECT id FROM outbox WHERE status = 'queued' ORDER BY id LIMIT 1)"
         " AND status = 'queued' RETURNING *",
         [local_stamp()],
     )
-    row = cursor.fetchone()
-    if row is None:
-        return None
-    return dict(zip([c[0] for c in cursor.description], row, strict=True))
 
 
 def _message(db: sqlite_utils.Database, row: dict[str, Any]) -> Message:

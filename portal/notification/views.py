@@ -72,7 +72,7 @@ def _details(
     form: NotificationForm, photos: list[dict[str, Any]], status: int = 422, expired: bool = False
 ):
     form.step.data = "details"
-    form.kept_photos.data = ",".join(photo["id"] for photo in photos)
+    form.carry_photos(photos)
     page = render_template("portal/notify_details.html", form=form, photos=photos, expired=expired)
     return page, status
 
@@ -97,7 +97,7 @@ def _worked_out(form: NotificationForm, filed_at: dt.datetime):
 def _review(form: NotificationForm, photos: list[dict[str, Any]]):
     case, details, deadlines = _worked_out(form, local_now())
     form.step.data = "confirm"
-    form.kept_photos.data = ",".join(photo["id"] for photo in photos)
+    form.carry_photos(photos)
     return render_template(
         "portal/notify_review.html",
         form=form,

@@ -75,7 +75,7 @@ def submit():
 
 def redisplay(form: ReportForm, photos: list[dict[str, Any]], expired: bool = False):
     """The form again, with what the person typed, their photos, and every error."""
-    form.kept_photos.data = ",".join(photo["id"] for photo in photos)
+    form.carry_photos(photos)
     return render_template(
         "portal/report.html",
         form=form,

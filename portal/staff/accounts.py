@@ -49,14 +49,16 @@ def set_disabled(db: sqlite_utils.Database, username: str, disabled: bool) -> No
 
 def verify(db: sqlite_utils.Database, username: str, password: str) -> dict[str, Any] | None:
     """The enabled account these credentials open, or None."""
-    row = db.execute(
-        "SELECT id, username, password_hash, disabled FROM staff WHERE username = ?",
-        [username or ""],
-    ).fetchone()
-    if row is None:
+    account = next(
+        db.query(
+            "SELECT id, username, password_hash, disabled FROM staff WHERE username = ?",
+            [username or ""],
+        ),
+        None,
+    )
+    if account is None:
         check_password_hash(_DUMMY_HASH, password or "")
         return None
-    account = dict(zip(("id", "username", "password_hash", "disabled"), row, strict=True))
     if not check_password_hash(account["password_hash"], password or "") or account["disabled"]:
         return None
     db.execute("UPDATE staff SET last_login_at = ? WHERE id = ?", [local_stamp(), account["id"]])

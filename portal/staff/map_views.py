@@ -31,13 +31,12 @@ def _point(case: dict[str, Any]) -> MapPoint:
 def _open_cases(filters: Filters) -> tuple[list[dict[str, Any]], int]:
     """Open cases in the period: those with coordinates, and how many lack them."""
     where, params = replace(filters, status="open", q="", kind="", assignee="").query()
-    cursor = get_db().execute(
-        f"SELECT c.id, c.reference, c.status, c.latitude, c.longitude{FROM} WHERE {where}", params
+    rows = list(
+        get_db().query(
+            f"SELECT c.id, c.reference, c.status, c.latitude, c.longitude{FROM} WHERE {where}",
+            params,
+        )
     )
-    rows = [
-        dict(zip(("id", "reference", "status", "latitude", "longitude"), r, strict=True))
-        for r in cursor
-    ]
     located = [r for r in rows if r["latitude"] is not None]
     return located, len(rows) - len(located)
 

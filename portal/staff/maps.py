@@ -25,6 +25,7 @@ from folium.plugins import FastMarkerCluster
 from folium.template import Template
 
 from content_model.theme import asset_url
+from portal.headers import content_security_policy
 from portal.statuses import COLORS
 from portal.tiles import TileSource
 
@@ -322,17 +323,11 @@ def _finish(fmap: folium.Map) -> RenderedMap:
 
 def csp_for(rendered: RenderedMap, tile_origin: str | None) -> str:
     """The Content-Security-Policy header for the map document (framed by the portal only)."""
-    return "; ".join(
-        [
-            "default-src 'self'",
-            " ".join(["script-src 'self'", *rendered.script_hashes]),
-            " ".join(["style-src 'self'", *rendered.style_hashes]),
-            " ".join(["img-src 'self' data:", *([tile_origin] if tile_origin else [])]),
-            "object-src 'none'",
-            "base-uri 'self'",
-            "form-action 'self'",
-            "frame-ancestors 'self'",
-        ]
+    return content_security_policy(
+        (tile_origin,) if tile_origin else (),
+        scripts=rendered.script_hashes,
+        styles=rendered.style_hashes,
+        framed_by="'self'",
     )
 
 

@@ -112,15 +112,14 @@ def find_cases(db: sqlite_utils.Database, filters: Filters) -> tuple[list[dict[s
     """One page of cases, newest first, and how many match in all."""
     where, params = filters.query()
     (total,) = db.execute(f"SELECT count(*){FROM} WHERE {where}", params).fetchone()
-    cursor = db.execute(
+    rows = db.query(
         "SELECT c.id, c.kind, c.reference, c.received_at, c.status, c.assignee, c.address,"
         " c.latitude, c.longitude, c.first_action_at, c.duplicate_of, n.hazardous,"
         " n.confirmation_due, n.confirmation_met, n.facility_name"
         f"{FROM} WHERE {where} ORDER BY c.received_at DESC, c.id DESC LIMIT ? OFFSET ?",
         [*params, PER_PAGE, (filters.page - 1) * PER_PAGE],
     )
-    columns = [c[0] for c in cursor.description]
-    return [dict(zip(columns, row, strict=True)) for row in cursor], total
+    return list(rows), total
 
 
 def distance_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
