@@ -24,11 +24,9 @@ def add_account(db: sqlite_utils.Database, username: str, password: str) -> int:
     """A new, enabled account; the password is stored only as a salted scrypt hash."""
     if len(password) < MIN_PASSWORD:
         raise ValueError(f"use a password of at least {MIN_PASSWORD} characters")
-    if (
-        not username
-        or len(username) > 60
-        or not username.replace(".", "").replace("-", "").replace("_", "").isalnum()
-    ):
+    # ASCII only: the pattern, not str.isalnum(), which accepts any script's letters
+    # (and look-alikes such as a Cyrillic "а" in "аdmin").
+    if not USERNAME.fullmatch(username or ""):
         raise ValueError("use letters, digits, dots, dashes or underscores for the username")
     if db.execute("SELECT 1 FROM staff WHERE username = ?", [username]).fetchone():
         raise ValueError(f"an account named {username!r} already exists")
