@@ -43,11 +43,14 @@ if args.record:
     when = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     machine = f"{os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
     args.record.parent.mkdir(parents=True, exist_ok=True)
+    # Hand-written sections below the run (## headings, e.g. a before/after comparison) stay.
+    old = args.record.read_text(encoding="utf-8") if args.record.exists() else ""
+    kept = old[old.index("\n## ") :] if "\n## " in old else ""
     args.record.write_text(
         "# Benchmarks\n\n"
         f"The latest run of `make bench` ({when}, {machine}). Figures, not tests: the page\n"
         "weight budgets are also checked by the test suite; timings vary with the machine.\n\n"
-        "```text\n" + tee.copy.getvalue().strip() + "\n```\n",
+        "```text\n" + tee.copy.getvalue().strip() + "\n```\n" + kept,
         encoding="utf-8",
     )
     print(f"recorded in {args.record}")

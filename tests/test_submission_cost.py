@@ -9,7 +9,7 @@ from portal import create_app
 
 # Storing (7: BEGIN, the key's lookup, the reference, cases, reports, pending photos, COMMIT)
 # and queueing its mail (8: BEGIN, the case, its photos, its details, the SMO's copy, the
-# reporter's acknowledgement, the mark, COMMIT). It was 31 before table columns were cached,
+# reporter's acknowledgement, the mark, COMMIT). It was 30 before table columns were cached,
 # rows read with one query each and the reference counter answered with RETURNING.
 STATEMENTS_PER_TEXT_REPORT = 15
 
