@@ -298,3 +298,17 @@ def test_mail_of_a_case_stored_without_it_is_queued_by_the_sweep(app, client, ma
         assert queue_forgotten_mail(db) == 0, "marked: queued once"
     assert {r["purpose"] for r in rows(app, "SELECT purpose FROM outbox")} == {"smo", "ack"}
     assert rows(app, "SELECT mail_queued_at FROM cases")[0]["mail_queued_at"]
+
+
+def test_the_report_views_read_the_app_clock(app, client):
+    """05:30 UTC on 29 February is 00:30 in the Village: the form, its checks and the stored
+    case all go by the app's clock (CLOCK), never the server's wall clock."""
+    app.config["CLOCK"] = lambda: dt.datetime(2028, 2, 29, 5, 30, tzinfo=dt.UTC)
+    page = client.get("/report/").text
+    assert hidden_fields(page) and 'value="2028-02-29T00:30"' in page
+    # The form's "not in the future" check uses the same clock (10 minutes' slack).
+    response = post(client, report_data(observed_at="2028-02-29T00:45"))
+    assert response.status_code == 422 and "in the future" in response.text
+    assert post(client, report_data(observed_at="2028-02-29T00:35")).status_code == 303
+    received = rows(app, "SELECT received_at FROM cases")[-1]["received_at"]
+    assert received == "2028-02-29T00:30:00-05:00"
