@@ -10,6 +10,8 @@ from pathlib import Path
 
 from bench import load, portal, site, staff, system
 
+SECTIONS = {"site": site, "portal": portal, "staff": staff, "load": load, "system": system}
+
 
 class Tee(io.TextIOBase):
     """Print as usual, and keep a copy for the record."""
@@ -25,22 +27,30 @@ class Tee(io.TextIOBase):
 
 parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
 parser.add_argument("--record", type=Path, help="also write the figures to this Markdown file")
+parser.add_argument(
+    "sections", nargs="*", help=f"only these sections, of {', '.join(SECTIONS)} (default: all)"
+)
 args = parser.parse_args()
+if unknown := set(args.sections) - set(SECTIONS):
+    parser.error(f"no such section: {', '.join(sorted(unknown))}")
 tee = Tee(sys.stdout)
 sys.stdout = tee
-for section in (site, portal, staff, load, system):
-    section.run()
+for name in args.sections or SECTIONS:
+    SECTIONS[name].run()
     print()
 sys.stdout = tee.stream
 if args.record:
     when = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     machine = f"{os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
     args.record.parent.mkdir(parents=True, exist_ok=True)
+    # Hand-written sections below the run (## headings, e.g. a before/after comparison) stay.
+    old = args.record.read_text(encoding="utf-8") if args.record.exists() else ""
+    kept = old[old.index("\n## ") :] if "\n## " in old else ""
     args.record.write_text(
         "# Benchmarks\n\n"
         f"The latest run of `make bench` ({when}, {machine}). Figures, not tests: the page\n"
         "weight budgets are also checked by the test suite; timings vary with the machine.\n\n"
-        "```text\n" + tee.copy.getvalue().strip() + "\n```\n",
+        "```text\n" + tee.copy.getvalue().strip() + "\n```\n" + kept,
         encoding="utf-8",
     )
     print(f"recorded in {args.record}")

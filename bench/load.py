@@ -34,7 +34,16 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(port: int, folder: Path, workers: int, mail_port: int) -> subprocess.Popen:
+# The two apps under load: the portal as in production, and the bare yardstick.
+APPS = {
+    "portal": "portal:create_app()",
+    "bare Flask + SQLite": "bench.baseline:create_app()",
+}
+
+
+def start_server(
+    port: int, folder: Path, workers: int, mail_port: int, app: str = APPS["portal"]
+) -> subprocess.Popen:
     env = {
         **os.environ,
         "PORTAL_DATABASE": str(folder / "load.sqlite3"),
@@ -44,13 +53,12 @@ def start_server(port: int, folder: Path, workers: int, mail_port: int) -> subpr
         "PORTAL_MAIL_PORT": str(mail_port),
         "PORTAL_SMO_EMAIL": "smo@load.test",
         "PORTAL_RATELIMIT_ENABLED": "false",
+        "BASELINE_DATABASE": str(folder / "baseline.sqlite3"),
     }
     gunicorn = Path(os.sys.executable).parent / "gunicorn"
-    process = subprocess.Popen(
-        [str(gunicorn), "--workers", str(workers), "--bind", f"127.0.0.1:{port}",
-         "--log-level", "warning", "portal:create_app()"],
-        cwd=ROOT, env=env, start_new_session=True,
-    )  # fmt: skip
+    command = [str(gunicorn), "--workers", str(workers), "--bind", f"127.0.0.1:{port}"]
+    command += ["--log-level", "warning", app]
+    process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -126,13 +134,21 @@ class Client(threading.Thread):
 
 
 def run(seconds: float = 10, clients: int = 16, workers: int = 2) -> dict:
+    """Load the portal and the bare baseline one after the other, in the same run."""
+    figures = {name: load(app, seconds, clients, workers) for name, app in APPS.items()}
+    portal, baseline = figures["portal"]["per_second"], figures["bare Flask + SQLite"]["per_second"]
+    print(f"  portal / bare baseline throughput: {portal / baseline:.2f}" if baseline else "")
+    return figures
+
+
+def load(app: str, seconds: float, clients: int, workers: int) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
         # Mail goes out over real SMTP, as in production (to a local recording server).
         inbox = Inbox()
         mail = Controller(inbox, hostname="127.0.0.1", port=free_port())
         mail.start()
-        server = start_server(port, Path(folder), workers, mail.port)
+        server = start_server(port, Path(folder), workers, mail.port, app)
         stop, latencies, errors = threading.Event(), [], []
         peak = 0
         try:
@@ -161,9 +177,11 @@ def run(seconds: float = 10, clients: int = 16, workers: int = 2) -> dict:
         "peak_rss_mb": peak / 1024,
         "mail_delivered": inbox.count,
     }
+    name = next(name for name, spec in APPS.items() if spec == app)
     print(
-        f"Load: {clients} clients, {workers} gunicorn workers, {elapsed:.0f} s on 127.0.0.1:"
-        f" {figures['submissions']} text-only reports stored, {figures['per_second']:.0f}/s,"
+        f"Load, {name}: {clients} clients, {workers} gunicorn workers, {elapsed:.0f} s on"
+        f" 127.0.0.1: {figures['submissions']} text-only reports stored,"
+        f" {figures['per_second']:.0f}/s,"
         f" p50 {figures['p50_ms']:.1f} ms, p99 {figures['p99_ms']:.1f} ms,"
         f" errors {figures['errors']}, server peak memory {figures['peak_rss_mb']:.0f} MB,"
         f" {inbox.count} mails delivered over SMTP during the run"

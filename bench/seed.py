@@ -10,10 +10,10 @@ from typing import Any
 
 import sqlite_utils
 
-from portal.cases import token_hash
 from portal.db import insert, transaction
-from portal.forms import INDICATORS
-from portal.staff.workflow import REPORT_STATUSES
+from portal.intake.storage import token_hash
+from portal.report.choices import INDICATORS
+from portal.statuses import statuses_for
 
 TZ = dt.timezone(dt.timedelta(hours=-5))
 
@@ -77,7 +77,7 @@ def seed_reports(
         case = case_row(
             number,
             received,
-            status=rng.choice(REPORT_STATUSES),
+            status=rng.choice(statuses_for("report")),
             latitude=round(center[0] + rng.uniform(-spread, spread), 6),
             longitude=round(center[1] + rng.uniform(-spread, spread), 6),
         )

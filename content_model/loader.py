@@ -109,6 +109,15 @@ def _read_yaml(path: Path) -> Any:
 # ---------------------------------------------------------------- settings
 
 
+def tel_uri(number: str | None) -> str:
+    """A phone number as a tel: URI target: an international number keeps its +, a North
+    American one gets +1 ('(555) 555-0123' -> '+15555550123'), a short code stays ('911')."""
+    digits = re.sub(r"\D", "", number or "")
+    if (number or "").strip().startswith("+"):
+        return f"+{digits}"
+    return f"+1{digits[-10:]}" if len(digits) >= 10 else digits
+
+
 @dataclass(frozen=True)
 class Phone:
     label: str
@@ -117,8 +126,7 @@ class Phone:
     @property
     def tel(self) -> str:
         """The number as a tel: URI target (North American numbers get +1)."""
-        digits = re.sub(r"\D", "", self.number)
-        return f"+1{digits[-10:]}" if len(digits) >= 10 else digits
+        return tel_uri(self.number)
 
 
 @dataclass(frozen=True)

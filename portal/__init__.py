@@ -18,8 +18,9 @@ from portal.db import init_db
 from portal.deadlines import BusinessCalendar
 from portal.errors import init_errors, init_request_checks
 from portal.headers import init_headers
+from portal.intake.pending import UploadsInMemory
 from portal.limits import init_limits
-from portal.outbox import init_outbox
+from portal.mail.courier import init_outbox
 from portal.proxy import init_proxy
 from portal.settings import SettingsError, defaults, require
 from portal.staff import init_staff
@@ -35,6 +36,7 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     app = Flask(
         __name__, instance_relative_config=True, template_folder=str(TEMPLATES), static_folder=None
     )
+    app.request_class = UploadsInMemory
     app.config.from_mapping(defaults(Path(app.instance_path)))
     app.config.from_prefixed_env("PORTAL")
     if test_config:
@@ -78,7 +80,9 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     init_staff(app)
     csrf.init_app(app)
 
-    from portal import notify, report, status
+    from portal import status
+    from portal.notification import views as notify
+    from portal.report import views as report
 
     app.register_blueprint(report.bp)
     app.register_blueprint(notify.bp)

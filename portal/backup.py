@@ -4,6 +4,7 @@ portal keeps accepting submissions (SQLite's online backup API)."""
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import click
@@ -20,7 +21,11 @@ def backup(source: str | Path, destination: str | Path) -> dict[str, int]:
     if destination.exists():
         raise FileExistsError(f"{destination} exists: choose a new file name")
     destination.parent.mkdir(parents=True, exist_ok=True)
-    with sqlite3.connect(source, timeout=30) as live, sqlite3.connect(destination) as copy:
+    # closing(): `with sqlite3.connect()` alone ends a transaction but leaves the file open.
+    with (
+        closing(sqlite3.connect(source, timeout=30)) as live,
+        closing(sqlite3.connect(destination)) as copy,
+    ):
         live.backup(copy, pages=256)
         # A copy that is not a one-file database would need its -wal beside it to restore.
         copy.execute("PRAGMA journal_mode = DELETE")

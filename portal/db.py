@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -307,9 +308,28 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     db.execute("COMMIT")
 
 
+def one_row(db: sqlite_utils.Database, sql: str, params: list[Any]) -> dict[str, Any] | None:
+    """The first row a query returns, as a dict (sqlite-utils names the columns), or None."""
+    return next(db.query(sql, params), None)
+
+
+# Each table's columns, by connection: the schema is settled when a connection opens, and
+# asking sqlite-utils on every insert costs three statements (a PRAGMA among them).
+_COLUMNS: weakref.WeakKeyDictionary[sqlite_utils.Database, dict[str, frozenset[str]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def table_columns(db: sqlite_utils.Database, table: str) -> frozenset[str]:
+    known = _COLUMNS.setdefault(db, {})
+    if table not in known:
+        known[table] = frozenset(db[table].columns_dict)
+    return known[table]
+
+
 def insert(db: sqlite_utils.Database, table: str, record: dict[str, Any]) -> int:
     """Insert one row without committing (for use inside `transaction`); return its id."""
-    known = db[table].columns_dict
+    known = table_columns(db, table)
     unknown = set(record) - set(known)
     if unknown:
         raise KeyError(f"{table} has no columns {sorted(unknown)}")

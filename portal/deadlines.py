@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import calendar
 from datetime import MAXYEAR, MINYEAR, date, datetime, time, timedelta, tzinfo
-from functools import cache
 
-from content_model.loader import Holiday, HolidayRules, load_content
+from content_model.loader import Holiday, HolidayRules
 
 SATURDAY, SUNDAY = 5, 6
 CLOSURE = "Office closure"
@@ -104,24 +103,3 @@ class BusinessCalendar:
         """The office's closing time on `day`, timezone-aware: the last moment notice in
         person or by telephone can be given that day."""
         return datetime.combine(day, closes, tzinfo=tz)
-
-
-@cache
-def default_calendar() -> BusinessCalendar:
-    """The calendar of the Village's own rules in content/site.yaml, built once."""
-    return BusinessCalendar(load_content().settings.holidays)
-
-
-def is_business_day(day: date) -> bool:
-    """`BusinessCalendar.is_business_day` under the Village's rules."""
-    return default_calendar().is_business_day(day)
-
-
-def add_business_days(day: date, n: int) -> date:
-    """`BusinessCalendar.add_business_days` under the Village's rules."""
-    return default_calendar().add_business_days(day, n)
-
-
-def next_business_day(day: date) -> date:
-    """`BusinessCalendar.next_business_day` under the Village's rules."""
-    return default_calendar().next_business_day(day)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 
 
 def _moment(value: str | dt.datetime) -> dt.datetime:
@@ -32,8 +31,3 @@ def day(value: str | dt.date | dt.datetime | None) -> str:
         return ""
     moment = _moment(value) if isinstance(value, str) else value
     return f"{moment:%A}, {moment:%B} {moment.day}, {moment.year}"
-
-
-def tel(value: str | None) -> str:
-    """A phone number as a tel: URI target: '(555) 555-0123' -> '5555550123'."""
-    return re.sub(r"[^\d+]", "", value or "")

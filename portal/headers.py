@@ -7,22 +7,31 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, request
 
 
-def content_security_policy(image_origins: tuple[str, ...] = (), wasm: bool = False) -> str:
+def content_security_policy(
+    image_origins: tuple[str, ...] = (),
+    wasm: bool = False,
+    *,
+    scripts: tuple[str, ...] = (),
+    styles: tuple[str, ...] = (),
+    framed_by: str = "'none'",
+) -> str:
     """No inline script or style anywhere; images also from the map tile server, if any.
 
     `wasm`: the page may compile WebAssembly (the site's search, Pagefind), which
-    'wasm-unsafe-eval' allows without allowing JavaScript's eval.
+    'wasm-unsafe-eval' allows without allowing JavaScript's eval. `scripts` and `styles`:
+    the hashes of the inline blocks a page may run (the staff map, and nothing else);
+    `framed_by`: who may frame the page ('self' for the map document).
     """
     return "; ".join(
         [
             "default-src 'self'",
             " ".join(["img-src 'self' data:", *image_origins]),
-            "script-src 'self' 'wasm-unsafe-eval'" if wasm else "script-src 'self'",
-            "style-src 'self'",
+            " ".join(["script-src 'self'", *(["'wasm-unsafe-eval'"] if wasm else []), *scripts]),
+            " ".join(["style-src 'self'", *styles]),
             "object-src 'none'",
             "base-uri 'self'",
             "form-action 'self'",
-            "frame-ancestors 'none'",
+            f"frame-ancestors {framed_by}",
         ]
     )
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
 
-from portal.cases import find_by_token
 from portal.db import get_db
-from portal.notifications import online_filing as _online
-from portal.notifications import record, stored_deadlines
+from portal.intake.storage import find_by_token
+from portal.notification.records import online_filing as _online
+from portal.notification.records import record, stored_deadlines
 
 bp = Blueprint("status", __name__, url_prefix="/status")
 

@@ -6,13 +6,14 @@ import json
 
 from flask import Flask
 
-from content_model.loader import Content
+from content_model.loader import Content, tel_uri
 from content_model.theme import init_theme, site_links
-from portal.cases import STATUSES
-from portal.display import clock, day, tel, when
-from portal.fields import field_attrs
-from portal.forms import CHOICE_LABELS, MAX_PHOTOS
-from portal.photos import MAX_UPLOAD_BYTES
+from portal.display import clock, day, when
+from portal.intake.fields import field_attrs
+from portal.intake.forms import MAX_PHOTOS
+from portal.intake.photos import MAX_UPLOAD_BYTES
+from portal.report.choices import CHOICE_LABELS
+from portal.statuses import STATUSES
 
 
 def init_templates(app: Flask, content: Content) -> None:
@@ -30,4 +31,4 @@ def init_templates(app: Flask, content: Content) -> None:
             [[e.name, list(e.keywords)] for e in content.exempt.entries if e.keywords]
         ),
     )
-    app.jinja_env.filters.update(when=when, day=day, clock=clock, tel=tel, fromjson=json.loads)
+    app.jinja_env.filters.update(when=when, day=day, clock=clock, tel=tel_uri, fromjson=json.loads)

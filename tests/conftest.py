@@ -11,7 +11,7 @@ from werkzeug.serving import make_server
 
 from content_model.loader import load_content
 from portal import create_app as create_portal
-from portal.outbox import Courier
+from portal.mail.courier import Courier
 from static_site.freeze import freeze
 
 

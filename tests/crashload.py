@@ -21,7 +21,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from helpers import HIDDEN, report_data
+from helpers import form_keys, report_data
 from PIL import Image
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -290,7 +290,7 @@ class Resident(threading.Thread):
         except CONNECTION_ERRORS:
             self._pause()
             return None
-        hidden = dict(HIDDEN.findall(page))
+        hidden = form_keys(page)
         if status != 200 or set(hidden) != {"csrf_token", "submission_key"}:
             self.tally.unexpected(f"GET /report/ {status}", page)
             self.stop.wait(0.2)

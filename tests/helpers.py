@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-import html
-import re
+import contextlib
+import io
+import sqlite3
+import struct
 import time
+import zlib
 from html.parser import HTMLParser
 from pathlib import Path
+
+from PIL import Image
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -79,16 +84,36 @@ def parse_page(path: Path) -> PageParser:
     return parser
 
 
-HIDDEN = re.compile(
-    r'<input id="(csrf_token|submission_key)" name="\1" type="hidden" value="([^"]*)"'
-)
+class _HiddenInputs(HTMLParser):
+    """Every <input type="hidden">, as (name, value), in page order (values unescaped)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = dict(attrs)
+        if tag == "input" and named.get("type") == "hidden" and named.get("name"):
+            self.found.append((named["name"], named.get("value") or ""))
+
+
+def hidden_inputs(page: str) -> list[tuple[str, str]]:
+    parser = _HiddenInputs()
+    parser.feed(page)
+    parser.close()
+    return parser.found
+
+
+def form_keys(page: str) -> dict[str, str]:
+    """A public form's CSRF token and submission key."""
+    return {k: v for k, v in hidden_inputs(page) if k in ("csrf_token", "submission_key")}
 
 
 def open_form(client, url: str = "/report/") -> dict[str, str]:
     """GET a form page; return its hidden fields (CSRF token, submission key)."""
     response = client.get(url)
     assert response.status_code == 200
-    return dict(HIDDEN.findall(response.text))
+    return form_keys(response.text)
 
 
 def report_data(**overrides) -> dict:
@@ -140,12 +165,8 @@ def notification_data(**overrides) -> dict:
     return {key: value for key, value in data.items() if value is not None}
 
 
-HIDDEN_INPUT = re.compile(r'<input (?:id="[^"]*" )?name="([^"]+)" type="hidden" value="([^"]*)"')
-REVIEW_INPUT = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
-
-
 def hidden_fields(page: str) -> dict[str, str]:
-    return {name: html.unescape(value) for name, value in HIDDEN_INPUT.findall(page)}
+    return dict(hidden_inputs(page))
 
 
 def start_notification(client, triage: dict) -> object:
@@ -166,7 +187,7 @@ def file_notification(client, data: dict, photos=()) -> tuple[object, object]:
     review = client.post("/notify/", data=payload, content_type="multipart/form-data")
     if review.status_code != 200:
         return review, None
-    confirm = {name: html.unescape(v) for name, v in REVIEW_INPUT.findall(review.text)}
+    confirm = hidden_fields(review.text)
     return review, client.post("/notify/", data={**confirm, "step": "confirm"})
 
 
@@ -229,4 +250,54 @@ def next_code(app, username: str) -> str:
 
 def csrf_of(page: str) -> str:
     """The CSRF token of a staff page's action forms."""
-    return re.search(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"', page).group(1)
+    return next(value for name, value in hidden_inputs(page) if name == "csrf_token")
+
+
+def jpeg(size=(2400, 1800), color="teal") -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", size, color).save(buffer, "JPEG")
+    return buffer.getvalue()
+
+
+def post(client, data, photos=(), url="/report/"):
+    hidden = open_form(client, url)
+    payload = {**hidden, **data}
+    if photos:
+        payload["photos"] = [(io.BytesIO(content), name) for name, content in photos]
+    return client.post(url, data=payload, content_type="multipart/form-data")
+
+
+@contextlib.contextmanager
+def database(path):
+    """A connection to a database file that commits on success and is always closed
+    (`with sqlite3.connect()` alone only ends the transaction and leaks the connection)."""
+    conn = sqlite3.connect(path)
+    try:
+        with conn:
+            yield conn
+    finally:
+        conn.close()
+
+
+def rows(app, sql: str, *args) -> list[dict]:
+    """Query the app's database file directly, as another process would; closes its connection
+    (`with sqlite3.connect()` alone only ends the transaction)."""
+    with database(app.config["DATABASE"]) as conn:
+        conn.row_factory = sqlite3.Row
+        return [dict(row) for row in conn.execute(sql, args)]
+
+
+def png_chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def png_header_only(width: int, height: int) -> bytes:
+    """A valid PNG signature and IHDR declaring any size, with one tiny IDAT: a bomb's shape."""
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB
+    idat = zlib.compress(b"\x00" * 64)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + png_chunk(b"IHDR", ihdr)
+        + png_chunk(b"IDAT", idat)
+        + png_chunk(b"IEND", b"")
+    )

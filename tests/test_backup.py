@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import shutil
-import sqlite3
 import threading
 import time
 
-from helpers import open_form, report_data
+from helpers import database, open_form, report_data
 
 from portal import create_app
 from portal.backup import backup
@@ -49,7 +48,7 @@ def test_a_backup_under_load_restores_every_record_committed_before_it(app, tmp_
     # Restore: the copy becomes the portal's database.
     restored = tmp_path / "restored.sqlite3"
     shutil.copy(tmp_path / "copy.sqlite3", restored)
-    with sqlite3.connect(restored) as db:
+    with database(restored) as db:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         keys = {row[0] for row in db.execute("SELECT submission_key FROM cases")}
         orphans = db.execute(

@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from content_model.loader import Holiday, HolidayRules, load_content
-from portal import deadlines
+from portal import create_app
 from portal.deadlines import BusinessCalendar
 
 RULES = load_content().settings.holidays
@@ -237,16 +237,13 @@ def test_end_of_day(day, hours):
     assert end.utcoffset() == timedelta(hours=hours)
 
 
-def test_default_calendar_is_built_once_from_the_content():
-    assert deadlines.default_calendar() is deadlines.default_calendar()
-    assert deadlines.default_calendar().rules == RULES
-
-
-@pytest.mark.parametrize("day", ["2026-11-13", "2027-12-23", "2026-07-04", "2026-06-15"])
-def test_module_functions_agree_with_the_default_calendar(day):
-    assert deadlines.is_business_day(d(day)) is REAL.is_business_day(d(day))
-    assert deadlines.next_business_day(d(day)) == REAL.next_business_day(d(day))
-    assert deadlines.add_business_days(d(day), 3) == REAL.add_business_days(d(day), 3)
+def test_the_app_builds_its_calendar_once_from_the_content(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3")})
+    calendar = app.extensions["calendar"]
+    assert calendar.rules == RULES
+    for day in ("2026-11-13", "2027-12-23", "2026-07-04", "2026-06-15"):
+        assert calendar.is_business_day(d(day)) is REAL.is_business_day(d(day))
+        assert calendar.add_business_days(d(day), 3) == REAL.add_business_days(d(day), 3)
 
 
 # ---------------------------------------------------------------- properties

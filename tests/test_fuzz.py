@@ -30,9 +30,16 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from portal import create_app
-from portal.fields import YES_NO, YES_NO_UNSURE
-from portal.forms import INDICATORS, LOCATION_TYPES, ODORS
-from portal.notify_forms import DEC_CALLED, FACILITY_KINDS, PERMITS, PRIOR_NOTICE, REACHED, UNITS
+from portal.intake.choices import YES_NO, YES_NO_UNSURE
+from portal.notification.choices import (
+    DEC_CALLED,
+    FACILITY_KINDS,
+    PERMITS,
+    PRIOR_NOTICE,
+    REACHED,
+    UNITS,
+)
+from portal.report.choices import INDICATORS, LOCATION_TYPES, ODORS
 
 # Repeatable in CI (no example database, the same examples every run); no per-example
 # deadline, since a valid submission writes mail and photos.

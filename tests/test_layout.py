@@ -39,3 +39,20 @@ def test_no_package_imports_the_one_beside_it(package, forbidden):
         for path, names in imported_modules(package).items()
     }
     assert {path: names for path, names in offenders.items() if names} == {}
+
+
+def test_mail_composing_and_the_outbox_do_not_import_each_other():
+    modules = imported_modules("portal/mail")
+    assert "portal.mail.compose" not in modules["portal/mail/outbox.py"]
+    assert "portal.mail" not in modules["portal/mail/outbox.py"]
+
+
+def test_records_choices_and_mail_never_import_a_form():
+    """Labels come from each feature's choices module, not from WTForms forms."""
+    modules = {**imported_modules("portal/mail"), **imported_modules("portal/notification"),
+               **imported_modules("portal/report"), **imported_modules("portal/intake")}  # fmt: skip
+    for path in ("portal/mail/compose.py", "portal/mail/outbox.py", "portal/mail/courier.py",
+                 "portal/notification/records.py", "portal/notification/choices.py",
+                 "portal/report/choices.py", "portal/intake/storage.py", "portal/status.py"):  # fmt: skip
+        names = modules.get(path) or imported_modules("portal")[path]
+        assert not {n for n in names if n.endswith(".forms") or n.startswith("wtforms")}, path

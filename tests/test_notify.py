@@ -5,20 +5,13 @@ from __future__ import annotations
 import datetime as dt
 import html
 import re
-import sqlite3
 from zoneinfo import ZoneInfo
 
 import pytest
-from helpers import file_notification, hidden_fields, notification_data, start_notification
+from helpers import file_notification, hidden_fields, notification_data, rows, start_notification
 from mailserver import body
 
 TZ = ZoneInfo("America/New_York")
-
-
-def rows(app, sql, *args):
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
-        conn.row_factory = sqlite3.Row
-        return [dict(row) for row in conn.execute(sql, args)]
 
 
 def today_at(hour: int, minute: int = 0) -> str:

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import datetime as dt
-import sqlite3
 import threading
 import time
 
 from crashload import Gunicorn, Resident, Tally, free_port, portal_env
-from helpers import open_form, report_data
+from helpers import database, open_form, report_data
 from mailserver import MailServer, wait_for
 
-from portal.outbox import send_pending
+from portal.mail.outbox import send_pending
 
 
 def outbox(app):
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
+    with database(app.config["DATABASE"]) as conn:
         return conn.execute("SELECT recipient, status, attempts FROM outbox ORDER BY id").fetchall()
 
 
@@ -86,10 +85,10 @@ def test_a_stopping_worker_finishes_the_message_in_hand_and_claims_no_more(tmp_p
     env = portal_env(tmp_path) | {"PORTAL_MAIL_SERVER": "127.0.0.1",
                                   "PORTAL_MAIL_PORT": str(mail.port)}  # fmt: skip
     server = Gunicorn(free_port(), env, tmp_path)
-    database = env["PORTAL_DATABASE"]
+    path = env["PORTAL_DATABASE"]
 
     def statuses() -> list[str]:
-        with sqlite3.connect(database) as conn:
+        with database(path) as conn:
             return [row[0] for row in conn.execute("SELECT status FROM outbox ORDER BY id")]
 
     try:
@@ -118,8 +117,7 @@ TOLD_BY_PEOPLE = {"observed_at", "discovered_at", "began_at", "ended_at", "told_
 def test_every_stored_time_is_local_with_its_offset(app, client, mail_server, content):
     """00:30 in the municipality is still the day before in UTC on the server, or not:
     either way every *_at column says the municipality's time, with its offset."""
-    from helpers import sign_in
-    from test_report import jpeg, post
+    from helpers import jpeg, post, sign_in
 
     post(client, report_data(description=""), photos=[("kept.jpg", jpeg())])  # kept, unsent
     submit(client)  # a case, its mail queued and sent
@@ -127,7 +125,7 @@ def test_every_stored_time_is_local_with_its_offset(app, client, mail_server, co
     zone = content.settings.timezone
     now = dt.datetime.now(zone)
     checked = 0
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
+    with database(app.config["DATABASE"]) as conn:
         tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
         for table in tables:
             columns = [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
@@ -150,7 +148,7 @@ def test_every_stored_time_is_local_with_its_offset(app, client, mail_server, co
 def test_the_sweep_deletes_photos_of_forms_never_sent_after_a_day(app, content):
     from portal.clock import local_now
     from portal.db import get_db
-    from portal.outbox import sweep_and_send
+    from portal.mail.courier import sweep_and_send
 
     zone = content.settings.timezone
     with app.app_context():

@@ -8,14 +8,14 @@ import random
 import struct
 import warnings
 import zipfile
-import zlib
 
 import pytest
+from helpers import png_header_only
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import ExifTags, Image, ImageCms, ImageFile, PngImagePlugin, features
 
-from portal.photos import MAX_LONG_SIDE, MAX_UPLOAD_BYTES, Photo, PhotoError, process_photo
+from portal.intake.photos import MAX_LONG_SIDE, MAX_UPLOAD_BYTES, Photo, PhotoError, process_photo
 
 EMPTY = "The file is empty. Choose a photo to attach."
 NOT_A_PHOTO = "This file is not a photo we can read. Attach a JPEG, PNG, WebP or GIF image."
@@ -51,22 +51,6 @@ def noise(size: tuple[int, int], mode: str = "RGB", seed: int = 0) -> Image.Imag
     channels = len(Image.new(mode, (1, 1)).getbands())
     raw = random.Random(seed).randbytes(size[0] * size[1] * channels)
     return Image.frombytes(mode, size, raw)
-
-
-def png_chunk(kind: bytes, body: bytes) -> bytes:
-    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
-
-
-def png_header_only(width: int, height: int) -> bytes:
-    """A valid PNG signature and IHDR declaring any size, with one tiny IDAT: a bomb's shape."""
-    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB
-    idat = zlib.compress(b"\x00" * 64)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + png_chunk(b"IHDR", ihdr)
-        + png_chunk(b"IDAT", idat)
-        + png_chunk(b"IEND", b"")
-    )
 
 
 def ftyp(major: bytes, compatible: list[bytes]) -> bytes:

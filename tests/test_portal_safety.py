@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import re
-import sqlite3
 
 import pytest
-from helpers import open_form, report_data
+from helpers import database, open_form, report_data
 from mailserver import body
 
 from portal import create_app
@@ -25,7 +24,7 @@ def submit(client, **overrides):
 def test_status_page_shows_progress_but_no_contact_details(app, client):
     page = client.get(submit(client)).text
     status_url = re.search(r'href="(/status/[\w-]+/)"', page).group(1)
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
+    with database(app.config["DATABASE"]) as conn:
         conn.execute("UPDATE cases SET status = 'investigating', public_note = 'Crew sent Monday.'")
     status = client.get(status_url)
     assert status.status_code == 200
@@ -47,7 +46,7 @@ def test_script_in_every_text_field_is_shown_escaped(app, client, mail_server):
     overrides = {field: f"{field} {SCRIPT}" for field in TEXT_FIELDS}
     confirmation = client.get(submit(client, **overrides)).text
     status_url = re.search(r'href="(/status/[\w-]+/)"', confirmation).group(1)
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
+    with database(app.config["DATABASE"]) as conn:
         conn.execute("UPDATE cases SET public_note = ?", [SCRIPT])
     pages = [confirmation, client.get(status_url).text]
     for message in mail_server.messages:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import io
 
-from helpers import file_notification, notification_data, open_form, report_data, sign_in
-from test_report import jpeg
+from helpers import file_notification, jpeg, notification_data, open_form, report_data, sign_in
 
 
 def test_every_page_with_personal_data_is_sent_no_store(app, client):

@@ -8,7 +8,7 @@ import threading
 import pytest
 from crashload import Gunicorn, Resident, Tally, free_port, portal_env
 from flask import request
-from helpers import HIDDEN, csrf_of, open_form, report_data, sign_in
+from helpers import csrf_of, form_keys, open_form, report_data, sign_in
 
 from portal import create_app
 from portal.db import get_db
@@ -45,7 +45,7 @@ def send_report(url: str, forwarded_for: str, n: int) -> tuple[int, str]:
     resident.headers = {"X-Forwarded-For": forwarded_for}
     status, _, page = resident._request("/report/")
     assert status == 200
-    hidden = dict(HIDDEN.findall(page))
+    hidden = form_keys(page)
     body, content_type = resident.report_body(hidden, f"proxy test {n}", photo=False)
     status, _, page = resident._request("/report/", body, content_type)
     return status, page

@@ -6,37 +6,23 @@ import datetime as dt
 import io
 import json
 import re
-import sqlite3
 
 import pytest
-from helpers import open_form, report_data
+from helpers import (
+    database,
+    hidden_fields,
+    jpeg,
+    open_form,
+    png_header_only,
+    post,
+    report_data,
+    rows,
+)
 from mailserver import body
-from PIL import Image
-from test_photos import png_header_only
 
 from bench.weights import FORM_PAGE_BUDGET, page_weight
-from portal.cases import store_case
 from portal.db import get_db
-
-
-def jpeg(size=(2400, 1800), color="teal") -> bytes:
-    buffer = io.BytesIO()
-    Image.new("RGB", size, color).save(buffer, "JPEG")
-    return buffer.getvalue()
-
-
-def post(client, data, photos=(), url="/report/"):
-    hidden = open_form(client, url)
-    payload = {**hidden, **data}
-    if photos:
-        payload["photos"] = [(io.BytesIO(content), name) for name, content in photos]
-    return client.post(url, data=payload, content_type="multipart/form-data")
-
-
-def rows(app, sql, *args):
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
-        conn.row_factory = sqlite3.Row
-        return [dict(row) for row in conn.execute(sql, args)]
+from portal.intake.storage import PhotoExpired, store_case
 
 
 def test_form_page_has_what_a_resident_needs(client):
@@ -182,7 +168,7 @@ def test_photos_already_uploaded_are_kept_when_the_form_has_errors(app, client):
     )
     assert first.status_code == 422
     assert "creek.jpg (1600 × 1200)" in first.text
-    kept = re.search(r'name="kept_photos" type="hidden" value="([\w-]+)"', first.text).group(1)
+    kept = hidden_fields(first.text)["kept_photos"]
     second = client.post("/report/", data={**hidden, **report_data(), "kept_photos": kept})
     assert second.status_code == 303
     assert len(rows(app, "SELECT id FROM photos")) == 1
@@ -193,7 +179,7 @@ def test_a_kept_photo_can_be_removed(app, client):
     hidden = open_form(client)
     first = client.post("/report/", data={**hidden, **report_data(description=""),
                         "photos": [(io.BytesIO(jpeg()), "a.jpg")]}, content_type="multipart/form-data")  # fmt: skip
-    kept = re.search(r'name="kept_photos" type="hidden" value="([\w-]+)"', first.text).group(1)
+    kept = hidden_fields(first.text)["kept_photos"]
     client.post(
         "/report/", data={**hidden, **report_data(), "kept_photos": kept, "remove_photo": kept}
     )
@@ -232,10 +218,9 @@ def test_a_failure_while_storing_photos_leaves_no_half_report(app):
         db["pending_photos"].insert({"id": "p" * 20, "submission_key": "k" * 20, "filename": "a.jpg",
             "content_type": "image/jpeg", "width": 1, "height": 1, "sha256": "x", "data": b"x",
             "created_at": "2026-11-29T10:00:00-05:00"})  # fmt: skip
-        with pytest.raises(LookupError):
-            store_case(db, kind="report", prefix="IDR", secret="s", submission_key="k" * 20,
+        with pytest.raises(PhotoExpired):
+            store_case(db, kind="report", secret="s", submission_key="k" * 20,
                        case={"service_code": "illicit-discharge", "address": "here"},
-                       details_table="reports",
                        details={"indicators": "[]", "description": "d", "observed_at": "2026-11-29T10:00"},
                        photo_ids=["p" * 20, "missing-photo-id-000"],
                        now=dt.datetime(2026, 11, 29, 10, tzinfo=dt.UTC))  # fmt: skip
@@ -248,8 +233,8 @@ def test_a_photo_that_vanishes_before_the_commit_is_asked_for_again(app, client)
     hidden = open_form(client)
     first = client.post("/report/", data={**hidden, **report_data(description=""),
                         "photos": [(io.BytesIO(jpeg()), "a.jpg")]}, content_type="multipart/form-data")  # fmt: skip
-    kept = re.search(r'name="kept_photos" type="hidden" value="([\w-]+)"', first.text).group(1)
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
+    kept = hidden_fields(first.text)["kept_photos"]
+    with database(app.config["DATABASE"]) as conn:
         # Gone after keep_photos() read it: simulate with a trigger that deletes on first read.
         conn.execute("CREATE TRIGGER vanish AFTER INSERT ON reference_counters BEGIN"
                      " DELETE FROM pending_photos; END")  # fmt: skip
@@ -301,10 +286,10 @@ def test_the_same_form_with_a_photo_sent_twice_creates_one_report(app, client, m
 
 def test_mail_of_a_case_stored_without_it_is_queued_by_the_sweep(app, client, mail_server):
     """A worker killed between storing a case and queueing its mail leaves it unmarked."""
-    from portal.messages import queue_forgotten_mail
+    from portal.mail.compose import queue_forgotten_mail
 
     client.post("/report/", data={**open_form(client), **report_data()})
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
+    with database(app.config["DATABASE"]) as conn:
         conn.execute("DELETE FROM outbox")
         conn.execute("UPDATE cases SET mail_queued_at = NULL")
     with app.test_request_context(base_url="https://portal.village.test"):
@@ -313,3 +298,17 @@ def test_mail_of_a_case_stored_without_it_is_queued_by_the_sweep(app, client, ma
         assert queue_forgotten_mail(db) == 0, "marked: queued once"
     assert {r["purpose"] for r in rows(app, "SELECT purpose FROM outbox")} == {"smo", "ack"}
     assert rows(app, "SELECT mail_queued_at FROM cases")[0]["mail_queued_at"]
+
+
+def test_the_report_views_read_the_app_clock(app, client):
+    """05:30 UTC on 29 February is 00:30 in the Village: the form, its checks and the stored
+    case all go by the app's clock (CLOCK), never the server's wall clock."""
+    app.config["CLOCK"] = lambda: dt.datetime(2028, 2, 29, 5, 30, tzinfo=dt.UTC)
+    page = client.get("/report/").text
+    assert hidden_fields(page) and 'value="2028-02-29T00:30"' in page
+    # The form's "not in the future" check uses the same clock (10 minutes' slack).
+    response = post(client, report_data(observed_at="2028-02-29T00:45"))
+    assert response.status_code == 422 and "in the future" in response.text
+    assert post(client, report_data(observed_at="2028-02-29T00:35")).status_code == 303
+    received = rows(app, "SELECT received_at FROM cases")[-1]["received_at"]
+    assert received == "2028-02-29T00:30:00-05:00"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from crashload import ROOT, Gunicorn, free_port, portal_env
-from helpers import HIDDEN, open_form, report_data
+from helpers import form_keys, open_form, report_data
 from mailserver import MailServer, body
 
 from portal import create_app
@@ -121,7 +121,7 @@ def test_an_admin_command_without_the_settings_says_what_is_missing_in_one_line(
 def test_links_in_mail_use_the_public_address_not_the_request_host(app, client, mail_server):
     app.config["PUBLIC_URL"] = "https://village.test/portal/"
     seen_as = "http://10.0.0.7:8001"  # the address gunicorn is reached at, behind the proxy
-    form = dict(HIDDEN.findall(client.get("/report/", base_url=seen_as).text))
+    form = form_keys(client.get("/report/", base_url=seen_as).text)
     response = client.post("/report/", data={**form, **report_data()}, base_url=seen_as)
     assert response.status_code == 303
     (ack,) = mail_server.to("pat@example.test")

@@ -150,3 +150,15 @@ def test_session_cookie_flags(tmp_path):
     )
     local = create_app({"DATABASE": str(tmp_path / "db2.sqlite3")})
     assert local.config["SESSION_COOKIE_SECURE"] is False, "plain http for make run"
+
+
+@pytest.mark.parametrize("username", ["аdmin", "josé", "smo\n", "two words", "", "x" * 61])
+def test_usernames_are_ascii_letters_digits_dots_dashes_underscores(tmp_path, username):
+    from portal import create_app
+    from portal.staff.accounts import add_account
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3")})
+    with app.app_context(), pytest.raises(ValueError, match="username"):
+        add_account(get_db(), username, "a long enough password")
+    with app.app_context():
+        assert add_account(get_db(), "j.smith-2_b", "a long enough password")

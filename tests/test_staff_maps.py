@@ -13,10 +13,8 @@ import pytest
 
 from content_model.theme import asset_url
 from portal import create_app
-from portal.cases import STATUSES
 from portal.headers import origin
-from portal.staff_maps import (
-    STATUS_COLORS,
+from portal.staff.maps import (
     MapPoint,
     RenderedMap,
     case_map,
@@ -24,6 +22,8 @@ from portal.staff_maps import (
     csp_for,
     legend,
 )
+from portal.statuses import COLORS as STATUS_COLORS
+from portal.statuses import STATUSES
 from portal.tiles import TileSource
 
 TILES = "https://tiles.example.org/{z}/{x}/{y}.png"
@@ -253,8 +253,6 @@ def test_legend_covers_every_status_with_distinct_colours():
 
 def test_the_legend_swatches_use_the_marker_colors():
     from pathlib import Path
-
-    from portal.staff_maps import STATUS_COLORS
 
     css = (Path(__file__).resolve().parent.parent / "static" / "css" / "staff.css").read_text()
     for code, color in STATUS_COLORS.items():

@@ -131,7 +131,7 @@ def test_a_public_note_reaches_the_status_page_and_the_reporters_inbox(app, staf
 
 
 def test_photos_are_for_staff_only(app, client):
-    from test_report import jpeg
+    from helpers import jpeg
 
     client.post("/report/", data={**open_form(client), **report_data(), "photos": [(io.BytesIO(jpeg()), "a.jpg")]},
                 content_type="multipart/form-data")  # fmt: skip

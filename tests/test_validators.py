@@ -8,7 +8,13 @@ import pytest
 from wtforms import Form, StringField
 from wtforms.validators import StopValidation, ValidationError
 
-from portal.validators import coordinate, email_address, not_in_future, phone_number, printable_text
+from portal.intake.validators import (
+    coordinate,
+    email_address,
+    not_in_future,
+    phone_number,
+    printable_text,
+)
 
 TZ = dt.timezone(dt.timedelta(hours=-5))
 NOW = dt.datetime(2026, 11, 29, 12, 0, tzinfo=TZ)

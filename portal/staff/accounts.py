@@ -24,11 +24,9 @@ def add_account(db: sqlite_utils.Database, username: str, password: str) -> int:
     """A new, enabled account; the password is stored only as a salted scrypt hash."""
     if len(password) < MIN_PASSWORD:
         raise ValueError(f"use a password of at least {MIN_PASSWORD} characters")
-    if (
-        not username
-        or len(username) > 60
-        or not username.replace(".", "").replace("-", "").replace("_", "").isalnum()
-    ):
+    # ASCII only: the pattern, not str.isalnum(), which accepts any script's letters
+    # (and look-alikes such as a Cyrillic "а" in "аdmin").
+    if not USERNAME.fullmatch(username or ""):
         raise ValueError("use letters, digits, dots, dashes or underscores for the username")
     if db.execute("SELECT 1 FROM staff WHERE username = ?", [username]).fetchone():
         raise ValueError(f"an account named {username!r} already exists")
@@ -49,14 +47,16 @@ def set_disabled(db: sqlite_utils.Database, username: str, disabled: bool) -> No
 
 def verify(db: sqlite_utils.Database, username: str, password: str) -> dict[str, Any] | None:
     """The enabled account these credentials open, or None."""
-    row = db.execute(
-        "SELECT id, username, password_hash, disabled FROM staff WHERE username = ?",
-        [username or ""],
-    ).fetchone()
-    if row is None:
+    account = next(
+        db.query(
+            "SELECT id, username, password_hash, disabled FROM staff WHERE username = ?",
+            [username or ""],
+        ),
+        None,
+    )
+    if account is None:
         check_password_hash(_DUMMY_HASH, password or "")
         return None
-    account = dict(zip(("id", "username", "password_hash", "disabled"), row, strict=True))
     if not check_password_hash(account["password_hash"], password or "") or account["disabled"]:
         return None
     db.execute("UPDATE staff SET last_login_at = ? WHERE id = ?", [local_stamp(), account["id"]])

@@ -12,13 +12,14 @@ from wtforms import BooleanField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, Optional
 
 from portal.db import get_db
-from portal.notifications import online_filing as _online
-from portal.notifications import record, stored_deadlines
+from portal.notification.records import online_filing as _online
+from portal.notification.records import record, stored_deadlines
 from portal.staff import bp, workflow
 from portal.staff.accounts import usernames
 from portal.staff.auth import current_staff
 from portal.staff.queue import nearby
-from portal.staff.workflow import WorkflowError, describe, statuses_for
+from portal.staff.workflow import WorkflowError, describe
+from portal.statuses import STATUSES, statuses_for
 
 
 class StatusForm(FlaskForm):
@@ -54,9 +55,8 @@ def get_case(case_id: int) -> dict[str, Any]:
 
 def _forms(case: dict[str, Any]) -> dict[str, FlaskForm]:
     content = current_app.extensions["content"]
-    statuses = current_app.jinja_env.globals["statuses"]
     status = StatusForm(formdata=None, data=case)
-    status.status.choices = [(s, statuses[s][0]) for s in statuses_for(case["kind"])]
+    status.status.choices = [(s, STATUSES[s].label) for s in statuses_for(case["kind"])]
     status.exempt_reason.choices = [("", "Choose one")] + [
         (e.name, e.name) for e in content.exempt.entries
     ]

@@ -11,11 +11,10 @@ from typing import Any
 
 from flask import current_app, render_template, request
 
-from portal.clock import local_today
 from portal.db import get_db
 from portal.staff import bp
 from portal.staff.queue import FROM, Filters
-from portal.staff.reports import reporting_year
+from portal.staff.reports import date_window
 
 CSV_COLUMNS = [
     "reference", "kind", "received_at", "status", "assignee", "address", "latitude",
@@ -39,22 +38,21 @@ def safe_cell(value: Any) -> Any:
 
 
 def _range() -> tuple[dt.date, dt.date]:
-    filters = Filters.from_args(request.args)
-    default_start, default_end = reporting_year(local_today())
-    return filters.start or default_start, filters.end or default_end
+    return date_window(Filters.from_args(request.args))
 
 
 def _cases(start: dt.date, end: dt.date) -> list[dict[str, Any]]:
     where, params = Filters(start=start, end=end).query()  # the queue's own date window
-    cursor = get_db().execute(
-        "SELECT c.*, r.indicators, r.description, r.observed_at, r.location_type,"
-        " n.facility_name, n.materials, n.hazardous, n.notice_met, n.confirmation_met,"
-        f" o.reference AS original_reference{FROM}"
-        f" LEFT JOIN cases o ON o.id = c.duplicate_of WHERE {where} ORDER BY c.received_at, c.id",
-        params,
+    return list(
+        get_db().query(
+            "SELECT c.*, r.indicators, r.description, r.observed_at, r.location_type,"
+            " n.facility_name, n.materials, n.hazardous, n.notice_met, n.confirmation_met,"
+            f" o.reference AS original_reference{FROM}"
+            f" LEFT JOIN cases o ON o.id = c.duplicate_of WHERE {where}"
+            " ORDER BY c.received_at, c.id",
+            params,
+        )
     )
-    columns = [c[0] for c in cursor.description]
-    return [dict(zip(columns, row, strict=True)) for row in cursor]
 
 
 @bp.route("/exports/")

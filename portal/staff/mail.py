@@ -4,21 +4,19 @@ from __future__ import annotations
 
 from flask import flash, redirect, render_template, url_for
 
-from portal import outbox
 from portal.db import get_db
+from portal.mail import courier
 from portal.staff import bp
 
 
 @bp.route("/outbox/")
 def outbox_page():
-    rows = get_db().execute(
+    messages = get_db().query(
         "SELECT o.id, o.purpose, o.recipient, o.subject, o.status, o.attempts, o.last_error,"
         " o.created_at, c.id AS case_id, c.reference FROM outbox o"
         " LEFT JOIN cases c ON c.id = o.case_id"
         " WHERE o.status IN ('failed', 'queued', 'sending') ORDER BY o.id DESC LIMIT 500"
     )
-    columns = [c[0] for c in rows.description]
-    messages = [dict(zip(columns, row, strict=True)) for row in rows]
     return render_template("staff/outbox.html", messages=messages)
 
 
@@ -36,7 +34,7 @@ def retry_mail(message_id: int):
     )
     flash("Queued again." if changed else "That message is not waiting to be retried.",
           "success" if changed else "error")  # fmt: skip
-    outbox.dispatch()
+    courier.dispatch()
     return redirect(url_for("staff.outbox_page"), code=303)
 
 

@@ -12,18 +12,18 @@ from portal.db import get_db
 from portal.headers import origin
 from portal.staff import bp
 from portal.staff.cases import get_case
+from portal.staff.maps import MapPoint, RenderedMap, case_map, cases_map, csp_for, legend
 from portal.staff.queue import FROM, Filters, nearby
-from portal.staff_maps import MapPoint, RenderedMap, case_map, cases_map, csp_for, legend
+from portal.statuses import STATUSES
 
 
 def _point(case: dict[str, Any]) -> MapPoint:
-    statuses = current_app.jinja_env.globals["statuses"]
     return MapPoint(
         latitude=case["latitude"],
         longitude=case["longitude"],
         reference=case["reference"],
         status=case["status"],
-        label=statuses.get(case["status"], (case["status"],))[0],
+        label=STATUSES[case["status"]].label if case["status"] in STATUSES else case["status"],
         url=url_for("staff.case", case_id=case["id"]),
     )
 
@@ -31,13 +31,12 @@ def _point(case: dict[str, Any]) -> MapPoint:
 def _open_cases(filters: Filters) -> tuple[list[dict[str, Any]], int]:
     """Open cases in the period: those with coordinates, and how many lack them."""
     where, params = replace(filters, status="open", q="", kind="", assignee="").query()
-    cursor = get_db().execute(
-        f"SELECT c.id, c.reference, c.status, c.latitude, c.longitude{FROM} WHERE {where}", params
+    rows = list(
+        get_db().query(
+            f"SELECT c.id, c.reference, c.status, c.latitude, c.longitude{FROM} WHERE {where}",
+            params,
+        )
     )
-    rows = [
-        dict(zip(("id", "reference", "status", "latitude", "longitude"), r, strict=True))
-        for r in cursor
-    ]
     located = [r for r in rows if r["latitude"] is not None]
     return located, len(rows) - len(located)
 

@@ -18,10 +18,11 @@ from wtforms.validators import DataRequired, Length, ValidationError
 
 from portal.clock import local_now
 from portal.db import get_db
-from portal.fields import YES_NO_UNSURE, choice, long_text, moment, text
+from portal.intake.choices import YES_NO_UNSURE
+from portal.intake.fields import choice, long_text, moment, text
+from portal.intake.validators import email_address, phone_number
 from portal.staff import bp
 from portal.staff.auth import current_staff
-from portal.validators import email_address, phone_number
 
 HOW = [("phone", "By telephone"), ("in-person", "In person"), ("fax", "By fax")]
 SPOKEN = {"phone", "in-person"}
@@ -77,15 +78,14 @@ def log_notice(db: sqlite_utils.Database, form: PhoneNoticeForm, taken_by: str) 
 
 def waiting_notices(db: sqlite_utils.Database, now: dt.datetime) -> list[dict[str, Any]]:
     """Spoken notices without their written confirmation, overdue ones marked."""
-    cursor = db.execute(
+    notices = db.query(
         "SELECT * FROM phone_notices WHERE confirmed_by IS NULL AND confirmation_due IS NOT NULL"
         " ORDER BY confirmation_due"
     )
-    columns = [c[0] for c in cursor.description]
-    notices = [dict(zip(columns, row, strict=True)) for row in cursor]
-    for notice in notices:
-        notice["overdue"] = now > dt.datetime.fromisoformat(notice["confirmation_due"])
-    return notices
+    return [
+        notice | {"overdue": now > dt.datetime.fromisoformat(notice["confirmation_due"])}
+        for notice in notices
+    ]
 
 
 def link(db: sqlite_utils.Database, notice_id: int, reference: str) -> str:

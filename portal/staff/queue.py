@@ -16,7 +16,7 @@ from portal.deadlines import BusinessCalendar
 from portal.staff import bp
 from portal.staff.accounts import usernames
 from portal.staff.phone_notices import LinkForm, waiting_notices
-from portal.staff.workflow import CLOSED_STATUSES, NOTIFICATION_STATUSES, REPORT_STATUSES
+from portal.statuses import CLOSED, STATUSES, statuses_for
 
 PER_PAGE = 50
 NEARBY_METERS = 150
@@ -43,7 +43,7 @@ class Filters:
         filters.kind = (
             args.get("kind", "") if args.get("kind") in ("report", "notification") else ""
         )
-        known = {*REPORT_STATUSES, *NOTIFICATION_STATUSES, "open"}
+        known = {*STATUSES, "open"}
         filters.status = args.get("status", "") if args.get("status") in known else ""
         filters.assignee = args.get("assignee", "")[:60]
         filters.q = " ".join(args.get("q", "").split())[:100]
@@ -67,8 +67,8 @@ class Filters:
             where.append("c.kind = ?")
             params.append(self.kind)
         if self.status == "open":
-            where.append(f"c.status NOT IN ({', '.join('?' for _ in CLOSED_STATUSES)})")
-            params.extend(sorted(CLOSED_STATUSES))
+            where.append(f"c.status NOT IN ({', '.join('?' for _ in CLOSED)})")
+            params.extend(sorted(CLOSED))
         elif self.status:
             where.append("c.status = ?")
             params.append(self.status)
@@ -112,15 +112,14 @@ def find_cases(db: sqlite_utils.Database, filters: Filters) -> tuple[list[dict[s
     """One page of cases, newest first, and how many match in all."""
     where, params = filters.query()
     (total,) = db.execute(f"SELECT count(*){FROM} WHERE {where}", params).fetchone()
-    cursor = db.execute(
+    rows = db.query(
         "SELECT c.id, c.kind, c.reference, c.received_at, c.status, c.assignee, c.address,"
         " c.latitude, c.longitude, c.first_action_at, c.duplicate_of, n.hazardous,"
         " n.confirmation_due, n.confirmation_met, n.facility_name"
         f"{FROM} WHERE {where} ORDER BY c.received_at DESC, c.id DESC LIMIT ? OFFSET ?",
         [*params, PER_PAGE, (filters.page - 1) * PER_PAGE],
     )
-    columns = [c[0] for c in cursor.description]
-    return [dict(zip(columns, row, strict=True)) for row in cursor], total
+    return list(rows), total
 
 
 def distance_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
@@ -215,8 +214,8 @@ def queue():
         pages=pages,
         filters=filters,
         staff_names=usernames(db),
-        report_statuses=REPORT_STATUSES,
-        notification_statuses=NOTIFICATION_STATUSES,
+        report_statuses=statuses_for("report"),
+        notification_statuses=statuses_for("notification"),
         flag_labels=FLAG_LABELS,
         notices=waiting_notices(db, now),
         link_form=LinkForm(formdata=None),

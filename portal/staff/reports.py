@@ -10,11 +10,10 @@ from flask import current_app, render_template, request
 
 from portal.clock import local_today
 from portal.db import get_db
-from portal.forms import INDICATORS
+from portal.report.choices import INDICATORS
 from portal.staff import bp
 from portal.staff.queue import Filters
-
-INVESTIGATED = ("investigating", "referred", "resolved", "no-violation", "exempt")
+from portal.statuses import INVESTIGATED
 
 
 def reporting_year(day: dt.date, starts: tuple[int, int] | None = None) -> tuple[dt.date, dt.date]:
@@ -74,12 +73,17 @@ def _spoken_notices(db: sqlite_utils.Database, window: list[str]) -> dict[str, i
     return {"notices_logged": logged, "notices_spoken": spoken, "notices_confirmed": confirmed}
 
 
+def date_window(filters: Filters) -> tuple[dt.date, dt.date]:
+    """The dates asked for, each defaulting to the current reporting year's."""
+    default_start, default_end = reporting_year(local_today())
+    return filters.start or default_start, filters.end or default_end
+
+
 @bp.route("/annual-report/")
 def annual_report():
     filters = Filters.from_args(request.args)
-    default_start, default_end = reporting_year(local_today())
-    start, end = filters.start or default_start, filters.end or default_end
-    previous = reporting_year(default_start - dt.timedelta(days=1))
+    start, end = date_window(filters)
+    previous = reporting_year(reporting_year(local_today())[0] - dt.timedelta(days=1))
     return render_template(
         "staff/annual_report.html",
         start=start,

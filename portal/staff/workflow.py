@@ -9,24 +9,14 @@ from typing import Any
 import sqlite_utils
 from flask import has_request_context, render_template, request
 
-from portal import outbox
 from portal.clock import local_now
 from portal.db import insert, transaction
-
-REPORT_STATUSES = (
-    "received", "investigating", "referred", "resolved", "no-violation", "exempt", "duplicate",
-)  # fmt: skip
-NOTIFICATION_STATUSES = ("received", "confirmed", "follow-up", "closed")
-# Statuses after which a case needs nothing more (for "open" filters and the map).
-CLOSED_STATUSES = {"resolved", "no-violation", "exempt", "duplicate", "closed"}
+from portal.mail import courier
+from portal.statuses import statuses_for
 
 
 class WorkflowError(ValueError):
     """A change that cannot be made; str(error) says why, in plain words."""
-
-
-def statuses_for(kind: str) -> tuple[str, ...]:
-    return REPORT_STATUSES if kind == "report" else NOTIFICATION_STATUSES
 
 
 def _now() -> str:
@@ -44,11 +34,16 @@ def log(db: sqlite_utils.Database, case_id: int, actor: str, action: str, **deta
     return insert(
         db,
         "events",
-        {"case_id": case_id, "at": now, "actor": actor, "action": action,
-         "detail": json.dumps(detail, ensure_ascii=False),
-         # Where the change came from, as the trusted proxies say (portal/proxy.py).
-         "client": request.remote_addr if has_request_context() else None},
-    )  # fmt: skip
+        {
+            "case_id": case_id,
+            "at": now,
+            "actor": actor,
+            "action": action,
+            "detail": json.dumps(detail, ensure_ascii=False),
+            # Where the change came from, as the trusted proxies say (portal/proxy.py).
+            "client": request.remote_addr if has_request_context() else None,
+        },
+    )
 
 
 def _tell_the_person(db: sqlite_utils.Database, case_id: int, event_id: int) -> None:
@@ -56,7 +51,7 @@ def _tell_the_person(db: sqlite_utils.Database, case_id: int, event_id: int) -> 
     case = db["cases"].get(case_id)
     if not case["contact_email"]:
         return
-    from portal.messages import queue, status_link_for_case
+    from portal.mail.compose import queue, status_link_for_case
 
     queue(
         db,
@@ -94,18 +89,26 @@ def change_status(
         db.execute(
             "UPDATE cases SET status = ?, referred_to = ?, exempt_reason = ?, duplicate_of = ?"
             " WHERE id = ?",
-            [status, referred_to if status == "referred" else None,
-             exempt_reason if status == "exempt" else None, original_id, case_id],
-        )  # fmt: skip
+            [
+                status,
+                referred_to if status == "referred" else None,
+                exempt_reason if status == "exempt" else None,
+                original_id,
+                case_id,
+            ],
+        )
         detail = {"from": case["status"], "to": status}
-        for key, value in (("referred_to", referred_to), ("exempt_reason", exempt_reason),
-                           ("duplicate_of", duplicate_of)):  # fmt: skip
-            if value and status in ("referred", "exempt", "duplicate"):
-                detail[key] = value
+        given = {
+            "referred_to": referred_to,
+            "exempt_reason": exempt_reason,
+            "duplicate_of": duplicate_of,
+        }
+        if status in ("referred", "exempt", "duplicate"):
+            detail |= {key: value for key, value in given.items() if value}
         event = log(db, case_id, actor, "status", **detail)
         if status != case["status"]:
             _tell_the_person(db, case_id, event)
-    outbox.dispatch()
+    courier.dispatch()
 
 
 def _original(db: sqlite_utils.Database, case: dict[str, Any], reference: str | None) -> int:
@@ -142,7 +145,7 @@ def set_public_note(db: sqlite_utils.Database, case_id: int, actor: str, note: s
         event = log(db, case_id, actor, "public_note", text=note)
         if note:
             _tell_the_person(db, case_id, event)
-    outbox.dispatch()
+    courier.dispatch()
 
 
 def add_note(db: sqlite_utils.Database, case_id: int, actor: str, body: str) -> None:

@@ -106,9 +106,10 @@ def _decode(data: bytes) -> Image.Image:
     icc_profile = image.info.get("icc_profile")
     long_side = max(width, height)
     if long_side > MAX_LONG_SIDE:
-        # JPEG can decode at 1/2, 1/4 or 1/8 scale, so a 48 MP photo never needs full memory.
-        # Twice the target, like Image.thumbnail, keeps the final resize sharp. No-op otherwise.
-        factor = 2 * MAX_LONG_SIDE / long_side
+        # JPEG can decode at 1/2, 1/4 or 1/8 scale: ask for the size we keep, and the decoder
+        # picks the smallest scale still at least that big, so it never makes more pixels
+        # than the final resize needs (a 12 MP phone photo decodes at 3 MP). No-op otherwise.
+        factor = MAX_LONG_SIDE / long_side
         image.draft(None, (max(1, round(width * factor)), max(1, round(height * factor))))
     image.load()
     image = _upright(image)

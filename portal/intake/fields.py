@@ -17,11 +17,9 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, Optional, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from portal.validators import coordinate, not_in_future, printable_text
+from portal.intake.validators import coordinate, not_in_future, printable_text
 
 DATETIME_FORMAT = "%Y-%m-%dT%H:%M"
-YES_NO = [("yes", "Yes"), ("no", "No")]
-YES_NO_UNSURE = [*YES_NO, ("unsure", "Not sure")]
 
 
 def options(pairs: list[tuple[str, str]]) -> list[SelectChoice]:

@@ -15,15 +15,46 @@ import sqlite_utils
 
 from portal.db import insert, transaction
 
-# Reference prefixes and detail tables by kind of case.
-PREFIXES = {"report": "IDR", "notification": "REL"}
-DETAILS_TABLES = {"report": "reports", "notification": "notifications"}
+
+@dataclass(frozen=True)
+class Kind:
+    prefix: str  # of its references, e.g. IDR-2026-0042
+    table: str  # of its details, one row per case
+
+
+# What each kind of case decides about how it is stored.
+KINDS = {"report": Kind("IDR", "reports"), "notification": Kind("REL", "notifications")}
 # Photos uploaded with a form that was never sent (a CSRF token lasts 6 hours).
 PENDING_PHOTO_LIFETIME = dt.timedelta(days=1)
 
 
-class DuplicateSubmission(Exception):
+class StorageError(Exception):
+    """A valid form that cannot be stored as sent; nothing was stored. `message` says why,
+    in words for the person who sent it."""
+
+    message = "This form could not be stored."
+
+
+class PhotoExpired(StorageError):
+    """A photo kept from an earlier try is no longer waiting (swept, or sent already)."""
+
+    message = "A photo could not be kept. Please attach it again."
+
+    def __init__(self, photo_id: str) -> None:
+        super().__init__(photo_id)
+        self.photo_id = photo_id
+
+
+class DuplicateSubmission(StorageError):
     """The form's key was used already, for different content: not a double tap."""
+
+    def __init__(self, reference: str) -> None:
+        super().__init__(reference)
+        self.reference = reference
+
+    @property
+    def message(self) -> str:
+        return f"This form was already sent as {self.reference}. Open a new form to send another."
 
 
 @dataclass(frozen=True)
@@ -60,13 +91,10 @@ def digest(values: dict[str, Any]) -> str:
 
 def next_reference(db: sqlite_utils.Database, prefix: str, year: int) -> str:
     """The next reference in this year's sequence, e.g. IDR-2026-0042 (inside a transaction)."""
-    db.execute(
-        "INSERT INTO reference_counters (prefix, year, last) VALUES (?, ?, 1)"
-        " ON CONFLICT (prefix, year) DO UPDATE SET last = last + 1",
-        [prefix, year],
-    )
     (last,) = db.execute(
-        "SELECT last FROM reference_counters WHERE prefix = ? AND year = ?", [prefix, year]
+        "INSERT INTO reference_counters (prefix, year, last) VALUES (?, ?, 1)"
+        " ON CONFLICT (prefix, year) DO UPDATE SET last = last + 1 RETURNING last",
+        [prefix, year],
     ).fetchone()
     return f"{prefix}-{year}-{last:04d}"
 
@@ -75,16 +103,18 @@ def store_case(
     db: sqlite_utils.Database,
     *,
     kind: str,
-    prefix: str,
     secret: str,
     submission_key: str,
     case: dict[str, Any],
-    details_table: str,
     details: dict[str, Any],
     photo_ids: list[str],
     now: dt.datetime,
 ) -> Stored:
-    """Write a case, its details and its photos in one transaction, once per submission key."""
+    """Write a case, its details and its photos in one transaction, once per submission key.
+
+    Raises DuplicateSubmission (the key was used for something else) or PhotoExpired (a
+    kept photo is gone); then nothing is stored.
+    """
     token = status_token(secret, submission_key)
     with transaction(db):
         # Photos count by their content: a resent form uploads them again under new ids.
@@ -100,7 +130,7 @@ def store_case(
             # The same form again (a lost answer, a double tap): its photos are already kept.
             db.execute("DELETE FROM pending_photos WHERE submission_key = ?", [submission_key])
             return Stored(existing[0], existing[1], token, created=False)
-        reference = next_reference(db, prefix, now.year)
+        reference = next_reference(db, KINDS[kind].prefix, now.year)
         stamp = now.isoformat(timespec="seconds")
         case_id = insert(
             db,
@@ -116,7 +146,7 @@ def store_case(
                 "updated_at": stamp,
             },
         )
-        insert(db, details_table, {"case_id": case_id, **details})
+        insert(db, KINDS[kind].table, {"case_id": case_id, **details})
         for position, photo_id in enumerate(photo_ids, start=1):
             moved = db.execute(
                 "INSERT INTO photos (case_id, position, content_type, width, height, sha256, data)"
@@ -125,7 +155,7 @@ def store_case(
                 [case_id, position, photo_id, submission_key],
             ).rowcount
             if moved != 1:
-                raise LookupError(f"photo {photo_id} is no longer waiting")
+                raise PhotoExpired(photo_id)
         db.execute("DELETE FROM pending_photos WHERE submission_key = ?", [submission_key])
     return Stored(case_id, reference, token, created=True)
 
@@ -155,18 +185,3 @@ def find_by_token(db: sqlite_utils.Database, token: str) -> dict[str, Any] | Non
         return None
     rows = list(db["cases"].rows_where("token_hash = ?", [token_hash(token)], limit=1))
     return rows[0] if rows else None
-
-
-# What each status means, in the words the public status page uses.
-STATUSES = {
-    "received": ("Received", "It has arrived and staff will review it soon."),
-    "investigating": ("Being investigated", "Staff are looking into it."),
-    "referred": ("Passed to another agency", "It has been sent to the agency that handles it."),
-    "resolved": ("Resolved", "The problem was found and dealt with."),
-    "no-violation": ("No violation found", "Staff looked into it and found no violation."),
-    "exempt": ("Allowed discharge", "What was seen is a discharge the law allows."),
-    "duplicate": ("Already reported", "Someone reported the same problem; it is handled there."),
-    "confirmed": ("Confirmed in writing", "This filing confirms the earlier notice in writing."),
-    "follow-up": ("Follow-up needed", "Staff may contact you for more information."),
-    "closed": ("Closed", "No further action is needed on this notification."),
-}

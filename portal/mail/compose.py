@@ -8,12 +8,12 @@ from urllib.parse import urlsplit
 import sqlite_utils
 from flask import current_app, render_template, url_for
 
-from portal import outbox
-from portal.cases import status_token
 from portal.clock import local_stamp
-from portal.db import transaction
-from portal.notifications import online_filing as _online
-from portal.notifications import record, stored_deadlines
+from portal.db import one_row, transaction
+from portal.intake.storage import status_token
+from portal.mail import outbox
+from portal.notification.records import online_filing as _online
+from portal.notification.records import record, stored_deadlines
 
 
 def public_url_for(endpoint: str, **values: Any) -> str:
@@ -76,9 +76,11 @@ def queue_case_mail(db: sqlite_utils.Database, case_id: int, token: str) -> None
     can both call it: a worker that died between storing a case and queueing its mail
     leaves nothing unsent for long.
     """
-    kind = db.execute("SELECT kind FROM cases WHERE id = ?", [case_id]).fetchone()[0]
     with transaction(db):
-        (queue_report_mail if kind == "report" else queue_notification_mail)(db, case_id, token)
+        case = one_row(db, "SELECT * FROM cases WHERE id = ?", [case_id])
+        (queue_report_mail if case["kind"] == "report" else queue_notification_mail)(
+            db, case, token
+        )
         db.execute(
             "UPDATE cases SET mail_queued_at = coalesce(mail_queued_at, ?) WHERE id = ?",
             [local_stamp(), case_id],
@@ -87,19 +89,17 @@ def queue_case_mail(db: sqlite_utils.Database, case_id: int, token: str) -> None
 
 def queue_forgotten_mail(db: sqlite_utils.Database, limit: int = 50) -> int:
     """Queue the mail of cases stored without it (their worker died in between)."""
-    waiting = [
-        row for row in db.execute(
-            "SELECT id, submission_key FROM cases WHERE mail_queued_at IS NULL LIMIT ?", [limit]
-        )
-    ]  # fmt: skip
+    waiting = db.execute(
+        "SELECT id, submission_key FROM cases WHERE mail_queued_at IS NULL LIMIT ?", [limit]
+    ).fetchall()
     for case_id, key in waiting:
         queue_case_mail(db, case_id, status_token(current_app.secret_key, key))
     return len(waiting)
 
 
 def _photo_ids(db: sqlite_utils.Database, case_id: int) -> list[int]:
-    return [row[0] for row in db.execute(
-        "SELECT id FROM photos WHERE case_id = ? ORDER BY position", [case_id])]  # fmt: skip
+    rows = db.execute("SELECT id FROM photos WHERE case_id = ? ORDER BY position", [case_id])
+    return [photo_id for (photo_id,) in rows]
 
 
 def _queue_smo_copy(db: sqlite_utils.Database, template: str, **message: Any) -> None:
@@ -112,15 +112,15 @@ def _queue_smo_copy(db: sqlite_utils.Database, template: str, **message: Any) ->
     queue(db, template, purpose="smo", recipient=smo, **message)
 
 
-def queue_report_mail(db: sqlite_utils.Database, case_id: int, token: str) -> None:
+def queue_report_mail(db: sqlite_utils.Database, case: dict[str, Any], token: str) -> None:
     """The SMO's copy with every detail and the photos; the reporter's acknowledgement."""
-    case = db["cases"].get(case_id)
+    case_id = case["id"]
     photos = _photo_ids(db, case_id)
     _queue_smo_copy(
         db,
         "report_smo",
         case=case,
-        report=db["reports"].get(case_id),
+        report=one_row(db, "SELECT * FROM reports WHERE case_id = ?", [case_id]),
         subject=f"New illicit discharge report {case['reference']}",
         attachments=photos,
         map_link=map_link(case),
@@ -138,11 +138,10 @@ def queue_report_mail(db: sqlite_utils.Database, case_id: int, token: str) -> No
         )
 
 
-def queue_notification_mail(db: sqlite_utils.Database, case_id: int, token: str) -> None:
+def queue_notification_mail(db: sqlite_utils.Database, case: dict[str, Any], token: str) -> None:
     """The SMO's copy and the filer's receipt: the same record, every field."""
-    case = db["cases"].get(case_id)
-    details = db["notifications"].get(case_id)
-    photos = _photo_ids(db, case_id)
+    details = one_row(db, "SELECT * FROM notifications WHERE case_id = ?", [case["id"]])
+    photos = _photo_ids(db, case["id"])
     context = {
         "case": case,
         "sections": record(case, details),

@@ -11,17 +11,7 @@ from flask import current_app
 from content_model.loader import OnlineFiling
 from portal.deadlines import BusinessCalendar
 from portal.display import when
-from portal.fields import YES_NO, YES_NO_UNSURE
-from portal.notify_forms import (
-    DEC_CALLED,
-    FACILITY_KINDS,
-    PERMITS,
-    PRIOR_NOTICE,
-    REACHED,
-    SPOKEN_NOTICES,
-    UNITS,
-    NotificationForm,
-)
+from portal.notification.choices import LABELS, PRIOR_NOTICE_BY, SPOKEN_NOTICES
 
 # Section 216-12: a commercial or industrial source keeps its record at least three years.
 RETENTION_YEARS = 3
@@ -99,9 +89,6 @@ def online_filing() -> OnlineFiling:
     return current_app.extensions["content"].settings.online_filing
 
 
-PRIOR_NOTICE_BY = [("phone", "by telephone"), ("in-person", "in person"), ("fax", "by fax")]
-
-
 def stored_deadlines(
     case: dict[str, Any], n: dict[str, Any], online: OnlineFiling
 ) -> list[Deadline]:
@@ -116,48 +103,6 @@ def stored_deadlines(
         due = dt.datetime.fromisoformat(n["confirmation_due"])
         deadlines.append(_confirmation(due, filed, online))
     return deadlines
-
-
-def _local(value: dt.datetime | None, tz: dt.tzinfo) -> dt.datetime | None:
-    return value.replace(tzinfo=tz) if value is not None else None
-
-
-def _stamp(value: dt.datetime | None) -> str | None:
-    return value.isoformat(timespec="minutes") if value is not None else None
-
-
-def from_form(
-    form: NotificationForm, tz: dt.tzinfo, area_contains
-) -> tuple[dict[str, Any], dict[str, Any], dict[str, dt.datetime | None]]:
-    """What to store: the shared case fields, the notification's own, and its moments."""
-    moments = {
-        name: _local(getattr(form, name).data, tz)
-        for name in (
-            "emergency_called_at", "dec_called_at", "discovered_at", "began_at",
-            "ended_at", "prior_notice_at",
-        )
-    }  # fmt: skip
-    lat, lon = form.latitude.data, form.longitude.data
-    case = {
-        "service_code": "release-notification",
-        "latitude": lat,
-        "longitude": lon,
-        "address": form.address.data,
-        "in_service_area": None if lat is None else int(area_contains(lat, lon)),
-        "contact_name": form.responsible_name.data,
-        "contact_email": form.responsible_email.data,
-        "contact_phone": form.responsible_phone.data,
-    }
-    plain = (
-        "danger", "hazardous", "petroleum", "emergency_called", "dec_called",
-        "dec_spill_number", "facility_name", "facility_address", "facility_kind", "permit",
-        "permit_number", "responsible_title", "is_over", "materials", "unit", "reached_drain",
-        "amount_reached", "cause", "cleanup", "prevention", "prior_notice", "prior_notice_to",
-    )  # fmt: skip
-    details = {name: getattr(form, name).data or None for name in plain}
-    details["quantity"] = float(form.quantity.data) if form.quantity.data else None
-    details |= {name: _stamp(value) for name, value in moments.items()}
-    return case, details, moments
 
 
 def _met(deadline: Deadline | None) -> int | None:
@@ -182,17 +127,6 @@ def with_deadlines(details: dict[str, Any], deadlines: list[Deadline], received:
         "confirmation_met": _met(confirmation),
         "retain_until": years_after(received.date(), RETENTION_YEARS).isoformat(),
     }
-
-
-LABELS = {
-    "yes_no": dict(YES_NO_UNSURE) | dict(YES_NO),
-    "facility_kind": dict(FACILITY_KINDS),
-    "permit": dict(PERMITS),
-    "unit": dict(UNITS),
-    "reached_drain": dict(REACHED),
-    "prior_notice": dict(PRIOR_NOTICE),
-    "dec_called": dict(DEC_CALLED),
-}
 
 
 def record(case: dict[str, Any], n: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]:

@@ -2,59 +2,25 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from typing import Any
+
 from flask_wtf import FlaskForm
 from wtforms import Field, HiddenField
 from wtforms.validators import ValidationError
 
-from portal.fields import YES_NO, YES_NO_UNSURE, choice, long_text, moment, text
-from portal.forms import PublicForm
-from portal.validators import email_address, phone_number, quantity
-
-FACILITY_KINDS = [
-    ("commercial", "Commercial (a shop, garage, restaurant, office)"),
-    ("industrial", "Industrial (a plant, warehouse, yard)"),
-    ("institutional", "Institutional (a school, hospital, public building)"),
-    ("residential", "Residential (apartments, homes)"),
-    ("other", "Something else"),
-]
-PERMITS = [
-    ("none", "No stormwater permit"),
-    ("industrial", "SPDES industrial stormwater permit"),
-    ("construction", "SPDES construction stormwater permit"),
-    ("unsure", "Not sure"),
-]
-UNITS = [
-    ("gallons", "gallons"),
-    ("liters", "liters"),
-    ("pounds", "pounds"),
-    ("kilograms", "kilograms"),
-    ("cubic-yards", "cubic yards"),
-    ("unknown", "I don't know"),
-]
-REACHED = [
-    ("yes", "Yes, some went in"),
-    ("may", "It may still go in"),
-    ("no", "No"),
-    ("unsure", "Not sure"),
-]
-PRIOR_NOTICE = [
-    ("none", "No, not yet"),
-    ("phone", "Yes, by telephone"),
-    ("in-person", "Yes, in person"),
-    ("fax", "Yes, by fax"),
-]
-DEC_CALLED = [
-    ("yes", "Yes"),
-    ("no", "No"),
-    # Offered for petroleum only: the four conditions of the State's exception, all of them.
-    (
-        "not-needed",
-        "Not needed: petroleum known to be under 5 gallons, contained and under control, that"
-        " has not reached and will not reach water or land, cleaned up within two hours",
-    ),
-]
-# Notices the law asks to be confirmed in writing within three business days.
-SPOKEN_NOTICES = {"phone", "in-person"}
+from portal.intake.choices import YES_NO, YES_NO_UNSURE
+from portal.intake.fields import choice, long_text, moment, text
+from portal.intake.forms import PublicForm
+from portal.intake.validators import email_address, phone_number, quantity
+from portal.notification.choices import (
+    DEC_CALLED,
+    FACILITY_KINDS,
+    PERMITS,
+    PRIOR_NOTICE,
+    REACHED,
+    UNITS,
+)
 
 ANSWER = "Answer this question to go on."
 TRIAGE_FIELDS = ("danger", "hazardous", "petroleum")
@@ -216,3 +182,64 @@ class NotificationForm(TriageFields, PublicForm):
     def _earliest_start(self):
         began = self.began_at.data
         return min(began, self.discovered_at.data) if began else self.discovered_at.data
+
+
+def _local(value: dt.datetime | None, tz: dt.tzinfo) -> dt.datetime | None:
+    return value.replace(tzinfo=tz) if value is not None else None
+
+
+def _stamp(value: dt.datetime | None) -> str | None:
+    return value.isoformat(timespec="minutes") if value is not None else None
+
+
+def from_form(
+    form: NotificationForm, tz: dt.tzinfo, area_contains
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, dt.datetime | None]]:
+    """What to store: the shared case fields, the notification's own, and its moments."""
+    moments = {
+        name: _local(getattr(form, name).data, tz)
+        for name in [
+            "emergency_called_at",
+            "dec_called_at",
+            "discovered_at",
+            "began_at",
+            "ended_at",
+            "prior_notice_at",
+        ]
+    }
+    case = form.case_fields(
+        "release-notification",
+        area_contains,
+        address=form.address.data,
+        name=form.responsible_name.data,
+        email=form.responsible_email.data,
+        phone=form.responsible_phone.data,
+    )
+    plain = [
+        "danger",
+        "hazardous",
+        "petroleum",
+        "emergency_called",
+        "dec_called",
+        "dec_spill_number",
+        "facility_name",
+        "facility_address",
+        "facility_kind",
+        "permit",
+        "permit_number",
+        "responsible_title",
+        "is_over",
+        "materials",
+        "unit",
+        "reached_drain",
+        "amount_reached",
+        "cause",
+        "cleanup",
+        "prevention",
+        "prior_notice",
+        "prior_notice_to",
+    ]
+    details = {name: getattr(form, name).data or None for name in plain}
+    details["quantity"] = float(form.quantity.data) if form.quantity.data else None
+    details |= {name: _stamp(value) for name, value in moments.items()}
+    return case, details, moments

@@ -11,11 +11,11 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
-from portal.cases import Stored, new_submission_key
 from portal.clock import local_now
-from portal.drafts import keep_photos, recover, store_submission, submission_key
-from portal.notifications import from_form, record, release_deadlines, with_deadlines
-from portal.notify_forms import TRIAGE_FIELDS, NotificationForm, TriageForm
+from portal.intake.pending import keep_photos, recover, store_submission, submission_key
+from portal.intake.storage import DuplicateSubmission, PhotoExpired, new_submission_key
+from portal.notification.forms import TRIAGE_FIELDS, NotificationForm, TriageForm, from_form
+from portal.notification.records import record, release_deadlines, with_deadlines
 
 bp = Blueprint("notify", __name__, url_prefix="/notify")
 
@@ -72,7 +72,7 @@ def _details(
     form: NotificationForm, photos: list[dict[str, Any]], status: int = 422, expired: bool = False
 ):
     form.step.data = "details"
-    form.kept_photos.data = ",".join(photo["id"] for photo in photos)
+    form.carry_photos(photos)
     page = render_template("portal/notify_details.html", form=form, photos=photos, expired=expired)
     return page, status
 
@@ -97,7 +97,7 @@ def _worked_out(form: NotificationForm, filed_at: dt.datetime):
 def _review(form: NotificationForm, photos: list[dict[str, Any]]):
     case, details, deadlines = _worked_out(form, local_now())
     form.step.data = "confirm"
-    form.kept_photos.data = ",".join(photo["id"] for photo in photos)
+    form.carry_photos(photos)
     return render_template(
         "portal/notify_review.html",
         form=form,
@@ -110,17 +110,20 @@ def _review(form: NotificationForm, photos: list[dict[str, Any]]):
 def _store(form: NotificationForm, photos: list[dict[str, Any]]):
     now = local_now()
     case, details, deadlines = _worked_out(form, now)
-    stored = store_submission(
-        form,
-        photos,
-        kind="notification",
-        case=case,
-        details=with_deadlines(details, deadlines, now),
-        now=now,
-        redisplay=_details,
-    )
-    if not isinstance(stored, Stored):
-        return stored
+    try:
+        stored = store_submission(
+            form,
+            photos,
+            kind="notification",
+            case=case,
+            details=with_deadlines(details, deadlines, now),
+            now=now,
+        )
+    except PhotoExpired as error:
+        form.photos.errors = [error.message]
+        return _details(form, [])
+    except DuplicateSubmission as error:
+        abort(409, error.message)
     return redirect(url_for("status.show", token=stored.token, filed=1), code=303)
 
 

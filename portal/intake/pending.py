@@ -5,26 +5,33 @@ from __future__ import annotations
 import datetime as dt
 import re
 import secrets
-from collections.abc import Callable
+from io import BytesIO
 from typing import Any
 
-from flask import abort, current_app, request
+from flask import Request, abort, current_app, request
 from werkzeug.datastructures import FileStorage
 
-from portal import outbox
-from portal.cases import (
-    DETAILS_TABLES,
-    PREFIXES,
-    DuplicateSubmission,
+from portal.clock import local_now
+from portal.db import get_db, one_row
+from portal.intake.forms import MAX_PHOTOS, PublicForm
+from portal.intake.photos import PhotoError, process_photo
+from portal.intake.storage import (
     Stored,
     new_submission_key,
     store_case,
 )
-from portal.clock import local_now
-from portal.db import get_db
-from portal.forms import MAX_PHOTOS, PublicForm
-from portal.messages import queue_case_mail
-from portal.photos import PhotoError, process_photo
+from portal.mail import courier
+from portal.mail.compose import queue_case_mail
+
+
+class UploadsInMemory(Request):
+    """Uploads are parsed into memory, not spooled to a temporary file past 500 KB as
+    Werkzeug does by default: the body is already capped (MAX_CONTENT_LENGTH) and every
+    photo is read whole at once, so the disk round trip only cost time."""
+
+    def _get_file_stream(self, *args, **kwargs) -> BytesIO:
+        return BytesIO()
+
 
 SUBMISSION_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 PENDING_ID = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
@@ -48,13 +55,14 @@ def keep_photos(form: PublicForm, key: str) -> tuple[list[dict[str, Any]], list[
     kept = []
     for photo_id in (form.kept_photos.data or "").split(","):
         if PENDING_ID.match(photo_id) and photo_id not in removed:
-            row = db.execute(
+            photo = one_row(
+                db,
                 "SELECT id, filename, width, height FROM pending_photos"
                 " WHERE id = ? AND submission_key = ?",
                 [photo_id, key],
-            ).fetchone()
-            if row:
-                kept.append(dict(zip(("id", "filename", "width", "height"), row, strict=True)))
+            )
+            if photo:
+                kept.append(photo)
     errors = []
     uploads: list[FileStorage] = [f for f in request.files.getlist("photos") if f and f.filename]
     for upload in uploads:
@@ -106,30 +114,21 @@ def store_submission(
     case: dict[str, Any],
     details: dict[str, Any],
     now: dt.datetime,
-    redisplay: Callable[..., Any],
-) -> Stored | Any:
-    """Store a valid form once, then queue and try its mail; or the form again if a kept
-    photo vanished meanwhile (nothing stored)."""
-    try:
-        stored = store_case(
-            get_db(),
-            kind=kind,
-            prefix=PREFIXES[kind],
-            secret=current_app.secret_key,
-            submission_key=form.submission_key.data,
-            case=case,
-            details_table=DETAILS_TABLES[kind],
-            details=details,
-            photo_ids=[photo["id"] for photo in photos],
-            now=now,
-        )
-    except LookupError:
-        form.photos.errors = ["A photo could not be kept. Please attach it again."]
-        return redisplay(form, [])
-    except DuplicateSubmission as duplicate:
-        abort(409, f"This form was already sent as {duplicate}. Open a new form to send another.")
+) -> Stored:
+    """Store a valid form once, then queue and try its mail. Raises what store_case raises
+    (PhotoExpired, DuplicateSubmission), with nothing stored: the view says what to do."""
+    stored = store_case(
+        get_db(),
+        kind=kind,
+        secret=current_app.secret_key,
+        submission_key=form.submission_key.data,
+        case=case,
+        details=details,
+        photo_ids=[photo["id"] for photo in photos],
+        now=now,
+    )
     # Only now, with everything committed, is mail queued. Again for a resent form too:
     # queueing is idempotent, and the first try may have died before it queued anything.
     queue_case_mail(get_db(), stored.case_id, stored.token)
-    outbox.dispatch()
+    courier.dispatch()
     return stored

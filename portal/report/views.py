@@ -9,15 +9,16 @@ from typing import Any
 from flask import Blueprint, abort, current_app, redirect, render_template, url_for
 
 from content_model.loader import Content
-from portal.cases import (
-    Stored,
+from portal.clock import local_now
+from portal.db import get_db
+from portal.intake.pending import keep_photos, recover, store_submission, submission_key
+from portal.intake.storage import (
+    DuplicateSubmission,
+    PhotoExpired,
     find_by_token,
     new_submission_key,
 )
-from portal.clock import local_now
-from portal.db import get_db
-from portal.drafts import keep_photos, recover, store_submission, submission_key
-from portal.forms import ReportForm
+from portal.report.forms import ReportForm
 
 bp = Blueprint("report", __name__, url_prefix="/report")
 
@@ -55,23 +56,26 @@ def submit():
     if not form.validate() or photo_errors:
         form.photos.errors = photo_errors
         return redisplay(form, photos)
-    stored = store_submission(
-        form,
-        photos,
-        kind="report",
-        case=_case_fields(form),
-        details=_report_fields(form),
-        now=local_now(),
-        redisplay=redisplay,
-    )
-    if not isinstance(stored, Stored):
-        return stored
+    try:
+        stored = store_submission(
+            form,
+            photos,
+            kind="report",
+            case=_case_fields(form),
+            details=_report_fields(form),
+            now=local_now(),
+        )
+    except PhotoExpired as error:
+        form.photos.errors = [error.message]
+        return redisplay(form, [])
+    except DuplicateSubmission as error:
+        abort(409, error.message)
     return redirect(url_for("report.sent", token=stored.token), code=303)
 
 
 def redisplay(form: ReportForm, photos: list[dict[str, Any]], expired: bool = False):
     """The form again, with what the person typed, their photos, and every error."""
-    form.kept_photos.data = ",".join(photo["id"] for photo in photos)
+    form.carry_photos(photos)
     return render_template(
         "portal/report.html",
         form=form,
@@ -82,18 +86,14 @@ def redisplay(form: ReportForm, photos: list[dict[str, Any]], expired: bool = Fa
 
 
 def _case_fields(form: ReportForm) -> dict[str, Any]:
-    area = _content().settings.service_area
-    lat, lon = form.latitude.data, form.longitude.data
-    return {
-        "service_code": "illicit-discharge",
-        "latitude": lat,
-        "longitude": lon,
-        "address": form.address.data or None,
-        "in_service_area": None if lat is None else int(area.contains(lat, lon)),
-        "contact_name": form.contact_name.data or None,
-        "contact_email": form.contact_email.data or None,
-        "contact_phone": form.contact_phone.data or None,
-    }
+    return form.case_fields(
+        "illicit-discharge",
+        _content().settings.service_area.contains,
+        address=form.address.data,
+        name=form.contact_name.data,
+        email=form.contact_email.data,
+        phone=form.contact_phone.data,
+    )
 
 
 def _report_fields(form: ReportForm) -> dict[str, Any]:

@@ -25,22 +25,10 @@ from folium.plugins import FastMarkerCluster
 from folium.template import Template
 
 from content_model.theme import asset_url
+from portal.headers import content_security_policy
+from portal.statuses import COLORS
 from portal.tiles import TileSource
 
-# One colour per status; all at least 3:1 against white (WCAG non-text contrast), and the
-# popup always names the status in words, so colour is never the only cue.
-STATUS_COLORS: dict[str, str] = {
-    "received": "#1f6fb4",  # blue
-    "investigating": "#c25400",  # orange
-    "referred": "#7b3294",  # purple
-    "resolved": "#1a7f37",  # green
-    "no-violation": "#00838f",  # teal
-    "exempt": "#8c564b",  # brown
-    "duplicate": "#6e6e6e",  # grey
-    "confirmed": "#c2185b",  # magenta
-    "follow-up": "#9a7400",  # ochre
-    "closed": "#263238",  # near black
-}
 # The portal's report form map goes to 19 too; markercluster refuses a map without maxZoom,
 # and a map without tiles has none unless we set it.
 MAX_ZOOM = 19
@@ -52,7 +40,7 @@ class MapPoint:
     latitude: float
     longitude: float
     reference: str  # e.g. "IDR-2026-0042", shown in the popup as text
-    status: str  # a key of STATUS_COLORS
+    status: str  # a key of portal.statuses.STATUSES
     label: str  # human status label, e.g. "Being investigated"
     url: str  # link to the case page, e.g. "/staff/cases/42/"
 
@@ -138,7 +126,7 @@ def _row(point: MapPoint) -> list[Any]:
 
 def _prepare(layer: Any, rows: list[MapPoint], focus: MapPoint | None, clustered: bool) -> None:
     layer.clustered = clustered
-    layer.colors_json = _script_json(STATUS_COLORS)
+    layer.colors_json = _script_json(COLORS)
     layer.marker_js = _MARKER_JS
     layer.data_json = _script_json([_row(p) for p in rows])
     layer.focus_json = _script_json(_row(focus)) if focus else ""
@@ -335,20 +323,14 @@ def _finish(fmap: folium.Map) -> RenderedMap:
 
 def csp_for(rendered: RenderedMap, tile_origin: str | None) -> str:
     """The Content-Security-Policy header for the map document (framed by the portal only)."""
-    return "; ".join(
-        [
-            "default-src 'self'",
-            " ".join(["script-src 'self'", *rendered.script_hashes]),
-            " ".join(["style-src 'self'", *rendered.style_hashes]),
-            " ".join(["img-src 'self' data:", *([tile_origin] if tile_origin else [])]),
-            "object-src 'none'",
-            "base-uri 'self'",
-            "form-action 'self'",
-            "frame-ancestors 'self'",
-        ]
+    return content_security_policy(
+        (tile_origin,) if tile_origin else (),
+        scripts=rendered.script_hashes,
+        styles=rendered.style_hashes,
+        framed_by="'self'",
     )
 
 
 def legend() -> list[tuple[str, str]]:
     """(colour, status code) pairs, in workflow order, for a legend beside the map."""
-    return [(color, status) for status, color in STATUS_COLORS.items()]
+    return [(color, status) for status, color in COLORS.items()]

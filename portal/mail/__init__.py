@@ -1,0 +1,1 @@
+"""Mail: composing each message from templates (compose) and the outbox that sends it."""

@@ -1,0 +1,145 @@
+"""The courier: a background thread per worker that sends the outbox, and the sweep it makes
+each minute (mail of cases stored without it, photos of forms never sent). It stands on
+both halves of the package: the outbox sends, compose queues."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import threading
+import weakref
+from typing import ClassVar
+
+import sqlite_utils
+from flask import Flask, current_app
+
+from portal.clock import local_now
+from portal.db import connect, get_db
+from portal.intake.storage import delete_abandoned_photos
+from portal.mail.compose import queue_forgotten_mail
+from portal.mail.outbox import SendResult, Watch, mail, send_pending
+
+RETRY_SECONDS = 60
+
+
+class Courier:
+    """A daemon thread per worker process that sends the outbox when woken, and retries
+    whatever is still queued every RETRY_SECONDS (so an SMTP outage heals by itself).
+    It also queues the mail of any case stored without it (a worker killed in between),
+    and deletes photos of forms never sent.
+
+    When the process ends (gunicorn stops a worker with SIGTERM, which ends in a normal
+    interpreter exit), `stop` lets it finish the message in hand, or releases that message
+    for the next sender, instead of leaving it claimed until STALE_CLAIM has passed.
+    """
+
+    # Couriers with a thread, so a test can stop every one it started (`stop_all`).
+    running: ClassVar[weakref.WeakSet[Courier]] = weakref.WeakSet()
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.wake = threading.Event()
+        self.lock = threading.Lock()
+        self.thread: threading.Thread | None = None
+        self.watch = Watch()
+        self.pid = 0
+
+    def kick(self) -> None:
+        with self.lock:
+            # A forked worker inherits the object but not the thread: start its own.
+            if self.thread is None or not self.thread.is_alive() or self.pid != os.getpid():
+                if self.pid != os.getpid():
+                    atexit.register(self.stop)
+                self.pid = os.getpid()
+                self.watch = Watch()
+                self.thread = threading.Thread(
+                    target=self._run, args=(self.watch,), name="outbox", daemon=True
+                )
+                self.thread.start()
+                Courier.running.add(self)
+        self.wake.set()
+
+    def stop(self, timeout: float | None = None) -> None:
+        """End the thread after the message in hand; release it if that takes longer than
+        `timeout` seconds (by default, what one delivery may take)."""
+        with self.lock:
+            watch, thread = self.watch, self.thread if self.pid == os.getpid() else None
+            watch.stop.set()
+            self.wake.set()
+            Courier.running.discard(self)
+        if thread is None:
+            return
+        # Sending one message gives up after MAIL_TIMEOUT (per SMTP step); gunicorn's
+        # graceful timeout (30 s by default) leaves room for that.
+        thread.join(2 * self.app.config["MAIL_TIMEOUT"] + 1 if timeout is None else timeout)
+        if thread.is_alive() and watch.holding is not None:
+            db = connect(self.app.config["DATABASE"])
+            try:
+                db.execute(
+                    "UPDATE outbox SET status = 'queued', attempts = attempts - 1"
+                    " WHERE id = ? AND status = 'sending'",
+                    [watch.holding],
+                )
+            finally:
+                db.conn.close()
+
+    @classmethod
+    def stop_all(cls) -> None:
+        for courier in list(cls.running):
+            courier.stop()
+
+    def _run(self, watch: Watch) -> None:
+        while not watch.stop.is_set():
+            self.wake.wait(timeout=RETRY_SECONDS)
+            self.wake.clear()
+            if watch.stop.is_set():
+                break
+            db = connect(self.app.config["DATABASE"])
+            try:
+                sweep_and_send(self.app, db, watch)
+            except Exception:  # keep the thread alive; the mail stays queued
+                self.app.logger.exception("sending the outbox failed")
+            finally:
+                db.conn.close()
+
+
+def sweep_and_send(app: Flask, db: sqlite_utils.Database, watch: Watch | None = None) -> SendResult:
+    """Queue the mail of cases stored without it, delete photos of forms never sent,
+    then send everything queued."""
+
+    # A request context: links in the mail need url_for, outside any request here.
+    with app.test_request_context(base_url=app.config["PUBLIC_URL"] or "http://localhost"):
+        queue_forgotten_mail(db)
+        delete_abandoned_photos(db, local_now())
+        return send_pending(db, watch=watch)
+
+
+def dispatch() -> None:
+    """Get newly queued mail on its way without making the request wait for SMTP."""
+    if current_app.config["OUTBOX_DELIVERY"] == "inline":
+        send_pending(limit=5)
+    else:
+        current_app.extensions["courier"].kick()
+
+
+def init_outbox(app: Flask) -> None:
+    mail.init_app(app)
+    app.extensions["courier"] = Courier(app)
+
+    @app.cli.group("outbox")
+    def outbox_cli() -> None:
+        """Send or inspect queued mail."""
+
+    @outbox_cli.command("send")
+    def send_command() -> None:
+        """Queue any forgotten mail, then send every queued message (failures stay queued)."""
+        result = sweep_and_send(current_app._get_current_object(), get_db())
+        print(f"sent {result.sent}, failed {result.failed}, still queued {result.deferred}")
+
+    @outbox_cli.command("status")
+    def status_command() -> None:
+        """Count messages by status."""
+        for status, count in get_db().execute(
+            "SELECT status, count(*) FROM outbox GROUP BY status ORDER BY status"
+        ):
+            print(f"{status}: {count}")

@@ -1,0 +1,1 @@
+"""The resident's report: its page (views), form, choices."""

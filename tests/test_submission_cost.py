@@ -1,0 +1,61 @@
+"""What a text-only report costs the database, pinned so it cannot creep back up."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import hidden_fields, open_form, report_data
+
+from portal import create_app
+
+# Storing (7: BEGIN, the key's lookup, the reference, cases, reports, pending photos, COMMIT)
+# and queueing its mail (8: BEGIN, the case, its photos, its details, the SMO's copy, the
+# reporter's acknowledgement, the mark, COMMIT). It was 30 before table columns were cached,
+# rows read with one query each and the reference counter answered with RETURNING.
+STATEMENTS_PER_TEXT_REPORT = 15
+
+
+@pytest.fixture
+def traced(tmp_path):
+    """An app whose one pooled connection records every statement the request runs."""
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3"),
+                      "SMO_EMAIL": "smo@village.test", "MAIL_FOLDER": str(tmp_path / "mail"),
+                      "OUTBOX_DELIVERY": "background", "RATELIMIT_ENABLED": False})  # fmt: skip
+    statements: list[str] = []
+    pool = app.extensions["db_pool"]
+    db = pool.take()
+    db.conn.set_trace_callback(statements.append)
+    pool.give_back(db)
+    return app, statements
+
+
+def test_a_text_only_report_costs_a_fixed_number_of_statements(traced):
+    app, statements = traced
+    client = app.test_client()
+    for attempt in range(2):  # the first request may fill per-connection caches
+        hidden = open_form(client)
+        statements.clear()
+        response = client.post("/report/", data={**hidden, **report_data()})
+        assert response.status_code == 303, attempt
+    assert "PRAGMA" not in " ".join(statements).upper()
+    assert len(statements) == STATEMENTS_PER_TEXT_REPORT, "\n".join(statements)
+
+
+def test_a_page_that_only_redirects_signs_no_new_csrf_token(traced, monkeypatch):
+    import flask_wtf.csrf
+
+    app, _ = traced
+    client = app.test_client()
+    signed = []
+    original = flask_wtf.csrf.generate_csrf
+    monkeypatch.setattr(flask_wtf.csrf, "generate_csrf", lambda *a, **k: signed.append(1) or original(*a, **k))  # fmt: skip
+    hidden = open_form(client)
+    assert signed, "the form page carries a token"
+    signed.clear()
+    assert client.post("/report/", data={**hidden, **report_data()}).status_code == 303
+    assert signed == []
+    # Shown again (an error), the form still carries a valid token.
+    again = client.post("/report/", data={**open_form(client), **report_data(description="")})
+    assert again.status_code == 422
+    token = hidden_fields(again.text)["csrf_token"]
+    assert client.post("/report/", data={**hidden_fields(again.text), **report_data(),
+                                        "csrf_token": token}).status_code == 303  # fmt: skip
