@@ -204,6 +204,28 @@ class MapTiles:
 
 
 @dataclass(frozen=True)
+class HazardRule:
+    """What marks a resident's report as hazardous: indicator codes, smell codes, words."""
+
+    name: str
+    indicators: tuple[str, ...]
+    odors: tuple[str, ...]
+    words: tuple[str, ...]
+
+
+def _hazard_rule(fields: _Fields) -> HazardRule:
+    def strings(key: str) -> tuple[str, ...]:
+        return tuple(str(v).strip().lower() for v in fields.values(key, optional=True))
+
+    rule = HazardRule(
+        fields.text("name"), strings("indicators"), strings("odors"), strings("words")
+    )
+    if not (rule.indicators or rule.odors or rule.words):
+        raise fields.fail("words", "a rule needs indicators, odors or words")
+    return rule
+
+
+@dataclass(frozen=True)
 class Settings:
     name: str
     short_name: str
@@ -227,6 +249,7 @@ class Settings:
     referral_agencies: tuple[str, ...]
     reporting_year_starts: tuple[int, int]
     map_tiles: MapTiles | None
+    hazard_rules: tuple[HazardRule, ...]
 
 
 REQUIRED_PHONES = ("emergency", "police", "spill_hotline")
@@ -405,6 +428,7 @@ def load_settings(path: Path) -> Settings:
         referral_agencies=tuple(str(a) for a in fields.values("referral_agencies")),
         reporting_year_starts=_month_day(fields, "reporting_year_starts"),
         map_tiles=_map_tiles(fields),
+        hazard_rules=tuple(_hazard_rule(rule) for rule in fields.records("hazard_rules")),
     )
 
 

@@ -14,8 +14,10 @@ from typing import Any
 import sqlite_utils
 from flask import Flask, current_app, g
 
+from portal import search_index
+
 # Version of the schema below; bump it and add a step to MIGRATIONS when it changes.
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 8
 
 SCHEMA = """
 -- One row per thing the public sent: a resident report or a business notification.
@@ -50,6 +52,10 @@ CREATE TABLE IF NOT EXISTS cases (
     first_action_at TEXT,
     -- Set with the case's outbox rows; a case without it still needs its mail queued.
     mail_queued_at TEXT,
+    -- Counts staff saves: a save made on an older revision is refused (portal/staff/workflow.py).
+    revision INTEGER NOT NULL DEFAULT 0,
+    -- When staff mean to look at the case again (a local date, YYYY-MM-DD).
+    follow_up_on TEXT,
     CHECK (latitude IS NOT NULL OR address IS NOT NULL)
 );
 CREATE INDEX IF NOT EXISTS cases_received ON cases (received_at);
@@ -58,6 +64,7 @@ CREATE INDEX IF NOT EXISTS cases_status_received ON cases (status, received_at);
 CREATE INDEX IF NOT EXISTS cases_assignee ON cases (assignee);
 CREATE INDEX IF NOT EXISTS cases_place ON cases (latitude, longitude);
 CREATE INDEX IF NOT EXISTS cases_mail_waiting ON cases (id) WHERE mail_queued_at IS NULL;
+CREATE INDEX IF NOT EXISTS cases_follow_up ON cases (follow_up_on) WHERE follow_up_on IS NOT NULL;
 
 -- Staff accounts: created with `flask --app portal staff add`, never by default.
 CREATE TABLE IF NOT EXISTS staff (
@@ -69,7 +76,9 @@ CREATE TABLE IF NOT EXISTS staff (
     last_login_at TEXT,
     -- The second factor (portal/staff/totp.py): set once a code from it is confirmed.
     totp_secret TEXT,
-    totp_last_step INTEGER
+    totp_last_step INTEGER,
+    -- Where assignments and the daily digest go (none: the officer gets no mail).
+    email TEXT
 );
 
 -- Single-use codes for a lost phone, stored as SHA-256 hashes only.
@@ -125,6 +134,32 @@ CREATE TABLE IF NOT EXISTS notes (
     body TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS notes_case ON notes (case_id, id);
+
+-- A site visit staff recorded on a case; its photos are staff-only (never on public pages).
+CREATE TABLE IF NOT EXISTS inspections (
+    id INTEGER PRIMARY KEY,
+    case_id INTEGER NOT NULL REFERENCES cases (id),
+    visited_at TEXT NOT NULL,
+    inspector TEXT NOT NULL,
+    findings TEXT NOT NULL CHECK (length(findings) BETWEEN 1 AND 4000),
+    sampled INTEGER NOT NULL DEFAULT 0,
+    lab_reference TEXT,
+    recorded_at TEXT NOT NULL,
+    recorded_by TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS inspections_case ON inspections (case_id, visited_at);
+
+CREATE TABLE IF NOT EXISTS inspection_photos (
+    id INTEGER PRIMARY KEY,
+    inspection_id INTEGER NOT NULL REFERENCES inspections (id),
+    position INTEGER NOT NULL,
+    content_type TEXT NOT NULL,
+    width INTEGER NOT NULL,
+    height INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    data BLOB NOT NULL,
+    UNIQUE (inspection_id, position)
+);
 
 CREATE TABLE IF NOT EXISTS reports (
     case_id INTEGER PRIMARY KEY REFERENCES cases (id),
@@ -262,6 +297,9 @@ ADDED_COLUMNS = [
     ("staff", "totp_secret", "TEXT"),
     ("staff", "totp_last_step", "INTEGER"),
     ("events", "client", "TEXT"),
+    ("cases", "revision", "INTEGER NOT NULL DEFAULT 0"),
+    ("cases", "follow_up_on", "TEXT"),
+    ("staff", "email", "TEXT"),
 ]
 
 
@@ -282,6 +320,7 @@ def _migrate(db: sqlite_utils.Database) -> None:
         # Statement by statement: executescript() would commit halfway.
         for statement in _statements(SCHEMA):
             db.execute(statement)
+        search_index.create(db, rebuild=version < search_index.SINCE_VERSION)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 

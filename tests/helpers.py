@@ -253,6 +253,17 @@ def csrf_of(page: str) -> str:
     return next(value for name, value in hidden_inputs(page) if name == "csrf_token")
 
 
+def save_case(client, case_id: int, **data):
+    """Post the case's one update form as opened now (its CSRF token and revision) with
+    `data`; fields not given are not sent, so they stay as they are."""
+    page = client.get(f"/staff/cases/{case_id}/").text
+    first: dict[str, str] = {}
+    for name, value in hidden_inputs(page):
+        first.setdefault(name, value)
+    hidden = {"csrf_token": first["csrf_token"], "revision": first["revision"]}
+    return client.post(f"/staff/cases/{case_id}/", data={**hidden, **data})
+
+
 def jpeg(size=(2400, 1800), color="teal") -> bytes:
     buffer = io.BytesIO()
     Image.new("RGB", size, color).save(buffer, "JPEG")

@@ -8,7 +8,7 @@ import threading
 import pytest
 from crashload import Gunicorn, Resident, Tally, free_port, portal_env
 from flask import request
-from helpers import csrf_of, form_keys, open_form, report_data, sign_in
+from helpers import form_keys, open_form, report_data, save_case, sign_in
 
 from portal import create_app
 from portal.db import get_db
@@ -118,10 +118,7 @@ def test_the_audit_log_keeps_the_address_the_trusted_proxies_give(tmp_path, hops
     client.environ_base["HTTP_X_FORWARDED_FOR"] = "10.0.0.1, 203.0.113.7, 198.51.100.2"
     client.post("/report/", data={**open_form(client), **report_data()})
     sign_in(client, app)
-    page = client.get("/staff/cases/1/").text
-    client.post(
-        "/staff/cases/1/status", data={"csrf_token": csrf_of(page), "status": "investigating"}
-    )
+    assert save_case(client, 1, status="investigating").status_code == 303
     with app.app_context():
         assert [r[0] for r in get_db().execute("SELECT client FROM events")] == [recorded]
     assert f"smo (from {recorded}):" in client.get("/staff/cases/1/").text

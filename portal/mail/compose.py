@@ -10,6 +10,7 @@ from flask import current_app, render_template, url_for
 
 from portal.clock import local_stamp
 from portal.db import one_row, transaction
+from portal.hazards import report_hazards
 from portal.intake.storage import status_token
 from portal.mail import outbox
 from portal.notification.records import online_filing as _online
@@ -116,12 +117,17 @@ def queue_report_mail(db: sqlite_utils.Database, case: dict[str, Any], token: st
     """The SMO's copy with every detail and the photos; the reporter's acknowledgement."""
     case_id = case["id"]
     photos = _photo_ids(db, case_id)
+    report = one_row(db, "SELECT * FROM reports WHERE case_id = ?", [case_id])
+    rules = current_app.extensions["content"].settings.hazard_rules
+    hazards = report_hazards(rules, report)
+    flag = f"HAZARD ({', '.join(hazards)}): " if hazards else ""
     _queue_smo_copy(
         db,
         "report_smo",
         case=case,
-        report=one_row(db, "SELECT * FROM reports WHERE case_id = ?", [case_id]),
-        subject=f"New illicit discharge report {case['reference']}",
+        report=report,
+        hazards=hazards,
+        subject=f"{flag}New illicit discharge report {case['reference']}",
         attachments=photos,
         map_link=map_link(case),
         photo_count=len(photos),

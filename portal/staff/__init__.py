@@ -14,6 +14,7 @@ def init_staff(app: Flask) -> None:
         auth,
         cases,
         exports,
+        inspections,
         mail,
         map_views,
         phone_notices,

@@ -20,7 +20,19 @@ USERNAME = re.compile(r"^[A-Za-z0-9._-]{1,60}$")
 _DUMMY_HASH = generate_password_hash("not a real password, never matches")
 
 
-def add_account(db: sqlite_utils.Database, username: str, password: str) -> int:
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+def _checked_email(email: str | None) -> str | None:
+    email = (email or "").strip() or None
+    if email is not None and (len(email) > 254 or not EMAIL.fullmatch(email)):
+        raise ValueError(f"{email!r} is not an e-mail address")
+    return email
+
+
+def add_account(
+    db: sqlite_utils.Database, username: str, password: str, email: str | None = None
+) -> int:
     """A new, enabled account; the password is stored only as a salted scrypt hash."""
     if len(password) < MIN_PASSWORD:
         raise ValueError(f"use a password of at least {MIN_PASSWORD} characters")
@@ -31,10 +43,19 @@ def add_account(db: sqlite_utils.Database, username: str, password: str) -> int:
     if db.execute("SELECT 1 FROM staff WHERE username = ?", [username]).fetchone():
         raise ValueError(f"an account named {username!r} already exists")
     cursor = db.execute(
-        "INSERT INTO staff (username, password_hash, created_at) VALUES (?, ?, ?)",
-        [username, generate_password_hash(password), local_stamp()],
+        "INSERT INTO staff (username, password_hash, created_at, email) VALUES (?, ?, ?, ?)",
+        [username, generate_password_hash(password), local_stamp(), _checked_email(email)],
     )
     return cursor.lastrowid
+
+
+def set_email(db: sqlite_utils.Database, username: str, email: str | None) -> None:
+    """Where the account's assignments and daily digest go (None: no mail)."""
+    cursor = db.execute(
+        "UPDATE staff SET email = ? WHERE username = ?", [_checked_email(email), username]
+    )
+    if cursor.rowcount != 1:
+        raise ValueError(f"no account named {username!r}")
 
 
 def set_disabled(db: sqlite_utils.Database, username: str, disabled: bool) -> None:
@@ -100,9 +121,22 @@ def init_account_commands(app: Flask) -> None:
     @staff_cli.command("add")
     @click.argument("username")
     @click.password_option("--password", prompt="Password", help="asked for when not given")
-    def add_command(username: str, password: str) -> None:
+    @click.option("--email", default=None, help="where assignments and the daily digest go")
+    def add_command(username: str, password: str, email: str | None) -> None:
         """Create an account; asks for its password twice."""
-        _or_fail(lambda: add_account(get_db(), username, password), f"account {username} created")
+        _or_fail(
+            lambda: add_account(get_db(), username, password, email), f"account {username} created"
+        )
+
+    @staff_cli.command("edit")
+    @click.argument("username")
+    @click.option("--email", required=True, help='the new address ("" for none)')
+    def edit_command(username: str, email: str) -> None:
+        """Change an account's e-mail address."""
+        _or_fail(
+            lambda: set_email(get_db(), username, email),
+            f"account {username}: e-mail {email or 'removed'}",
+        )
 
     @staff_cli.command("disable")
     @click.argument("username")
@@ -131,8 +165,8 @@ def init_account_commands(app: Flask) -> None:
     @staff_cli.command("list")
     def list_command() -> None:
         """List accounts and whether each is enabled."""
-        for name, disabled, last in get_db().execute(
-            "SELECT username, disabled, last_login_at FROM staff ORDER BY username"
+        for name, disabled, last, email in get_db().execute(
+            "SELECT username, disabled, last_login_at, email FROM staff ORDER BY username"
         ):
             state = "disabled" if disabled else "enabled"
-            click.echo(f"{name}\t{state}\tlast sign-in {last or 'never'}")
+            click.echo(f"{name}\t{state}\t{email or 'no e-mail'}\tlast sign-in {last or 'never'}")

@@ -3,48 +3,46 @@ actions staff take on it."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from typing import Any
 
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, SelectField, StringField, TextAreaField
-from wtforms.validators import DataRequired, Length, Optional
+from wtforms import DateField, HiddenField, SelectField, StringField, TextAreaField
+from wtforms.validators import Length, Optional
 
 from portal.db import get_db
+from portal.hazards import report_hazards
+from portal.intake.fields import options
+from portal.mail.compose import map_link
 from portal.notification.records import online_filing as _online
 from portal.notification.records import record, stored_deadlines
 from portal.staff import bp, workflow
 from portal.staff.accounts import usernames
 from portal.staff.auth import current_staff
+from portal.staff.inspections import InspectionForm, inspections_of
 from portal.staff.queue import nearby
 from portal.staff.workflow import WorkflowError, describe
 from portal.statuses import STATUSES, statuses_for
 
+CONFIRMED_CHOICES = [("no", "Not confirmed"), ("yes", "Confirmed illicit discharge")]
 
-class StatusForm(FlaskForm):
+
+class CaseForm(FlaskForm):
+    """The case's one update form: everything staff change on a case, saved together."""
+
+    revision = HiddenField()
     status = SelectField("Status", validate_choice=False)
-    referred_to = StringField("Referred to", [Optional(), Length(max=200)])
+    referred_agency = SelectField("Referred to (when referring)", validate_choice=False)
+    referred_to = StringField("Or another agency", [Optional(), Length(max=200)])
     exempt_reason = SelectField("Which exempt discharge", validate_choice=False)
     duplicate_of = StringField("Duplicate of (reference)", [Optional(), Length(max=20)])
-
-
-class AssignForm(FlaskForm):
     assignee = SelectField("Assigned to", validate_choice=False)
-
-
-class NoteForm(FlaskForm):
-    body = TextAreaField(
-        "Internal note (staff only)", [DataRequired("Write the note."), Length(max=4000)]
-    )
-
-
-class PublicNoteForm(FlaskForm):
+    confirmed = SelectField("Investigation found", choices=options(CONFIRMED_CHOICES))
+    follow_up_on = DateField("Follow up on", [Optional()])
     public_note = TextAreaField("Public note (shown on the status page)", [Length(max=2000)])
-
-
-class ConfirmedForm(FlaskForm):
-    confirmed = BooleanField("Investigation confirmed an illicit discharge")
+    note = TextAreaField("Add an internal note (staff only)", [Length(max=4000)])
 
 
 def get_case(case_id: int) -> dict[str, Any]:
@@ -53,30 +51,74 @@ def get_case(case_id: int) -> dict[str, Any]:
     return rows[0] if rows else abort(404)
 
 
-def _forms(case: dict[str, Any]) -> dict[str, FlaskForm]:
+def case_form(case: dict[str, Any], formdata: Any = None) -> CaseForm:
+    """The update form, filled from the case (or from what was posted, kept on an error)."""
+    db = get_db()
     content = current_app.extensions["content"]
-    status = StatusForm(formdata=None, data=case)
-    status.status.choices = [(s, STATUSES[s].label) for s in statuses_for(case["kind"])]
-    status.exempt_reason.choices = [("", "Choose one")] + [
-        (e.name, e.name) for e in content.exempt.entries
-    ]
-    assign = AssignForm(formdata=None, data={"assignee": case["assignee"] or ""})
-    assign.assignee.choices = [("", "Nobody")] + [(n, n) for n in usernames(get_db())]
-    return {
-        "status": status,
-        "assign": assign,
-        "note": NoteForm(formdata=None),
-        "public": PublicNoteForm(formdata=None, data=case),
-        "confirmed": ConfirmedForm(
-            formdata=None, data={"confirmed": bool(case["confirmed_illicit"])}
-        ),
+    agencies = content.settings.referral_agencies
+    referred = case["referred_to"] or ""
+    original = db["cases"].get(case["duplicate_of"]) if case["duplicate_of"] else None
+    data = {
+        **case,
+        "referred_agency": referred if referred in agencies else "",
+        "referred_to": "" if referred in agencies else referred,
+        "duplicate_of": original["reference"] if original else "",
+        "assignee": case["assignee"] or "",
+        "confirmed": "yes" if case["confirmed_illicit"] else "no",
+        "follow_up_on": dt.date.fromisoformat(case["follow_up_on"])
+        if case["follow_up_on"]
+        else None,
+        "exempt_reason": case["exempt_reason"] or "",
     }
+    form = CaseForm(formdata=formdata, data=data)
+    form.status.choices = options([(s, STATUSES[s].label) for s in statuses_for(case["kind"])])
+    form.referred_agency.choices = options([("", "Choose an agency")] + [(a, a) for a in agencies])
+    exemptions = [(e.name, e.name) for e in content.exempt.entries]
+    form.exempt_reason.choices = options([("", "Choose one"), *exemptions])
+    form.assignee.choices = options([("", "Nobody")] + [(n, n) for n in usernames(db)])
+    return form
+
+
+def _changes(form: CaseForm, sent: Any) -> workflow.Changes:
+    """What the form asks for; a field not sent at all (a one-button form) is unchanged."""
+
+    def given(name: str) -> Any:
+        return getattr(form, name).data if name in sent else None
+
+    referred = None
+    if "referred_agency" in sent or "referred_to" in sent:
+        referred = (form.referred_to.data or "").strip() or form.referred_agency.data or ""
+    follow_up = given("follow_up_on")
+    return workflow.Changes(
+        status=given("status"),
+        referred_to=referred,
+        exempt_reason=given("exempt_reason"),
+        duplicate_of=given("duplicate_of"),
+        assignee=given("assignee"),
+        confirmed=(form.confirmed.data == "yes") if "confirmed" in sent else None,
+        follow_up_on=(follow_up.isoformat() if follow_up else "")
+        if "follow_up_on" in sent
+        else None,
+        public_note=given("public_note"),
+        note=given("note"),
+    )
 
 
 @bp.route("/cases/<int:case_id>/")
 def case(case_id: int):
+    return _case_page(get_case(case_id), case_form(get_case(case_id)))
+
+
+def _case_page(
+    case: dict[str, Any],
+    form: CaseForm,
+    conflict: tuple[workflow.Conflict, CaseForm] | None = None,
+    inspection_form: FlaskForm | None = None,
+    status: int = 200,
+) -> tuple[str, int]:
+    """The case page: its record, photos, map, site visits, the update form, the log."""
     db = get_db()
-    case = get_case(case_id)
+    case_id = case["id"]
     details_table = "reports" if case["kind"] == "report" else "notifications"
     details = db[details_table].get(case_id)
     sections = record(case, details) if case["kind"] == "notification" else None
@@ -95,11 +137,13 @@ def case(case_id: int):
         spoken = list(db["phone_notices"].rows_where(
             f"{waiting} AND lower(facility_name) = lower(?)", [details["facility_name"]],
             select="id, told_at, how, caller_name"))  # fmt: skip
-    return render_template(
+    rules = current_app.extensions["content"].settings.hazard_rules
+    page = render_template(
         "staff/case.html",
         case=case,
         details=details,
         indicators=json.loads(details["indicators"]) if case["kind"] == "report" else [],
+        hazards=report_hazards(rules, details) if case["kind"] == "report" else [],
         sections=sections,
         deadlines=deadlines,
         photos=photos,
@@ -109,79 +153,53 @@ def case(case_id: int):
         original=original,
         duplicates=duplicates,
         spoken=spoken,
-        forms=_forms(case),
-        agencies=current_app.extensions["content"].settings.referral_agencies,
+        form=form,
+        conflict=conflict,
+        inspections=inspections_of(db, case_id),
+        inspection_form=inspection_form or InspectionForm(formdata=None),
     )
+    return page, status
 
 
-def _act(case_id: int, form: FlaskForm, action) -> Any:
-    """Validate a small action form, do it, and go back to the case with a message."""
-    get_case(case_id)
-    if form.validate():
-        try:
-            action(form)
-        except WorkflowError as error:
-            flash(str(error), "error")
-        else:
-            flash("Saved.", "success")
-    else:
-        for errors in form.errors.values():
-            for message in errors:
-                flash(message, "error")
+@bp.route("/cases/<int:case_id>/", methods=["POST"])
+def update(case_id: int):
+    """Save the case form: everything in it at once, or nothing (an error, a conflict)."""
+    case = get_case(case_id)
+    form = case_form(case, request.form)
+    if not form.validate():
+        return _case_page(case, form, status=422)
+    try:
+        revision = int(form.revision.data or "")
+    except ValueError:
+        abort(400)
+    try:
+        saved = workflow.save(get_db(), case_id, _actor(), _changes(form, request.form), revision)
+    except workflow.Conflict as conflict:
+        # Shown with what was posted kept, on the revision now stored: a second save is a
+        # deliberate choice to replace the other officer's version.
+        form.revision.data = str(conflict.case["revision"])
+        theirs = case_form(conflict.case)
+        return _case_page(conflict.case, form, conflict=(conflict, theirs), status=409)
+    except WorkflowError as error:
+        getattr(form, error.field).errors = [str(error)]
+        return _case_page(case, form, status=422)
+    flash(_saved_message(saved), "success")
     return redirect(url_for("staff.case", case_id=case_id), code=303)
+
+
+def _saved_message(saved: workflow.Saved) -> str:
+    if not saved.changed:
+        return "Nothing changed, so nothing was saved."
+    told = []
+    if saved.mailed_person:
+        told.append("the person who sent it was e-mailed")
+    if saved.mailed_assignee:
+        told.append("the assignee was e-mailed")
+    return "Saved." + (f" {' and '.join(told).capitalize()}." if told else "")
 
 
 def _actor() -> str:
     return current_staff()["username"]
-
-
-@bp.route("/cases/<int:case_id>/status", methods=["POST"])
-def set_status(case_id: int):
-    def action(form: StatusForm) -> None:
-        referred = form.referred_to.data or request.form.get("referred_agency") or None
-        workflow.change_status(
-            get_db(), case_id, _actor(), form.status.data,
-            referred_to=referred, exempt_reason=form.exempt_reason.data or None,
-            duplicate_of=form.duplicate_of.data or None,
-        )  # fmt: skip
-
-    return _act(case_id, StatusForm(), action)
-
-
-@bp.route("/cases/<int:case_id>/assign", methods=["POST"])
-def assign(case_id: int):
-    def action(form: AssignForm) -> None:
-        name = form.assignee.data or None
-        if name and name not in usernames(get_db()):
-            raise WorkflowError("Choose a staff member from the list.")
-        workflow.assign(get_db(), case_id, _actor(), name)
-
-    return _act(case_id, AssignForm(), action)
-
-
-@bp.route("/cases/<int:case_id>/notes", methods=["POST"])
-def add_note(case_id: int):
-    return _act(
-        case_id, NoteForm(), lambda f: workflow.add_note(get_db(), case_id, _actor(), f.body.data)
-    )
-
-
-@bp.route("/cases/<int:case_id>/public-note", methods=["POST"])
-def public_note(case_id: int):
-    return _act(
-        case_id,
-        PublicNoteForm(),
-        lambda f: workflow.set_public_note(get_db(), case_id, _actor(), f.public_note.data),
-    )
-
-
-@bp.route("/cases/<int:case_id>/confirmed", methods=["POST"])
-def confirmed(case_id: int):
-    return _act(
-        case_id,
-        ConfirmedForm(),
-        lambda f: workflow.set_confirmed(get_db(), case_id, _actor(), f.confirmed.data),
-    )
 
 
 @bp.route("/photos/<int:photo_id>")
@@ -192,3 +210,29 @@ def photo(photo_id: int):
     response = current_app.response_class(row[0], mimetype=row[1])
     response.headers["Content-Disposition"] = f"inline; filename=photo-{photo_id}.jpg"
     return response
+
+
+@bp.route("/cases/<int:case_id>/print")
+def case_print(case_id: int):
+    """The case on one or two Letter pages: facts, place, photos small, the timeline."""
+    db = get_db()
+    case = get_case(case_id)
+    report = case["kind"] == "report"
+    details = db["reports" if report else "notifications"].get(case_id)
+    rules = current_app.extensions["content"].settings.hazard_rules
+    photos = list(db["photos"].rows_where("case_id = ?", [case_id], order_by="position",
+                                          select="id, position, width, height"))  # fmt: skip
+    events = list(db["events"].rows_where("case_id = ?", [case_id], order_by="id"))
+    return render_template(
+        "staff/case_print.html",
+        case=case,
+        details=details,
+        indicators=json.loads(details["indicators"]) if report else [],
+        hazards=report_hazards(rules, details) if report else [],
+        sections=None if report else record(case, details),
+        photos=photos,
+        inspections=inspections_of(db, case_id),
+        notes=list(db["notes"].rows_where("case_id = ?", [case_id], order_by="id")),
+        events=[(event, describe(event)) for event in events],
+        map_link=map_link(case),
+    )

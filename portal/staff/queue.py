@@ -10,11 +10,14 @@ from typing import Any
 import sqlite_utils
 from flask import current_app, render_template, request
 
+from portal import search_index
 from portal.clock import local_now
 from portal.db import get_db
 from portal.deadlines import BusinessCalendar
+from portal.hazards import report_hazards
 from portal.staff import bp
 from portal.staff.accounts import usernames
+from portal.staff.auth import current_staff
 from portal.staff.phone_notices import LinkForm, waiting_notices
 from portal.statuses import CLOSED, STATUSES, statuses_for
 
@@ -84,12 +87,9 @@ class Filters:
             where.append("c.received_at < ?")
             params.append((self.end + dt.timedelta(days=1)).isoformat())
         if self.q:
-            like = f"%{self.q.replace('%', '').replace('_', '')}%"
-            where.append(
-                "(c.reference LIKE ? OR c.address LIKE ? OR r.description LIKE ?"
-                " OR n.materials LIKE ? OR n.facility_name LIKE ? OR n.facility_address LIKE ?)"
-            )
-            params.extend([like] * 6)
+            condition, values = search_index.condition(self.q)
+            where.append(condition)
+            params.extend(values)
         return " AND ".join(where), params
 
     def args(self, **changes: Any) -> dict[str, Any]:
@@ -115,7 +115,9 @@ def find_cases(db: sqlite_utils.Database, filters: Filters) -> tuple[list[dict[s
     rows = db.query(
         "SELECT c.id, c.kind, c.reference, c.received_at, c.status, c.assignee, c.address,"
         " c.latitude, c.longitude, c.first_action_at, c.duplicate_of, n.hazardous,"
-        " n.confirmation_due, n.confirmation_met, n.facility_name"
+        " n.confirmation_due, n.confirmation_met, n.facility_name, c.follow_up_on,"
+        " r.indicators, r.odor, r.color, r.description, r.source_description, r.source_notes,"
+        " r.still_happening"
         f"{FROM} WHERE {where} ORDER BY c.received_at DESC, c.id DESC LIMIT ? OFFSET ?",
         [*params, PER_PAGE, (filters.page - 1) * PER_PAGE],
     )
@@ -176,8 +178,15 @@ def flags(
         due = calendar.end_of_day(calendar.next_business_day(received.date()), received.tzinfo)
         if now > due:
             result.append("untouched")
-    if case.get("hazardous") == "yes":
+    if case.get("hazardous") == "yes" or case.get("hazards"):
         result.append("hazardous")
+    follow_up = case.get("follow_up_on")
+    if follow_up and case["status"] not in CLOSED:
+        today = now.date().isoformat()
+        if follow_up < today:
+            result.append("follow-up-overdue")
+        elif follow_up == today:
+            result.append("follow-up-due")
     if case["kind"] == "notification" and case.get("confirmation_met") == 0:
         result.append("confirmation-overdue")
     if (
@@ -194,6 +203,8 @@ FLAG_LABELS = {
     "hazardous": "Hazardous",
     "confirmation-overdue": "Written confirmation overdue",
     "possible-duplicate": "Possible duplicate",
+    "follow-up-due": "Follow-up due today",
+    "follow-up-overdue": "Follow-up overdue",
 }
 
 
@@ -204,7 +215,9 @@ def queue():
     rows, total = find_cases(db, filters)
     now = local_now()
     calendar = current_app.extensions["calendar"]
+    rules = current_app.extensions["content"].settings.hazard_rules
     for row in rows:
+        row["hazards"] = report_hazards(rules, row) if row["kind"] == "report" else []
         row["flags"] = flags(db, row, calendar, now)
     pages = max(1, math.ceil(total / PER_PAGE))
     return render_template(
@@ -214,6 +227,7 @@ def queue():
         pages=pages,
         filters=filters,
         staff_names=usernames(db),
+        me=current_staff()["username"],
         report_statuses=statuses_for("report"),
         notification_statuses=statuses_for("notification"),
         flag_labels=FLAG_LABELS,

@@ -1,22 +1,21 @@
-"""What staff do to a case: status, assignment, notes. Each change is one transaction with
-its audit-log entry, and, when the public sees it, the update mail to the person."""
+"""What staff do to a case: one save of the case form (status, assignment, notes, public
+note, follow-up date) is one transaction with one audit-log entry, and, when the public sees
+it, one update mail to the person."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from typing import Any
 
 import sqlite_utils
 from flask import has_request_context, render_template, request
 
 from portal.clock import local_now
-from portal.db import insert, transaction
+from portal.db import insert, one_row, transaction
+from portal.display import day
 from portal.mail import courier
-from portal.statuses import statuses_for
-
-
-class WorkflowError(ValueError):
-    """A change that cannot be made; str(error) says why, in plain words."""
+from portal.statuses import STATUSES, statuses_for
 
 
 def _now() -> str:
@@ -46,14 +45,14 @@ def log(db: sqlite_utils.Database, case_id: int, actor: str, action: str, **deta
     )
 
 
-def _tell_the_person(db: sqlite_utils.Database, case_id: int, event_id: int) -> None:
+def _tell_the_person(db: sqlite_utils.Database, case_id: int, event_id: int) -> bool:
     """Queue a short update for whoever sent the case, if they gave an e-mail address."""
     case = db["cases"].get(case_id)
     if not case["contact_email"]:
-        return
+        return False
     from portal.mail.compose import queue, status_link_for_case
 
-    queue(
+    return queue(
         db,
         "update",
         case=case,
@@ -64,104 +63,216 @@ def _tell_the_person(db: sqlite_utils.Database, case_id: int, event_id: int) -> 
     )
 
 
-def change_status(
-    db: sqlite_utils.Database,
-    case_id: int,
-    actor: str,
-    status: str,
-    *,
-    referred_to: str | None = None,
-    exempt_reason: str | None = None,
-    duplicate_of: str | None = None,
-) -> None:
-    """Set a case's status, with what the status needs: the agency, the exemption, the original."""
-    case = db["cases"].get(case_id)
+@dataclass
+class Changes:
+    """What one save of the case form asks for; None: that field was not sent (unchanged)."""
+
+    status: str | None = None
+    referred_to: str | None = None
+    exempt_reason: str | None = None
+    duplicate_of: str | None = None
+    assignee: str | None = None
+    confirmed: bool | None = None
+    follow_up_on: str | None = None
+    public_note: str | None = None
+    note: str | None = None
+
+
+class WorkflowError(ValueError):
+    """A change that cannot be made; str(error) says why, in plain words; `field` names
+    the form field the answer belongs next to."""
+
+    def __init__(self, message: str, field: str = "status") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class Conflict(WorkflowError):
+    """The case was saved by someone else since the page was opened: nothing was saved."""
+
+    def __init__(self, case: dict[str, Any], last_event: dict[str, Any] | None) -> None:
+        who = f" by {last_event['actor']}" if last_event else ""
+        super().__init__(
+            f"This case was changed{who} after you opened it, so your changes were not saved."
+            " Compare the two versions below, then save again.",
+            field="revision",
+        )
+        self.case, self.last_event = case, last_event
+
+
+@dataclass
+class Saved:
+    event_id: int | None = None
+    changed: list[str] = field(default_factory=list)
+    mailed_person: bool = False
+    mailed_assignee: bool = False
+
+
+def _wanted(case: dict[str, Any], changes: Changes, db: sqlite_utils.Database) -> dict[str, Any]:
+    """The case's columns as this save would leave them, checked."""
+    status = changes.status if changes.status is not None else case["status"]
     if status not in statuses_for(case["kind"]):
         raise WorkflowError("Choose one of the statuses listed.")
-    original_id = None
-    if status == "referred" and not referred_to:
-        raise WorkflowError("Say which agency it was referred to.")
-    if status == "exempt" and not exempt_reason:
-        raise WorkflowError("Say which exempt discharge it was.")
+    wanted: dict[str, Any] = {"status": status}
+    referred = _clean(changes.referred_to) if changes.referred_to is not None else None
+    exempt = _clean(changes.exempt_reason) if changes.exempt_reason is not None else None
+    if status == "referred":
+        referred = referred or (case["referred_to"] if changes.referred_to is None else None)
+        if not referred:
+            raise WorkflowError("Say which agency it was referred to.", "referred_to")
+    if status == "exempt":
+        exempt = exempt or (case["exempt_reason"] if changes.exempt_reason is None else None)
+        if not exempt:
+            raise WorkflowError("Say which exempt discharge it was.", "exempt_reason")
+    wanted["referred_to"] = referred if status == "referred" else None
+    wanted["exempt_reason"] = exempt if status == "exempt" else None
     if status == "duplicate":
-        original_id = _original(db, case, duplicate_of)
-    with transaction(db):
-        db.execute(
-            "UPDATE cases SET status = ?, referred_to = ?, exempt_reason = ?, duplicate_of = ?"
-            " WHERE id = ?",
-            [
-                status,
-                referred_to if status == "referred" else None,
-                exempt_reason if status == "exempt" else None,
-                original_id,
-                case_id,
-            ],
+        given = _clean(changes.duplicate_of)
+        wanted["duplicate_of"] = (
+            _original(db, case, given)
+            if given or not case["duplicate_of"]
+            else case["duplicate_of"]
         )
-        detail = {"from": case["status"], "to": status}
-        given = {
-            "referred_to": referred_to,
-            "exempt_reason": exempt_reason,
-            "duplicate_of": duplicate_of,
-        }
-        if status in ("referred", "exempt", "duplicate"):
-            detail |= {key: value for key, value in given.items() if value}
-        event = log(db, case_id, actor, "status", **detail)
-        if status != case["status"]:
-            _tell_the_person(db, case_id, event)
+    else:
+        wanted["duplicate_of"] = None
+    for name in ("assignee", "follow_up_on", "public_note"):
+        value = getattr(changes, name)
+        wanted[name] = case[name] if value is None else _clean(value)
+    if changes.confirmed is not None:
+        wanted["confirmed_illicit"] = int(changes.confirmed)
+    else:
+        wanted["confirmed_illicit"] = case["confirmed_illicit"]
+    return wanted
+
+
+def _clean(text: str | None) -> str | None:
+    return (text or "").strip() or None
+
+
+def save(
+    db: sqlite_utils.Database, case_id: int, actor: str, changes: Changes, revision: int
+) -> Saved:
+    """Everything the case form changed, in one transaction with one audit entry; refused
+    (Conflict) when the case was saved since revision `revision` was shown.
+
+    The person who sent the case gets one e-mail, only when the status or the public note
+    changed; a new assignee with an e-mail address gets one too.
+    """
+    with transaction(db):
+        case = one_row(db, "SELECT * FROM cases WHERE id = ?", [case_id])
+        if case["revision"] != revision:
+            last = one_row(
+                db, "SELECT * FROM events WHERE case_id = ? ORDER BY id DESC LIMIT 1", [case_id]
+            )
+            raise Conflict(case, last)
+        wanted = _wanted(case, changes, db)
+        changed = [name for name, value in wanted.items() if value != case[name]]
+        note = _clean(changes.note)
+        if not changed and not note:
+            return Saved()
+        if changed:
+            assignments = ", ".join(f"{name} = ?" for name in changed)
+            db.execute(
+                f"UPDATE cases SET {assignments}, revision = revision + 1 WHERE id = ?",
+                [*(wanted[name] for name in changed), case_id],
+            )
+        else:
+            db.execute("UPDATE cases SET revision = revision + 1 WHERE id = ?", [case_id])
+        if note:
+            insert(db, "notes", {"case_id": case_id, "at": _now(), "author": actor, "body": note})
+        detail = {name: {"from": case[name], "to": wanted[name]} for name in changed}
+        if "duplicate_of" in detail and changes.duplicate_of:
+            detail["duplicate_of"]["reference"] = changes.duplicate_of.strip().upper()
+        if note:
+            detail["note"] = True
+        event = log(db, case_id, actor, "update", **detail)
+        result = Saved(event, changed + (["note"] if note else []))
+        public = {"status", "public_note"} & set(changed)
+        if public and (wanted["public_note"] or "status" in changed):
+            result.mailed_person = _tell_the_person(db, case_id, event)
+        if "assignee" in changed and wanted["assignee"]:
+            result.mailed_assignee = _tell_the_assignee(db, case_id, event, wanted["assignee"])
     courier.dispatch()
+    return result
+
+
+def _tell_the_assignee(
+    db: sqlite_utils.Database, case_id: int, event_id: int, assignee: str
+) -> bool:
+    """Mail the staff member a case was assigned to, if they have an e-mail address."""
+    row = db.execute("SELECT email FROM staff WHERE username = ?", [assignee]).fetchone()
+    if not row or not row[0]:
+        return False
+    from portal.mail.compose import public_url_for, queue
+
+    case = db["cases"].get(case_id)
+    return queue(
+        db,
+        "assigned",
+        case=case,
+        purpose=f"assigned-{event_id}",
+        recipient=row[0],
+        subject=f"Assigned to you: {case['reference']}",
+        assignee=assignee,
+        case_link=public_url_for("staff.case", case_id=case_id),
+    )
 
 
 def _original(db: sqlite_utils.Database, case: dict[str, Any], reference: str | None) -> int:
     """The case this one duplicates, by reference: another case, itself not a duplicate."""
     if not reference:
-        raise WorkflowError("Give the reference of the case this one duplicates.")
+        raise WorkflowError("Give the reference of the case this one duplicates.", "duplicate_of")
     row = db.execute(
         "SELECT id, status FROM cases WHERE reference = ?", [reference.strip().upper()]
     ).fetchone()
     if row is None:
-        raise WorkflowError(f"There is no case {reference}.")
+        raise WorkflowError(f"There is no case {reference}.", "duplicate_of")
     if row[0] == case["id"]:
-        raise WorkflowError("A case cannot duplicate itself.")
+        raise WorkflowError("A case cannot duplicate itself.", "duplicate_of")
     if row[1] == "duplicate":
-        raise WorkflowError(f"{reference} is itself a duplicate: link to its original instead.")
+        raise WorkflowError(
+            f"{reference} is itself a duplicate: link to its original instead.", "duplicate_of"
+        )
     return row[0]
-
-
-def assign(db: sqlite_utils.Database, case_id: int, actor: str, assignee: str | None) -> None:
-    case = db["cases"].get(case_id)
-    with transaction(db):
-        db.execute("UPDATE cases SET assignee = ? WHERE id = ?", [assignee, case_id])
-        log(db, case_id, actor, "assign", **{"from": case["assignee"], "to": assignee})
-
-
-def set_public_note(db: sqlite_utils.Database, case_id: int, actor: str, note: str | None) -> None:
-    """The note shown on the person's status page (and mailed to them)."""
-    case = db["cases"].get(case_id)
-    note = (note or "").strip() or None
-    if note == case["public_note"]:
-        return
-    with transaction(db):
-        db.execute("UPDATE cases SET public_note = ? WHERE id = ?", [note, case_id])
-        event = log(db, case_id, actor, "public_note", text=note)
-        if note:
-            _tell_the_person(db, case_id, event)
-    courier.dispatch()
-
-
-def add_note(db: sqlite_utils.Database, case_id: int, actor: str, body: str) -> None:
-    """An internal note: staff only."""
-    with transaction(db):
-        insert(db, "notes", {"case_id": case_id, "at": _now(), "author": actor, "body": body})
-        log(db, case_id, actor, "note")
-
-
-def set_confirmed(db: sqlite_utils.Database, case_id: int, actor: str, confirmed: bool) -> None:
-    """Whether investigation confirmed an illicit discharge (for the annual MS4 figures)."""
-    with transaction(db):
-        db.execute("UPDATE cases SET confirmed_illicit = ? WHERE id = ?", [int(confirmed), case_id])
-        log(db, case_id, actor, "confirmed", confirmed=confirmed)
 
 
 def describe(event: dict[str, Any]) -> str:
     """An audit-log entry in words."""
-    return render_template("staff/_event.txt", event=event, detail=json.loads(event["detail"]))
+    detail = json.loads(event["detail"])
+    if event["action"] == "update":
+        return "; ".join(_update_words(detail))
+    return render_template("staff/_event.txt", event=event, detail=detail)
+
+
+def _update_words(detail: dict[str, Any]) -> list[str]:
+    """One save of the case form, a phrase per thing it changed."""
+
+    def status(code: str | None) -> str:
+        return STATUSES[code].label if code in STATUSES else str(code)
+
+    def to(name: str) -> Any:
+        return detail[name]["to"] if name in detail else None
+
+    words = []
+    if "status" in detail:
+        words.append(f"Status {status(detail['status']['from'])} → {status(to('status'))}")
+    for name, phrase in (("referred_to", "referred to {}"), ("exempt_reason", "exempt: {}")):
+        if to(name):
+            words.append(phrase.format(to(name)))
+    if to("duplicate_of"):
+        words.append(f"a duplicate of {detail['duplicate_of'].get('reference', '')}".strip())
+    if "assignee" in detail:
+        was = detail["assignee"]["from"]
+        words.append(f"Assigned to {to('assignee') or 'nobody'}" + (f" (was {was})" if was else ""))
+    if "confirmed_illicit" in detail:
+        marked = "Marked" if to("confirmed_illicit") else "Unmarked"
+        words.append(f"{marked} as a confirmed illicit discharge")
+    if "follow_up_on" in detail:
+        date = to("follow_up_on")
+        words.append(f"Follow-up on {day(date)}" if date else "Follow-up date removed")
+    if "public_note" in detail:
+        note = to("public_note")
+        words.append(f"Public note set: “{note}”" if note else "Public note removed")
+    if detail.get("note"):
+        words.append("Internal note added")
+    return words

@@ -1,0 +1,28 @@
+"""Which hazards a resident's report points to, by the rules in the content (hazard_rules
+in site.yaml): a ticked indicator, the smell chosen, or a word in what the person wrote."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from content_model.loader import HazardRule
+
+
+def _mentions(text: str, words: Iterable[str]) -> bool:
+    return any(re.search(rf"\b{re.escape(word)}\b", text) for word in words)
+
+
+def report_hazards(rules: Iterable[HazardRule], report: dict[str, Any]) -> list[str]:
+    """The names of the rules a stored report (a row of `reports`) meets, in content order."""
+    indicators = set(json.loads(report.get("indicators") or "[]"))
+    odor = report.get("odor") or ""
+    fields = ("description", "color", "source_description", "source_notes")
+    text = " ".join(str(report.get(name) or "") for name in fields).lower()
+    return [
+        rule.name
+        for rule in rules
+        if indicators & set(rule.indicators) or odor in rule.odors or _mentions(text, rule.words)
+    ]
