@@ -45,6 +45,12 @@ class Courier:
         self.pid = 0
 
     def kick(self) -> None:
+        self.start()
+        self.wake.set()
+
+    def start(self) -> None:
+        """Make sure this worker's thread runs (its minute's sweep also queues the morning
+        digest, so it must run on a day nobody sends anything)."""
         with self.lock:
             # A forked worker inherits the object but not the thread: start its own.
             if self.thread is None or not self.thread.is_alive() or self.pid != os.getpid():
@@ -57,7 +63,6 @@ class Courier:
                 )
                 self.thread.start()
                 Courier.running.add(self)
-        self.wake.set()
 
     def stop(self, timeout: float | None = None) -> None:
         """End the thread after the message in hand; release it if that takes longer than
@@ -111,6 +116,10 @@ def sweep_and_send(app: Flask, db: sqlite_utils.Database, watch: Watch | None = 
     with app.test_request_context(base_url=app.config["PUBLIC_URL"] or "http://localhost"):
         queue_forgotten_mail(db)
         delete_abandoned_photos(db, local_now())
+        # The officers' morning digest (portal/staff/digest.py), once a day each.
+        from portal.staff.digest import queue_digests
+
+        queue_digests(db, local_now())
         return send_pending(db, watch=watch)
 
 
@@ -124,7 +133,12 @@ def dispatch() -> None:
 
 def init_outbox(app: Flask) -> None:
     mail.init_app(app)
-    app.extensions["courier"] = Courier(app)
+    courier = app.extensions["courier"] = Courier(app)
+
+    @app.before_request
+    def start_courier() -> None:
+        if app.config["OUTBOX_DELIVERY"] != "inline":
+            courier.start()
 
     @app.cli.group("outbox")
     def outbox_cli() -> None:

@@ -1,0 +1,331 @@
+"""The officer's desk: one save per case, conflicts, search, hazards, staff mail, site visits,
+follow-ups and their morning digest, the printable case."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+import sqlite3
+
+import pytest
+from helpers import add_enrolled_account, jpeg, open_form, report_data, rows, save_case, sign_in
+from mailserver import body
+
+from portal import search_index
+from portal.clock import local_now
+from portal.db import connect, get_db
+from portal.hazards import report_hazards
+from portal.staff.digest import queue_digests
+
+TZ = dt.timezone(dt.timedelta(hours=-5))
+
+
+def send_report(client, **fields) -> None:
+    response = client.post("/report/", data={**open_form(client), **report_data(**fields)})
+    assert response.status_code in (200, 303), response.status_code
+
+
+@pytest.fixture
+def desk(app, client):
+    send_report(client, description="Grey water from a pipe", odor="", indicators=["suds"],
+                source_vehicle="White van, plate HRT 4455", contact_name="Maria Lopez",
+                contact_email="maria@example.test", contact_phone="(555) 555-0199")  # fmt: skip
+    send_report(client, description="Foam in the ditch", odor="", indicators=["suds"],
+                contact_name="Pat Doe", latitude="42.20", longitude="-76.80")  # fmt: skip
+    sign_in(client, app)
+    return client
+
+
+def updates_to(mail_server, address: str) -> list:
+    return [m for m in mail_server.to(address) if m["Subject"].startswith("Update on")]
+
+
+# ---------------------------------------------------------------- one form, one save
+
+
+def test_status_and_public_note_are_saved_together_with_one_entry_and_one_mail(
+    app, desk, mail_server
+):
+    response = save_case(desk, 1, status="investigating", public_note="We visit on Monday.",
+                         note="Called the owner.", assignee="smo", follow_up_on="2026-12-07",
+                         confirmed="yes")  # fmt: skip
+    assert response.status_code == 303
+    case = rows(app, "SELECT * FROM cases WHERE id = 1")[0]
+    assert (case["status"], case["public_note"], case["assignee"], case["follow_up_on"],
+            case["confirmed_illicit"], case["revision"]) == (
+        "investigating", "We visit on Monday.", "smo", "2026-12-07", 1, 1)  # fmt: skip
+    assert [e["action"] for e in rows(app, "SELECT action FROM events WHERE case_id = 1")] == [
+        "update"
+    ]
+    assert [n["body"] for n in rows(app, "SELECT body FROM notes")] == ["Called the owner."]
+    mails = updates_to(mail_server, "maria@example.test")
+    assert len(mails) == 1
+    assert "Being investigated" in body(mails[0]) and "We visit on Monday." in body(mails[0])
+    page = desk.get("/staff/cases/1/").text
+    assert "Saved. The person who sent it was e-mailed." in page
+    assert ("Status Received → Being investigated; Assigned to smo; Marked as a confirmed"
+            " illicit discharge; Follow-up on Monday, December 7, 2026; Public note set:"
+            " “We visit on Monday.”; Internal note added") in page  # fmt: skip
+
+
+def test_an_internal_change_sends_the_person_nothing(app, desk, mail_server):
+    assert save_case(desk, 1, note="Staff only.", follow_up_on="2026-12-01").status_code == 303
+    assert save_case(desk, 1, assignee="smo").status_code == 303
+    assert updates_to(mail_server, "maria@example.test") == []
+    assert save_case(desk, 1).status_code == 303, "nothing changed"
+    assert "Nothing changed" in desk.get("/staff/cases/1/").text
+    assert len(rows(app, "SELECT id FROM events")) == 2
+
+
+def test_a_refused_save_keeps_everything_typed_and_changes_nothing(app, desk, mail_server):
+    response = save_case(desk, 1, status="referred", public_note="Kept text", note="Kept note")
+    assert response.status_code == 422
+    assert "Say which agency it was referred to." in response.text
+    assert "Kept text" in response.text and "Kept note" in response.text
+    assert rows(app, "SELECT status, public_note FROM cases WHERE id = 1")[0] == {
+        "status": "received", "public_note": None}  # fmt: skip
+    assert (
+        rows(app, "SELECT id FROM events") == []
+        and updates_to(mail_server, "maria@example.test") == []
+    )
+
+
+def test_a_save_over_someone_elses_is_refused_with_both_versions(app, client, desk, mail_server):
+    other = app.test_client()
+    sign_in(other, app, "second-officer")
+    page = desk.get("/staff/cases/1/").text  # the first officer opens the case ...
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    assert save_case(other, 1, status="investigating", public_note="Theirs").status_code == 303
+    # ... and saves what they typed on the page as it was when they opened it.
+    mine = {"csrf_token": csrf, "revision": "0", "status": "resolved", "public_note": "Mine"}
+    response = desk.post("/staff/cases/1/", data=mine)
+    assert response.status_code == 409
+    assert "changed by second-officer after you opened it" in response.text
+    table = response.text[response.text.index('class="conflict"') :]
+    for words in ("Mine", "Theirs", "Resolved", "Being investigated"):
+        assert words in table, words
+    assert rows(app, "SELECT status, public_note FROM cases")[0] == {
+        "status": "investigating", "public_note": "Theirs"}  # fmt: skip
+    assert len(updates_to(mail_server, "maria@example.test")) == 1
+    # Saving again is deliberate: the page now carries the revision it showed.
+    revision = re.search(r'name="revision" type="hidden" value="(\d+)"', response.text).group(1)
+    again = desk.post("/staff/cases/1/", data={**mine, "revision": revision})
+    assert again.status_code == 303
+    assert rows(app, "SELECT status FROM cases WHERE id = 1")[0]["status"] == "resolved"
+
+
+def test_a_malformed_revision_is_a_client_error(desk):
+    page = desk.get("/staff/cases/1/").text
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    response = desk.post("/staff/cases/1/", data={"csrf_token": csrf, "revision": "x"})
+    assert response.status_code == 400
+
+
+# ---------------------------------------------------------------- search
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [("HRT4455", 1), ("hrt 4455", 1), ("h r t 4455", 1), ("Mari", 1), ("maria lopez", 1),
+     ("5550199", 1), ("555-0199", 1), ("maria@example", 1), ("foam ditch", 1), ("grey water", 1),
+     ("xyz 99", 0), ("zz", 0), ("IDR", 2)],
+)  # fmt: skip
+def test_search_finds_plates_people_phones_and_words(desk, query, found):
+    page = desk.get("/staff/", query_string={"q": query}).text
+    assert len(re.findall(r">IDR-\d{4}-\d{4}</a>", page)) == found
+
+
+def test_notes_and_site_visits_are_searchable_once_saved(desk):
+    assert save_case(desk, 2, note="Owner is Quentin Fairweather").status_code == 303
+    page = desk.get("/staff/", query_string={"q": "fairweather"}).text
+    assert len(re.findall(r">IDR-\d{4}-\d{4}</a>", page)) == 1
+
+
+def test_a_file_from_before_the_index_is_indexed_when_migrated(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    connect(path).conn.close()
+    conn = sqlite3.connect(path)
+    with conn:  # as an older version left it: no index, no triggers, one case
+        for (name,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'case_search%'"
+        ).fetchall():
+            conn.execute(f"DROP TRIGGER {name}")
+        conn.execute("DROP TABLE case_search")
+        conn.execute(
+            "INSERT INTO cases (kind, reference, token_hash, submission_key, submission_digest,"
+            " received_at, updated_at, service_code, address, contact_name) VALUES ('report',"
+            " 'IDR-2026-0001', 't', 'k', 'd', '2026', '2026', 'x', 'Elm', 'Maria')"
+        )
+        conn.execute("PRAGMA user_version = 6")
+    conn.close()
+    db = connect(path)
+    where, params = search_index.condition("mar")
+    assert db.execute(f"SELECT count(*) FROM cases c WHERE {where}", params).fetchone()[0] == 1
+    db.conn.close()
+
+
+# ---------------------------------------------------------------- hazards
+
+
+@pytest.mark.parametrize(
+    ("fields", "hazards"),
+    [({"odor": "petroleum"}, ["Fuel or oil"]), ({"indicators": ["sheen"]}, ["Fuel or oil"]),
+     ({"description": "Smells like raw sewage here"}, ["Sewage"]),
+     ({"description": "Someone poured paint and OIL"}, ["Fuel or oil", "Chemicals"]),
+     ({"description": "Soil washed off a building site"}, []),
+     ({"odor": "chemical"}, ["Chemicals"])],
+)  # fmt: skip
+def test_hazard_rules_come_from_the_content(content, fields, hazards):
+    report = {"indicators": '["suds"]', "odor": "", "description": "Foam"}
+    if "indicators" in fields:
+        fields = {**fields, "indicators": '["sheen"]'}
+    assert report_hazards(content.settings.hazard_rules, {**report, **fields}) == hazards
+
+
+def test_a_residents_oil_report_is_flagged_in_the_queue_and_the_officers_mail(
+    app, client, mail_server
+):
+    send_report(client, odor="petroleum", description="A rainbow sheen on the creek")
+    send_report(client, odor="", indicators=["suds"], description="Foam", latitude="42.2")
+    smo = mail_server.to("smo@village.test")
+    assert smo[0]["Subject"].startswith("HAZARD (Fuel or oil): New illicit discharge report")
+    assert "HAZARD: what was reported points to fuel or oil" in body(smo[0])
+    assert not smo[1]["Subject"].startswith("HAZARD")
+    sign_in(client, app)
+    page = client.get("/staff/").text
+    assert page.count("Hazardous: fuel or oil") == 1
+
+
+# ---------------------------------------------------------------- staff e-mail, assignment
+
+
+def test_staff_e_mail_from_the_command_line_and_the_assignment_mail(app, desk, mail_server):
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["staff", "add", "jo", "--password", "a long staff password",
+                                 "--email", "jo@village.test"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert runner.invoke(args=["staff", "edit", "jo", "--email", "not-an-address"]).exit_code == 1
+    assert runner.invoke(args=["staff", "edit", "nobody", "--email", "a@b.test"]).exit_code == 1
+    assert "jo\tenabled\tjo@village.test" in runner.invoke(args=["staff", "list"]).output
+    assert runner.invoke(args=["staff", "edit", "jo", "--email", "j.o@village.test"]).exit_code == 0
+    assert save_case(desk, 1, assignee="jo").status_code == 303
+    (mail,) = mail_server.to("j.o@village.test")
+    assert mail["Subject"].startswith("Assigned to you: IDR-")
+    text = body(mail)
+    assert "https://portal.village.test/staff/cases/1/" in text
+    assert "Maria" not in text, "the reporter's details stay in the workspace"
+    assert "Saved. The assignee was e-mailed." in desk.get("/staff/cases/1/").text
+
+
+def test_assigned_to_me(app, desk):
+    save_case(desk, 2, assignee="smo")
+    page = desk.get("/staff/").text
+    link = re.search(r'href="(/staff/\?[^"]*assignee=smo[^"]*)">Open cases assigned to me', page)
+    mine = desk.get(link.group(1).replace("&amp;", "&")).text
+    assert len(re.findall(r">IDR-\d{4}-\d{4}</a>", mine)) == 1
+
+
+# ---------------------------------------------------------------- site visits
+
+
+def record_visit(client, case_id: int, photos=(), **fields):
+    page = client.get(f"/staff/cases/{case_id}/").text
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    data = {"csrf_token": csrf, "visited_at": "2026-11-20T10:30", "inspector": "Jo Smith",
+            "findings": "Grey water from the car wash drain", "sampled": "yes",
+            "lab_reference": "LAB-77", **fields}  # fmt: skip
+    if photos:
+        data["photos"] = [(io.BytesIO(content), name) for name, content in photos]
+    return client.post(f"/staff/cases/{case_id}/inspections", data=data,
+                       content_type="multipart/form-data")  # fmt: skip
+
+
+def test_a_site_visit_with_photos_is_staff_only(app, desk):
+    response = record_visit(desk, 1, photos=[("site.jpg", jpeg())])
+    assert response.status_code == 303
+    (photo,) = rows(app, "SELECT id, width, height FROM inspection_photos")
+    assert max(photo["width"], photo["height"]) == 1600, "cleaned like the public form's"
+    page = desk.get("/staff/cases/1/").text
+    assert "Grey water from the car wash drain" in page and "LAB-77" in page
+    assert f"/staff/inspection-photos/{photo['id']}" in page
+    assert desk.get(f"/staff/inspection-photos/{photo['id']}").status_code == 200
+    anonymous = app.test_client()
+    assert anonymous.get(f"/staff/inspection-photos/{photo['id']}").status_code == 401
+    # The status page of that case shows nothing of the visit.
+    (token_page,) = rows(app, "SELECT body_text FROM outbox WHERE purpose = 'ack' AND case_id = 1")
+    status_path = re.search(r"https://portal\.village\.test(/status/[\w-]+/)",
+                            token_page["body_text"]).group(1)  # fmt: skip
+    status = anonymous.get(status_path).text
+    assert "inspection-photos" not in status and "LAB-77" not in status
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [({"findings": ""}, "Describe what was found."),
+     ({"lab_reference": ""}, "Give the lab&#39;s reference for the sample."),
+     ({"visited_at": "2099-01-01T10:00"}, "The visit cannot be in the future.")],
+)  # fmt: skip
+def test_a_site_visit_with_a_mistake_is_explained_and_kept(app, desk, fields, message):
+    response = record_visit(desk, 1, **fields)
+    assert response.status_code == 422
+    assert message in response.text and "Jo Smith" in response.text
+    assert rows(app, "SELECT id FROM inspections") == []
+
+
+def test_a_site_visit_photo_that_is_not_a_photo_is_refused(app, desk):
+    response = record_visit(desk, 1, photos=[("notes.jpg", b"not an image")])
+    assert response.status_code == 422
+    assert "is not a photo we can read" in response.text
+    assert rows(app, "SELECT id FROM inspections") == []
+
+
+# ---------------------------------------------------------------- follow-ups
+
+
+def test_the_queue_flags_due_and_overdue_follow_ups(app, desk):
+    with app.app_context():
+        today = local_now().date()
+    save_case(desk, 1, follow_up_on=(today - dt.timedelta(days=2)).isoformat())
+    save_case(desk, 2, follow_up_on=today.isoformat())
+    page = desk.get("/staff/").text
+    assert page.count("Follow-up overdue") == 1 and page.count("Follow-up due today") == 1
+    save_case(desk, 1, status="resolved")
+    assert "Follow-up overdue" not in desk.get("/staff/").text, "a closed case needs none"
+
+
+def test_the_morning_digest_goes_once_a_day_from_the_office_opening(app, desk, mail_server):
+    with app.app_context():
+        add_enrolled_account(app, "jo")
+        db = get_db()
+        db.execute("UPDATE staff SET email = 'jo@village.test' WHERE username = 'jo'")
+        db.execute("UPDATE staff SET email = 'smo@staff.test' WHERE username = 'smo'")
+    save_case(desk, 1, assignee="jo", follow_up_on="2026-11-30")
+    save_case(desk, 2, assignee="jo", follow_up_on="2026-12-05")
+    opens = app.extensions["content"].settings.office.opens
+    day = dt.date(2026, 12, 1)
+    before = dt.datetime.combine(day, opens, TZ) - dt.timedelta(minutes=1)
+    with app.test_request_context():
+        db = get_db()
+        assert queue_digests(db, before) == 0
+        assert queue_digests(db, before + dt.timedelta(minutes=1)) == 1, "jo only: smo has none"
+        assert queue_digests(db, before + dt.timedelta(hours=3)) == 0, "once a day"
+        assert queue_digests(db, before + dt.timedelta(days=5, minutes=1)) == 1
+    (first, later) = rows(app, "SELECT * FROM outbox WHERE purpose LIKE 'digest-%' ORDER BY id")
+    assert first["recipient"] == "jo@village.test"
+    assert "IDR-" in first["body_text"] and "(overdue)" in first["body_text"]
+    assert first["body_text"].count("/staff/cases/") == 1, "the case due later is not listed yet"
+    assert later["body_text"].count("/staff/cases/") == 2
+
+
+# ---------------------------------------------------------------- the printable case
+
+
+def test_the_printable_case_has_the_facts_and_no_form(app, desk):
+    save_case(desk, 1, note="Called the owner.", status="investigating")
+    page = desk.get("/staff/cases/1/print").text
+    main = page[page.index("<main") : page.index("</main>")]
+    assert "<form" not in main and "<input" not in main
+    for words in ("Grey water from a pipe", "Maria Lopez", "Called the owner.",
+                  "Status Received → Being investigated", "https://www.openstreetmap.org"):  # fmt: skip
+        assert words in main, words
