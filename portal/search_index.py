@@ -58,9 +58,9 @@ def _refresh(case_id: str) -> str:
     )
 
 
-# (table, event, the case's id in that row): every change that alters a case's text.
+# (table, event, the case's id in that row): every change that alters a case's text. A new
+# case is indexed when its details are stored (same transaction, just after the case row).
 _TRIGGERS = [
-    ("cases", "INSERT", "NEW.id"),
     ("cases", "UPDATE OF reference, address, contact_name, contact_email, contact_phone,"
      " referred_to", "NEW.id"),
     ("reports", "INSERT", "NEW.case_id"), ("reports", "UPDATE", "NEW.case_id"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import shutil
@@ -16,9 +17,11 @@ from helpers import (
     csrf_of,
     file_notification,
     hidden_fields,
+    jpeg,
     notification_data,
     open_form,
     report_data,
+    save_case,
     sign_in,
     start_notification,
 )
@@ -90,6 +93,7 @@ def test_every_portal_page_is_valid_html(app, client, tmp_path):
                       ("staff-exports", "/staff/exports/"), ("staff-outbox", "/staff/outbox/"),
                       ("staff-phone-notice", "/staff/phone-notices/new")]:  # fmt: skip
         pages[name] = client.get(url)
+    pages.update(case_desk_pages(app, client))
     client.post("/staff/logout", data={"csrf_token": csrf_of(pages["staff-queue"].text)})
     pages["staff-login"] = client.get("/staff/")
     pages.update(second_factor_pages(app))
@@ -100,6 +104,27 @@ def test_every_portal_page_is_valid_html(app, client, tmp_path):
         files[-1].write_bytes(response.data)
     errors = html_errors(files, tmp_path)
     assert not errors, f"{len(errors)} HTML error(s):\n" + "\n".join(errors)
+
+
+def case_desk_pages(app, client) -> dict:
+    """The case form refused, in conflict, with a site visit; the printable cases."""
+    pages = {"staff-case-errors": save_case(client, 1, status="referred", public_note="Kept")}
+    page = client.get("/staff/cases/1/").text
+    visit = {"csrf_token": csrf_of(page), "visited_at": "2026-11-20T10:30", "inspector": "Jo",
+             "findings": "Grey water", "sampled": "yes", "lab_reference": "LAB-1",
+             "photos": [(io.BytesIO(jpeg((800, 600))), "site.jpg")]}  # fmt: skip
+    client.post("/staff/cases/1/inspections", data=visit, content_type="multipart/form-data")
+    pages["staff-inspection-errors"] = client.post(
+        "/staff/cases/1/inspections", data={**visit, "findings": "", "photos": []},
+        content_type="multipart/form-data")  # fmt: skip
+    save_case(client, 1, status="investigating", follow_up_on="2026-11-01", note="n")
+    pages["staff-case-conflict"] = client.post("/staff/cases/1/", data={
+        "csrf_token": csrf_of(page), "revision": "0", "status": "resolved"})  # fmt: skip
+    assert pages["staff-case-conflict"].status_code == 409
+    pages["staff-queue-flags"] = client.get("/staff/")
+    pages["staff-report-print"] = client.get("/staff/cases/1/print")
+    pages["staff-notification-print"] = client.get("/staff/cases/4/print")
+    return pages
 
 
 def second_factor_pages(app) -> dict:

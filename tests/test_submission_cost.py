@@ -36,8 +36,15 @@ def test_a_text_only_report_costs_a_fixed_number_of_statements(traced):
         statements.clear()
         response = client.post("/report/", data={**hidden, **report_data()})
         assert response.status_code == 303, attempt
-    assert "PRAGMA" not in " ".join(statements).upper()
-    assert len(statements) == STATEMENTS_PER_TEXT_REPORT, "\n".join(statements)
+    # SQLite reports the work of triggers (the staff search index) within a statement: as
+    # lines with a leading "-- ", and the statement again as each trigger starts. That is
+    # SQLite's work inside one of the portal's statements, which are what is counted here.
+    own = []
+    for statement in statements:
+        if not statement.startswith("-- ") and (not own or own[-1] != statement):
+            own.append(statement)
+    assert "PRAGMA" not in " ".join(own).upper()
+    assert len(own) == STATEMENTS_PER_TEXT_REPORT, "\n".join(own)
 
 
 def test_a_page_that_only_redirects_signs_no_new_csrf_token(traced, monkeypatch):

@@ -120,14 +120,14 @@ def queue_report_mail(db: sqlite_utils.Database, case: dict[str, Any], token: st
     report = one_row(db, "SELECT * FROM reports WHERE case_id = ?", [case_id])
     rules = current_app.extensions["content"].settings.hazard_rules
     hazards = report_hazards(rules, report)
-    flag = f"HAZARD ({', '.join(hazards)}): " if hazards else ""
+    flag = f" (HAZARD: {', '.join(hazards).lower()})" if hazards else ""
     _queue_smo_copy(
         db,
         "report_smo",
         case=case,
         report=report,
         hazards=hazards,
-        subject=f"{flag}New illicit discharge report {case['reference']}",
+        subject=f"New illicit discharge report {case['reference']}{flag}",
         attachments=photos,
         map_link=map_link(case),
         photo_count=len(photos),

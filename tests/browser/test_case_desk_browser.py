@@ -1,0 +1,163 @@
+"""The officer's desk in Chromium: one save and one mail over real SMTP, two officers on one
+case, search by plate and name, a site-visit photo from a phone, the case on paper."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+
+import pytest
+from browsing import check
+from helpers import PASSWORD, add_enrolled_account, jpeg, next_code, open_form, report_data
+from mailserver import body, wait_for
+from playwright.sync_api import expect
+from werkzeug.serving import make_server
+
+from portal import create_app
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def desk(tmp_path, build, mail_server):
+    """The portal with a real SMTP server, two reports in it, and its URL."""
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "SITE_DIR": str(build),
+                      "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": mail_server.port, "MAIL_TIMEOUT": 5,
+                      "SMO_EMAIL": "smo@village.test", "OUTBOX_DELIVERY": "inline",
+                      "MAP_TILE_URL": "", "RATELIMIT_ENABLED": False,
+                      "SESSION_COOKIE_SECURE": False})  # fmt: skip
+    client = app.test_client()
+    for fields in (
+        {"source_vehicle": "Pickup, plate HRT 4455", "contact_name": "Maria Lopez",
+         "contact_email": "maria@example.test"},
+        {"description": "Foam in the ditch", "contact_name": "Pat Doe", "latitude": "42.2"},
+    ):  # fmt: skip
+        assert client.post("/report/", data={**open_form(client), **report_data(**fields)})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield app, f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+
+
+def signed_in(open_tab, app, url: str, username: str, viewport: str = "desktop"):
+    add_enrolled_account(app, username)
+    tab = open_tab(viewport)
+    page = tab.page
+    page.goto(f"{url}/staff/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_label("Code from your authenticator app").fill(next_code(app, username))
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="Queue")).to_be_visible()
+    return tab
+
+
+def open_case(page, url: str, case_id: int = 1) -> None:
+    page.goto(f"{url}/staff/cases/{case_id}/")
+    expect(page.get_by_role("heading", name="Update this case")).to_be_visible()
+
+
+def updates(mail_server) -> list:
+    return [m for m in mail_server.to("maria@example.test") if m["Subject"].startswith("Update")]
+
+
+def test_status_and_public_note_in_one_save_send_one_mail(open_tab, desk, mail_server):
+    app, url = desk
+    page = signed_in(open_tab, app, url, "officer").page
+    open_case(page, url)
+    check(page, "case page")
+    page.get_by_label("Status", exact=True).select_option(label="Being investigated")
+    page.get_by_label("Public note (shown on the status page)").fill("A crew visits on Monday.")
+    page.get_by_role("button", name="Save changes").click()
+    expect(page.locator(".flash")).to_contain_text("Saved. The person who sent it was e-mailed.")
+    expect(page.locator(".audit")).to_contain_text(
+        "Status Received → Being investigated; Public note set: “A crew visits on Monday.”"
+    )
+    wait_for(lambda: updates(mail_server))
+    time.sleep(0.5)  # anything else on its way would have arrived by now
+    (mail,) = updates(mail_server)
+    assert "Being investigated" in body(mail) and "A crew visits on Monday." in body(mail)
+
+
+def test_two_officers_saving_one_case_see_a_conflict(open_tab, desk, mail_server):
+    app, url = desk
+    first = signed_in(open_tab, app, url, "first")
+    second = signed_in(open_tab, app, url, "second")
+    open_case(first.page, url)
+    open_case(second.page, url)
+    first.page.get_by_label("Status", exact=True).select_option(label="Being investigated")
+    first.page.get_by_role("button", name="Save changes").click()
+    expect(first.page.locator(".flash")).to_contain_text("Saved.")
+
+    page = second.page
+    page.get_by_label("Status", exact=True).select_option(label="Resolved")
+    page.get_by_label("Add an internal note (staff only)").fill("Owner fixed the pipe.")
+    page.get_by_role("button", name="Save changes").click()
+    conflict = page.locator(".conflict")
+    expect(conflict).to_contain_text("changed by first after you opened it")
+    expect(conflict.locator("tbody")).to_contain_text("Resolved")
+    expect(conflict.locator("tbody")).to_contain_text("Being investigated")
+    expect(page.get_by_label("Add an internal note (staff only)")).to_have_value(
+        "Owner fixed the pipe."
+    )
+    check(page, "conflict")
+    assert [e for e in second.errors if not re.search(r"40[19]", e)] == []
+    page.get_by_role("button", name="Save changes").click()
+    expect(page.locator(".flash")).to_contain_text("Saved.")
+    expect(page.locator(".audit")).to_contain_text("Being investigated → Resolved")
+    assert len(updates(mail_server)) == 2, "one per save that changed the status"
+
+
+@pytest.mark.parametrize(("query", "expected"), [("hrt4455", 1), ("H R T 4455", 1), ("ari", 1)])
+def test_search_by_plate_and_part_of_a_name(open_tab, desk, query, expected):
+    app, url = desk
+    page = signed_in(open_tab, app, url, "officer").page
+    page.get_by_label("Search").fill(query)
+    page.get_by_role("button", name="Filter").click()
+    expect(page.locator("#queue-count")).to_contain_text(f"{expected} case")
+    expect(page.locator("table.queue tbody tr")).to_have_count(expected)
+    expect(page.locator("table.queue tbody")).to_contain_text("Still happening")
+
+
+def test_a_site_visit_photo_from_a_phone(open_tab, desk):
+    app, url = desk
+    tab = signed_in(open_tab, app, url, "officer", viewport="phone")
+    page = tab.page
+    open_case(page, url)
+    page.get_by_text("Record a site visit").click()
+    page.get_by_label("Date and time of the visit").fill("2026-11-20T10:30")
+    page.get_by_label("Who visited").fill("Jo Smith")
+    page.get_by_label("What was found").fill("Grey water from the wash bay drain.")
+    page.get_by_label("Sample taken").select_option("yes")
+    page.get_by_label("Lab reference").fill("LAB-2026-77")
+    page.get_by_label("Photos taken on site").set_input_files(
+        [{"name": "IMG_0001.jpg", "mimeType": "image/jpeg", "buffer": jpeg((3000, 4000))}]
+    )
+    page.get_by_role("button", name="Record the visit").click()
+    expect(page.locator(".flash")).to_contain_text("Site visit recorded.")
+    image = page.locator(".inspection img")
+    expect(image).to_have_count(1)
+    assert image.evaluate("i => i.complete && i.naturalHeight") == 1600
+    check(page, "case with a site visit, phone")
+    assert [e for e in tab.errors if "401" not in e] == [] and not tab.external_requests
+
+
+def test_the_printed_case_fits_on_two_letter_pages(open_tab, desk):
+    app, url = desk
+    tab = signed_in(open_tab, app, url, "officer")
+    page = tab.page
+    open_case(page, url)
+    page.get_by_label("Add an internal note (staff only)").fill("Called the owner. " * 20)
+    page.get_by_role("button", name="Save changes").click()
+    page.get_by_role("link", name="Printable case").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("resident report")
+    check(page, "printable case")
+    page.emulate_media(media="print")
+    assert page.locator("form:visible, nav:visible, button:visible, input:visible").count() == 0
+    pdf = page.pdf(format="Letter", print_background=False)
+    pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+    assert 1 <= pages <= 2, pages
