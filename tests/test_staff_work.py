@@ -185,10 +185,30 @@ def test_csv_export_round_trips_and_is_safe_in_spreadsheets(app, client):
         "/staff/exports/cases.csv", query_string={"start": "2000-01-01", "end": "2099-12-31"}
     )
     [row] = list(csv.DictReader(io.StringIO(response.text)))
-    assert row["description"] == '\'=HYPERLINK("http://evil.example")'
-    assert row["contact_name"] == "'@SUM(A1)" and row["contact_phone"] == "'+1 555 555 0123"
-    assert row["contact_email"] == "pat@example.test" and row["longitude"] == "-76.82099"
-    assert row["indicators"] == "suds odor" and re.fullmatch(r"IDR-\d{4}-0001", row["reference"])
+    assert row["Describe what you saw"] == '\'=HYPERLINK("http://evil.example")'
+    assert row["Name"] == "'@SUM(A1)" and row["Phone"] == "'+1 555 555 0123"
+    assert row["E-mail"] == "pat@example.test" and row["Longitude"] == "-76.82099"
+    assert row["What was seen"] == "Suds or foam; A smell"
+    assert re.fullmatch(r"IDR-\d{4}-0001", row["Reference"])
+    assert (row["Kind"], row["Status"], row["Still happening"], row["Smell"], row["Hazard"]) == (
+        "Resident report", "Received", "Yes", "Chemical", "Chemicals")  # fmt: skip
+    assert row["Confirmed illicit discharge"] == "no" and row["Internal notes"] == ""
+
+
+def test_csv_export_has_amounts_units_and_internal_notes(app, client):
+    file_notification(client, notification_data())
+    sign_in(client, app)
+    act(client, 1, note="Booms checked.")
+    response = client.get(
+        "/staff/exports/cases.csv", query_string={"start": "2000-01-01", "end": "2099-12-31"}
+    )
+    [row] = list(csv.DictReader(io.StringIO(response.text)))
+    assert (row["Kind"], row["Amount released"], row["What was released"]) == (
+        "Release notification", "20", "Diesel fuel")  # fmt: skip
+    assert row["Unit"] == "gallons" and row["Hazardous substance"] == "Yes"
+    assert row["Internal notes"].endswith("smo: Booms checked.")
+    geojson = client.get("/staff/exports/cases.geojson", query_string={"start": "2000-01-01"})
+    assert "Booms" not in geojson.text
 
 
 # ---------------------------------------------------------------- annual figures
