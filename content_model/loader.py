@@ -134,6 +134,9 @@ class Office:
     closes: dt.time
     email: str | None
     fax: str | None
+    # Where the office is (optional): the checker holds the service area to contain it.
+    latitude: float | None = None
+    longitude: float | None = None
 
 
 @dataclass(frozen=True)
@@ -338,6 +341,17 @@ def _month_day(fields: _Fields, key: str) -> tuple[int, int]:
     return day.month, day.day
 
 
+def _location(office: _Fields) -> dict[str, float]:
+    """The office's optional `location: {latitude, longitude}`."""
+    if office.data.get("location") is None:
+        return {}
+    where = office.mapping("location")
+    return {
+        "latitude": where.number("latitude", -90, 90),
+        "longitude": where.number("longitude", -180, 180),
+    }
+
+
 def load_settings(path: Path) -> Settings:
     fields = _Fields(_read_yaml(path), path.name)
     town, office, smo = (
@@ -368,6 +382,7 @@ def load_settings(path: Path) -> Settings:
             closes=_clock_time(office, "closes"),
             email=office.text("email", optional=True),
             fax=office.text("fax", optional=True),
+            **_location(office),
         ),
         smo_title=smo.text("title"),
         smo_email=smo.text("email", optional=True),
@@ -447,7 +462,14 @@ class Ordinance:
     title: str
     head: ChapterHead
     sections: tuple[Section, ...]
-    spill_section: str
+    # The section that does each job, by role ("release_notification": "216-12"): pages,
+    # forms and mail cite a section through its role, never by a number of their own.
+    roles: dict[str, str]
+
+    @property
+    def spill_section(self) -> str:
+        """The section that tells a facility how to report a spill or release."""
+        return self.roles["release_notification"]
 
     @cached_property
     def by_number(self) -> dict[str, Section]:
@@ -456,6 +478,16 @@ class Ordinance:
     @property
     def definitions(self) -> tuple[Definition, ...]:
         return tuple(d for section in self.sections for d in section.definitions)
+
+
+# The roles every ordinance must name a section for (pages and mail cite them).
+REQUIRED_ROLES = (
+    "definitions",
+    "enforcement_officer",
+    "exemptions",
+    "release_notification",
+    "penalties",
+)
 
 
 def _provisions(fields: _Fields, key: str, anchor: str | None) -> tuple[Provision, ...]:
@@ -496,9 +528,13 @@ def load_ordinance(path: Path) -> Ordinance:
         )
     if not sections:
         raise fields.fail("sections", "must list the sections")
-    spill_section = fields.text("spill_section")
-    if spill_section not in seen:
-        raise fields.fail("spill_section", f"§ {spill_section} is not in the ordinance")
+    roles_map = fields.mapping("roles")
+    roles = {role: roles_map.text(role) for role in REQUIRED_ROLES} | {
+        str(role): str(number) for role, number in roles_map.data.items()
+    }
+    for role, number in roles.items():
+        if number not in seen:
+            raise roles_map.fail(role, f"§ {number} is not in the ordinance")
     return Ordinance(
         chapter=chapter,
         article=fields.text("article"),
@@ -510,7 +546,7 @@ def load_ordinance(path: Path) -> Ordinance:
             adoption=head.text("adoption"),
         ),
         sections=tuple(sections),
-        spill_section=spill_section,
+        roles=roles,
     )
 
 

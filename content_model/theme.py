@@ -136,6 +136,11 @@ def init_theme(app: Flask, content: Content, site_url: Callable[..., str]) -> No
     app.jinja_env.filters["markdown"] = render_markdown
     app.jinja_env.filters["cite"] = Citations(content)
     app.jinja_env.globals.update(
-        site=content.settings, asset_url=asset_url, site_url=site_url, portal_url=portal_url
+        site=content.settings,
+        # The section doing each job, by role: `§ {{ law.release_notification }}`.
+        law=content.ordinance.roles,
+        asset_url=asset_url,
+        site_url=site_url,
+        portal_url=portal_url,
     )
     app.register_blueprint(assets)

@@ -1,0 +1,160 @@
+"""A second municipality's pack (tests/packs/wrenfield: a Town, Chapter 147) runs the whole
+site and portal, and nothing it produces shows the default one: not its name, its phones,
+"Village" or Chapter 216. Every built page, public portal page, staff page, export and
+mail sent through a real SMTP server is read."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from helpers import (
+    built_pages,
+    csrf_of,
+    file_notification,
+    notification_data,
+    open_form,
+    report_data,
+    sign_in,
+)
+from mailserver import body
+from pack_traces import PACK, traces
+
+from content_model.loader import load_content
+from portal import create_app as create_portal
+from static_site.freeze import freeze
+
+PACK_CONTENT = load_content(PACK)
+# A spot inside the Town's service area, and a caller who names the Town's clerk.
+WHERE = {"latitude": "42.94010", "longitude": "-76.04100", "address": "Mill Road culvert"}
+NOTIFICATION = notification_data(prior_notice_to="Town Clerk", latitude="42.9402",
+                                 longitude="-76.0402")  # fmt: skip
+
+
+def assert_clean(where: str, text: str) -> None:
+    found = traces(text)
+    assert not found, f"{where} shows the default municipality:\n" + "\n".join(found)
+
+
+@pytest.fixture(scope="module")
+def pack_build(tmp_path_factory):
+    destination = tmp_path_factory.mktemp("pack-build")
+    freeze(destination, {"CONTENT_DIR": str(PACK)})
+    return destination
+
+
+@pytest.fixture
+def pack_app(tmp_path, pack_build, mail_server):
+    return create_portal(
+        {
+            "TESTING": True,
+            "CONTENT_DIR": str(PACK),
+            "DATABASE": str(tmp_path / "portal.sqlite3"),
+            "SITE_DIR": str(pack_build),
+            "MAIL_SERVER": "127.0.0.1",
+            "MAIL_PORT": mail_server.port,
+            "MAIL_TIMEOUT": 5,
+            "SMO_EMAIL": "smo@wrenfield.test",
+            "PUBLIC_URL": "https://portal.wrenfield.test",
+            "RATELIMIT_ENABLED": False,
+            "OUTBOX_DELIVERY": "inline",
+            "SESSION_COOKIE_SECURE": False,
+        }
+    )
+
+
+@pytest.fixture
+def walked(pack_app, mail_server):
+    """A report and a notification filed, a note sent, and every page that shows them:
+    returns [(what, text)] of pages, exports and the mail actually delivered."""
+    client = pack_app.test_client()
+    seen: list[tuple[str, str]] = []
+
+    def get(url: str) -> str:
+        response = client.get(url)
+        assert response.status_code == 200, f"{url}: HTTP {response.status_code}"
+        seen.append((url, response.get_data(as_text=True)))
+        return response.get_data(as_text=True)
+
+    get("/report/")
+    sent = client.post("/report/", data={**open_form(client), **report_data(**WHERE)})
+    assert sent.status_code == 303, sent.text[:500]
+    thanks = get(sent.headers["Location"])
+    status_url = re.search(r"/status/[\w-]+/", thanks).group(0)
+    get(status_url)
+    # A form with mistakes shows its messages, which must not name the default either.
+    bad = client.post("/report/", data={**open_form(client), **report_data(description="")})
+    seen.append(("/report/ with errors", bad.get_data(as_text=True)))
+    get("/notify/")
+    review, final = file_notification(client, NOTIFICATION)
+    assert final is not None and final.status_code == 303, review.text[:500]
+    seen.append(("/notify/ review", review.get_data(as_text=True)))
+    get(final.headers["Location"])
+    seen.append(("a page that is not there", client.get("/no-such-page/").get_data(as_text=True)))
+
+    sign_in(client, pack_app)
+    queue = get("/staff/")
+    for case in (1, 2):
+        page = get(f"/staff/cases/{case}/")
+        get(f"/staff/cases/{case}/map")
+    client.post("/staff/cases/1/public-note",
+                data={"csrf_token": csrf_of(page), "public_note": "A crew comes Monday."})  # fmt: skip
+    get(status_url)
+    span = "?start=2000-01-01&end=2099-12-31"
+    for url in ("/staff/exports/", f"/staff/exports/cases.csv{span}",
+                f"/staff/exports/cases.geojson{span}", "/staff/annual-report/", "/staff/map/",
+                "/staff/map/frame", "/staff/outbox/", "/staff/phone-notices/new"):  # fmt: skip
+        get(url)
+    assert "IDR-" in queue and "REL-" in queue
+    for message in mail_server.messages:
+        for kind in ("plain", "html"):
+            seen.append((f"mail {message['Subject']!r} ({kind})", body(message, kind)))
+        seen.append(
+            (f"mail {message['Subject']!r} headers", f"{message['From']} {message['Subject']}")
+        )
+    return seen
+
+
+def test_the_pack_is_another_municipality():
+    settings, ordinance = PACK_CONTENT.settings, PACK_CONTENT.ordinance
+    assert (settings.kind, ordinance.chapter) == ("Town", "147")
+    assert ordinance.roles["release_notification"] == "147-12"
+
+
+def test_every_built_page_is_the_towns(pack_build):
+    pages = built_pages(pack_build)
+    assert len(pages) >= 15
+    for page in pages:
+        assert_clean(str(page.relative_to(pack_build)), page.read_text(encoding="utf-8"))
+    home = (pack_build / "index.html").read_text(encoding="utf-8")
+    assert "Town of Wrenfield" in home and "Chapter 147" in home
+    assert 'id="sec-147-12"' in (pack_build / "ordinance" / "index.html").read_text()
+
+
+def test_every_portal_page_export_and_mail_is_the_towns(walked):
+    kinds = {what.split(" ")[0] for what, _ in walked}
+    assert {"/report/", "/notify/", "/staff/", "mail"} <= kinds
+    mails = [what for what, _ in walked if what.startswith("mail")]
+    # To the officer and the reporter for the report, the receipt and the officer's copy
+    # for the notification, and the note: each as text and HTML (and its sender).
+    assert len(mails) >= 5 * 3, mails
+    for what, text in walked:
+        assert_clean(what, text)
+
+
+def test_the_portal_cites_the_towns_sections_and_speaks_of_the_town(walked):
+    pages = dict(walked)
+    receipt = next(text for what, text in walked if what.endswith("?filed=1"))
+    assert "§ 147-12" in receipt and "Town of Wrenfield" in receipt
+    assert "(315) 555-0142" in pages["/notify/"] or "(315) 555-0142" in receipt
+    # The Town accepts the filing as the notice (its online_filing), unlike the default.
+    assert "The Town accepts this filing as the notice § 147-12 asks for" in receipt
+
+
+def test_the_portal_counts_business_days_by_the_towns_closures(pack_app):
+    calendar = pack_app.extensions["calendar"]
+    import datetime as dt
+
+    # 2026-11-27, the day after Thanksgiving, is a closure of the Town's only.
+    assert not calendar.is_business_day(dt.date(2026, 11, 27))
+    assert calendar.is_business_day(dt.date(2026, 10, 12)), "no Columbus Day in the Town"
