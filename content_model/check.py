@@ -58,7 +58,7 @@ SITE_REQUIRED = (
     "holidays.observed",
 )  # fmt: skip
 
-# A citation of a section, with an optional subdivision: '§ 216-6', '§ 216-6 A(1)', '§ 216-13 B'.
+# A citation of a section, with an optional subdivision: '§ N-6', '§ N-6 A(1)', '§ N-13 B'.
 CITATION = re.compile(r"§\s?(\d+-\d+)(?:\s([A-Z])(?![A-Za-z])(\(\d+\))?(\([a-z]\))?)?")
 # 'Subsection A(1)' in a section's own text names a subdivision of that section.
 SUBSECTION = re.compile(r"Subsection ([A-Z])(\(\d+\))?(\([a-z]\))?")
@@ -322,7 +322,7 @@ class Citations:
         self.span = f"§ {numbers[0]} to § {numbers[-1]}"
 
     def missing(self, text: str, own: str | None = None) -> Iterator[str]:
-        """Each citation in `text` the ordinance cannot answer ('§ 216-6 A(9)'); `own` is
+        """Each citation in `text` the ordinance cannot answer ('§ N-6 A(9)'); `own` is
         the section the text belongs to, for its 'Subsection A(1)' mentions."""
         for match in CITATION.finditer(text):
             number, *labels = match.groups()

@@ -1,6 +1,6 @@
 """The content model: the files in content/ read, checked and turned into dataclasses.
 
-Both apps read the Village's words and settings only through `load_content`, so
+Both apps read the municipality's words and settings only through `load_content`, so
 every file is validated in one place and an error always names the file and field.
 """
 
@@ -138,7 +138,7 @@ class Office:
     phone: Phone
     hours: str
     # When the office opens and closes on a business day: notice in person or by
-    # telephone (§ 216-12) can only be given between these times.
+    # telephone (the release notification section) can only be given between these times.
     opens: dt.time
     closes: dt.time
     email: str | None
@@ -173,8 +173,9 @@ class HolidayRules:
 
 @dataclass(frozen=True)
 class OnlineFiling:
-    """What the municipality accepts the portal's release notification as (§ 216-12 names
-    only notice in person, by telephone or fax, and a written notice mailed)."""
+    """What the municipality accepts the portal's release notification as (the release
+    notification section names only notice in person, by telephone or fax, and a written
+    notice mailed)."""
 
     counts_as_notice: bool
     counts_as_written_confirmation: bool
@@ -471,7 +472,7 @@ class Ordinance:
     title: str
     head: ChapterHead
     sections: tuple[Section, ...]
-    # The section that does each job, by role ("release_notification": "216-12"): pages,
+    # The section that does each job, by role ("release_notification": "N-12" in Chapter N): pages,
     # forms and mail cite a section through its role, never by a number of their own.
     roles: dict[str, str]
 
@@ -500,7 +501,7 @@ REQUIRED_ROLES = (
 
 
 def _provisions(fields: _Fields, key: str, anchor: str | None) -> tuple[Provision, ...]:
-    """Read a list of provisions; labelled ones get an anchor such as 'sec-216-6-a-1'."""
+    """Read a list of provisions; labelled ones get an anchor such as 'sec-N-6-a-1'."""
     result = []
     for item in fields.records(key, optional=True):
         label = item.text("label", optional=True)

@@ -100,7 +100,7 @@ _TAG_OR_LINK = re.compile(r"(<a\b.*?</a>|<[^>]+>)", re.DOTALL)
 
 
 class Citations:
-    """Turns '§ 216-6' in text into a link to that section of the ordinance page."""
+    """Turns '§ N-6' (N the ordinance's chapter) in text into a link to that section."""
 
     def __init__(self, content: Content) -> None:
         self.sections = content.ordinance.by_number

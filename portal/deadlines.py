@@ -1,7 +1,9 @@
-"""Business-day deadlines: § 216-12's "next business day" and "within three business days".
+"""Business-day deadlines: the release notification section's "next business day" and
+"within three business days".
 
 A business day is Monday to Friday, not a holiday as observed under the content's HolidayRules
-and not a Village closure. Dates are computed from the rules for any year, never from a table.
+and not a closure of the municipality's. Dates are computed from the rules for any year,
+never from a table.
 """
 
 from __future__ import annotations
@@ -79,7 +81,7 @@ class BusinessCalendar:
         return dict(self._holidays(year))  # a copy, so the cache cannot be changed
 
     def is_business_day(self, day: date) -> bool:
-        """Whether the Village office is open that day: a weekday, not a holiday or closure."""
+        """Whether the municipality's office is open: a weekday, not a holiday or closure."""
         return day.weekday() < SATURDAY and day not in self._holidays(day.year)
 
     def add_business_days(self, day: date, n: int) -> date:
@@ -108,20 +110,20 @@ class BusinessCalendar:
 
 @cache
 def default_calendar() -> BusinessCalendar:
-    """The calendar of the Village's own rules in content/site.yaml, built once."""
+    """The calendar of the municipality's own rules in content/site.yaml, built once."""
     return BusinessCalendar(load_content().settings.holidays)
 
 
 def is_business_day(day: date) -> bool:
-    """`BusinessCalendar.is_business_day` under the Village's rules."""
+    """`BusinessCalendar.is_business_day` under the municipality's rules."""
     return default_calendar().is_business_day(day)
 
 
 def add_business_days(day: date, n: int) -> date:
-    """`BusinessCalendar.add_business_days` under the Village's rules."""
+    """`BusinessCalendar.add_business_days` under the municipality's rules."""
     return default_calendar().add_business_days(day, n)
 
 
 def next_business_day(day: date) -> date:
-    """`BusinessCalendar.next_business_day` under the Village's rules."""
+    """`BusinessCalendar.next_business_day` under the municipality's rules."""
     return default_calendar().next_business_day(day)

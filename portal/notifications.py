@@ -1,4 +1,5 @@
-"""Release notifications: the deadlines § 216-12 sets, and the record a facility keeps."""
+"""Release notifications: the deadlines the release notification section sets, and the
+record a facility keeps."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ from portal.notify_forms import (
     NotificationForm,
 )
 
-# Section 216-12: a commercial or industrial source keeps its record at least three years.
+# The release notification section: a commercial or industrial source keeps its record
+# at least three years.
 RETENTION_YEARS = 3
 
 

@@ -19,6 +19,7 @@ from helpers import (
 )
 from mailserver import body
 from pack_traces import PACK, traces
+from test_html_validity import html_errors
 
 from content_model.loader import load_content
 from portal import create_app as create_portal
@@ -158,3 +159,15 @@ def test_the_portal_counts_business_days_by_the_towns_closures(pack_app):
     # 2026-11-27, the day after Thanksgiving, is a closure of the Town's only.
     assert not calendar.is_business_day(dt.date(2026, 11, 27))
     assert calendar.is_business_day(dt.date(2026, 10, 12)), "no Columbus Day in the Town"
+
+
+def test_the_towns_pages_are_valid_html(walked, pack_build, tmp_path):
+    """The Nu HTML Checker on the pack's built pages and every portal page walked."""
+    pages = built_pages(pack_build)
+    documents = [text for _, text in walked if text.lstrip().lower().startswith("<!doctype html")]
+    assert len(documents) >= 15
+    for i, text in enumerate(documents):
+        path = tmp_path / f"portal-{i}.html"
+        path.write_text(text, encoding="utf-8")
+        pages.append(path)
+    assert html_errors(pages, tmp_path) == []
