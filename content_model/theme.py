@@ -137,8 +137,8 @@ def init_theme(app: Flask, content: Content, site_url: Callable[..., str]) -> No
     app.jinja_env.filters["cite"] = Citations(content)
     app.jinja_env.globals.update(
         site=content.settings,
-        # The section doing each job, by role: `§ {{ law.release_notification }}`.
-        law=content.ordinance.roles,
+        # The section doing each job, by role: `§ {{ section_for.release_notification }}`.
+        section_for=content.ordinance.roles,
         asset_url=asset_url,
         site_url=site_url,
         portal_url=portal_url,

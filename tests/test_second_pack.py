@@ -6,6 +6,7 @@ mail sent through a real SMTP server is read."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from helpers import (
@@ -18,7 +19,7 @@ from helpers import (
     sign_in,
 )
 from mailserver import body
-from pack_traces import PACK, traces
+from pack_traces import PACK, PATTERNS, traces
 from test_html_validity import html_errors
 
 from content_model.loader import load_content
@@ -114,6 +115,27 @@ def walked(pack_app, mail_server):
             (f"mail {message['Subject']!r} headers", f"{message['From']} {message['Subject']}")
         )
     return seen
+
+
+ROOT = Path(__file__).resolve().parent.parent
+CODE = ("templates", "portal", "static_site", "content_model", "static/js", "static/css")
+# In code, a section is cited through the ordinance's roles, never by a number of its own.
+LITERAL_SECTION = re.compile(r"§\s*\d+-\d+")
+
+
+def test_code_and_templates_name_no_municipality_and_no_section():
+    """Not even in a comment: what is written there gets copied into what is shown."""
+    patterns = {what: p for what, p in PATTERNS.items() if not what.startswith("kind")}
+    patterns |= {"Village": re.compile(r"\bVillage\b"), "a section number": LITERAL_SECTION}
+    found = []
+    for folder in CODE:
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.suffix not in (".py", ".html", ".txt", ".js", ".css"):
+                continue
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                found += [f"{path.relative_to(ROOT)}:{n}: {what}: {line.strip()}"
+                          for what, p in patterns.items() if p.search(line)]  # fmt: skip
+    assert not found, "\n".join(found)
 
 
 def test_the_pack_is_another_municipality():
