@@ -5,6 +5,7 @@ mail sent through a real SMTP server is read."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from pathlib import Path
 
@@ -174,13 +175,18 @@ def test_the_portal_cites_the_towns_sections_and_speaks_of_the_town(walked):
     assert "The Town accepts this filing as the notice § 147-12 asks for" in receipt
 
 
-def test_the_portal_counts_business_days_by_the_towns_closures(pack_app):
+def test_the_portal_counts_business_days_by_the_towns_rules(pack_app, walked):
     calendar = pack_app.extensions["calendar"]
-    import datetime as dt
-
     # 2026-11-27, the day after Thanksgiving, is a closure of the Town's only.
     assert not calendar.is_business_day(dt.date(2026, 11, 27))
     assert calendar.is_business_day(dt.date(2026, 10, 12)), "no Columbus Day in the Town"
+    # Independence Day 2026 is a Saturday: the Town keeps it on Friday, July 3.
+    assert not calendar.is_business_day(dt.date(2026, 7, 3))
+    # And the page that explains the count says so, with the Town's closing time.
+    text = " ".join(dict(walked)["/notify/"].split())
+    assert "a holiday on a Sunday is kept on the Monday, a holiday on a Saturday is kept on " \
+        "the Friday before" in text  # fmt: skip
+    assert "the days the Town office announces it is closed" in text and "3:30" in text
 
 
 def test_the_towns_pages_are_valid_html(walked, pack_build, tmp_path):
