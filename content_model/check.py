@@ -62,6 +62,8 @@ SITE_REQUIRED = (
 CITATION = re.compile(r"§\s?(\d+-\d+)(?:\s([A-Z])(?![A-Za-z])(\(\d+\))?(\([a-z]\))?)?")
 # 'Subsection A(1)' in a section's own text names a subdivision of that section.
 SUBSECTION = re.compile(r"Subsection ([A-Z])(\(\d+\))?(\([a-z]\))?")
+# A Markdown link to a part of the ordinance page: '[the list](/ordinance/#sec-216-6-a-1)'.
+ANCHOR_LINK = re.compile(r"\]\([^)\s]*#(sec-[a-z0-9-]+)\)")
 PHONE_CHARACTERS = re.compile(r"^\+?[\d\s().-]+$")
 SHORT_NUMBERS = {f"{n}11" for n in range(2, 10)}  # 211 to 911
 
@@ -317,7 +319,7 @@ class Citations:
         self.ordinance = ordinance
         self.anchors = {
             anchor for section in ordinance.sections for anchor in _anchors(section.body)
-        }
+        } | {section.anchor for section in ordinance.sections}
         numbers = [s.number for s in ordinance.sections]
         self.span = f"§ {numbers[0]} to § {numbers[-1]}"
 
@@ -328,6 +330,9 @@ class Citations:
             number, *labels = match.groups()
             if number not in self.ordinance.by_number or not self._has(number, labels):
                 yield " ".join(match.group(0).split())  # a no-break space printed plainly
+        for match in ANCHOR_LINK.finditer(text):
+            if match.group(1) not in self.anchors:
+                yield f"a link to #{match.group(1)}"
         if own:
             for match in SUBSECTION.finditer(text):
                 if not self._has(own, match.groups()):

@@ -96,6 +96,9 @@ BROKEN = [
      f"    fix: list sections the ordinance has {SPAN}"),
     ("learn page links a missing subdivision", _replace("learn/car-washing.md", "Under § 147-6 A(1)", "Under § 147-6 A(9)"),
      f"learn/car-washing.md: body: cites § 147-6 A(9), which is not in the ordinance\n    fix: {CITE_FIX}"),
+    ("learn page links a missing part of the law", _replace("learn/car-washing.md", "## Why it matters", "See [the list](/ordinance/#sec-147-6-a-9).\n\n## Why it matters"),
+     "learn/car-washing.md: body: cites a link to #sec-147-6-a-9, which is not in the ordinance\n"
+     f"    fix: {CITE_FIX}"),
     ("ordinance cites a missing section", _replace("ordinance.yaml", "defined in §\u00a0147-7", "defined in §\u00a0147-70"),
      "ordinance.yaml: sections[10] (§ 147-11): cites § 147-70, which is not in the ordinance\n"
      f"    fix: {CITE_FIX}"),
