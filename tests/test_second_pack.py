@@ -18,6 +18,7 @@ from helpers import (
     open_form,
     report_data,
     sign_in,
+    start_notification,
 )
 from mailserver import body
 from pack_traces import PACK, PATTERNS, traces
@@ -89,26 +90,38 @@ def walked(pack_app, mail_server):
     bad = client.post("/report/", data={**open_form(client), **report_data(description="")})
     seen.append(("/report/ with errors", bad.get_data(as_text=True)))
     get("/notify/")
+    triage = {name: NOTIFICATION[name] for name in ("danger", "hazardous", "petroleum")}
+    seen.append(("/notify/ details", start_notification(client, triage).get_data(as_text=True)))
     review, final = file_notification(client, NOTIFICATION)
     assert final is not None and final.status_code == 303, review.text[:500]
     seen.append(("/notify/ review", review.get_data(as_text=True)))
     get(final.headers["Location"])
     seen.append(("a page that is not there", client.get("/no-such-page/").get_data(as_text=True)))
 
+    get("/staff/login")
     sign_in(client, pack_app)
+    notice = {"csrf_token": csrf_of(get("/staff/phone-notices/new")), "told_at": "2026-11-02T10:00",
+              "how": "phone", "facility_name": "Mill Road Garage", "caller_name": "Sam Lee",
+              "caller_phone": "(555) 555-0100", "material": "Diesel", "hazardous": "yes"}  # fmt: skip
+    assert client.post("/staff/phone-notices/new", data=notice).status_code == 303
     queue = get("/staff/")
     for case in (1, 2):
         page = get(f"/staff/cases/{case}/")
         get(f"/staff/cases/{case}/map")
-    client.post("/staff/cases/1/public-note",
-                data={"csrf_token": csrf_of(page), "public_note": "A crew comes Monday."})  # fmt: skip
+    for action, data in (("public-note", {"public_note": "A crew comes Monday."}),
+                         ("status", {"status": "referred", "referred_agency": "NYSDEC"})):  # fmt: skip
+        response = client.post(
+            f"/staff/cases/1/{action}", data={"csrf_token": csrf_of(page), **data}
+        )
+        assert response.status_code == 303
+    get("/staff/cases/1/")
     get(status_url)
     span = "?start=2000-01-01&end=2099-12-31"
     for url in ("/staff/exports/", f"/staff/exports/cases.csv{span}",
                 f"/staff/exports/cases.geojson{span}", "/staff/annual-report/", "/staff/map/",
-                "/staff/map/frame", "/staff/outbox/", "/staff/phone-notices/new"):  # fmt: skip
+                "/staff/map/frame", "/staff/outbox/"):  # fmt: skip
         get(url)
-    assert "IDR-" in queue and "REL-" in queue
+    assert "IDR-" in queue and "REL-" in queue and "Mill Road Garage" in queue
     for message in mail_server.messages:
         for kind in ("plain", "html"):
             seen.append((f"mail {message['Subject']!r} ({kind})", body(message, kind)))
