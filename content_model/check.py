@@ -432,7 +432,8 @@ def _check_learn(root: Path, ordinance: Ordinance, citations: Citations) -> Iter
         except yaml.YAMLError:
             meta = None  # the loader says so below
         if match and isinstance(meta, dict):
-            for number in meta.get("sections") or []:
+            listed = meta.get("sections")
+            for number in listed if isinstance(listed, list) else []:  # else the loader says
                 if str(number) not in ordinance.by_number:
                     yield Problem(
                         name,
