@@ -94,8 +94,9 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS events_case ON events (case_id, id);
 
--- A release told to the Village by telephone, in person or by fax (§ 216-12), logged by
--- staff; a spoken one waits for its written confirmation (an online notification).
+-- A release told to the municipality by telephone, in person or by fax (release notification
+-- section), logged by staff; a spoken one waits for its written confirmation (an online
+-- notification).
 CREATE TABLE IF NOT EXISTS phone_notices (
     id INTEGER PRIMARY KEY,
     told_at TEXT NOT NULL,
@@ -141,7 +142,7 @@ CREATE TABLE IF NOT EXISTS reports (
     source_notes TEXT
 );
 
--- A facility's release notification (§ 216-12). Kept at least until retain_until.
+-- A facility's release notification (release notification section). Kept until retain_until.
 CREATE TABLE IF NOT EXISTS notifications (
     case_id INTEGER PRIMARY KEY REFERENCES cases (id),
     danger TEXT NOT NULL,
