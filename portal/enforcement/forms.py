@@ -41,9 +41,22 @@ def money(label: str, required: str | None = None) -> Field:
     return text(label, 20, check)
 
 
+class Day(DateField):
+    """A date input: what was typed is shown again, unless a date input cannot hold it
+    (text that is no date: the error beside it says what to enter)."""
+
+    def _value(self) -> str:
+        value = super()._value()
+        try:
+            dt.date.fromisoformat(value)
+        except ValueError:
+            return ""
+        return value
+
+
 def day(label: str, required: str | None = None) -> DateField:
     first = [DataRequired(required)] if required else [Optional()]
-    return DateField(label, first)
+    return Day(label, first)
 
 
 class DayForm(FlaskForm):
