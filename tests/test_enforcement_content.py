@@ -78,7 +78,7 @@ def test_a_missing_file_stops_the_portal(pack):
     from portal import create_app
 
     (pack / "enforcement.yaml").unlink()
-    with pytest.raises(ContentError, match="enforcement.yaml: file is missing"):
+    with pytest.raises(ContentError, match=r"enforcement\.yaml: file is missing"):
         create_app(
             {"TESTING": True, "CONTENT_DIR": str(pack), "DATABASE": str(pack / "db.sqlite3")}
         )
