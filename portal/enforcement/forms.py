@@ -38,6 +38,8 @@ def money(label: str, required: str | None = None) -> Field:
         if cents is not None and cents > 100_000_000:
             raise ValidationError("Enter an amount under $1,000,000.")
 
+    if required:
+        check.field_flags = {"required": True}  # so the label does not say "(optional)"
     return text(label, 20, check)
 
 
