@@ -130,6 +130,9 @@ def test_the_whole_path_with_its_dates(officer, clock, app):
             cost_notice_mailed_on="2027-05-03", cost_notice_received_on="2027-05-05",
             payment_count="3"))  # fmt: skip
     page = officer.get("/staff/notices/1/").text
+    # A week of continued violation each 7 days from the correction date (12 April) to the
+    # abatement (3 May): 3.
+    assert "<strong>3</strong> weeks from the correction date" in page
     # Cost notice within 30 days of 3 May: 2 June; protest 30 days from receipt (5 May): 4 June.
     assert {"2027-06-02", "2027-06-04"} <= set(times(page))
 

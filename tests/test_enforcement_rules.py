@@ -328,3 +328,9 @@ def test_every_reading_is_said_in_words():
     )
     assert "business days" in other["days"] and "mailing" in other["protest"]
     assert not any("216" in text for text in words.values()), "sections come from content"
+
+
+def test_an_installment_due_on_a_holiday_runs_to_the_next_business_day(calendar):
+    # Monthly from Friday 4 June 2027: 4 July is a Sunday, kept Monday 5 July: Tuesday 6 July.
+    plan = rules.installments(135_000, 3, D("2027-06-04"), TERMS, calendar)
+    assert [i.due for i in plan] == [D("2027-06-04"), D("2027-07-06"), D("2027-08-04")]

@@ -199,21 +199,27 @@ class Installment:
     cents: int
 
 
-def installments(total: int, count: int, first_due: dt.date, terms: Terms) -> list[Installment]:
+def installments(
+    total: int,
+    count: int,
+    first_due: dt.date,
+    terms: Terms,
+    calendar: BusinessCalendar | None = None,
+) -> list[Installment]:
     """Cost: "The liability shall be paid in not more than 12 equal payments." Equal to the
     cent, the odd cents on the first; due every `installment_months` (a reading) from the
-    first due date."""
+    first due date, each moved to the next business day under `roll_to_business_day` when a
+    calendar is given."""
     if not 1 <= count <= terms.max_payments:
         raise ValueError(f"from 1 to {terms.max_payments} payments, not {count}")
     base, odd = divmod(total, count)
-    return [
-        Installment(
-            i + 1,
-            add_months(first_due, i * terms.installment_months),
-            base + (odd if i == 0 else 0),
-        )
-        for i in range(count)
-    ]
+    plan = []
+    for i in range(count):
+        due = add_months(first_due, i * terms.installment_months)
+        if calendar and terms.roll_to_business_day and not calendar.is_business_day(due):
+            due = calendar.next_business_day(due)
+        plan.append(Installment(i + 1, due, base + (odd if i == 0 else 0)))
+    return plan
 
 
 def round_cents(amount: Fraction) -> int:
@@ -385,6 +391,12 @@ def readings(terms: Terms) -> dict[str, str]:
         "interest": f"Simple interest, per day, on the unpaid charge over a year of"
         f" {terms.interest_days_in_year} days, rounded to the cent when posted; a payment"
         f" applies {applies}.",
-        "installments": f"Installments fall due every {terms.installment_months} month(s),"
-        " the first when the protest period closes; odd cents go on the first.",
+        "installments": "Installments fall due "
+        + (
+            "monthly"
+            if terms.installment_months == 1
+            else f"every {terms.installment_months} months"
+        )
+        + ", the first when the protest period closes (a due date on a weekend or holiday runs to"
+        " the next business day); odd cents go on the first.",
     }

@@ -88,8 +88,8 @@ def timeline(
     corrected = s["completed_on"] or s["access_requested_on"]
     if result.correction:
         add("correction", "Correction due", result.correction, "corrective", corrected is None)
-        if not s["completed_on"]:
-            result.weeks = rules.weeks_continued(result.correction, today, terms)
+        # Weeks run until the violation is abated (then the count stops), or to today.
+        result.weeks = rules.weeks_continued(result.correction, s["completed_on"] or today, terms)
     for remedy in remedies:
         add(f"remedy-{remedy['id']}", f"Alternative remedy due: {remedy['kind']}",
             day_of(remedy["due_on"]), "notice", remedy["completed_on"] is None)  # fmt: skip
@@ -112,7 +112,9 @@ def timeline(
         s["protest_filed_on"] is None and today <= protest,
         "receipt presumed" if result.protest_presumed else "")  # fmt: skip
     if result.charge and s["payment_count"] and result.account:
-        result.schedule = rules.installments(result.charge, s["payment_count"], protest, terms)
+        result.schedule = rules.installments(
+            result.charge, s["payment_count"], protest, terms, calendar
+        )
         result.next_payment = rules.next_installment(result.schedule, result.account.paid_to_charge)
         result.special_assessment = rules.special_assessment(
             result.schedule, result.account.paid_to_charge, today
