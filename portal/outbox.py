@@ -327,11 +327,13 @@ class Courier:
 def sweep_and_send(app: Flask, db: sqlite_utils.Database, watch: Watch | None = None) -> SendResult:
     """Queue the mail of cases stored without it, delete photos of forms never sent,
     then send everything queued."""
+    from portal.enforcement.digest import queue_digest
     from portal.messages import queue_forgotten_mail  # messages queues through this module
 
     # A request context: links in the mail need url_for, outside any request here.
     with app.test_request_context(base_url=app.config["PUBLIC_URL"] or "http://localhost"):
         queue_forgotten_mail(db)
+        queue_digest(db)  # the morning's enforcement dates, once a day
         delete_abandoned_photos(db, local_now())
         return send_pending(db, watch=watch)
 

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from helpers import csrf_of, open_form, report_data, sign_in
+from mailserver import body
 
 from portal.db import get_db
 
@@ -249,3 +250,25 @@ def test_enforcement_stays_out_of_public_pages_status_and_exports(officer, clock
     for url in ("/staff/notices/1/", "/staff/notices/1/letter", "/staff/respondents/",
                 "/staff/enforcement/deadlines"):  # fmt: skip
         assert anonymous.get(url).status_code == 401
+
+
+def test_the_morning_digest_lists_the_open_dates_once_a_day(officer, clock, app, mail_server):
+    from portal.outbox import sweep_and_send
+
+    issue_notice(officer, clock, deadline="2027-03-05")
+    mail_server.messages.clear()
+
+    def sweep_at(moment: str) -> list:
+        clock.moment = dt.datetime.fromisoformat(moment).replace(tzinfo=TZ)
+        with app.app_context():
+            sweep_and_send(app, get_db())
+        return [m for m in mail_server.messages if "Enforcement dates" in m["Subject"]]
+
+    assert sweep_at("2027-03-08T07:59") == [], "not before the office opens (8:00)"
+    digests = sweep_at("2027-03-08T08:00")
+    assert len(digests) == 1 and digests[0]["Subject"] == "Enforcement dates: 2 open, 1 overdue"
+    text = body(digests[0])
+    assert "Friday, March 5, 2027 (OVERDUE): Correction due" in text
+    assert "Tuesday, March 16, 2027: Appeal window closes" in text and "NOV-2027-0001" in text
+    assert len(sweep_at("2027-03-08T15:00")) == 1, "once a day"
+    assert len(sweep_at("2027-03-09T08:30")) == 2, "and again the next morning"

@@ -13,9 +13,12 @@ from typing import Any
 
 import sqlite_utils
 
+from content_model.enforcement import Terms
 from portal.cases import next_reference
 from portal.clock import local_stamp
 from portal.db import insert, transaction
+from portal.deadlines import BusinessCalendar
+from portal.enforcement.timeline import Deadline, timeline
 from portal.staff.workflow import WorkflowError, log
 
 NOTICE_PREFIX = "NOV"
@@ -263,3 +266,17 @@ def issued_notices(db: sqlite_utils.Database) -> list[dict[str, Any]]:
         " JOIN cases c ON c.id = v.case_id JOIN respondents r ON r.id = v.respondent_id"
         " WHERE n.issued_on IS NOT NULL AND n.superseded_by IS NULL ORDER BY n.id",
     )
+
+
+def open_dates(
+    db: sqlite_utils.Database, terms: Terms, calendar: BusinessCalendar, today: dt.date
+) -> list[tuple[Deadline, dict[str, Any]]]:
+    """Every open enforcement date of every notice in force, with its notice, soonest first."""
+    found = []
+    for notice in issued_notices(db):
+        line = timeline(
+            notice, steps(db, notice["id"]), payments(db, notice["id"]),
+            remedies(db, notice["id"]), terms, calendar, today,
+        )  # fmt: skip
+        found.extend((deadline, notice) for deadline in line.open)
+    return sorted(found, key=lambda pair: (pair[0].due, pair[1]["id"]))

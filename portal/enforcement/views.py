@@ -441,17 +441,8 @@ def statement(notice_id: int):
 
 def open_deadlines(today: dt.date | None = None) -> list[tuple[Any, dict[str, Any]]]:
     """Every open enforcement date of every notice in force, soonest first."""
-    db, enforcement = get_db(), law()
-    today = today or local_today()
-    found = []
-    for notice in records.issued_notices(db):
-        steps = records.steps(db, notice["id"])
-        line = timeline(
-            notice, steps, records.payments(db, notice["id"]), records.remedies(db, notice["id"]),
-            enforcement.terms, current_app.extensions["calendar"], today,
-        )  # fmt: skip
-        found.extend((deadline, notice) for deadline in line.open)
-    return sorted(found, key=lambda pair: (pair[0].due, pair[1]["id"]))
+    calendar = current_app.extensions["calendar"]
+    return records.open_dates(get_db(), law().terms, calendar, today or local_today())
 
 
 @bp.route("/enforcement/deadlines")
