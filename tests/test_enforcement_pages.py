@@ -272,3 +272,26 @@ def test_the_morning_digest_lists_the_open_dates_once_a_day(officer, clock, app,
     assert "Tuesday, March 16, 2027: Appeal window closes" in text and "NOV-2027-0001" in text
     assert len(sweep_at("2027-03-08T15:00")) == 1, "once a day"
     assert len(sweep_at("2027-03-09T08:30")) == 2, "and again the next morning"
+
+
+MONTH_DATE = re.compile(
+    r"\b(January|February|March|April|May|June|July|August|September|October|November|December)"
+    r" \d{1,2}, \d{4}"
+)
+
+
+def test_every_date_on_the_enforcement_pages_is_a_time_element(app, client):
+    from enforcement_helpers import enforcement_pages
+
+    client.post("/report/", data={**open_form(client), **report_data()})
+    sign_in(client, app)
+    pages = enforcement_pages(client, 1)
+    assert len(pages) > 15
+    for name, response in pages.items():
+        assert response.status_code in (200, 422), name
+        assert response.headers["Cache-Control"] == "no-store", name
+        if response.status_code == 422:
+            continue  # an error message may name the earliest date allowed, in words
+        outside = re.sub(r"<time datetime=\"[^\"]+\">.*?</time>", "", response.text, flags=re.S)
+        assert not MONTH_DATE.findall(outside), (name, MONTH_DATE.findall(outside))
+    assert times(pages["enf-notice-issued"].text), "the issued notice shows its dates"
