@@ -189,6 +189,11 @@ def test_an_issued_notice_is_frozen_and_a_correction_supersedes_it(officer, cloc
     ok(post(officer, "/staff/notices/2/issue", "/staff/notices/2/"))
     old = officer.get("/staff/notices/1/").text
     assert "Superseded by" in old and "NOV-2027-0002" in old
+    # One notice in force per violation: a second one is refused, and so is correcting the
+    # superseded one again.
+    for url in ("/staff/violations/1/notice", "/staff/violations/1/notice?supersedes=1"):
+        response = officer.get(url)
+        assert response.status_code == 303 and response.headers["Location"] == "/staff/notices/2/"
     deadlines = officer.get("/staff/enforcement/deadlines").text
     assert "NOV-2027-0002" in deadlines and "NOV-2027-0001" not in deadlines
 

@@ -155,6 +155,15 @@ def new_notice(violation_id: int):
     earlier = records.notice(get_db(), supersedes) if supersedes else None
     if supersedes and (earlier is None or earlier["violation_id"] != violation_id):
         abort(404)
+    # One notice in force per violation: another is a correction of it, made from its page.
+    current = [n for n in records.notices_of(get_db(), violation_id) if not n["superseded_by"]]
+    blocking = [n for n in current if n["id"] != supersedes]
+    if blocking or (earlier and not earlier["issued_on"]):
+        flash("This violation has a notice already: change the draft, or correct the issued"
+              " notice from its page.", "error")  # fmt: skip
+        return redirect(
+            url_for("staff.notice_page", notice_id=(blocking or [earlier])[-1]["id"]), code=303
+        )
     form = _notice_form(_draft_data(earlier) if earlier else None, request.method == "POST")
     if request.method == "POST" and form.validate():
         notice_id = records.save_draft(
@@ -179,9 +188,13 @@ def edit_notice(notice_id: int):
         )
         return redirect(url_for("staff.notice_page", notice_id=notice_id), code=303)
     if form.validate():
-        records.save_draft(get_db(), _actor(), _violation(notice["violation_id"]), form.chosen(),
-                           form.deadline.data, notice_id=notice_id)  # fmt: skip
-        flash("Draft saved.", "success")
+        try:
+            records.save_draft(get_db(), _actor(), _violation(notice["violation_id"]),
+                               form.chosen(), form.deadline.data, notice_id=notice_id)  # fmt: skip
+        except WorkflowError as error:  # issued from another tab meanwhile
+            flash(str(error), "error")
+        else:
+            flash("Draft saved.", "success")
         return redirect(url_for("staff.notice_page", notice_id=notice_id), code=303)
     return notice_page(notice_id, overrides={"draft": form})
 
