@@ -80,7 +80,7 @@ def timeline(
     if s["decided_on"]:
         filed = s["decision_filed_on"] and s["decision_mailed_on"] and s["certified_mail_number"]
         due = rules.decision_filing_due(s["decided_on"], terms, calendar)
-        add("decision", "Decision filed with the clerk and mailed", due, "appeal", not filed)
+        add("decision", "Decision filed and mailed", due, "appeal", not filed)
     appeal = rules.Appeal(
         appealed, s["decided_on"], None if s["upheld"] is None else bool(s["upheld"])
     )
