@@ -261,6 +261,12 @@ def next_code(app, username: str) -> str:
         )
     totp = pyotp.TOTP(secret)
     step = max(totp.timecode(time.time()) - DRIFT_STEPS, (last or 0) + 1)
+    # The oldest code accepted stops being accepted when the step ends: near its end, wait
+    # for the next step rather than post a code that expires on its way.
+    left = totp.interval - time.time() % totp.interval
+    if step < totp.timecode(time.time()) and left < 5:
+        time.sleep(left + 0.1)
+        step = max(totp.timecode(time.time()) - DRIFT_STEPS, (last or 0) + 1)
     while step > totp.timecode(time.time()) + DRIFT_STEPS:
         time.sleep(1)
     return totp.generate_otp(step)
