@@ -18,6 +18,7 @@ from portal.deadlines import BusinessCalendar
 from portal.errors import init_errors, init_request_checks
 from portal.headers import init_headers
 from portal.limits import init_limits
+from portal.offline import init_offline
 from portal.outbox import init_outbox
 from portal.proxy import init_proxy
 from portal.settings import defaults, require
@@ -75,6 +76,7 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     app.register_blueprint(report.bp)
     app.register_blueprint(notify.bp)
     app.register_blueprint(status.bp)
+    init_offline(app)
     # Forms shown again, with what was typed, when their CSRF token has expired.
     app.extensions["expired_forms"] = {
         "report.submit": report.expired,
