@@ -8,7 +8,7 @@ import platform
 import sys
 from pathlib import Path
 
-from bench import load, portal, site, staff, system
+from bench import load, portal, resize, site, staff, system
 
 
 class Tee(io.TextIOBase):
@@ -28,7 +28,7 @@ parser.add_argument("--record", type=Path, help="also write the figures to this 
 args = parser.parse_args()
 tee = Tee(sys.stdout)
 sys.stdout = tee
-for section in (site, portal, staff, load, system):
+for section in (site, portal, resize, staff, load, system):
     section.run()
     print()
 sys.stdout = tee.stream
