@@ -251,3 +251,22 @@ def test_an_expired_form_is_sent_again_with_a_fresh_token_and_nothing_lost(open_
     assert [e for e in tab.errors if "400" not in e] == []
     assert rows(app, "SELECT count(*) FROM cases") == [(1,)]
     assert rows(app, "SELECT count(*) FROM photos") == [(1,)]
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["with-js", "without-js"])
+def test_back_from_the_thanks_page_keeps_the_coordinates_typed(open_tab, portal, javascript):
+    url, app = portal
+    page = open_tab("phone", java_script_enabled=javascript).page
+    page.goto(f"{url}/report/")
+    page.get_by_label("Describe what you saw").fill("Milky water in the ditch.")
+    page.get_by_label("Latitude").fill("42.16701")
+    page.get_by_label("Longitude").fill("-76.82099")
+    page.get_by_role("button", name="Send report").click()
+    page.wait_for_url(re.compile(r"/report/sent/"))
+    page.go_back()
+    expect(page.get_by_label("Latitude")).to_have_value("42.16701")
+    expect(page.get_by_label("Longitude")).to_have_value("-76.82099")
+    # Sent again, it goes through (a report of its own) instead of asking where it is.
+    page.get_by_role("button", name="Send report").click()
+    page.wait_for_url(re.compile(r"/report/sent/"))
+    assert rows(app, "SELECT count(*) FROM cases WHERE latitude IS NOT NULL") == [(2,)]
