@@ -34,6 +34,7 @@ def test_every_portal_page_is_valid_html(app, client, tmp_path):
     status_url = re.search(r'href="(/status/[\w-]+/)"', pages["report-sent"].text).group(1)
     pages["status"] = client.get(status_url)
     pages["not-found"] = client.get("/status/nothing/")
+    pages["my-reports"] = client.get("/report/mine/")
     pages["method-not-allowed"] = client.put("/report/")
     pages["expired-form"] = client.post("/report/", data=report_data())
     pages["notify-triage"] = client.get("/notify/")

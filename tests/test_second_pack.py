@@ -87,6 +87,9 @@ def walked(pack_app, mail_server):
     thanks = get(sent.headers["Location"])
     status_url = re.search(r"/status/[\w-]+/", thanks).group(0)
     get(status_url)
+    # What a phone keeps: the installable app's name and the reports kept on it.
+    for url in ("/report/manifest.webmanifest", "/report/mine/", f"{status_url}status.json"):
+        get(url)
     # A form with mistakes shows its messages, which must not name the default either.
     bad = client.post("/report/", data={**open_form(client), **report_data(description="")})
     seen.append(("/report/ with errors", bad.get_data(as_text=True)))
