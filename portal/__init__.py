@@ -11,7 +11,7 @@ import click
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from content_model.loader import load_content
+from content_model.check import load_checked
 from content_model.theme import TEMPLATES
 from portal.backup import init_backup
 from portal.db import init_db
@@ -21,6 +21,7 @@ from portal.headers import init_headers
 from portal.intake.pending import UploadsInMemory
 from portal.limits import init_limits
 from portal.mail.courier import init_outbox
+from portal.offline import init_offline
 from portal.proxy import init_proxy
 from portal.settings import SettingsError, defaults, require
 from portal.staff import init_staff
@@ -41,7 +42,7 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     app.config.from_prefixed_env("PORTAL")
     if test_config:
         app.config.update(test_config)
-    content = load_content(app.config["CONTENT_DIR"])
+    content = load_checked(app.config["CONTENT_DIR"])
     if app.config["PUBLIC_URL"] is None:
         app.config["PUBLIC_URL"] = content.settings.public_url
     # Served from the environment (gunicorn, the flask command), missing essentials stop it
@@ -87,6 +88,7 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     app.register_blueprint(report.bp)
     app.register_blueprint(notify.bp)
     app.register_blueprint(status.bp)
+    init_offline(app)
     # Forms shown again, with what was typed, when their CSRF token has expired.
     app.extensions["expired_forms"] = {
         "report.submit": report.expired,

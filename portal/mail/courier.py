@@ -116,7 +116,7 @@ def sweep_and_send(app: Flask, db: sqlite_utils.Database, watch: Watch | None = 
     with app.test_request_context(base_url=app.config["PUBLIC_URL"] or "http://localhost"):
         queue_forgotten_mail(db)
         delete_abandoned_photos(db, local_now())
-        # The officers' morning digest (portal/staff/digest.py), once a day each.
+        # Each officer's morning digest (follow-ups and enforcement dates), once a day.
         from portal.staff.digest import queue_digests
 
         queue_digests(db, local_now())
