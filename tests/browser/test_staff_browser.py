@@ -50,7 +50,7 @@ def test_a_day_in_the_workspace(open_tab, live_app, live_server, viewport):
     expect(page.get_by_role("heading", name=re.compile(reference))).to_be_visible()
     check(page, "case")
     page.select_option("#status", "investigating")
-    page.get_by_role("button", name="Save status").click()
+    page.get_by_role("button", name="Save changes").click()
     expect(page.locator(".flash")).to_contain_text("Saved.")
     expect(page.locator(".audit")).to_contain_text("Status Received → Being investigated")
     frame = page.frame_locator("iframe.case-map")
