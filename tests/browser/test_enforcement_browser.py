@@ -88,8 +88,8 @@ def test_from_a_confirmed_violation_to_two_payments(
     page.get_by_role("link", name=reference).click()
 
     # Investigation confirms the violation; then it is recorded against a new respondent.
-    page.get_by_label("Investigation confirmed an illicit discharge").check()
-    page.get_by_role("button", name="Save", exact=True).click()
+    page.get_by_label("Investigation found").select_option(label="Confirmed illicit discharge")
+    page.get_by_role("button", name="Save changes").click()
     page.get_by_role("link", name=re.compile("Enforcement: violations")).click()
     check(page, "case enforcement")
     page.get_by_label("Name of the person or business").fill("Elm Street Car Wash Inc.")
