@@ -15,7 +15,8 @@ import sqlite_utils
 from flask import Flask, current_app, g
 
 # Version of the schema below; bump it and add a step to MIGRATIONS when it changes.
-SCHEMA_VERSION = 6
+# 9: the Open311 keys and filings (7 and 8 are other branches' steps, merged in order).
+SCHEMA_VERSION = 9
 
 SCHEMA = """
 -- One row per thing the public sent: a resident report or a business notification.
@@ -233,6 +234,27 @@ CREATE TABLE IF NOT EXISTS outbox (
     UNIQUE (case_id, purpose, recipient)
 );
 CREATE INDEX IF NOT EXISTS outbox_status ON outbox (status);
+
+-- Open311 API keys (portal/open311/keys.py): issued by `flask --app portal open311 keys
+-- add`, stored as SHA-256 hashes only; a revoked key stays, so its filings keep a name.
+CREATE TABLE IF NOT EXISTS open311_keys (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    key_hash TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT,
+    requests INTEGER NOT NULL DEFAULT 0,
+    filed INTEGER NOT NULL DEFAULT 0,
+    last_used_at TEXT
+);
+
+-- A case filed through the Open311 API: which key filed it, and the photo address it
+-- gave (kept as a link for staff; the portal never fetches it).
+CREATE TABLE IF NOT EXISTS open311_filings (
+    case_id INTEGER PRIMARY KEY REFERENCES cases (id),
+    key_id INTEGER NOT NULL REFERENCES open311_keys (id),
+    media_url TEXT
+);
 """
 
 
