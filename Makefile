@@ -2,6 +2,10 @@
 # make test  set up (browser and checkers included) and run every test
 # make site  freeze the public site into build/
 # make bench print page weights and timings (figures, not tests)
+# make content-check  check a content pack: every problem, with file, field and fix
+#
+# CONTENT=path/to/pack uses another municipality's content (default: content/) for
+# site, run and content-check; it sets SITE_CONTENT_DIR and PORTAL_CONTENT_DIR.
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
@@ -9,8 +13,13 @@ BIN    := $(VENV)/bin
 PORT   ?= 8000
 STAMP  := $(VENV)/.installed
 NODE_STAMP := tests/node_modules/.installed
+CONTENT ?=
+ifneq ($(CONTENT),)
+export SITE_CONTENT_DIR := $(abspath $(CONTENT))
+export PORTAL_CONTENT_DIR := $(abspath $(CONTENT))
+endif
 
-.PHONY: run site test lint format bench clean system-tools
+.PHONY: run site test lint format bench clean system-tools content-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,8 +27,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
+# The build checks the content first (as the portal does when it starts) and stops on a problem.
 site: $(STAMP)
 	$(BIN)/python -m static_site build
+
+content-check: $(STAMP)
+	$(BIN)/python -m content_model check $(or $(SITE_CONTENT_DIR),content)
 
 # The same server as production (gunicorn), serving the frozen site beside the portal.
 # Without PORTAL_MAIL_SERVER, mail is written to instance/mail/*.eml and named in the log.

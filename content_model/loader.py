@@ -1,6 +1,6 @@
 """The content model: the files in content/ read, checked and turned into dataclasses.
 
-Both apps read the Village's words and settings only through `load_content`, so
+Both apps read the municipality's words and settings only through `load_content`, so
 every file is validated in one place and an error always names the file and field.
 """
 
@@ -100,9 +100,18 @@ class _Fields:
         return value
 
 
+# libyaml's parser when PyYAML has it: the same safe loading, many times faster (both apps
+# check and load the whole pack as they start).
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def parse_yaml(text: str) -> Any:
+    return yaml.load(text, Loader=SAFE_LOADER)
+
+
 def _read_yaml(path: Path) -> Any:
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return parse_yaml(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ContentError(f"{path.name}: file is missing") from None
     except yaml.YAMLError as error:
@@ -140,11 +149,14 @@ class Office:
     phone: Phone
     hours: str
     # When the office opens and closes on a business day: notice in person or by
-    # telephone (§ 216-12) can only be given between these times.
+    # telephone (the release notification section) can only be given between these times.
     opens: dt.time
     closes: dt.time
     email: str | None
     fax: str | None
+    # Where the office is (optional): the checker holds the service area to contain it.
+    latitude: float | None = None
+    longitude: float | None = None
 
 
 @dataclass(frozen=True)
@@ -172,8 +184,9 @@ class HolidayRules:
 
 @dataclass(frozen=True)
 class OnlineFiling:
-    """What the municipality accepts the portal's release notification as (§ 216-12 names
-    only notice in person, by telephone or fax, and a written notice mailed)."""
+    """What the municipality accepts the portal's release notification as (the release
+    notification section names only notice in person, by telephone or fax, and a written
+    notice mailed)."""
 
     counts_as_notice: bool
     counts_as_written_confirmation: bool
@@ -349,6 +362,17 @@ def _month_day(fields: _Fields, key: str) -> tuple[int, int]:
     return day.month, day.day
 
 
+def _location(office: _Fields) -> dict[str, float]:
+    """The office's optional `location: {latitude, longitude}`."""
+    if office.data.get("location") is None:
+        return {}
+    where = office.mapping("location")
+    return {
+        "latitude": where.number("latitude", -90, 90),
+        "longitude": where.number("longitude", -180, 180),
+    }
+
+
 def load_settings(path: Path) -> Settings:
     fields = _Fields(_read_yaml(path), path.name)
     town, office, smo = (
@@ -379,6 +403,7 @@ def load_settings(path: Path) -> Settings:
             closes=_clock_time(office, "closes"),
             email=office.text("email", optional=True),
             fax=office.text("fax", optional=True),
+            **_location(office),
         ),
         smo_title=smo.text("title"),
         smo_email=smo.text("email", optional=True),
@@ -458,7 +483,14 @@ class Ordinance:
     title: str
     head: ChapterHead
     sections: tuple[Section, ...]
-    spill_section: str
+    # The section that does each job, by role ("release_notification": "N-12" in Chapter N): pages,
+    # forms and mail cite a section through its role, never by a number of their own.
+    roles: dict[str, str]
+
+    @property
+    def spill_section(self) -> str:
+        """The section that tells a facility how to report a spill or release."""
+        return self.roles["release_notification"]
 
     @cached_property
     def by_number(self) -> dict[str, Section]:
@@ -469,8 +501,18 @@ class Ordinance:
         return tuple(d for section in self.sections for d in section.definitions)
 
 
+# The roles every ordinance must name a section for (pages and mail cite them).
+REQUIRED_ROLES = (
+    "definitions",
+    "enforcement_officer",
+    "exemptions",
+    "release_notification",
+    "penalties",
+)
+
+
 def _provisions(fields: _Fields, key: str, anchor: str | None) -> tuple[Provision, ...]:
-    """Read a list of provisions; labelled ones get an anchor such as 'sec-216-6-a-1'."""
+    """Read a list of provisions; labelled ones get an anchor such as 'sec-N-6-a-1'."""
     result = []
     for item in fields.records(key, optional=True):
         label = item.text("label", optional=True)
@@ -482,7 +524,12 @@ def _provisions(fields: _Fields, key: str, anchor: str | None) -> tuple[Provisio
 
 
 def load_ordinance(path: Path) -> Ordinance:
-    fields = _Fields(_read_yaml(path), path.name)
+    return ordinance_from(_read_yaml(path), path.name)
+
+
+def ordinance_from(data: Any, file: str = "ordinance.yaml") -> Ordinance:
+    """The ordinance from its parsed YAML (`file` names it in errors)."""
+    fields = _Fields(data, file)
     head = fields.mapping("head")
     chapter = fields.text("chapter")
     sections, seen = [], set()
@@ -507,9 +554,13 @@ def load_ordinance(path: Path) -> Ordinance:
         )
     if not sections:
         raise fields.fail("sections", "must list the sections")
-    spill_section = fields.text("spill_section")
-    if spill_section not in seen:
-        raise fields.fail("spill_section", f"§ {spill_section} is not in the ordinance")
+    roles_map = fields.mapping("roles")
+    roles = {role: roles_map.text(role) for role in REQUIRED_ROLES} | {
+        str(role): str(number) for role, number in roles_map.data.items()
+    }
+    for role, number in roles.items():
+        if number not in seen:
+            raise roles_map.fail(role, f"§ {number} is not in the ordinance")
     return Ordinance(
         chapter=chapter,
         article=fields.text("article"),
@@ -521,7 +572,7 @@ def load_ordinance(path: Path) -> Ordinance:
             adoption=head.text("adoption"),
         ),
         sections=tuple(sections),
-        spill_section=spill_section,
+        roles=roles,
     )
 
 
@@ -636,7 +687,7 @@ def load_learn_page(path: Path, ordinance: Ordinance) -> LearnPage:
     if not match:
         raise ContentError(f"{name}: front matter: must start with a '---' block")
     try:
-        meta = yaml.safe_load(match.group(1))
+        meta = parse_yaml(match.group(1))
     except yaml.YAMLError as error:
         raise ContentError(f"{name}: front matter: not valid YAML: {error}") from None
     fields = _Fields(meta, name)

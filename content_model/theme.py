@@ -101,7 +101,7 @@ _TAG_OR_LINK = re.compile(r"(<a\b.*?</a>|<[^>]+>)", re.DOTALL)
 
 
 class Citations:
-    """Turns '§ 216-6' in text into a link to that section of the ordinance page."""
+    """Turns '§ N-6' (N the ordinance's chapter) in text into a link to that section."""
 
     def __init__(self, content: Content) -> None:
         self.sections = content.ordinance.by_number
@@ -137,6 +137,11 @@ def init_theme(app: Flask, content: Content, site_url: Callable[..., str]) -> No
     app.jinja_env.filters["markdown"] = render_markdown
     app.jinja_env.filters["cite"] = Citations(content)
     app.jinja_env.globals.update(
-        site=content.settings, asset_url=asset_url, site_url=site_url, portal_url=portal_url
+        site=content.settings,
+        # The section doing each job, by role: `§ {{ section_for.release_notification }}`.
+        section_for=content.ordinance.roles,
+        asset_url=asset_url,
+        site_url=site_url,
+        portal_url=portal_url,
     )
     app.register_blueprint(assets)

@@ -11,7 +11,7 @@ import click
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from content_model.loader import load_content
+from content_model.check import load_checked
 from content_model.theme import TEMPLATES
 from portal.backup import init_backup
 from portal.db import init_db
@@ -42,7 +42,7 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     app.config.from_prefixed_env("PORTAL")
     if test_config:
         app.config.update(test_config)
-    content = load_content(app.config["CONTENT_DIR"])
+    content = load_checked(app.config["CONTENT_DIR"])
     if app.config["PUBLIC_URL"] is None:
         app.config["PUBLIC_URL"] = content.settings.public_url
     # Served from the environment (gunicorn, the flask command), missing essentials stop it

@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from content_model.loader import ContentError
 from portal.settings import SETTINGS, Problem, problems, shown
 
 
@@ -45,7 +46,11 @@ def check_command() -> None:
     """Print every PORTAL_* setting, what is missing or unsafe, and try the SMTP server."""
     from portal import create_app
 
-    app = create_app(require_settings=False)
+    try:
+        app = create_app(require_settings=False)
+    except ContentError as error:  # the content checker's list: every problem of the pack
+        click.echo(f"error: {error}", err=True)
+        raise SystemExit(1) from None
     config = app.config
     # create_app fills in a random key for the process; what matters is the one given.
     made_up = app.extensions["secret_key_made_up"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import threading
 import weakref
@@ -15,7 +16,7 @@ import sqlite_utils
 from flask import Flask, current_app, g
 
 # Version of the schema below; bump it and add a step to MIGRATIONS when it changes.
-# 9: the Open311 keys and filings (7 and 8 are other branches' steps, merged in order).
+# 7: enforcement; 9: the Open311 keys and filings (8 is the staff desk's, merged apart).
 SCHEMA_VERSION = 9
 
 SCHEMA = """
@@ -95,8 +96,9 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS events_case ON events (case_id, id);
 
--- A release told to the Village by telephone, in person or by fax (§ 216-12), logged by
--- staff; a spoken one waits for its written confirmation (an online notification).
+-- A release told to the municipality by telephone, in person or by fax (release notification
+-- section), logged by staff; a spoken one waits for its written confirmation (an online
+-- notification).
 CREATE TABLE IF NOT EXISTS phone_notices (
     id INTEGER PRIMARY KEY,
     told_at TEXT NOT NULL,
@@ -142,7 +144,7 @@ CREATE TABLE IF NOT EXISTS reports (
     source_notes TEXT
 );
 
--- A facility's release notification (§ 216-12). Kept at least until retain_until.
+-- A facility's release notification (release notification section). Kept until retain_until.
 CREATE TABLE IF NOT EXISTS notifications (
     case_id INTEGER PRIMARY KEY REFERENCES cases (id),
     danger TEXT NOT NULL,
@@ -235,6 +237,111 @@ CREATE TABLE IF NOT EXISTS outbox (
 );
 CREATE INDEX IF NOT EXISTS outbox_status ON outbox (status);
 
+-- Enforcement (portal/enforcement/): staff only, never on a public page, status page or export.
+-- The person or business a violation is recorded against; their history accumulates.
+CREATE TABLE IF NOT EXISTS respondents (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    mailing_address TEXT NOT NULL,
+    property_address TEXT,
+    created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL
+);
+
+-- A violation found on a case, against a respondent, of a section of the ordinance.
+CREATE TABLE IF NOT EXISTS violations (
+    id INTEGER PRIMARY KEY,
+    case_id INTEGER NOT NULL REFERENCES cases (id),
+    respondent_id INTEGER NOT NULL REFERENCES respondents (id),
+    committed_on TEXT NOT NULL,
+    section TEXT NOT NULL,
+    description TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    recorded_by TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS violations_respondent ON violations (respondent_id, committed_on);
+CREATE INDEX IF NOT EXISTS violations_case ON violations (case_id);
+
+-- A notice of violation: a draft until issued, then frozen (the trigger below); a correction
+-- is a new notice that supersedes it.
+CREATE TABLE IF NOT EXISTS notices (
+    id INTEGER PRIMARY KEY,
+    violation_id INTEGER NOT NULL REFERENCES violations (id),
+    number TEXT UNIQUE,
+    orders TEXT NOT NULL DEFAULT '{}',
+    deadline TEXT,
+    drafted_at TEXT NOT NULL,
+    drafted_by TEXT NOT NULL,
+    issued_on TEXT,
+    issued_at TEXT,
+    issued_by TEXT,
+    supersedes INTEGER REFERENCES notices (id),
+    superseded_by INTEGER REFERENCES notices (id)
+);
+CREATE INDEX IF NOT EXISTS notices_violation ON notices (violation_id);
+CREATE TRIGGER IF NOT EXISTS notices_frozen BEFORE UPDATE ON notices
+WHEN OLD.issued_on IS NOT NULL AND (
+    NEW.number IS NOT OLD.number OR NEW.orders IS NOT OLD.orders
+    OR NEW.deadline IS NOT OLD.deadline OR NEW.issued_on IS NOT OLD.issued_on
+    OR NEW.violation_id IS NOT OLD.violation_id OR NEW.supersedes IS NOT OLD.supersedes
+    OR (OLD.superseded_by IS NOT NULL AND NEW.superseded_by IS NOT OLD.superseded_by))
+BEGIN SELECT RAISE(ABORT, 'an issued notice cannot change'); END;
+CREATE TRIGGER IF NOT EXISTS notices_kept BEFORE DELETE ON notices
+WHEN OLD.issued_on IS NOT NULL
+BEGIN SELECT RAISE(ABORT, 'an issued notice cannot be deleted'); END;
+
+-- What follows an issued notice, step by step (one row per notice; dates YYYY-MM-DD).
+CREATE TABLE IF NOT EXISTS notice_steps (
+    notice_id INTEGER PRIMARY KEY REFERENCES notices (id),
+    conditions TEXT NOT NULL DEFAULT '{}',
+    attorney_recommendation TEXT,
+    attorney_recommended_on TEXT,
+    smo_concurs INTEGER,
+    appeal_filed_on TEXT,
+    hearing_on TEXT,
+    decided_on TEXT,
+    upheld INTEGER,
+    decision_filed_on TEXT,
+    decision_mailed_on TEXT,
+    certified_mail_number TEXT,
+    access_requested_on TEXT,
+    access_answer TEXT CHECK (access_answer IS NULL OR access_answer IN ('granted', 'refused')),
+    access_answer_on TEXT,
+    warrant_sought_on TEXT,
+    court_order_sought_on TEXT,
+    completed_on TEXT,
+    work_cents INTEGER CHECK (work_cents IS NULL OR work_cents >= 0),
+    admin_cents INTEGER CHECK (admin_cents IS NULL OR admin_cents >= 0),
+    cost_notice_mailed_on TEXT,
+    cost_notice_received_on TEXT,
+    protest_filed_on TEXT,
+    payment_count INTEGER CHECK (payment_count IS NULL OR payment_count BETWEEN 1 AND 120),
+    tax_bill_on TEXT
+);
+
+-- Alternative remedies assigned in lieu of a civil penalty, with their completion dates.
+CREATE TABLE IF NOT EXISTS remedies (
+    id INTEGER PRIMARY KEY,
+    notice_id INTEGER NOT NULL REFERENCES notices (id),
+    kind TEXT NOT NULL,
+    details TEXT,
+    due_on TEXT NOT NULL,
+    completed_on TEXT,
+    assigned_at TEXT NOT NULL,
+    assigned_by TEXT NOT NULL
+);
+
+-- Payments toward the cost of abatement (cents).
+CREATE TABLE IF NOT EXISTS payments (
+    id INTEGER PRIMARY KEY,
+    notice_id INTEGER NOT NULL REFERENCES notices (id),
+    paid_on TEXT NOT NULL,
+    cents INTEGER NOT NULL CHECK (cents > 0),
+    recorded_at TEXT NOT NULL,
+    recorded_by TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS payments_notice ON payments (notice_id, paid_on);
+
 -- Open311 API keys (portal/open311/keys.py): issued by `flask --app portal open311 keys
 -- add`, stored as SHA-256 hashes only; a revoked key stays, so its filings keep a name.
 CREATE TABLE IF NOT EXISTS open311_keys (
@@ -309,7 +416,17 @@ def _migrate(db: sqlite_utils.Database) -> None:
 
 def _statements(script: str) -> list[str]:
     lines = [line for line in script.splitlines() if not line.strip().startswith("--")]
-    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+    statements, pending = [], ""
+    for part in "\n".join(lines).split(";"):
+        pending += part
+        # A trigger's body holds statements of its own: it runs on to its END.
+        if re.search(r"\bBEGIN\b", pending) and not pending.rstrip().endswith("END"):
+            pending += ";"
+            continue
+        if pending.strip():
+            statements.append(pending.strip())
+        pending = ""
+    return statements
 
 
 @contextmanager

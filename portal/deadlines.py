@@ -1,7 +1,9 @@
-"""Business-day deadlines: § 216-12's "next business day" and "within three business days".
+"""Business-day deadlines: the release notification section's "next business day" and
+"within three business days".
 
 A business day is Monday to Friday, not a holiday as observed under the content's HolidayRules
-and not a Village closure. Dates are computed from the rules for any year, never from a table.
+and not a closure of the municipality's. Dates are computed from the rules for any year,
+never from a table.
 """
 
 from __future__ import annotations
@@ -78,7 +80,7 @@ class BusinessCalendar:
         return dict(self._holidays(year))  # a copy, so the cache cannot be changed
 
     def is_business_day(self, day: date) -> bool:
-        """Whether the Village office is open that day: a weekday, not a holiday or closure."""
+        """Whether the municipality's office is open: a weekday, not a holiday or closure."""
         return day.weekday() < SATURDAY and day not in self._holidays(day.year)
 
     def add_business_days(self, day: date, n: int) -> date:

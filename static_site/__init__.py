@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Flask, url_for
 
-from content_model.loader import load_content
+from content_model.check import load_checked
 from content_model.theme import TEMPLATES, init_theme
 
 
@@ -21,7 +21,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_prefixed_env("SITE")
     if test_config:
         app.config.update(test_config)
-    content = load_content(app.config["CONTENT_DIR"])
+    content = load_checked(app.config["CONTENT_DIR"])
     app.extensions["content"] = content
     init_theme(app, content, site_url=url_for)
 

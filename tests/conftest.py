@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import pytest
+from helpers import serving
 from mailserver import MailServer
-from werkzeug.serving import make_server
 
 from content_model.loader import load_content
 from portal import create_app as create_portal
@@ -88,9 +87,5 @@ def live_app(tmp_path_factory, build):
 @pytest.fixture(scope="session")
 def live_server(live_app):
     """`live_app` on 127.0.0.1, in a thread; yields its base URL."""
-    server = make_server("127.0.0.1", 0, live_app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
+    with serving(live_app) as url:
+        yield url

@@ -6,14 +6,32 @@ import contextlib
 import io
 import sqlite3
 import struct
+import threading
 import time
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from html.parser import HTMLParser
 from pathlib import Path
 
 from PIL import Image
 
 DATA = Path(__file__).resolve().parent / "data"
+
+
+@contextmanager
+def serving(app) -> Iterator[str]:
+    """`app` on 127.0.0.1 in a thread, as a live server; yields its base URL."""
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join()
 
 
 def built_pages(build: Path) -> list[Path]:
@@ -243,6 +261,12 @@ def next_code(app, username: str) -> str:
         )
     totp = pyotp.TOTP(secret)
     step = max(totp.timecode(time.time()) - DRIFT_STEPS, (last or 0) + 1)
+    # The oldest code accepted stops being accepted when the step ends: near its end, wait
+    # for the next step rather than post a code that expires on its way.
+    left = totp.interval - time.time() % totp.interval
+    if step < totp.timecode(time.time()) and left < 5:
+        time.sleep(left + 0.1)
+        step = max(totp.timecode(time.time()) - DRIFT_STEPS, (last or 0) + 1)
     while step > totp.timecode(time.time()) + DRIFT_STEPS:
         time.sleep(1)
     return totp.generate_otp(step)

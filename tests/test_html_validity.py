@@ -10,6 +10,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pyotp
+from enforcement_helpers import enforcement_pages
 from helpers import (
     PASSWORD,
     built_pages,
@@ -90,6 +91,7 @@ def test_every_portal_page_is_valid_html(app, client, tmp_path):
                       ("staff-exports", "/staff/exports/"), ("staff-outbox", "/staff/outbox/"),
                       ("staff-phone-notice", "/staff/phone-notices/new")]:  # fmt: skip
         pages[name] = client.get(url)
+    pages.update(enforcement_pages(client, 1))
     client.post("/staff/logout", data={"csrf_token": csrf_of(pages["staff-queue"].text)})
     pages["staff-login"] = client.get("/staff/")
     pages.update(second_factor_pages(app))

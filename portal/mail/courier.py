@@ -15,6 +15,7 @@ from flask import Flask, current_app
 
 from portal.clock import local_now
 from portal.db import connect, get_db
+from portal.enforcement.digest import queue_digest
 from portal.intake.storage import delete_abandoned_photos
 from portal.mail.compose import queue_forgotten_mail
 from portal.mail.outbox import SendResult, Watch, mail, send_pending
@@ -110,6 +111,7 @@ def sweep_and_send(app: Flask, db: sqlite_utils.Database, watch: Watch | None = 
     # A request context: links in the mail need url_for, outside any request here.
     with app.test_request_context(base_url=app.config["PUBLIC_URL"] or "http://localhost"):
         queue_forgotten_mail(db)
+        queue_digest(db)  # the morning's enforcement dates, once a day
         delete_abandoned_photos(db, local_now())
         return send_pending(db, watch=watch)
 

@@ -1,1 +1,2 @@
-"""The release notification of §§ 216-12: its pages (views), forms, choices and record."""
+"""The release notification (the ordinance's release notification section): its pages (views),
+forms, choices and record."""

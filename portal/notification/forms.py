@@ -1,4 +1,5 @@
-"""The business release notification (§ 216-12): the safety triage and the full form."""
+"""The business release notification (the ordinance's release notification section): the
+safety triage and the full form."""
 
 from __future__ import annotations
 
@@ -52,7 +53,8 @@ class TriageForm(TriageFields, FlaskForm):
 
 
 class NotificationForm(TriageFields, PublicForm):
-    """Everything § 216-12 asks of a facility, and what the Village needs to follow up."""
+    """Everything the release notification section asks of a facility, and what the
+    municipality needs to follow up."""
 
     step = HiddenField()
 

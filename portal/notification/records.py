@@ -1,4 +1,5 @@
-"""Release notifications: the deadlines § 216-12 sets, and the record a facility keeps."""
+"""Release notifications: the deadlines the release notification section sets, and the
+record a facility keeps."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from portal.deadlines import BusinessCalendar
 from portal.display import when
 from portal.notification.choices import LABELS, PRIOR_NOTICE_BY, SPOKEN_NOTICES
 
-# Section 216-12: a commercial or industrial source keeps its record at least three years.
+# The release notification section: a commercial or industrial source keeps its record
+# at least three years.
 RETENTION_YEARS = 3
 
 

@@ -10,6 +10,7 @@ bp = Blueprint("staff", __name__, url_prefix="/staff")
 def init_staff(app: Flask) -> None:
     """Register the workspace. Call before CSRF protection is set up: the sign-in check
     must answer an anonymous request (any method) before anything else looks at it."""
+    from portal.enforcement import init_enforcement
     from portal.staff import (  # noqa: F401  (their routes)
         auth,
         cases,
@@ -22,6 +23,8 @@ def init_staff(app: Flask) -> None:
         second_factor,
     )
     from portal.staff.accounts import init_account_commands
+
+    init_enforcement(app)
 
     app.before_request(auth.require_staff)
     app.jinja_env.globals["undelivered_mail"] = mail.failed_count

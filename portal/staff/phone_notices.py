@@ -1,8 +1,8 @@
-"""Releases told to the Village by telephone, in person or by fax, logged by staff.
+"""Releases told to the municipality by telephone, in person or by fax, logged by staff.
 
-§ 216-12 lets a facility give notice that way, and asks that a spoken notice be
-confirmed in writing within three business days: the workspace keeps the clock and
-shows which notices are still waiting, and which are overdue.
+The release notification section lets a facility give notice that way, and asks that a
+spoken notice be confirmed in writing within three business days: the workspace keeps the
+clock and shows which notices are still waiting, and which are overdue.
 """
 
 from __future__ import annotations

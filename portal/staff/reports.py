@@ -1,4 +1,4 @@
-"""The annual MS4 figures: what the State's permit asks the Village to count each year."""
+"""The annual MS4 figures: what the State's permit asks the municipality to count each year."""
 
 from __future__ import annotations
 

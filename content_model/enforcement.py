@@ -1,0 +1,178 @@
+"""content/enforcement.yaml: the sections the enforcement steps cite (by role), the bodies
+the law names, its amounts and periods, and the readings taken where its text is silent.
+
+Every field has the model law's value as its default in `Terms`, so the rules module can
+be used without a file; the file, when read, is validated here and every error names the
+file and the field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from content_model.loader import CONTENT_DIR, Ordinance, Provision, _Fields, _read_yaml
+
+FILE = "enforcement.yaml"
+ROLES = ("notice", "appeal", "corrective", "costs")
+# Parts of the notice section, and how many items each must have (0: any number).
+PARTS = {"orders": 1, "abatement_statement": 0, "penalties": 0, "conditions": 1, "remedies": 1}
+
+
+@dataclass(frozen=True)
+class Tier:
+    """A penalty range of the penalties section (its subdivision B) for an offense count
+    (cents; jail_days 0: none)."""
+
+    offense: int
+    minimum_cents: int
+    maximum_cents: int
+    jail_days: int
+
+
+DEFAULT_TIERS = (
+    Tier(1, 5_000, 35_000, 0),
+    Tier(2, 35_000, 70_000, 15),
+    Tier(3, 70_000, 100_000, 15),
+)
+
+
+@dataclass(frozen=True)
+class Terms:
+    """The numbers and readings the rules compute with. Defaults: the model law as adopted,
+    and the readings named in content/enforcement.yaml."""
+
+    appeal_days: int = 15
+    hearing_days: int = 30
+    decision_filing_days: int = 5
+    correction_business_days: int = 5
+    cost_notice_days: int = 30
+    protest_days: int = 30
+    max_payments: int = 12
+    interest_percent: float = 9
+    interest_from_day: int = 31
+    offense_years: int = 5
+    tiers: tuple[Tier, ...] = DEFAULT_TIERS
+    # Readings (see content/enforcement.yaml for what each means).
+    day_kind: str = "calendar"
+    roll_to_business_day: bool = True
+    protest_runs_from: str = "receipt"
+    presumed_mail_days: int = 5
+    week_counting: str = "completed"
+    conditions_required: str = "all"
+    interest_days_in_year: int = 365
+    payments_apply_to: str = "interest-first"
+    appeal_suspends_deadline: bool = True
+    installment_months: int = 1
+
+
+@dataclass(frozen=True)
+class Enforcement:
+    sections: dict[str, str]
+    # The parts of the notice section the pages quote: each a Provision of the ordinance.
+    provisions: dict[str, Provision]
+    abatement_order: str
+    board: str
+    clerk: str
+    attorney: str
+    appeal_how: str
+    terms: Terms = field(default_factory=Terms)
+
+
+CHOICES = {
+    "day_kind": ("calendar", "business"),
+    "protest_runs_from": ("receipt", "mailing"),
+    "week_counting": ("completed", "begun"),
+    "conditions_required": ("all", "any"),
+    "payments_apply_to": ("interest-first", "charge-first"),
+}
+PERIODS = {
+    "appeal_days": (1, 365), "hearing_days": (1, 365), "decision_filing_days": (1, 365),
+    "correction_business_days": (1, 60), "cost_notice_days": (1, 365), "protest_days": (1, 365),
+    "max_payments": (1, 120), "interest_from_day": (1, 365), "offense_years": (1, 50),
+}  # fmt: skip
+
+
+def _whole(fields: _Fields, key: str, low: int, high: int) -> int:
+    value = fields.integer(key)
+    if not low <= value <= high:
+        raise fields.fail(key, f"must be a whole number from {low} to {high}")
+    return value
+
+
+def _tiers(fields: _Fields) -> tuple[Tier, ...]:
+    tiers = []
+    for i, item in enumerate(fields.records("penalties")):
+        if item.integer("offense") != i + 1:
+            raise item.fail("offense", f"must be {i + 1} (list the offenses in order)")
+        low, high = item.number("minimum", 0, 10**7), item.number("maximum", 0, 10**7)
+        if low > high:
+            raise item.fail("minimum", "must not be more than the maximum")
+        tiers.append(
+            Tier(i + 1, round(low * 100), round(high * 100), _whole(item, "jail_days", 0, 3650))
+        )
+    if not tiers:
+        raise fields.fail("penalties", "must list at least the first offense")
+    return tuple(tiers)
+
+
+def _terms(fields: _Fields) -> Terms:
+    periods, readings = fields.mapping("periods"), fields.mapping("readings")
+    values: dict = {key: _whole(periods, key, *bounds) for key, bounds in PERIODS.items()}
+    values["interest_percent"] = periods.number("interest_percent", 0, 100)
+    for key, allowed in CHOICES.items():
+        text = readings.text(key)
+        if text not in allowed:
+            raise readings.fail(key, f"must be one of {', '.join(allowed)}, not {text!r}")
+        values[key] = text
+    values["roll_to_business_day"] = readings.flag("roll_to_business_day", True)
+    values["appeal_suspends_deadline"] = readings.flag("appeal_suspends_deadline", True)
+    values["presumed_mail_days"] = _whole(readings, "presumed_mail_days", 0, 60)
+    values["interest_days_in_year"] = _whole(readings, "interest_days_in_year", 360, 366)
+    values["installment_months"] = _whole(readings, "installment_months", 1, 12)
+    return Terms(tiers=_tiers(fields), **values)
+
+
+def _parts(fields: _Fields, ordinance: Ordinance, section: str) -> dict[str, Provision]:
+    """Each part named by its labels ("A. (1)") within the notice section."""
+    found = {}
+    for key, needs_items in PARTS.items():
+        labels = fields.text(key).split()
+        provisions, provision = ordinance.by_number[section].body, None
+        for label in labels:
+            provision = next((p for p in provisions if p.label == label), None)
+            if provision is None:
+                raise fields.fail(key, f"§ {section} has no {' '.join(labels)}")
+            provisions = provision.items
+        if needs_items and not provision.items:
+            raise fields.fail(key, f"§ {section} {' '.join(labels)} lists no items")
+        found[key] = provision
+    return found
+
+
+def load_enforcement(ordinance: Ordinance, directory: Path | str | None = None) -> Enforcement:
+    """Read and check content/enforcement.yaml against the ordinance it cites."""
+    path = Path(directory or CONTENT_DIR) / FILE
+    fields = _Fields(_read_yaml(path), FILE)
+    sections = fields.mapping("sections")
+    roles = {}
+    for role in ROLES:
+        number = sections.text(role)
+        if number not in ordinance.by_number:
+            raise sections.fail(role, f"§ {number} is not in the ordinance")
+        roles[role] = number
+    bodies = fields.mapping("bodies")
+    parts = _parts(fields.mapping("provisions"), ordinance, roles["notice"])
+    abatement = fields.text("abatement_order")
+    if abatement not in [item.label for item in parts["orders"].items]:
+        raise fields.fail("abatement_order", f"{abatement!r} is not one of the orders")
+    return Enforcement(
+        sections=roles,
+        provisions=parts,
+        abatement_order=abatement,
+        board=bodies.text("board"),
+        clerk=bodies.text("clerk"),
+        attorney=bodies.text("attorney"),
+        appeal_how=fields.text("appeal_how"),
+        terms=_terms(fields),
+    )

@@ -1,0 +1,282 @@
+"""The enforcement records: respondents, violations, notices and the steps after them.
+
+Each change is one transaction with its entry in the case's audit log (who, when, what).
+An issued notice is frozen (the database refuses to change it); a correction is a new
+draft that, once issued, supersedes it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+import sqlite_utils
+
+from content_model.enforcement import Terms
+from portal.clock import local_stamp
+from portal.db import insert, transaction
+from portal.deadlines import BusinessCalendar
+from portal.enforcement.timeline import Deadline, timeline
+from portal.intake.storage import next_reference
+from portal.staff.workflow import WorkflowError, log
+
+NOTICE_PREFIX = "NOV"
+# The columns of notice_steps that staff set on the step forms.
+STEP_COLUMNS = (
+    "attorney_recommendation", "attorney_recommended_on", "smo_concurs", "appeal_filed_on",
+    "hearing_on", "decided_on", "upheld", "decision_filed_on", "decision_mailed_on",
+    "certified_mail_number", "access_requested_on", "access_answer", "access_answer_on",
+    "warrant_sought_on", "court_order_sought_on", "completed_on", "work_cents", "admin_cents",
+    "cost_notice_mailed_on", "cost_notice_received_on", "protest_filed_on", "payment_count",
+    "tax_bill_on", "conditions",
+)  # fmt: skip
+
+
+def rows(db: sqlite_utils.Database, sql: str, params: list[Any] | tuple = ()) -> list[dict]:
+    cursor = db.execute(sql, list(params))
+    columns = [c[0] for c in cursor.description]
+    return [dict(zip(columns, row, strict=True)) for row in cursor]
+
+
+def one(db: sqlite_utils.Database, sql: str, params: list[Any] | tuple = ()) -> dict | None:
+    found = rows(db, sql, params)
+    return found[0] if found else None
+
+
+# ---------------------------------------------------------------- respondents and violations
+
+
+def respondents(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+    return rows(db, "SELECT * FROM respondents ORDER BY name COLLATE NOCASE, id")
+
+
+def add_respondent(
+    db: sqlite_utils.Database, actor: str, name: str, mailing: str, property_: str | None
+) -> int:
+    """A new respondent (inside the caller's transaction)."""
+    return insert(db, "respondents", {
+        "name": name, "mailing_address": mailing, "property_address": property_ or None,
+        "created_at": local_stamp(), "created_by": actor,
+    })  # fmt: skip
+
+
+def record_violation(
+    db: sqlite_utils.Database,
+    case_id: int,
+    actor: str,
+    *,
+    respondent_id: int | None,
+    new_respondent: tuple[str, str, str | None] | None,
+    committed_on: dt.date,
+    section: str,
+    description: str,
+) -> int:
+    """A violation found on a case, against an earlier respondent or a new one."""
+    with transaction(db):
+        if respondent_id is None:
+            assert new_respondent is not None
+            respondent_id = add_respondent(db, actor, *new_respondent)
+        elif one(db, "SELECT id FROM respondents WHERE id = ?", [respondent_id]) is None:
+            raise WorkflowError("Choose a respondent from the list.")
+        violation = insert(db, "violations", {
+            "case_id": case_id, "respondent_id": respondent_id,
+            "committed_on": committed_on.isoformat(), "section": section,
+            "description": description, "recorded_at": local_stamp(), "recorded_by": actor,
+        })  # fmt: skip
+        log(db, case_id, actor, "violation", violation=violation, section=section,
+            committed_on=committed_on.isoformat())  # fmt: skip
+    return violation
+
+
+def violation(db: sqlite_utils.Database, violation_id: int) -> dict[str, Any] | None:
+    return one(
+        db,
+        "SELECT v.*, r.name AS respondent_name, r.mailing_address, r.property_address,"
+        " c.reference AS case_reference FROM violations v"
+        " JOIN respondents r ON r.id = v.respondent_id JOIN cases c ON c.id = v.case_id"
+        " WHERE v.id = ?",
+        [violation_id],
+    )
+
+
+def history(db: sqlite_utils.Database, respondent_id: int) -> list[dict[str, Any]]:
+    """Every violation recorded against a respondent, newest first, with its latest notice."""
+    return rows(
+        db,
+        "SELECT v.*, c.reference AS case_reference,"
+        " (SELECT number FROM notices n WHERE n.violation_id = v.id AND n.issued_on IS NOT NULL"
+        "  ORDER BY n.id DESC LIMIT 1) AS notice_number"
+        " FROM violations v JOIN cases c ON c.id = v.case_id"
+        " WHERE v.respondent_id = ? ORDER BY v.committed_on DESC, v.id DESC",
+        [respondent_id],
+    )
+
+
+# ---------------------------------------------------------------- notices
+
+
+def notice(db: sqlite_utils.Database, notice_id: int) -> dict[str, Any] | None:
+    found = one(db, "SELECT * FROM notices WHERE id = ?", [notice_id])
+    if found:
+        found["orders"] = json.loads(found["orders"])
+    return found
+
+
+def notices_of(db: sqlite_utils.Database, violation_id: int) -> list[dict[str, Any]]:
+    return rows(db, "SELECT * FROM notices WHERE violation_id = ? ORDER BY id", [violation_id])
+
+
+def save_draft(
+    db: sqlite_utils.Database,
+    actor: str,
+    violation: dict[str, Any],
+    orders: dict[str, str],
+    deadline: dt.date | None,
+    notice_id: int | None = None,
+    supersedes: int | None = None,
+) -> int:
+    """Write a draft notice (a new one, or changes to a draft): `orders` maps each order's
+    label ("(a)") to the officer's specifics."""
+    values = {"orders": json.dumps(orders, ensure_ascii=False),
+              "deadline": deadline.isoformat() if deadline else None}  # fmt: skip
+    with transaction(db):
+        if notice_id is None:
+            notice_id = insert(db, "notices", {
+                **values, "violation_id": violation["id"], "drafted_at": local_stamp(),
+                "drafted_by": actor, "supersedes": supersedes,
+            })  # fmt: skip
+            action = "notice_drafted"
+        else:
+            changed = db.execute(
+                "UPDATE notices SET orders = ?, deadline = ? WHERE id = ? AND issued_on IS NULL",
+                [values["orders"], values["deadline"], notice_id],
+            ).rowcount
+            if not changed:
+                raise WorkflowError("This notice is issued: it can no longer change.")
+            action = "notice_edited"
+        log(db, violation["case_id"], actor, action, notice=notice_id)
+    return notice_id
+
+
+def issue(db: sqlite_utils.Database, actor: str, notice_id: int, today: dt.date) -> str:
+    """Number and freeze a draft (NOV-YYYY-NNNN); an earlier notice it corrects is superseded."""
+    with transaction(db):
+        draft = notice(db, notice_id)
+        if draft is None or draft["issued_on"]:
+            raise WorkflowError("This notice is already issued.")
+        number = next_reference(db, NOTICE_PREFIX, today.year)
+        db.execute(
+            "UPDATE notices SET number = ?, issued_on = ?, issued_at = ?, issued_by = ?"
+            " WHERE id = ?",
+            [number, today.isoformat(), local_stamp(), actor, notice_id],
+        )
+        insert(db, "notice_steps", {"notice_id": notice_id})
+        if draft["supersedes"]:
+            db.execute(
+                "UPDATE notices SET superseded_by = ? WHERE id = ? AND superseded_by IS NULL",
+                [notice_id, draft["supersedes"]],
+            )
+        case_id = violation(db, draft["violation_id"])["case_id"]
+        log(db, case_id, actor, "notice_issued", notice=notice_id, number=number,
+            supersedes=draft["supersedes"])  # fmt: skip
+    return number
+
+
+def steps(db: sqlite_utils.Database, notice_id: int) -> dict[str, Any]:
+    found = one(db, "SELECT * FROM notice_steps WHERE notice_id = ?", [notice_id]) or {}
+    found["conditions"] = json.loads(found.get("conditions") or "{}")
+    return found
+
+
+def record_step(
+    db: sqlite_utils.Database, actor: str, notice: dict[str, Any], step: str, values: dict
+) -> None:
+    """Set some columns of a notice's steps (one form's worth), logged under `step`."""
+    unknown = set(values) - set(STEP_COLUMNS)
+    if unknown:
+        raise KeyError(f"not step columns: {sorted(unknown)}")
+    stored = {
+        key: (json.dumps(value) if key == "conditions" else
+              value.isoformat() if isinstance(value, dt.date) else value)
+        for key, value in values.items()
+    }  # fmt: skip
+    with transaction(db):
+        sets = ", ".join(f"{key} = ?" for key in stored)
+        db.execute(f"UPDATE notice_steps SET {sets} WHERE notice_id = ?",
+                   [*stored.values(), notice["id"]])  # fmt: skip
+        case_id = violation(db, notice["violation_id"])["case_id"]
+        detail = {k: v for k, v in stored.items() if k != "conditions" and v not in (None, "")}
+        log(db, case_id, actor, f"enforcement_{step}", number=notice["number"], **detail)
+
+
+def payments(db: sqlite_utils.Database, notice_id: int) -> list[dict[str, Any]]:
+    return rows(db, "SELECT * FROM payments WHERE notice_id = ? ORDER BY paid_on, id", [notice_id])
+
+
+def add_payment(
+    db: sqlite_utils.Database, actor: str, notice: dict[str, Any], paid_on: dt.date, cents: int
+) -> None:
+    with transaction(db):
+        insert(db, "payments", {"notice_id": notice["id"], "paid_on": paid_on.isoformat(),
+               "cents": cents, "recorded_at": local_stamp(), "recorded_by": actor})  # fmt: skip
+        case_id = violation(db, notice["violation_id"])["case_id"]
+        log(db, case_id, actor, "enforcement_payment", number=notice["number"],
+            paid_on=paid_on.isoformat(), cents=cents)  # fmt: skip
+
+
+def remedies(db: sqlite_utils.Database, notice_id: int) -> list[dict[str, Any]]:
+    return rows(db, "SELECT * FROM remedies WHERE notice_id = ? ORDER BY due_on, id", [notice_id])
+
+
+def assign_remedy(
+    db: sqlite_utils.Database, actor: str, notice: dict[str, Any], kind: str, details: str | None,
+    due_on: dt.date,
+) -> None:  # fmt: skip
+    with transaction(db):
+        insert(db, "remedies", {"notice_id": notice["id"], "kind": kind, "details": details,
+               "due_on": due_on.isoformat(), "assigned_at": local_stamp(),
+               "assigned_by": actor})  # fmt: skip
+        case_id = violation(db, notice["violation_id"])["case_id"]
+        log(db, case_id, actor, "enforcement_remedy", number=notice["number"], kind=kind,
+            due_on=due_on.isoformat())  # fmt: skip
+
+
+def complete_remedy(
+    db: sqlite_utils.Database, actor: str, notice: dict[str, Any], remedy_id: int, on: dt.date
+) -> None:
+    with transaction(db):
+        changed = db.execute(
+            "UPDATE remedies SET completed_on = ? WHERE id = ? AND notice_id = ?",
+            [on.isoformat(), remedy_id, notice["id"]],
+        ).rowcount
+        if not changed:
+            raise WorkflowError("There is no such remedy on this notice.")
+        case_id = violation(db, notice["violation_id"])["case_id"]
+        log(db, case_id, actor, "enforcement_remedy_done", number=notice["number"],
+            completed_on=on.isoformat())  # fmt: skip
+
+
+def issued_notices(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+    """Every issued notice still in force, with its case and respondent (for the deadlines)."""
+    return rows(
+        db,
+        "SELECT n.*, v.case_id, c.reference AS case_reference, r.name AS respondent_name"
+        " FROM notices n JOIN violations v ON v.id = n.violation_id"
+        " JOIN cases c ON c.id = v.case_id JOIN respondents r ON r.id = v.respondent_id"
+        " WHERE n.issued_on IS NOT NULL AND n.superseded_by IS NULL ORDER BY n.id",
+    )
+
+
+def open_dates(
+    db: sqlite_utils.Database, terms: Terms, calendar: BusinessCalendar, today: dt.date
+) -> list[tuple[Deadline, dict[str, Any]]]:
+    """Every open enforcement date of every notice in force, with its notice, soonest first."""
+    found = []
+    for notice in issued_notices(db):
+        line = timeline(
+            notice, steps(db, notice["id"]), payments(db, notice["id"]),
+            remedies(db, notice["id"]), terms, calendar, today,
+        )  # fmt: skip
+        found.extend((deadline, notice) for deadline in line.open)
+    return sorted(found, key=lambda pair: (pair[0].due, pair[1]["id"]))

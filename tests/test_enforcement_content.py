@@ -1,0 +1,84 @@
+"""content/enforcement.yaml: read and checked against the ordinance, each error naming the
+file and the field, and its readings followed by the rules."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+import yaml
+
+from content_model.enforcement import load_enforcement
+from content_model.loader import CONTENT_DIR, ContentError
+
+
+@pytest.fixture
+def pack(tmp_path):
+    root = tmp_path / "content"
+    shutil.copytree(CONTENT_DIR, root)
+    return root
+
+
+def change(root, edit) -> None:
+    path = root / "enforcement.yaml"
+    data = yaml.safe_load(path.read_text())
+    edit(data)
+    path.write_text(yaml.safe_dump(data))
+
+
+def test_the_sections_are_found_by_role(content):
+    enforcement = load_enforcement(content.ordinance)
+    assert set(enforcement.sections) == {"notice", "appeal", "corrective", "costs"}
+    assert all(n in content.ordinance.by_number for n in enforcement.sections.values())
+    orders = enforcement.provisions["orders"].items
+    assert [o.label for o in orders] == ["(a)", "(b)", "(c)", "(d)", "(e)", "(f)"]
+    assert orders[2].text.startswith("The abatement or remediation")
+    assert len(enforcement.provisions["conditions"].items) == 5
+    assert "designated governmental agency" in enforcement.provisions["abatement_statement"].text
+
+
+BROKEN = [
+    ("sections.appeal: § 216-99 is not in the ordinance", lambda d: d["sections"].update(appeal="216-99")),
+    ("sections.costs: is missing", lambda d: d["sections"].pop("costs")),
+    ("readings.day_kind: must be one of calendar, business, not 'weekdays'",
+     lambda d: d["readings"].update(day_kind="weekdays")),
+    ("readings.protest_runs_from: must be one of receipt, mailing", lambda d: d["readings"].update(protest_runs_from="sent")),
+    ("periods.appeal_days: must be a whole number from 1 to 365", lambda d: d["periods"].update(appeal_days=0)),
+    ("periods.max_payments: must be a whole number", lambda d: d["periods"].update(max_payments="twelve")),
+    ("penalties[1].offense: must be 2", lambda d: d["penalties"][1].update(offense=3)),
+    ("penalties[0].minimum: must not be more than the maximum", lambda d: d["penalties"][0].update(minimum=500)),
+    ("provisions.conditions: § 216-13 has no E.", lambda d: d["provisions"].update(conditions="E.")),
+    ("provisions.orders: § 216-13 A. (2) lists no items", lambda d: d["provisions"].update(orders="A. (2)")),
+    ("abatement_order: '(z)' is not one of the orders", lambda d: d.update(abatement_order="(z)")),
+    ("bodies.board: is missing", lambda d: d["bodies"].pop("board")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("message", "edit"), BROKEN, ids=[m.split(":")[0] for m, _ in BROKEN])
+def test_a_broken_file_names_the_file_and_field(pack, content, message, edit):
+    change(pack, edit)
+    with pytest.raises(ContentError) as error:
+        load_enforcement(content.ordinance, pack)
+    assert str(error.value).startswith(f"enforcement.yaml: {message}")
+
+
+def test_a_reading_changed_in_content_changes_the_dates(pack, content, app):
+    from portal.enforcement import rules
+
+    change(pack, lambda d: d["readings"].update(roll_to_business_day=False, day_kind="calendar"))
+    terms = load_enforcement(content.ordinance, pack).terms
+    import datetime as dt
+
+    calendar = app.extensions["calendar"]
+    # 5 March 2027 + 15 days is Saturday 20 March: no longer run on to Monday.
+    assert rules.appeal_window(dt.date(2027, 3, 5), terms, calendar) == dt.date(2027, 3, 20)
+
+
+def test_a_missing_file_stops_the_portal(pack):
+    from portal import create_app
+
+    (pack / "enforcement.yaml").unlink()
+    with pytest.raises(ContentError, match=r"enforcement\.yaml: file is missing"):
+        create_app(
+            {"TESTING": True, "CONTENT_DIR": str(pack), "DATABASE": str(pack / "db.sqlite3")}
+        )
