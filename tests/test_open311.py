@@ -580,3 +580,10 @@ def test_cases_whose_status_is_not_listed_are_not_shown(tmp_path, monkeypatch):
     monkeypatch.setitem(statuses.STATUSES, "received", hidden)
     assert client.get(f"/open311/v2/requests/{reference}.json").status_code == 404
     assert reference not in client.get("/open311/v2/requests.json").text
+
+
+def test_discovery_without_a_public_address_names_the_requests_own(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3"),
+                      "PUBLIC_URL": None, "RATELIMIT_ENABLED": False})  # fmt: skip
+    answer = app.test_client().get("/open311/v2/discovery.json", base_url="http://api.test")
+    assert answer.json["endpoints"][0]["url"] == "http://api.test/open311/v2"

@@ -78,7 +78,8 @@ def _key(required: bool) -> ApiKey | None:
 def discovery(fmt: str):
     api = open311()
     office = current_app.extensions["content"].settings.office
-    base = current_app.config["PUBLIC_URL"].rstrip("/") + PREFIX
+    # The public address (required in production); the request's own in a bare test app.
+    base = (current_app.config["PUBLIC_URL"] or request.host_url).rstrip("/") + PREFIX
     return answer(
         fmt,
         "discovery",
