@@ -8,9 +8,16 @@ import platform
 import sys
 from pathlib import Path
 
-from bench import load, portal, site, staff, system
+from bench import load, portal, resize, site, staff, system
 
-SECTIONS = {"site": site, "portal": portal, "staff": staff, "load": load, "system": system}
+SECTIONS = {
+    "site": site,
+    "portal": portal,
+    "resize": resize,
+    "staff": staff,
+    "load": load,
+    "system": system,
+}
 
 
 class Tee(io.TextIOBase):

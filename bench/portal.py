@@ -16,7 +16,7 @@ from werkzeug.datastructures import FileStorage, MultiDict
 from werkzeug.test import encode_multipart
 
 from bench.load import Inbox, free_port
-from bench.weights import FORM_PAGE_BUDGET, page_weight
+from bench.weights import FORM_PAGE_BUDGET, OFFLINE_BUDGET, offline_weight, page_weight
 from portal import create_app
 from portal.db import get_db
 
@@ -99,6 +99,10 @@ def _run(repeat: int, mail_port: int) -> None:
         flag = "ok" if total <= FORM_PAGE_BUDGET else "OVER"
         print(f"Report form page (gzipped bytes; budget {FORM_PAGE_BUDGET} for HTML + CSS + JS)")
         print(f"  {'/report/':<36}{html_gz:>8}{total:>8}  {flag}")
+        files, offline = offline_weight(html, lambda url: client.get(url).data)
+        flag = "ok" if offline <= OFFLINE_BUDGET else "OVER"
+        print(f"Its offline code, loaded once the form is ready (budget {OFFLINE_BUDGET})")
+        print(f"  {f'service worker + {files - 1} scripts':<36}{'':>8}{offline:>8}  {flag}")
         photo = phone_photo()
         for label, attachment, count in (
             ("text only", None, repeat),

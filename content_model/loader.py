@@ -210,6 +210,18 @@ class ServiceArea:
 
 
 @dataclass(frozen=True)
+class Colours:
+    """The municipality's colours as #rrggbb, for what shows outside the pages (an installed
+    app's title bar and splash screen)."""
+
+    brand: str = "#0b4f6c"
+    background: str = "#ffffff"
+
+
+HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+@dataclass(frozen=True)
 class MapTiles:
     """Where map pictures come from: an {z}/{x}/{y} URL template and the credit it requires."""
 
@@ -243,6 +255,7 @@ class Settings:
     referral_agencies: tuple[str, ...]
     reporting_year_starts: tuple[int, int]
     map_tiles: MapTiles | None
+    colours: Colours = Colours()
 
 
 REQUIRED_PHONES = ("emergency", "police", "spill_hotline")
@@ -325,6 +338,17 @@ def _service_area(fields: _Fields) -> ServiceArea:
     if not area.contains(area.center_latitude, area.center_longitude):
         raise center.fail("latitude", "the center must lie inside the box")
     return area
+
+
+def _colours(fields: _Fields) -> Colours:
+    if fields.data.get("colours") is None:
+        return Colours()
+    colours = fields.mapping("colours")
+    values = {key: colours.text(key) for key in ("brand", "background")}
+    for key, value in values.items():
+        if not HEX_COLOUR.match(value):
+            raise colours.fail(key, f"must be a colour like #0b4f6c, not {value!r}")
+    return Colours(**values)
 
 
 def _map_tiles(fields: _Fields) -> MapTiles | None:
@@ -433,6 +457,7 @@ def load_settings(path: Path) -> Settings:
         referral_agencies=tuple(str(a) for a in fields.values("referral_agencies")),
         reporting_year_starts=_month_day(fields, "reporting_year_starts"),
         map_tiles=_map_tiles(fields),
+        colours=_colours(fields),
     )
 
 

@@ -21,6 +21,7 @@ from portal.headers import init_headers
 from portal.intake.pending import UploadsInMemory
 from portal.limits import init_limits
 from portal.mail.courier import init_outbox
+from portal.offline import init_offline
 from portal.open311 import init_open311
 from portal.proxy import init_proxy
 from portal.settings import SettingsError, defaults, require
@@ -88,6 +89,7 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     app.register_blueprint(report.bp)
     app.register_blueprint(notify.bp)
     app.register_blueprint(status.bp)
+    init_offline(app)
     # Forms shown again, with what was typed, when their CSRF token has expired.
     app.extensions["expired_forms"] = {
         "report.submit": report.expired,

@@ -21,7 +21,8 @@ def show(token: str):
     # Only the token opens a case; a wrong one gets the same 404 as an unknown page.
     case = find_by_token(db, token) or abort(404)
     if case["kind"] == "report":
-        return render_template("portal/status.html", case=case)
+        report = db["reports"].get(case["id"])
+        return render_template("portal/status.html", case=case, report=report, token=token)
     notification = db["notifications"].get(case["id"])
     return render_template(
         "portal/notification_receipt.html",

@@ -27,13 +27,15 @@ def enforcement_pages(client, case_id: int) -> dict:
     today = local_today(app)
     day = today.isoformat()
     enforce = f"/staff/cases/{case_id}/enforcement"
+    # The section violated: the exemptions section's subdivision A, in the pack's numbers.
+    violated = app.extensions["content"].ordinance.roles["exemptions"] + " A"
     pages = {
         "enf-case-empty": client.get(enforce),
         "enf-respondents-empty": client.get("/staff/respondents/"),
     }
     pages["enf-case-errors"] = post(client, enforce, name="", committed_on="x")
     post(client, enforce, respondent="", name="Elm Street Auto LLC", mailing_address="PO Box 12",
-         property_address="12 Elm Street", committed_on=day, section="216-6 A", description="Wash water.")  # fmt: skip
+         property_address="12 Elm Street", committed_on=day, section=violated, description="Wash water.")  # fmt: skip
     new = "/staff/violations/1/notice"
     pages["enf-draft-new"] = client.get(new)
     pages["enf-draft-errors"] = post(client, new, order_2="y")

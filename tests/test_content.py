@@ -159,6 +159,8 @@ BROKEN = [
      "learn/motor-oil.md: keywords: must be a list"),
     ("empty learn keyword", _replace("learn/motor-oil.md", 'keywords: ["oil change", ', 'keywords: [" ", '),
      "learn/motor-oil.md: keywords: must be a list of words or phrases"),
+    ("bad colour", _replace("site.yaml", 'brand: "#0b4f6c"', 'brand: "navy"'),
+     "site.yaml: colours.brand: must be a colour like #0b4f6c, not 'navy'"),
     ("raw html", _replace("learn/yard-waste.md", "## Why it matters", "<script>x</script>\n## Why it matters"),
      "learn/yard-waste.md: body: must be Markdown without raw HTML"),
 ]  # fmt: skip

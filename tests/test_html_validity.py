@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import re
-import shutil
-import subprocess
-from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 import pyotp
 from enforcement_helpers import enforcement_pages
@@ -23,40 +18,7 @@ from helpers import (
     sign_in,
     start_notification,
 )
-
-VNU_JAR = Path(__file__).resolve().parent / "node_modules/vnu-jar/build/dist/vnu.jar"
-
-
-def html_errors(pages: list[Path], root: Path) -> list[str]:
-    """The checker's errors for these files, one JVM start for all of them."""
-    java = shutil.which("java")
-    assert java, "java is missing: run `make test`, which installs it"
-    assert VNU_JAR.is_file(), f"{VNU_JAR} is missing: run `make test`, which installs it"
-    assert pages, "no pages to check"
-
-    result = subprocess.run(
-        [java, "-jar", str(VNU_JAR), "--errors-only", "--format", "json", *map(str, pages)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    # The checker writes its JSON report to stderr and exits 1 when it finds errors.
-    try:
-        report = json.loads(result.stderr)
-    except json.JSONDecodeError:
-        raise AssertionError(
-            f"the Nu HTML Checker failed (exit {result.returncode}):\n{result.stderr}"
-        ) from None
-
-    errors = []
-    for message in report["messages"]:
-        path = unquote(urlsplit(message.get("url", "")).path)
-        where = path.removeprefix(str(root.resolve()) + "/") or "?"
-        line = message.get("lastLine", message.get("firstLine", "?"))
-        errors.append(f"{where}:{line}: {message.get('type')}: {message.get('message')}")
-    assert errors or result.returncode == 0, result.stderr
-    return errors
+from nuchecker import html_errors
 
 
 def test_every_built_page_is_valid_html(build):
@@ -72,6 +34,7 @@ def test_every_portal_page_is_valid_html(app, client, tmp_path):
     status_url = re.search(r'href="(/status/[\w-]+/)"', pages["report-sent"].text).group(1)
     pages["status"] = client.get(status_url)
     pages["not-found"] = client.get("/status/nothing/")
+    pages["my-reports"] = client.get("/report/mine/")
     pages["method-not-allowed"] = client.put("/report/")
     pages["expired-form"] = client.post("/report/", data=report_data())
     pages["notify-triage"] = client.get("/notify/")

@@ -20,7 +20,7 @@ from helpers import (
 )
 from mailserver import body
 
-from bench.weights import FORM_PAGE_BUDGET, page_weight
+from bench.weights import FORM_PAGE_BUDGET, OFFLINE_BUDGET, offline_weight, page_weight
 from portal.db import get_db
 from portal.intake.storage import PhotoExpired, store_case
 
@@ -47,6 +47,13 @@ def test_form_page_stays_within_its_weight_budget(client):
     _, total = page_weight(html, lambda url: client.get(url).data)
     assert total <= FORM_PAGE_BUDGET
     assert b'leaflet.js"' not in html.split(b"data-leaflet-js")[0]
+
+
+def test_the_offline_code_stays_within_its_own_budget(client):
+    """The service worker, drafts.js and offline.js: loaded once the form is interactive."""
+    files, total = offline_weight(client.get("/report/").data, lambda url: client.get(url).data)
+    assert files == 3
+    assert 0 < total <= OFFLINE_BUDGET
 
 
 def test_a_valid_report_is_stored_with_a_reference_and_a_status_link(app, client, mail_server):

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from enforcement_helpers import enforcement_pages
 from helpers import (
     built_pages,
     csrf_of,
@@ -21,8 +22,8 @@ from helpers import (
     start_notification,
 )
 from mailserver import body
+from nuchecker import html_errors
 from pack_traces import PACK, PATTERNS, traces
-from test_html_validity import html_errors
 
 from content_model.loader import load_content
 from portal import create_app as create_portal
@@ -88,6 +89,9 @@ def walked(pack_app, mail_server):
     thanks = get(sent.headers["Location"])
     status_url = re.search(r"/status/[\w-]+/", thanks).group(0)
     get(status_url)
+    # What a phone keeps: the installable app's name and the reports kept on it.
+    for url in ("/report/manifest.webmanifest", "/report/mine/", f"{status_url}status.json"):
+        get(url)
     # A form with mistakes shows its messages, which must not name the default either.
     bad = client.post("/report/", data={**open_form(client), **report_data(description="")})
     seen.append(("/report/ with errors", bad.get_data(as_text=True)))
@@ -147,6 +151,10 @@ def walked(pack_app, mail_server):
         )
         assert response.status_code == 303
     get("/staff/cases/1/")
+    # The enforcement half: a violation, a notice issued, appealed, upheld, abated and paid.
+    for url, response in enforcement_pages(client, 1).items():
+        assert response.status_code < 500, url
+        seen.append((f"enforcement {url}", response.get_data(as_text=True)))
     get(status_url)
     span = "?start=2000-01-01&end=2099-12-31"
     for url in ("/staff/exports/", f"/staff/exports/cases.csv{span}",

@@ -50,6 +50,8 @@
     const d = tools.dataset;
     let map = null, marker = null, loading = false, filling = false;
     tools.hidden = false;
+    const hint = $('location-hint');
+    if (hint && hint.dataset.withTools) hint.textContent = hint.dataset.withTools;
 
     // `quiet`: announce, but don't show it twice when the same words are on screen.
     const say = (text, quiet) => {

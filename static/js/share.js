@@ -1,0 +1,35 @@
+/* The thanks and status pages: "Copy link", "Share" (where the browser can share) and
+   "Keep on this phone" (with drafts.js, on the thanks page). The buttons stay hidden
+   without JavaScript; the link itself is on the page either way.
+   Markup: <div class="share" data-url="…" data-title="…" hidden> with #copy-link,
+   #share-link, optional #keep-report (data-reference, data-received) and #share-status. */
+(() => {
+  'use strict';
+  function start() {
+    const box = document.querySelector('.share[data-url]');
+    if (!box) return;
+    const $ = (id) => document.getElementById(id);
+    const url = box.dataset.url, status = $('share-status');
+    const copy = $('copy-link'), share = $('share-link'), keep = $('keep-report');
+    box.hidden = false;
+    if (navigator.clipboard) {
+      copy.addEventListener('click', () => navigator.clipboard.writeText(url).then(
+        () => { status.textContent = 'Link copied.'; },
+        () => { status.textContent = 'The link could not be copied. Select it above and copy it.'; }));
+    } else copy.hidden = true;
+    if (navigator.share) {
+      share.addEventListener('click', () => navigator.share({ title: box.dataset.title, url }).catch(() => {}));
+    } else share.hidden = true;
+    if (keep && window.Drafts && window.indexedDB) {
+      const d = keep.dataset;
+      window.Drafts.get('kept', d.reference).then((known) => { if (known) keep.hidden = true; });
+      keep.addEventListener('click', () => window.Drafts.put('kept', d.reference,
+        { reference: d.reference, url, received: d.received, status: d.status, checked: null }).then(() => {
+        keep.hidden = true;
+        status.textContent = 'Kept on this phone. Find it under My reports.';
+      }));
+    } else if (keep) keep.hidden = true;
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+})();
