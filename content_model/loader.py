@@ -11,10 +11,13 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
+
+if TYPE_CHECKING:
+    from content_model.open311 import Open311
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 
@@ -769,6 +772,7 @@ class Content:
     ordinance: Ordinance
     exempt: ExemptList
     pages: tuple[LearnPage, ...]
+    open311: Open311
 
     @cached_property
     def page_by_slug(self) -> dict[str, LearnPage]:
@@ -794,4 +798,6 @@ def load_content(directory: Path | str | None = None) -> Content:
                 raise ContentError(
                     f"exempt-discharges.yaml: {kind}[{i}].learn: no page learn/{item.learn}.md"
                 )
-    return Content(settings, ordinance, exempt, pages)
+    from content_model.open311 import load_open311  # it reads fields as this module does
+
+    return Content(settings, ordinance, exempt, pages, load_open311(root / "open311.yaml"))

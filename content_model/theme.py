@@ -28,6 +28,7 @@ PORTAL_PATHS = {
     "notify": "/notify/",
     "status": "/status/",
     "staff": "/staff/",
+    "open311": "/open311/",
 }
 
 # The public site's pages (endpoint -> rule). The site registers its views on these rules

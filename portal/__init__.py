@@ -22,6 +22,7 @@ from portal.intake.pending import UploadsInMemory
 from portal.limits import init_limits
 from portal.mail.courier import init_outbox
 from portal.offline import init_offline
+from portal.open311 import init_open311
 from portal.proxy import init_proxy
 from portal.settings import SettingsError, defaults, require
 from portal.staff import init_staff
@@ -95,6 +96,7 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
         "notify.submit": notify.expired,
     }
     init_limits(app)
+    init_open311(app, csrf)
 
     if app.config["SITE_DIR"]:
         from portal.site_files import init_site_files

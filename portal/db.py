@@ -18,7 +18,8 @@ from flask import Flask, current_app, g
 from portal import search_index
 
 # Version of the schema below; bump it and add a step to MIGRATIONS when it changes.
-SCHEMA_VERSION = 8
+# 7: enforcement; 9: the Open311 keys and filings (8 is the staff desk's, merged apart).
+SCHEMA_VERSION = 9
 
 SCHEMA = """
 -- One row per thing the public sent: a resident report or a business notification.
@@ -375,6 +376,27 @@ CREATE TABLE IF NOT EXISTS payments (
     recorded_by TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS payments_notice ON payments (notice_id, paid_on);
+
+-- Open311 API keys (portal/open311/keys.py): issued by `flask --app portal open311 keys
+-- add`, stored as SHA-256 hashes only; a revoked key stays, so its filings keep a name.
+CREATE TABLE IF NOT EXISTS open311_keys (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    key_hash TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT,
+    requests INTEGER NOT NULL DEFAULT 0,
+    filed INTEGER NOT NULL DEFAULT 0,
+    last_used_at TEXT
+);
+
+-- A case filed through the Open311 API: which key filed it, and the photo address it
+-- gave (kept as a link for staff; the portal never fetches it).
+CREATE TABLE IF NOT EXISTS open311_filings (
+    case_id INTEGER PRIMARY KEY REFERENCES cases (id),
+    key_id INTEGER NOT NULL REFERENCES open311_keys (id),
+    media_url TEXT
+);
 """
 
 
@@ -427,7 +449,7 @@ def _migrate(db: sqlite_utils.Database) -> None:
         # Statement by statement: executescript() would commit halfway.
         for statement in _statements(SCHEMA):
             db.execute(statement)
-        search_index.create(db, rebuild=version < search_index.SINCE_VERSION)
+        search_index.create(db, rebuild="case_search" not in tables)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 

@@ -56,6 +56,9 @@ def init_errors(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
+        api = _api_answer(error)
+        if api is not None:
+            return api
         if error.code == 404:
             return render_template("site/not_found.html"), 404
         message = error.description if _own_words(error) else None
@@ -63,7 +66,17 @@ def init_errors(app: Flask) -> None:
 
     @app.errorhandler(InternalServerError)
     def server_error(error: InternalServerError):
-        return _page(500, None)
+        api = _api_answer(error)
+        return _page(500, None) if api is None else api
+
+
+def _api_answer(error: HTTPException):
+    """An API answers errors in its own format: `api_errors` maps a path prefix to the
+    function that says it (the Open311 API registers one)."""
+    for prefix, answer in current_app.extensions.get("api_errors", {}).items():
+        if request.path.startswith(prefix):
+            return answer(error)
+    return None
 
 
 def _own_words(error: HTTPException) -> bool:

@@ -13,9 +13,6 @@ from typing import Any
 
 import sqlite_utils
 
-# The schema version that brought the index: a file from before it is indexed once.
-SINCE_VERSION = 8
-
 # What is taken out of `compact`: what people put between the letters of a plate or the
 # digits of a phone number.
 SEPARATORS = " \n\t-().,/+#:;'\"_"
@@ -74,7 +71,7 @@ _TRIGGERS = [
 
 def create(db: sqlite_utils.Database, rebuild: bool) -> None:
     """Create the index, its view and triggers (inside the migration's transaction);
-    `rebuild`: index every case already stored."""
+    `rebuild` (a file from before the index): index every case already stored."""
     for statement in SCHEMA:
         db.execute(statement)
     for number, (table, event, key) in enumerate(_TRIGGERS):

@@ -72,6 +72,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("REPORT_RATE_LIMIT", "30 per hour;6 per minute"),
     Setting("STATUS_RATE_LIMIT", "120 per minute"),
     Setting("LOGIN_RATE_LIMIT", "10 per minute;40 per hour"),
+    # Open311: reports filed per API key (or address), and reads per key or address.
+    Setting("OPEN311_FILE_RATE_LIMIT", "200 per hour;20 per minute"),
+    Setting("OPEN311_READ_RATE_LIMIT", "300 per minute"),
     Setting("RATELIMIT_ENABLED", True),
     # None: a SQLite file beside the database, shared by every worker (portal/limits.py).
     Setting("RATELIMIT_STORAGE_URI", None, secret=True),

@@ -21,6 +21,7 @@ class Status(NamedTuple):
     closed: bool  # the case needs nothing more (the "open" filter and map leave it out)
     color: str  # its marker on the staff map: at least 3:1 against white (WCAG 1.4.11)
     investigated: bool = False  # counts as investigated in the annual MS4 figures
+    listed: bool = True  # shown in public lists (the Open311 API); never for hidden or spam
 
 
 REPORTS, NOTIFICATIONS = frozenset({REPORT}), frozenset({NOTIFICATION})

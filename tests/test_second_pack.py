@@ -33,6 +33,7 @@ from portal import create_app as create_portal
 from portal.clock import local_now
 from portal.db import get_db
 from portal.mail.outbox import send_pending
+from portal.open311.keys import add_key
 from portal.staff.accounts import set_email
 from portal.staff.digest import queue_digests
 from static_site.freeze import freeze
@@ -110,6 +111,35 @@ def walked(pack_app, mail_server):
     get(final.headers["Location"])
     seen.append(("a page that is not there", client.get("/no-such-page/").get_data(as_text=True)))
 
+    # The Open311 API: every read in both formats, a report filed through it, its errors.
+    with pack_app.app_context():
+        key = add_key(get_db(), "county")
+    service = PACK_CONTENT.open311.services[0].service_code
+    filed = client.post(
+        "/open311/v2/requests.xml",
+        data={
+            "api_key": key,
+            "service_code": service,
+            "lat": WHERE["latitude"],
+            "long": WHERE["longitude"],
+            "description": "Grey water from the culvert",
+            "email": "api.resident@wrenfield.test",
+            "attribute[observed_at]": "2026-11-02T10:00:00Z",
+        },
+    )
+    assert filed.status_code == 200, filed.text
+    reference = re.search(r"IDR-\d{4}-\d{4}", filed.text).group(0)
+    seen.append(("/open311/v2/requests.xml POST", filed.text))
+    for fmt in ("json", "xml"):
+        for path in ("discovery", "services", f"services/{service}", "requests",
+                     f"requests/{reference}"):  # fmt: skip
+            get(f"/open311/v2/{path}.{fmt}")
+        for path in ("tokens/x", "services/nothing", "requests/IDR-1999-0001"):
+            seen.append((f"/open311/v2/{path}.{fmt}", client.get(f"/open311/v2/{path}.{fmt}").text))
+        refused = client.post(f"/open311/v2/requests.{fmt}", data={"api_key": key,
+                              "service_code": service, "attribute[odor]": "roses"})  # fmt: skip
+        seen.append((f"/open311/v2/requests.{fmt} refused", refused.text))
+
     get("/staff/login")
     sign_in(client, pack_app)
     notice = {"csrf_token": csrf_of(get("/staff/phone-notices/new")), "told_at": "2026-11-02T10:00",
@@ -117,6 +147,7 @@ def walked(pack_app, mail_server):
               "caller_phone": "(555) 555-0100", "material": "Diesel", "hazardous": "yes"}  # fmt: skip
     assert client.post("/staff/phone-notices/new", data=notice).status_code == 303
     queue = get("/staff/")
+    get("/staff/cases/3/")  # filed through the API: names its key
     for case in (1, 2):
         page = get(f"/staff/cases/{case}/")
         get(f"/staff/cases/{case}/map")
@@ -203,7 +234,7 @@ def test_every_built_page_is_the_towns(pack_build):
 
 def test_every_portal_page_export_and_mail_is_the_towns(walked):
     kinds = {what.split(" ")[0] for what, _ in walked}
-    assert {"/report/", "/notify/", "/staff/", "mail"} <= kinds
+    assert {"/report/", "/notify/", "/staff/", "mail", "/open311/v2/services.xml"} <= kinds
     mails = [what for what, _ in walked if what.startswith("mail")]
     # To the officer and the reporter for the report, the receipt and the officer's copy
     # for the notification, and the note: each as text and HTML (and its sender).

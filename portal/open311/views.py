@@ -1,0 +1,161 @@
+"""The GeoReport v2 endpoints under /open311/v2/, each as .json and .xml."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, request
+from werkzeug.exceptions import HTTPException
+
+from portal.db import get_db
+from portal.open311.filing import Refused, file_request
+from portal.open311.formats import answer, errors, format_of
+from portal.open311.keys import ApiKey, use_key
+from portal.open311.public import BadQuery, find, search
+from portal.open311.services import definition, open311, service_entry
+
+PREFIX = "/open311/v2"
+SPECIFICATION = "http://wiki.open311.org/GeoReport_v2"
+bp = Blueprint("open311", __name__, url_prefix=PREFIX)
+
+
+class ApiError(HTTPException):
+    """An answer in the specification's error format, with its own words."""
+
+    def __init__(self, code: int, *descriptions: str) -> None:
+        super().__init__("; ".join(descriptions))
+        self.code, self.descriptions = code, descriptions
+
+
+@bp.before_request
+def check_jurisdiction() -> None:
+    given = request.values.get("jurisdiction_id")
+    if given is not None and given != open311().jurisdiction_id:
+        # The specification: an unknown jurisdiction is a 404.
+        raise ApiError(404, f"jurisdiction_id: no jurisdiction {given!r} here")
+
+
+@bp.after_request
+def readable_from_browsers(response: Response) -> Response:
+    # Anyone may read what the API shows (public fields only); a POST needs a key, and its
+    # answer is for the client that sent it alone.
+    if request.method == "GET":
+        response.headers["Access-Control-Allow-Origin"] = "*"
+    return response
+
+
+def api_error(error: HTTPException) -> Response:
+    """Any error on an API path, as the specification's list of {code, description}."""
+    code = error.code or 500
+    if isinstance(error, ApiError):
+        return errors(format_of(request.path), code, *error.descriptions)
+    words = {
+        403: "api_key: a valid key is required",
+        404: "Not found",
+        405: f"{request.method} is not allowed here",
+        413: "The request is too large",
+        429: "Too many requests: wait a minute and try again",
+    }
+    if code in words:
+        return errors(format_of(request.path), code, words[code])
+    if code >= 500:
+        return errors(format_of(request.path), 500, "Something went wrong; try again later")
+    # Anything else the request checks refuse (unreadable query, JSON body): a bad request.
+    return errors(format_of(request.path), 400, error.description or "Bad request")
+
+
+def _key(required: bool) -> ApiKey | None:
+    given = request.values.get("api_key")
+    if not given:
+        if required:
+            raise ApiError(403, "api_key: a key is required to file a request")
+        return None
+    key = use_key(get_db(), given)
+    if key is None:
+        raise ApiError(403, "api_key: this key is unknown or revoked")
+    return key
+
+
+@bp.route("/discovery.<any(json,xml):fmt>")
+def discovery(fmt: str):
+    api = open311()
+    office = current_app.extensions["content"].settings.office
+    # The public address (required in production); the request's own in a bare test app.
+    base = (current_app.config["PUBLIC_URL"] or request.host_url).rstrip("/") + PREFIX
+    return answer(
+        fmt,
+        "discovery",
+        {
+            "changeset": api.changeset,
+            "contact": f"{office.name}, {office.street}, {office.locality}, {office.phone.number}",
+            "key_service": api.key_service,
+            "endpoints": [
+                {
+                    "specification": SPECIFICATION,
+                    "url": base,
+                    "changeset": api.changeset,
+                    "type": "production",
+                    "formats": ["text/xml", "application/json"],
+                }
+            ],
+        },
+    )
+
+
+@bp.route("/services.<any(json,xml):fmt>")
+def services(fmt: str):
+    _key(required=False)
+    return answer(fmt, "services", [service_entry(s) for s in open311().services])
+
+
+@bp.route("/services/<service_code>.<any(json,xml):fmt>")
+def service_definition(service_code: str, fmt: str):
+    _key(required=False)
+    service = open311().service(service_code)
+    if service is None:
+        raise ApiError(404, f"service_code: no service {service_code!r}")
+    return answer(fmt, "service_definition", definition(service))
+
+
+@bp.route("/requests.<any(json,xml):fmt>", methods=["GET"])
+def requests_list(fmt: str):
+    _key(required=False)
+    try:
+        found = search(open311(), request.args)
+    except BadQuery as error:
+        raise ApiError(400, str(error)) from None
+    return answer(fmt, "service_requests", found)
+
+
+@bp.route("/requests.<any(json,xml):fmt>", methods=["POST"])
+def requests_create(fmt: str):
+    key = _key(required=True)
+    code = request.form.get("service_code")
+    if not code:
+        raise ApiError(400, "service_code: required")
+    service = open311().service(code)
+    if service is None:
+        raise ApiError(400, f"service_code: no service {code!r}")
+    try:
+        stored = file_request(service, request.form, key)
+    except Refused as error:
+        raise ApiError(400, *error.problems) from None
+    item = {
+        "service_request_id": stored.reference,
+        "service_notice": service.service_notice,
+        "account_id": None,
+    }
+    return answer(fmt, "service_requests", [item])
+
+
+@bp.route("/requests/<service_request_id>.<any(json,xml):fmt>")
+def request_one(service_request_id: str, fmt: str):
+    _key(required=False)
+    found = find(open311(), service_request_id)
+    if found is None:
+        raise ApiError(404, f"service_request_id: no request {service_request_id!r}")
+    return answer(fmt, "service_requests", [found])
+
+
+@bp.route("/tokens/<token>.<any(json,xml):fmt>")
+def token(token: str, fmt: str):
+    # Requests get their id at once, so no token ever stands for one.
+    raise ApiError(404, f"token: no token {token!r}; requests get their id when filed")
