@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -141,8 +142,20 @@ def nearby(
     days: int = NEARBY_DAYS,
 ) -> list[dict[str, Any]]:
     """Other cases within `meters` and `days` of this one (only earlier ones: before_only)."""
+    return list(_nearby(db, case, before_only, meters, days))
+
+
+def has_nearby(db: sqlite_utils.Database, case: dict[str, Any]) -> bool:
+    """Whether an earlier case lies near this one: stops at the first (a queue page asks
+    this of every line, and a busy spot can hold hundreds of cases)."""
+    return next(_nearby(db, case, True, NEARBY_METERS, NEARBY_DAYS), None) is not None
+
+
+def _nearby(
+    db: sqlite_utils.Database, case: dict[str, Any], before_only: bool, meters: float, days: int
+) -> Iterator[dict[str, Any]]:
     if case["latitude"] is None:
-        return []
+        return
     lat, lon = case["latitude"], case["longitude"]
     dlat = meters / METERS_PER_DEGREE
     dlon = meters / (METERS_PER_DEGREE * max(math.cos(math.radians(lat)), 0.01))
@@ -159,13 +172,14 @@ def nearby(
          *([case["received_at"], case["id"]] if before_only else [])],
     )  # fmt: skip
     columns = [c[0] for c in cursor.description]
-    found = []
-    for row in cursor:
-        other = dict(zip(columns, row, strict=True))
-        other["distance"] = distance_m(lat, lon, other["latitude"], other["longitude"])
-        if other["distance"] <= meters:
-            found.append(other)
-    return found
+    try:
+        for row in cursor:
+            other = dict(zip(columns, row, strict=True))
+            other["distance"] = distance_m(lat, lon, other["latitude"], other["longitude"])
+            if other["distance"] <= meters:
+                yield other
+    finally:
+        cursor.close()
 
 
 def flags(
@@ -189,11 +203,7 @@ def flags(
             result.append("follow-up-due")
     if case["kind"] == "notification" and case.get("confirmation_met") == 0:
         result.append("confirmation-overdue")
-    if (
-        case["duplicate_of"] is None
-        and case["status"] != "duplicate"
-        and nearby(db, case, before_only=True)
-    ):
+    if case["duplicate_of"] is None and case["status"] != "duplicate" and has_nearby(db, case):
         result.append("possible-duplicate")
     return result
 
