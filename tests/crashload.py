@@ -55,6 +55,14 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def flask_command(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    """`flask --app portal ARGS` of the virtualenv running the tests, as an admin types it."""
+    return subprocess.run(
+        [str(Path(sys.executable).parent / "flask"), "--app", "portal", *args],
+        cwd=cwd, env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
 def gunicorn_binary() -> str:
     """The gunicorn of the virtualenv running the tests."""
     beside = Path(sys.executable).parent / "gunicorn"
@@ -107,6 +115,17 @@ class Gunicorn:
                 pass
             time.sleep(0.1)
         raise RuntimeError(f"gunicorn did not answer within {seconds} s\n{self.log()}")
+
+    def refused_start(self, seconds: float = 60) -> str:
+        """Start gunicorn expecting it to refuse (a setting or the content is wrong): wait
+        for it to exit, assert it failed, and return everything it logged."""
+        self.start()
+        try:
+            self.process.wait(timeout=seconds)
+        finally:
+            self.stop()
+        assert self.process.returncode != 0, self.log()
+        return self.log(0)
 
     def kill(self) -> None:
         """SIGKILL the master and its workers, mid-request."""

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from crashload import Gunicorn, free_port, portal_env
+from crashload import Gunicorn, flask_command, free_port, portal_env
 from pack_traces import PACK
 
 from content_model.check import check_pack, is_phone_number
@@ -199,15 +199,7 @@ def test_make_site_does_not_build_a_broken_pack(tmp_path, monkeypatch, capsys):
 def test_gunicorn_and_flask_check_name_the_problems_of_a_broken_pack(tmp_path):
     """As deployed: PORTAL_CONTENT_DIR names a pack with a problem."""
     env = portal_env(tmp_path) | {"PORTAL_CONTENT_DIR": str(broken_pack(tmp_path, BROKEN[2][1]))}
-    checked = subprocess.run([str(Path(sys.executable).parent / "flask"), "--app", "portal",
-                              "check"], cwd=tmp_path, env=env, capture_output=True, text=True,
-                             timeout=60)  # fmt: skip
+    checked = flask_command(env, tmp_path, "check")
     assert checked.returncode == 1 and BROKEN[2][2] in checked.stderr
-    server = Gunicorn(free_port(), env, tmp_path)
-    server.start()
-    try:
-        server.process.wait(timeout=60)
-    finally:
-        server.stop()
-    assert server.process.returncode != 0
-    assert BROKEN[2][2].splitlines()[0] in server.log(0)
+    log = Gunicorn(free_port(), env, tmp_path).refused_start()
+    assert BROKEN[2][2].splitlines()[0] in log

@@ -5,18 +5,15 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from crashload import ROOT, Gunicorn, free_port, portal_env
+from crashload import ROOT, Gunicorn, flask_command, free_port, portal_env
 from helpers import form_keys, open_form, report_data
 from mailserver import MailServer, body
 
 from portal import create_app
 from portal.settings import SETTINGS
-
-FLASK = str(Path(sys.executable).parent / "flask")
 
 
 def test_the_readme_table_names_every_setting_and_nothing_else():
@@ -35,14 +32,7 @@ def test_the_readme_table_names_every_setting_and_nothing_else():
 def test_gunicorn_refuses_to_start_without_an_essential_setting(tmp_path, missing, named):
     env = portal_env(tmp_path)
     del env[missing]
-    server = Gunicorn(free_port(), env, tmp_path)
-    server.start()
-    try:
-        server.process.wait(timeout=60)
-    finally:
-        server.stop()
-    assert server.process.returncode != 0
-    log = server.log(0)
+    log = Gunicorn(free_port(), env, tmp_path).refused_start()
     assert f"{named} is not set" in log
     if named == "PORTAL_SECRET_KEY":
         assert "secrets.token_hex(32)" in log, "the message says how to make a key"
@@ -50,14 +40,7 @@ def test_gunicorn_refuses_to_start_without_an_essential_setting(tmp_path, missin
 
 
 def check(env: dict[str, str], tmp_path: Path, *command: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [FLASK, "--app", "portal", *(command or ["check"])],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return flask_command(env, tmp_path, *(command or ["check"]))
 
 
 def test_check_passes_a_correct_configuration_and_tries_the_smtp_server(tmp_path, mail_server):
