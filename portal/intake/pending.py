@@ -11,7 +11,7 @@ from typing import Any
 from flask import Request, abort, current_app, request
 from werkzeug.datastructures import FileStorage
 
-from portal.clock import local_now
+from portal.clock import local_stamp
 from portal.db import get_db, one_row
 from portal.intake.forms import MAX_PHOTOS, PublicForm
 from portal.intake.photos import PhotoError, process_photo
@@ -84,7 +84,7 @@ def keep_photos(form: PublicForm, key: str) -> tuple[list[dict[str, Any]], list[
             "height": photo.height,
             "sha256": photo.sha256,
             "data": photo.data,
-            "created_at": local_now().isoformat(),
+            "created_at": local_stamp(),
         }
         db["pending_photos"].insert(row)
         kept.append({k: row[k] for k in ("id", "filename", "width", "height")})

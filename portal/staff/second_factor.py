@@ -12,7 +12,7 @@ from flask_wtf import FlaskForm
 from wtforms import StringField
 from wtforms.validators import DataRequired, Length, Optional
 
-from portal.clock import local_now
+from portal.clock import local_stamp
 from portal.db import get_db
 from portal.staff import bp, totp
 from portal.staff.accounts import active_account
@@ -84,9 +84,7 @@ def second_factor():
     form = CodeForm()
     if request.method == "POST" and form.validate():
         if form.recovery_code.data:
-            left = totp.use_recovery_code(
-                db, account["id"], form.recovery_code.data, local_now().isoformat()
-            )
+            left = totp.use_recovery_code(db, account["id"], form.recovery_code.data, local_stamp())
             if left is not None:
                 next_url = _signed_in(account["id"])
                 flash(
