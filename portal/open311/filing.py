@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from werkzeug.datastructures import MultiDict
 
 from content_model.open311 import Service
-from portal.clock import local_now
+from portal.clock import local_now, local_stamp
 from portal.db import get_db, insert, transaction
 from portal.intake.fields import DATETIME_FORMAT
 from portal.intake.pending import store_submission
@@ -118,7 +118,7 @@ def file_request(service: Service, params: MultiDict, key: ApiKey) -> Stored:
 def _record_filing(case_id: int, key: ApiKey, media_url: str | None) -> None:
     """Which key filed the case, for the staff case page and the audit log."""
     db = get_db()
-    stamp = local_now().isoformat(timespec="seconds")
+    stamp = local_stamp()
     with transaction(db):
         insert(
             db, "open311_filings", {"case_id": case_id, "key_id": key.id, "media_url": media_url}

@@ -16,7 +16,7 @@ from flask_wtf import FlaskForm
 from wtforms import StringField
 from wtforms.validators import DataRequired, Length, ValidationError
 
-from portal.clock import local_now
+from portal.clock import local_now, local_stamp
 from portal.db import get_db
 from portal.intake.choices import YES_NO_UNSURE
 from portal.intake.fields import choice, long_text, moment, text
@@ -69,7 +69,7 @@ def log_notice(db: sqlite_utils.Database, form: PhoneNoticeForm, taken_by: str) 
             form.facility_address.data or None, form.caller_name.data,
             form.caller_phone.data or None, form.caller_email.data or None, form.material.data,
             form.hazardous.data, form.note.data or None, taken_by,
-            local_now().isoformat(timespec="seconds"),
+            local_stamp(),
             due.isoformat(timespec="seconds") if due else None,
         ],
     )  # fmt: skip

@@ -11,20 +11,16 @@ from typing import Any
 import sqlite_utils
 from flask import has_request_context, render_template, request
 
-from portal.clock import local_now
+from portal.clock import local_stamp
 from portal.db import insert, one_row, transaction
 from portal.display import day
 from portal.mail import courier
 from portal.statuses import STATUSES, statuses_for
 
 
-def _now() -> str:
-    return local_now().isoformat(timespec="seconds")
-
-
 def log(db: sqlite_utils.Database, case_id: int, actor: str, action: str, **detail: Any) -> int:
     """One audit-log entry (inside the caller's transaction)."""
-    now = _now()
+    now = local_stamp()
     db.execute(
         "UPDATE cases SET updated_at = ?, first_action_at = coalesce(first_action_at, ?)"
         " WHERE id = ?",
@@ -179,7 +175,11 @@ def save(
         else:
             db.execute("UPDATE cases SET revision = revision + 1 WHERE id = ?", [case_id])
         if note:
-            insert(db, "notes", {"case_id": case_id, "at": _now(), "author": actor, "body": note})
+            insert(
+                db,
+                "notes",
+                {"case_id": case_id, "at": local_stamp(), "author": actor, "body": note},
+            )
         detail = {name: {"from": case[name], "to": wanted[name]} for name in changed}
         if "duplicate_of" in detail and changes.duplicate_of:
             detail["duplicate_of"]["reference"] = changes.duplicate_of.strip().upper()
