@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from helpers import csrf_of
 
@@ -121,3 +122,38 @@ def enforcement_pages(client, case_id: int) -> dict:
     pages["enf-deadlines"] = client.get("/staff/enforcement/deadlines")
     pages["enf-queue"] = client.get("/staff/")
     return pages
+
+
+def ok(response, status: int = 303):
+    errors = re.findall(r'class="error-message"[^>]*>(.*?)</p>', response.text)
+    assert response.status_code == status, errors or response.text[:3000]
+    return response
+
+
+def times(page: str) -> list[str]:
+    return re.findall(r'<time datetime="(\d{4}-\d{2}-\d{2})">', page)
+
+
+def violation(client, **overrides):
+    data = {"respondent": "", "name": "Elm Street Auto LLC",
+            "mailing_address": "PO Box 12\nHorseheads NY 14845",
+            "place": "12 Elm Street", "committed_on": "2027-02-26", "found_on": "2027-02-27",
+            "section": "216-6 A", "description": "Wash water piped to the storm drain."}  # fmt: skip
+    return ok(post(client, "/staff/cases/1/enforcement", **{**data, **overrides}))
+
+
+ISSUE = {"method": "Certified mail, return receipt requested", "signer_name": "Dana Reyes",
+         "signer_title": "Stormwater Management Officer"}  # fmt: skip
+
+
+def issue(client, notice: int = 1, served_on: str = "2027-03-01", **overrides):
+    url = f"/staff/notices/{notice}/"
+    return ok(post(client, f"{url}issue", url, served_on=served_on, **{**ISSUE, **overrides}))
+
+
+def issue_notice(client, clock, deadline: str = "2027-03-31") -> int:
+    violation(client)
+    ok(post(client, "/staff/violations/1/notice", order_1="y", specifics_1="Stop washing.",
+            order_2="y", specifics_2="Clean the catch basin.", deadline=deadline))  # fmt: skip
+    issue(client, served_on=clock().date().isoformat())
+    return 1

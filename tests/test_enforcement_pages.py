@@ -10,84 +10,14 @@ import sqlite3
 from zoneinfo import ZoneInfo
 
 import pytest
-from helpers import csrf_of, open_form, report_data, sign_in
+from enforcement_helpers import issue, issue_notice, ok, post, times, violation
+from helpers import open_form, report_data, sign_in
 from mailserver import body
 
 from portal.db import get_db
 
+pytest_plugins = ["enforcement_fixtures"]  # the clock and the signed-in officer
 TZ = ZoneInfo("America/New_York")
-
-
-class Clock:
-    """The app's CLOCK: a local moment the test moves on."""
-
-    def __init__(self, moment: dt.datetime) -> None:
-        self.moment = moment
-
-    def __call__(self) -> dt.datetime:
-        return self.moment
-
-    def set(self, day: str) -> None:
-        self.moment = dt.datetime.fromisoformat(f"{day}T10:00").replace(tzinfo=TZ)
-
-
-@pytest.fixture
-def clock(app):
-    clock = Clock(dt.datetime(2027, 3, 1, 10, 0, tzinfo=TZ))
-    app.config["CLOCK"] = clock
-    return clock
-
-
-@pytest.fixture
-def officer(app, client, clock):
-    """A signed-in officer and one resident report, whose status link is kept."""
-    sent = client.post("/report/", data={**open_form(client), **report_data(
-        description="Grey water from a pipe behind 12 Elm Street")})  # fmt: skip
-    page = client.get(sent.headers["Location"]).text
-    client.status_url = re.search(r'href="(/status/[\w-]+/)"', page).group(1)
-    sign_in(client, app)
-    return client
-
-
-def post(client, url: str, page_url: str | None = None, **data):
-    """Post a form of a staff page with that page's CSRF token."""
-    page = client.get(page_url or url).text
-    return client.post(url, data={"csrf_token": csrf_of(page), **data})
-
-
-def ok(response, status: int = 303):
-    errors = re.findall(r'class="error-message"[^>]*>(.*?)</p>', response.text)
-    assert response.status_code == status, errors or response.text[:3000]
-    return response
-
-
-def times(page: str) -> list[str]:
-    return re.findall(r'<time datetime="(\d{4}-\d{2}-\d{2})">', page)
-
-
-def violation(client, **overrides):
-    data = {"respondent": "", "name": "Elm Street Auto LLC",
-            "mailing_address": "PO Box 12\nHorseheads NY 14845",
-            "place": "12 Elm Street", "committed_on": "2027-02-26", "found_on": "2027-02-27",
-            "section": "216-6 A", "description": "Wash water piped to the storm drain."}  # fmt: skip
-    return ok(post(client, "/staff/cases/1/enforcement", **{**data, **overrides}))
-
-
-ISSUE = {"method": "Certified mail, return receipt requested", "signer_name": "Dana Reyes",
-         "signer_title": "Stormwater Management Officer"}  # fmt: skip
-
-
-def issue(client, notice: int = 1, served_on: str = "2027-03-01", **overrides):
-    url = f"/staff/notices/{notice}/"
-    return ok(post(client, f"{url}issue", url, served_on=served_on, **{**ISSUE, **overrides}))
-
-
-def issue_notice(client, clock, deadline: str = "2027-03-31") -> int:
-    violation(client)
-    ok(post(client, "/staff/violations/1/notice", order_1="y", specifics_1="Stop washing.",
-            order_2="y", specifics_2="Clean the catch basin.", deadline=deadline))  # fmt: skip
-    issue(client, served_on=clock().date().isoformat())
-    return 1
 
 
 def test_the_whole_path_with_its_dates(officer, clock, app):
