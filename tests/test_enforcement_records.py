@@ -24,6 +24,13 @@ def draft(client, violation_id: int = 1, deadline: str = "2027-03-31") -> None:
             specifics_2="Clean the catch basin.", deadline=deadline))  # fmt: skip
 
 
+def issued(client, deadline: str = "2027-03-31") -> None:
+    """A violation, its notice drafted and issued on Monday 1 March 2027."""
+    violation(client)
+    draft(client, deadline=deadline)
+    issue(client)
+
+
 def step(client, name: str, notice: int = 1, **data):
     url = f"/staff/notices/{notice}/"
     return post(client, f"{url}steps/{name}", url, **data)
@@ -66,9 +73,7 @@ def test_the_place_is_asked_for_and_the_section_list_holds_only_violable_section
 
 
 def test_a_violation_is_corrected_and_an_issued_notice_keeps_what_it_printed(officer, clock):
-    violation(officer)
-    draft(officer)
-    issue(officer)
+    issued(officer)
     ok(post(officer, "/staff/violations/1/edit", place="14 Elm Street", committed_on="2027-02-26",
             found_on="2027-02-27", section="216-6 A", description="Wash water."))  # fmt: skip
     assert "Violation changed" in officer.get("/staff/cases/1/").text
@@ -175,9 +180,7 @@ def test_deadline_warnings_on_the_notice(officer, clock):
 
 
 def test_f4_an_upheld_appeal_keeps_the_deadline_of_the_notice(officer, clock):
-    violation(officer)
-    draft(officer)
-    issue(officer)
+    issued(officer)
     clock.set("2027-03-05")
     ok(step(officer, "appeal", appeal_filed_on="2027-03-05"))
     clock.set("2027-03-15")
@@ -191,9 +194,7 @@ def test_f4_an_upheld_appeal_keeps_the_deadline_of_the_notice(officer, clock):
 
 
 def test_f10_a_late_appeal_is_flagged_and_holds_nothing(officer, clock):
-    violation(officer)
-    draft(officer)
-    issue(officer)
+    issued(officer)
     clock.set("2027-03-20")
     ok(step(officer, "appeal", appeal_filed_on="2027-03-19"))
     page = text(officer.get(N).text)
@@ -206,9 +207,7 @@ def test_f10_a_late_appeal_is_flagged_and_holds_nothing(officer, clock):
 
 
 def finish_and_bill(officer, clock, **costs) -> None:
-    violation(officer)
-    draft(officer, deadline="2027-03-31")
-    issue(officer)
+    issued(officer)
     clock.set("2027-04-05")
     ok(step(officer, "completion", completed_on="2027-04-05", work="1,000", admin="100"))
     clock.set("2027-04-12")
@@ -274,9 +273,7 @@ def test_a_payment_is_voided_or_corrected_with_a_reason(officer, clock):
 
 
 def test_an_alternative_remedy_needs_recommendation_concurrence_and_conditions(officer, clock):
-    violation(officer)
-    draft(officer)
-    issue(officer)
+    issued(officer)
     remedy = {"kind": "Attendance at compliance workshops", "due_on": "2027-04-30"}
     refused = post(officer, f"{N}remedies", N, **remedy)
     assert refused.status_code == 422

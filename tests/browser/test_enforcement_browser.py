@@ -113,6 +113,18 @@ def issue_it(page, signer: str = "Dana Reyes") -> str:
     return re.search(r"NOV-\d{4}-\d{4}", page.text_content("h1")).group(0)
 
 
+def complete_and_bill(page, completed: str, work: str, admin: str, mailed: str, received: str,
+                      payments: str) -> None:  # fmt: skip
+    """Record the abatement completed and its cost, then the cost notice mailed and received."""
+    step(page, "Record the completed abatement", {"Date the abatement was completed": completed,
+         "Cost of the work": work, "Administrative costs (optional)": admin}, "Abatement completion")  # fmt: skip
+    page.get_by_label("Date the cost notice was mailed").fill(mailed)
+    page.get_by_label("Date the owner received it (optional)").fill(received)
+    page.select_option("#payment_count", payments)
+    page.get_by_role("button", name="Save the cost notice").click()
+    expect(page.locator(".flash")).to_contain_text("Cost notice recorded.")
+
+
 def test_from_a_confirmed_violation_to_two_payments(
     open_tab, live_app, live_server, clock, tmp_path
 ):
@@ -174,13 +186,7 @@ def test_from_a_confirmed_violation_to_two_payments(
 
     clock.set("2027-05-05")
     page.reload()
-    step(page, "Record the completed abatement", {"Date the abatement was completed": "2027-05-03",
-         "Cost of the work": "1,200.00", "Administrative costs (optional)": "150.00"}, "Abatement completion")  # fmt: skip
-    page.get_by_label("Date the cost notice was mailed").fill("2027-05-03")
-    page.get_by_label("Date the owner received it").fill("2027-05-05")
-    page.select_option("#payment_count", "3")
-    page.get_by_role("button", name="Save the cost notice").click()
-    expect(page.locator(".flash")).to_contain_text("Cost notice recorded.")
+    complete_and_bill(page, "2027-05-03", "1,200.00", "150.00", "2027-05-03", "2027-05-05", "3")
     assert {"2027-06-02", "2027-06-03", "2027-06-04"} <= set(dates_on(page))
 
     clock.set("2027-06-01")
@@ -337,13 +343,7 @@ def test_money_is_corrected_and_the_papers_print(open_tab, live_app, live_server
     issue_it(page)
     clock.set("2027-04-12")
     page.reload()
-    step(page, "Record the completed abatement", {"Date the abatement was completed": "2027-04-05",
-         "Cost of the work": "1,000.00", "Administrative costs (optional)": "100.00"}, "Abatement completion")  # fmt: skip
-    page.get_by_label("Date the cost notice was mailed").fill("2027-04-07")
-    page.get_by_label("Date the owner received it (optional)").fill("2027-04-09")
-    page.select_option("#payment_count", "3")
-    page.get_by_role("button", name="Save the cost notice").click()
-    expect(page.locator(".flash")).to_contain_text("Cost notice recorded.")
+    complete_and_bill(page, "2027-04-05", "1,000.00", "100.00", "2027-04-07", "2027-04-09", "3")
     for amount in ("2,125.00", "50.00"):
         step(page, "Record the payment", {"Date paid": "2027-04-12", "Amount": amount},
              "Payment recorded.", "#step-payment")  # fmt: skip
