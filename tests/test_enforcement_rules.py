@@ -470,6 +470,19 @@ def test_every_reading_is_said_in_words():
         dataclasses.replace(TERMS, day_kind="business", protest_runs_from="mailing")
     )
     assert "business days" in other["days"] and "mailing" in other["protest"]
+    # F6, F4, F30 and F32: when an appeal counts as filed, the correction after an upheld
+    # appeal, the interest year and issuance, each said in words, in both readings.
+    assert "reaches the clerk" in words["issuance"] and "served or mailed" in words["issuance"]
+    assert "later of the notice's own deadline" in words["suspend"]
+    assert "366 in a leap year" in words["interest"]
+    assert "only when it was established" in words["offenses"]
+    assert "until the Board decides it" in words["installments"]
+    changed = rules.readings(dataclasses.replace(
+        TERMS, appeal_filed_when="postmarked", correction_after_appeal="decision",
+        interest_days_in_year=365))  # fmt: skip
+    assert "postmark" in changed["issuance"]
+    assert "5 business days after the decision." in changed["suspend"]
+    assert "a year of 365 days" in changed["interest"]
     assert not any("216" in text for text in words.values()), "sections come from content"
 
 

@@ -490,8 +490,12 @@ def _context(notice: dict[str, Any]) -> dict[str, Any]:
     superseding = records.notice(db, notice["superseded_by"]) if notice["superseded_by"] else None
     superseded = records.notice(db, notice["supersedes"]) if notice["supersedes"] else None
     issued = day_of(notice["issued_on"])
-    # What the letter prints: as issued, or (a draft) as the records say now.
-    live = records.letter_facts(violation, signer())
+    # What the letter prints: as issued, or (a draft) as the records say now. A notice issued
+    # before letters were signed in the portal has a line for the name, never today's user.
+    who = (
+        signer() if not issued else {"title": current_app.extensions["content"].settings.smo_title}
+    )
+    live = records.letter_facts(violation, who)
     facts = notice["facts"] or live
     changed = [key for key in live if not key.startswith("signer") and live[key] != facts[key]]
     labels = [label for label, _ in provision_items("conditions")]
