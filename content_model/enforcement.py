@@ -14,7 +14,7 @@ from pathlib import Path
 from content_model.loader import CONTENT_DIR, Ordinance, Provision, _Fields, _read_yaml
 
 FILE = "enforcement.yaml"
-ROLES = ("notice", "appeal", "corrective", "costs")
+ROLES = ("notice", "appeal", "corrective", "costs", "access")
 # Parts of the notice section, and how many items each must have (0: any number).
 PARTS = {"orders": 1, "abatement_statement": 0, "penalties": 0, "conditions": 1, "remedies": 1}
 
@@ -60,10 +60,13 @@ class Terms:
     presumed_mail_days: int = 5
     week_counting: str = "completed"
     conditions_required: str = "all"
-    interest_days_in_year: int = 365
+    # None: the actual days of each year (365, or 366 in a leap year); else a fixed year.
+    interest_days_in_year: int | None = None
     payments_apply_to: str = "interest-first"
     appeal_suspends_deadline: bool = True
     installment_months: int = 1
+    appeal_filed_when: str = "received"
+    correction_after_appeal: str = "later"
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,13 @@ class Enforcement:
     clerk: str
     attorney: str
     appeal_how: str
+    protest_how: str
+    # Sections a person can violate (the "Section violated" choices), in the ordinance's order.
+    violable: tuple[str, ...]
+    # The label of the condition "no history of previous violations" (checked against the
+    # offense history), and the ways a notice can be served.
+    history_condition: str
+    service_methods: tuple[str, ...]
     terms: Terms = field(default_factory=Terms)
 
 
@@ -85,6 +95,8 @@ CHOICES = {
     "week_counting": ("completed", "begun"),
     "conditions_required": ("all", "any"),
     "payments_apply_to": ("interest-first", "charge-first"),
+    "appeal_filed_when": ("received", "postmarked"),
+    "correction_after_appeal": ("later", "decision"),
 }
 PERIODS = {
     "appeal_days": (1, 365), "hearing_days": (1, 365), "decision_filing_days": (1, 365),
@@ -128,7 +140,13 @@ def _terms(fields: _Fields) -> Terms:
     values["roll_to_business_day"] = readings.flag("roll_to_business_day", True)
     values["appeal_suspends_deadline"] = readings.flag("appeal_suspends_deadline", True)
     values["presumed_mail_days"] = _whole(readings, "presumed_mail_days", 0, 60)
-    values["interest_days_in_year"] = _whole(readings, "interest_days_in_year", 360, 366)
+    year = readings.data.get("interest_days_in_year")
+    if year != "actual" and (not isinstance(year, int) or isinstance(year, bool)
+                             or not 360 <= year <= 366):  # fmt: skip
+        raise readings.fail(
+            "interest_days_in_year", "must be actual, or a whole number from 360 to 366"
+        )
+    values["interest_days_in_year"] = None if year == "actual" else year
     values["installment_months"] = _whole(readings, "installment_months", 1, 12)
     return Terms(tiers=_tiers(fields), **values)
 
@@ -166,6 +184,18 @@ def load_enforcement(ordinance: Ordinance, directory: Path | str | None = None) 
     abatement = fields.text("abatement_order")
     if abatement not in [item.label for item in parts["orders"].items]:
         raise fields.fail("abatement_order", f"{abatement!r} is not one of the orders")
+    history = fields.text("history_condition")
+    if history not in [item.label for item in parts["conditions"].items]:
+        raise fields.fail("history_condition", f"{history!r} is not one of the conditions")
+    violable = tuple(str(number) for number in fields.values("violable"))
+    for number in violable:
+        if number not in ordinance.by_number:
+            raise fields.fail("violable", f"§ {number} is not in the ordinance")
+    if not violable:
+        raise fields.fail("violable", "must list at least one section")
+    methods = tuple(str(method).strip() for method in fields.values("service_methods"))
+    if not methods or not all(methods):
+        raise fields.fail("service_methods", "must list the ways a notice is served")
     return Enforcement(
         sections=roles,
         provisions=parts,
@@ -174,5 +204,9 @@ def load_enforcement(ordinance: Ordinance, directory: Path | str | None = None) 
         clerk=bodies.text("clerk"),
         attorney=bodies.text("attorney"),
         appeal_how=fields.text("appeal_how"),
+        protest_how=fields.text("protest_how"),
+        violable=violable,
+        history_condition=history,
+        service_methods=methods,
         terms=_terms(fields),
     )

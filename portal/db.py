@@ -18,8 +18,10 @@ from flask import Flask, current_app, g
 from portal import search_index
 
 # Version of the schema below; bump it and add a step to MIGRATIONS when it changes.
-# 7: enforcement; 9: the Open311 keys and filings (8 is the staff desk's, merged apart).
-SCHEMA_VERSION = 9
+# 7: enforcement; 9: the Open311 keys and filings (8 is the staff desk's, merged apart);
+# 10: enforcement records that stay true (places, respondents' contacts and merges, earlier
+# offenses from paper files, service of a notice, corrected payments, signatures).
+SCHEMA_VERSION = 10
 
 SCHEMA = """
 -- One row per thing the public sent: a resident report or a business notification.
@@ -80,7 +82,10 @@ CREATE TABLE IF NOT EXISTS staff (
     totp_secret TEXT,
     totp_last_step INTEGER,
     -- Where assignments and the daily digest go (none: the officer gets no mail).
-    email TEXT
+    email TEXT,
+    -- The name and title the officer signs enforcement letters with.
+    letter_name TEXT,
+    letter_title TEXT
 );
 
 -- Single-use codes for a lost phone, stored as SHA-256 hashes only.
@@ -274,14 +279,52 @@ CREATE INDEX IF NOT EXISTS outbox_status ON outbox (status);
 
 -- Enforcement (portal/enforcement/): staff only, never on a public page, status page or export.
 -- The person or business a violation is recorded against; their history accumulates.
+-- (property_address: the place given with a respondent before a violation had its own place.)
 CREATE TABLE IF NOT EXISTS respondents (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
     mailing_address TEXT NOT NULL,
     property_address TEXT,
     created_at TEXT NOT NULL,
-    created_by TEXT NOT NULL
+    created_by TEXT NOT NULL,
+    phone TEXT,
+    email TEXT,
+    -- owner, operator, both (owner and operator) or other (another responsible person).
+    role TEXT CHECK (role IS NULL OR role IN ('owner', 'operator', 'both', 'other')),
+    -- A duplicate record merged into another: its violations moved there, its log kept.
+    merged_into INTEGER REFERENCES respondents (id),
+    merged_at TEXT
 );
+
+-- What staff did to a respondent's record (edits, merges, earlier offenses): who, when, what.
+CREATE TABLE IF NOT EXISTS respondent_events (
+    id INTEGER PRIMARY KEY,
+    respondent_id INTEGER NOT NULL REFERENCES respondents (id),
+    at TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    action TEXT NOT NULL,
+    detail TEXT NOT NULL DEFAULT '{}',
+    client TEXT
+);
+CREATE INDEX IF NOT EXISTS respondent_events_respondent ON respondent_events (respondent_id, id);
+
+-- An earlier offense known from the paper files (before the portal), with no case of its own.
+-- outcome: notice (a notice of violation not overturned), conviction, or overturned.
+CREATE TABLE IF NOT EXISTS prior_offenses (
+    id INTEGER PRIMARY KEY,
+    respondent_id INTEGER NOT NULL REFERENCES respondents (id),
+    committed_on TEXT NOT NULL,
+    section TEXT NOT NULL,
+    reference TEXT NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('notice', 'conviction', 'overturned')),
+    notes TEXT,
+    recorded_at TEXT NOT NULL,
+    recorded_by TEXT NOT NULL,
+    removed_at TEXT,
+    removed_by TEXT,
+    removed_reason TEXT
+);
+CREATE INDEX IF NOT EXISTS prior_offenses_respondent ON prior_offenses (respondent_id);
 
 -- A violation found on a case, against a respondent, of a section of the ordinance.
 CREATE TABLE IF NOT EXISTS violations (
@@ -292,7 +335,13 @@ CREATE TABLE IF NOT EXISTS violations (
     section TEXT NOT NULL,
     description TEXT NOT NULL,
     recorded_at TEXT NOT NULL,
-    recorded_by TEXT NOT NULL
+    recorded_by TEXT NOT NULL,
+    -- Where the violation is (an address or a description of the place), the day the
+    -- officer found it, and the owner of that property when the respondent is not.
+    place TEXT,
+    found_on TEXT,
+    owner_name TEXT,
+    owner_address TEXT
 );
 CREATE INDEX IF NOT EXISTS violations_respondent ON violations (respondent_id, committed_on);
 CREATE INDEX IF NOT EXISTS violations_case ON violations (case_id);
@@ -311,9 +360,18 @@ CREATE TABLE IF NOT EXISTS notices (
     issued_at TEXT,
     issued_by TEXT,
     supersedes INTEGER REFERENCES notices (id),
-    superseded_by INTEGER REFERENCES notices (id)
+    superseded_by INTEGER REFERENCES notices (id),
+    -- issued_on is the day the notice was served or mailed (its issuance), and this is how;
+    -- issued_facts what the letter printed (JSON: respondent, place, dates, signer), kept as
+    -- issued whatever later edits change.
+    service_method TEXT,
+    issued_facts TEXT
 );
 CREATE INDEX IF NOT EXISTS notices_violation ON notices (violation_id);
+CREATE TRIGGER IF NOT EXISTS notices_service_frozen BEFORE UPDATE ON notices
+WHEN OLD.issued_on IS NOT NULL AND (NEW.service_method IS NOT OLD.service_method
+    OR NEW.issued_facts IS NOT OLD.issued_facts)
+BEGIN SELECT RAISE(ABORT, 'an issued notice cannot change'); END;
 CREATE TRIGGER IF NOT EXISTS notices_frozen BEFORE UPDATE ON notices
 WHEN OLD.issued_on IS NOT NULL AND (
     NEW.number IS NOT OLD.number OR NEW.orders IS NOT OLD.orders
@@ -351,7 +409,12 @@ CREATE TABLE IF NOT EXISTS notice_steps (
     cost_notice_received_on TEXT,
     protest_filed_on TEXT,
     payment_count INTEGER CHECK (payment_count IS NULL OR payment_count BETWEEN 1 AND 120),
-    tax_bill_on TEXT
+    tax_bill_on TEXT,
+    -- An appeal filed after the period that the Board accepted all the same (1).
+    late_appeal_accepted INTEGER,
+    -- The Board's decision on a protest filed in time, and the day it sets for payment.
+    protest_decided_on TEXT,
+    protest_payment_due_on TEXT
 );
 
 -- Alternative remedies assigned in lieu of a civil penalty, with their completion dates.
@@ -373,7 +436,13 @@ CREATE TABLE IF NOT EXISTS payments (
     paid_on TEXT NOT NULL,
     cents INTEGER NOT NULL CHECK (cents > 0),
     recorded_at TEXT NOT NULL,
-    recorded_by TEXT NOT NULL
+    recorded_by TEXT NOT NULL,
+    -- A payment voided (wrongly recorded) stays, with who, when and why; a correction voids
+    -- the payment and records the right one, which names it in `corrects`.
+    voided_at TEXT,
+    voided_by TEXT,
+    void_reason TEXT,
+    corrects INTEGER REFERENCES payments (id)
 );
 CREATE INDEX IF NOT EXISTS payments_notice ON payments (notice_id, paid_on);
 
@@ -429,6 +498,30 @@ ADDED_COLUMNS = [
     ("cases", "revision", "INTEGER NOT NULL DEFAULT 0"),
     ("cases", "follow_up_on", "TEXT"),
     ("staff", "email", "TEXT"),
+    ("staff", "letter_name", "TEXT"),
+    ("staff", "letter_title", "TEXT"),
+    ("respondents", "phone", "TEXT"),
+    ("respondents", "email", "TEXT"),
+    (
+        "respondents",
+        "role",
+        "TEXT CHECK (role IS NULL OR role IN ('owner', 'operator', 'both', 'other'))",
+    ),
+    ("respondents", "merged_into", "INTEGER REFERENCES respondents (id)"),
+    ("respondents", "merged_at", "TEXT"),
+    ("violations", "place", "TEXT"),
+    ("violations", "found_on", "TEXT"),
+    ("violations", "owner_name", "TEXT"),
+    ("violations", "owner_address", "TEXT"),
+    ("notices", "service_method", "TEXT"),
+    ("notices", "issued_facts", "TEXT"),
+    ("notice_steps", "late_appeal_accepted", "INTEGER"),
+    ("notice_steps", "protest_decided_on", "TEXT"),
+    ("notice_steps", "protest_payment_due_on", "TEXT"),
+    ("payments", "voided_at", "TEXT"),
+    ("payments", "voided_by", "TEXT"),
+    ("payments", "void_reason", "TEXT"),
+    ("payments", "corrects", "INTEGER REFERENCES payments (id)"),
 ]
 
 

@@ -28,7 +28,21 @@ def change(root, edit) -> None:
 
 def test_the_sections_are_found_by_role(content):
     enforcement = load_enforcement(content.ordinance)
-    assert set(enforcement.sections) == {"notice", "appeal", "corrective", "costs"}
+    assert set(enforcement.sections) == {"notice", "appeal", "corrective", "costs", "access"}
+    # Only sections a person can violate: never the definitions, purpose or enforcement ones.
+    assert enforcement.violable == (
+        "216-6",
+        "216-7",
+        "216-8",
+        "216-9",
+        "216-10",
+        "216-11",
+        "216-12",
+    )
+    assert enforcement.history_condition == "(2)"
+    assert enforcement.terms.interest_days_in_year is None, "interest on the actual days"
+    assert enforcement.terms.appeal_filed_when == "received"
+    assert enforcement.terms.correction_after_appeal == "later"
     assert all(n in content.ordinance.by_number for n in enforcement.sections.values())
     orders = enforcement.provisions["orders"].items
     assert [o.label for o in orders] == ["(a)", "(b)", "(c)", "(d)", "(e)", "(f)"]
@@ -51,6 +65,12 @@ BROKEN = [
     ("provisions.orders: § 216-13 A. (2) lists no items", lambda d: d["provisions"].update(orders="A. (2)")),
     ("abatement_order: '(z)' is not one of the orders", lambda d: d.update(abatement_order="(z)")),
     ("bodies.board: is missing", lambda d: d["bodies"].pop("board")),
+    ("violable: § 216-99 is not in the ordinance", lambda d: d.update(violable=["216-6", "216-99"])),
+    ("history_condition: '(9)' is not one of the conditions", lambda d: d.update(history_condition="(9)")),
+    ("service_methods: must list the ways a notice is served", lambda d: d.update(service_methods=[])),
+    ("readings.appeal_filed_when: must be one of received, postmarked", lambda d: d["readings"].update(appeal_filed_when="sent")),
+    ("readings.correction_after_appeal: must be one of later, decision", lambda d: d["readings"].update(correction_after_appeal="earlier")),
+    ("readings.interest_days_in_year: must be actual, or a whole number from 360 to 366", lambda d: d["readings"].update(interest_days_in_year="leap")),
 ]  # fmt: skip
 
 

@@ -10,75 +10,14 @@ import sqlite3
 from zoneinfo import ZoneInfo
 
 import pytest
-from helpers import csrf_of, open_form, report_data, sign_in
+from enforcement_helpers import issue, issue_notice, ok, post, times, violation
+from helpers import open_form, report_data, sign_in
 from mailserver import body
 
 from portal.db import get_db
 
+pytest_plugins = ["enforcement_fixtures"]  # the clock and the signed-in officer
 TZ = ZoneInfo("America/New_York")
-
-
-class Clock:
-    """The app's CLOCK: a local moment the test moves on."""
-
-    def __init__(self, moment: dt.datetime) -> None:
-        self.moment = moment
-
-    def __call__(self) -> dt.datetime:
-        return self.moment
-
-    def set(self, day: str) -> None:
-        self.moment = dt.datetime.fromisoformat(f"{day}T10:00").replace(tzinfo=TZ)
-
-
-@pytest.fixture
-def clock(app):
-    clock = Clock(dt.datetime(2027, 3, 1, 10, 0, tzinfo=TZ))
-    app.config["CLOCK"] = clock
-    return clock
-
-
-@pytest.fixture
-def officer(app, client, clock):
-    """A signed-in officer and one resident report, whose status link is kept."""
-    sent = client.post("/report/", data={**open_form(client), **report_data(
-        description="Grey water from a pipe behind 12 Elm Street")})  # fmt: skip
-    page = client.get(sent.headers["Location"]).text
-    client.status_url = re.search(r'href="(/status/[\w-]+/)"', page).group(1)
-    sign_in(client, app)
-    return client
-
-
-def post(client, url: str, page_url: str | None = None, **data):
-    """Post a form of a staff page with that page's CSRF token."""
-    page = client.get(page_url or url).text
-    return client.post(url, data={"csrf_token": csrf_of(page), **data})
-
-
-def ok(response, status: int = 303):
-    errors = re.findall(r'class="error-message"[^>]*>(.*?)</p>', response.text)
-    assert response.status_code == status, errors or response.text[:3000]
-    return response
-
-
-def times(page: str) -> list[str]:
-    return re.findall(r'<time datetime="(\d{4}-\d{2}-\d{2})">', page)
-
-
-def violation(client, **overrides):
-    data = {"respondent": "", "name": "Elm Street Auto LLC",
-            "mailing_address": "PO Box 12\nHorseheads NY 14845",
-            "property_address": "12 Elm Street", "committed_on": "2027-02-26",
-            "section": "216-6 A", "description": "Wash water piped to the storm drain."}  # fmt: skip
-    return ok(post(client, "/staff/cases/1/enforcement", **{**data, **overrides}))
-
-
-def issue_notice(client, clock, deadline: str = "2027-03-31") -> int:
-    violation(client)
-    ok(post(client, "/staff/violations/1/notice", order_1="y", specifics_1="Stop washing.",
-            order_2="y", specifics_2="Clean the catch basin.", deadline=deadline))  # fmt: skip
-    ok(post(client, "/staff/notices/1/issue", "/staff/notices/1/"))
-    return 1
 
 
 def test_the_whole_path_with_its_dates(officer, clock, app):
@@ -111,7 +50,7 @@ def test_the_whole_path_with_its_dates(officer, clock, app):
     page = officer.get("/staff/notices/1/").text
     # Hearing within 30 days of filing: 9 April 2027 (a Friday).
     assert "2027-04-09" in times(page)
-    assert "waits for the Board of Trustees" in page
+    assert "waits for the decision of the Board of Trustees" in page
     clock.set("2027-04-05")
     ok(post(officer, "/staff/notices/1/steps/decision", "/staff/notices/1/", hearing_on="2027-04-05",
             decided_on="2027-04-05", upheld="yes"))  # fmt: skip
@@ -186,7 +125,7 @@ def test_an_issued_notice_is_frozen_and_a_correction_supersedes_it(officer, cloc
         get_db().execute("UPDATE notices SET deadline = '2030-01-01' WHERE id = 1")
     ok(post(officer, "/staff/violations/1/notice?supersedes=1", "/staff/violations/1/notice?supersedes=1",
             order_1="y", specifics_1="Stop now.", deadline="2027-04-30"))  # fmt: skip
-    ok(post(officer, "/staff/notices/2/issue", "/staff/notices/2/"))
+    issue(officer, 2)
     old = officer.get("/staff/notices/1/").text
     assert "Superseded by" in old and "NOV-2027-0002" in old
     # One notice in force per violation: a second one is refused, and so is correcting the
@@ -198,15 +137,31 @@ def test_an_issued_notice_is_frozen_and_a_correction_supersedes_it(officer, cloc
     assert "NOV-2027-0002" in deadlines and "NOV-2027-0001" not in deadlines
 
 
-def test_offense_history_counts_within_five_years(officer, clock):
-    violation(officer, committed_on="2022-02-27", description="Oil in the drain.")
+def test_offense_history_counts_established_violations_within_five_years(officer, clock):
+    violation(officer, committed_on="2022-02-27", found_on="2022-02-27", description="Oil.")
     violation(officer, respondent="1", committed_on="2027-02-26")
     ok(post(officer, "/staff/violations/2/notice", order_1="y"))
-    ok(post(officer, "/staff/notices/1/issue", "/staff/notices/1/"))
+    issue(officer)
+    page = officer.get("/staff/notices/1/").text
+    # The 2022 violation never had a notice: it does not count (F33).
+    assert "offense number <strong>1</strong>" in page and "$50.00 to $350.00" in page
+    assert "no notice of violation issued" in page and "Only established violations count" in page
+    ok(post(officer, "/staff/violations/1/notice", order_1="y"))
+    issue(officer, 2)
     page = officer.get("/staff/notices/1/").text
     assert "offense number <strong>2</strong>" in page and "$350.00 to $700.00" in page
+    # The Board does not uphold the 2022 notice (finding 5): it stops counting, and says why.
+    clock.set("2027-03-05")
+    ok(post(officer, "/staff/notices/2/steps/appeal", "/staff/notices/2/",
+            appeal_filed_on="2027-03-02"))  # fmt: skip
+    ok(post(officer, "/staff/notices/2/steps/decision", "/staff/notices/2/",
+            decided_on="2027-03-05", upheld="no"))  # fmt: skip
+    page = officer.get("/staff/notices/1/").text
+    assert "offense number <strong>1</strong>" in page
+    assert "NOV-2027-0002 not upheld by the Board" in page
     history = officer.get("/staff/respondents/1/").text
-    assert times(history) == ["2027-02-26", "2022-02-27"]
+    assert times(history)[:2] == ["2027-02-26", "2022-02-27"]
+    assert "No: NOV-2027-0002 not upheld by the Board" in history
 
 
 def test_overdue_dates_are_flagged_in_the_deadlines_view_and_the_queue(officer, clock):

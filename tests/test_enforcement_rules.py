@@ -92,10 +92,15 @@ CORRECTION = [
     ("appeal waiting for its decision: held", "2027-03-31", "2027-03-10", None, None, None),
     ("upheld on a Monday: the next Monday", "2027-03-31", "2027-03-10", "2027-04-05", True, "2027-04-12"),
     ("upheld on a Friday, Veterans' Day in the week", "2027-10-29", "2027-10-20", "2027-11-05", True, "2027-11-15"),
-    ("upheld the Monday of Thanksgiving week", "2027-11-30", "2027-11-01", "2027-11-22", True, "2027-11-30"),
-    ("upheld before Christmas on a Saturday (not moved)", "2027-12-31", "2027-12-01", "2027-12-23", True, "2027-12-30"),
-    ("upheld on 28 February of a leap year", "2028-03-31", "2028-02-01", "2028-02-28", True, "2028-03-06"),
+    ("upheld the Monday of Thanksgiving week", "2027-11-19", "2027-11-01", "2027-11-22", True, "2027-11-30"),
+    ("upheld before Christmas on a Saturday (not moved)", "2027-12-20", "2027-12-01", "2027-12-23", True, "2027-12-30"),
+    ("upheld on 28 February of a leap year", "2028-02-25", "2028-02-01", "2028-02-28", True, "2028-03-06"),
+    ("upheld, no deadline in the notice: the five days", None, "2027-03-10", "2027-04-05", True, "2027-04-12"),
     ("not upheld: nothing to correct", "2027-03-31", "2027-03-10", "2027-04-05", False, None),
+    # F4 of the legal review: the notice gave until 31 March 2027; the Board upheld it on
+    # Monday 1 March, five business days before 8 March. The appeal does not shorten it.
+    ("upheld early: the notice's own later deadline stands", "2027-03-31", "2027-02-10", "2027-03-01", True, "2027-03-31"),
+    ("upheld on the deadline's eve: the five days run past it", "2027-03-31", "2027-02-10", "2027-03-30", True, "2027-04-06"),
 ]  # fmt: skip
 
 
@@ -110,10 +115,59 @@ def test_correction_due(calendar, why, deadline, filed, decided, upheld, due):
     assert found == (due and D(due))
 
 
+def test_the_literal_reading_takes_the_five_days_alone(calendar):
+    # Reading correction_after_appeal "decision": the review's March 8, 2027.
+    literal = dataclasses.replace(TERMS, correction_after_appeal="decision")
+    appeal = rules.Appeal(D("2027-02-10"), D("2027-03-01"), True)
+    assert rules.correction_due(D("2027-03-31"), appeal, literal, calendar) == D("2027-03-08")
+    # And the weeks of continued violation to an abatement on 15 March: one, against none.
+    assert rules.weeks_continued(D("2027-03-08"), D("2027-03-15"), TERMS) == 1
+    assert rules.weeks_continued(D("2027-03-31"), D("2027-03-15"), TERMS) == 0
+
+
 def test_an_appeal_need_not_hold_the_deadline(calendar):
     terms = dataclasses.replace(TERMS, appeal_suspends_deadline=False)
     appeal = rules.Appeal(D("2027-03-10"))
     assert rules.correction_due(D("2027-03-31"), appeal, terms, calendar) == D("2027-03-31")
+
+
+# Seed 194: "within 15 days of its issuance". F10 of the legal review: issued Thursday 28 January
+# 2027, the window closed Tuesday 16 February (Lincoln's Birthday and Washington's Birthday);
+# an appeal logged 26 February holds nothing.
+@pytest.mark.parametrize(
+    ("filed", "in_time"), [("2027-02-16", True), ("2027-02-17", False), ("2027-02-26", False)]
+)
+def test_only_an_appeal_in_time_holds_the_deadline(calendar, filed, in_time):
+    assert rules.appeal_in_time(D("2027-01-28"), D(filed), TERMS, calendar) is in_time
+    appeal = rules.Appeal(D(filed), timely=in_time)
+    held = rules.correction_due(D("2027-03-31"), appeal, TERMS, calendar)
+    assert held == (None if in_time else D("2027-03-31"))
+    # A late appeal the Board decides all the same (without accepting it): the deadline stands.
+    decided = rules.Appeal(D(filed), D("2027-03-29"), True, timely=in_time)
+    expected = "2027-04-05" if in_time else "2027-03-31"
+    assert rules.correction_due(D("2027-03-31"), decided, TERMS, calendar) == D(expected)
+
+
+# F37 of the legal review and finding 7 of the officer's walk: a deadline on a day the office is
+# closed, or on or before the last day to appeal, is pointed out (a warning, not a refusal).
+WARNINGS = [
+    ("issued 10 Dec 2026; Sunday 27 Dec, before the window (Christmas: 28 Dec) closes",
+     "2026-12-10", "2026-12-27", [("closed", "2026-12-27", "Sunday"), ("before-appeal", "2026-12-28", "")]),
+    ("on Christmas Day 2026", "2026-11-02", "2026-12-25", [("closed", "2026-12-25", "Christmas Day")]),
+    ("the walk: issued 30 Nov 2026, deadline 14 Dec, window 15 Dec",
+     "2026-11-30", "2026-12-14", [("before-appeal", "2026-12-15", "")]),
+    ("on the window's last day", "2026-11-30", "2026-12-15", [("before-appeal", "2026-12-15", "")]),
+    ("the day after the window, a Wednesday", "2026-11-30", "2026-12-16", []),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("why", "issued", "deadline", "expected"), WARNINGS, ids=[w[0] for w in WARNINGS]
+)
+def test_deadline_warnings(calendar, why, issued, deadline, expected):
+    found = rules.deadline_warnings(D(deadline), D(issued), TERMS, calendar)
+    assert [(w.kind, w.day.isoformat(), w.name) for w in found] == expected
+    assert rules.deadline_warnings(None, D(issued), TERMS, calendar) == []
 
 
 # Seed 173: "Each week's continued violation shall constitute a separate additional violation."
@@ -150,6 +204,26 @@ OFFENSES = [
 ]  # fmt: skip
 
 
+def test_only_established_violations_count():
+    # F33 and finding 5: the earlier violations of 2023 and 2025 are within five years, but the
+    # Board did not uphold one notice and the other violation never had one: a first offense.
+    earlier = [
+        rules.Prior(D("2023-04-15"), "IDR-2026-0006 (NOV-2026-0002)", False,
+                    "NOV-2026-0002 not upheld by the Board"),
+        rules.Prior(D("2025-08-20"), "IDR-2026-0010", False, "no notice of violation issued"),
+        rules.Prior(D("2021-06-01"), "paper file: 21-0147", True),
+    ]  # fmt: skip
+    count = rules.offense_number(D("2026-11-29"), earlier, TERMS)
+    assert count.number == 1 and count.tier.maximum_cents == 35_000
+    assert [(e.committed.isoformat(), e.counted, e.why) for e in count.earlier] == [
+        ("2025-08-20", False, "no notice of violation issued"),
+        ("2023-04-15", False, "NOV-2026-0002 not upheld by the Board"),
+        ("2021-06-01", False, "5 years or more before"),
+    ]
+    upheld = [rules.Prior(D("2023-04-15"), "NOV-2026-0002"), rules.Prior(D("2025-08-20"), "x")]
+    assert rules.offense_number(D("2026-11-29"), upheld, TERMS).number == 3
+
+
 @pytest.mark.parametrize(
     ("why", "committed", "earlier", "number", "low", "high", "jail"),
     OFFENSES,
@@ -183,6 +257,32 @@ def test_alternative_remedy_conditions(conditions, all_, any_):
         rules.remedies_eligible(conditions, dataclasses.replace(TERMS, conditions_required="any"))
         is any_
     )
+
+
+# Seed 175: "upon recommendation of the Village Attorney and concurrence of the ... SMO, where"
+# the conditions hold (F17 and finding 6).
+REFUSALS = [
+    ("all recorded", True, True, [True] * 5, 0, []),
+    ("no recommendation", False, True, [True] * 5, 0, ["no recommendation is recorded"]),
+    ("no concurrence", True, False, [True] * 5, 0, ["the officer's concurrence is not recorded"]),
+    ("not answered", True, None, [True] * 5, 0, ["the officer's concurrence is not recorded"]),
+    ("a condition not ticked", True, True, [True, True, False, True, True], 0,
+     ["the conditions do not hold as recorded"]),
+    ("no history ticked against two established violations", True, True, [True] * 5, 2,
+     ["the offense history shows 2 earlier established violations, so the condition of no"
+      " history cannot hold", "the conditions do not hold as recorded"]),
+    ("history, and the no-history box left unticked", True, True, [True, False, True, True, True], 1,
+     ["the conditions do not hold as recorded"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("why", "recommended", "concurs", "conditions", "history", "expected"),
+    REFUSALS,
+    ids=[r[0] for r in REFUSALS],
+)
+def test_what_stops_an_alternative_remedy(why, recommended, concurs, conditions, history, expected):
+    assert rules.remedy_refusals(recommended, concurs, conditions, history, 1, TERMS) == expected
 
 
 # Seed 199: "Within 30 days after abatement of the violation, the owner of the property will be
@@ -253,10 +353,10 @@ ACCOUNT = [
     ("nothing paid, before interest", [], "2027-01-31", 0, 100_000),
     ("nothing paid, one day of interest", [], "2027-02-01", 25, 100_025),
     ("nothing paid, 30 days (1 Feb - 2 Mar)", [], "2027-03-02", 740, 100_740),
-    ("nothing paid, a common year: exactly 9%", [], "2028-01-31", 9_000, 109_000),
+    ("nothing paid, a year into a leap January: 334/365 + 31/366 of 9%", [], "2028-01-31", 8_998, 108_998),
     ("paid in full early", [("2027-01-20", 100_000)], "2027-12-31", 0, 0),
     ("paid on the 31st day: that day's interest stopped", [("2027-02-01", 100_000)], "2027-03-01", 0, 0),
-    ("half paid early, a year on the rest", [("2027-01-20", 50_000)], "2028-01-31", 4_500, 54_500),
+    ("half paid early, a year on the rest", [("2027-01-20", 50_000)], "2028-01-31", 4_499, 54_499),
     ("paid late: the interest first", [("2027-03-03", 100_000)], "2027-03-03", 740, 740),
     ("partial and late, then a month", [("2027-03-03", 50_000)], "2027-04-02", 740 + 388, 50_740 + 388),
     ("a payment after the statement date is left out", [("2027-05-01", 100_000)], "2027-03-02", 740, 100_740),
@@ -273,10 +373,29 @@ def test_account_interest_and_balance(why, payments, as_of, interest, balance):
     assert (found.interest_total, found.balance) == (interest, balance)
 
 
-def test_a_leap_year_has_366_days_of_interest():
-    # $1,000 completed 1 January 2028; 1 Feb 2028 to 31 Jan 2029 is 366 days: 9% x 366/365.
-    found = rules.account(100_000, D("2028-01-01"), [], D("2029-01-31"), TERMS)
-    assert found.interest_total == 9_025
+# F30 of the legal review: "9% per annum" on a leap year. $1,100 completed 1 December 2026,
+# interest from 1 January 2027 (the 31st day), nothing paid.
+@pytest.mark.parametrize(
+    ("as_of", "actual", "fixed_365"),
+    [("2027-12-31", 9_900, 9_900), ("2028-12-31", 19_800, 19_827), ("2028-02-29", 11_523, 11_527)],
+)
+def test_interest_counts_the_days_of_each_year(as_of, actual, fixed_365):
+    # To 29 Feb 2028: 9% of $1,100 for 2027 ($99.00) and 60/366 of it for 2028 ($16.23); on a
+    # 365-day year, 425/365 of it ($115.27). A fixed year stays a reading the Board may adopt.
+    found = rules.account(110_000, D("2026-12-01"), [], D(as_of), TERMS)
+    assert found.interest_total == actual
+    fixed = dataclasses.replace(TERMS, interest_days_in_year=365)
+    assert rules.account(110_000, D("2026-12-01"), [], D(as_of), fixed).interest_total == fixed_365
+
+
+def test_year_fraction_splits_at_the_new_year():
+    from fractions import Fraction
+
+    assert rules.year_fraction(D("2027-12-31"), D("2028-01-01"), None) == Fraction(
+        1, 365
+    ) + Fraction(1, 366)
+    assert rules.year_fraction(D("2028-01-01"), D("2028-12-31"), None) == 1
+    assert rules.year_fraction(D("2028-01-01"), D("2028-12-31"), 365) == Fraction(366, 365)
 
 
 def test_payments_applied_to_the_charge_first():
@@ -310,6 +429,30 @@ def test_next_installment_and_special_assessment(paid, today, next_number, asses
     assert rules.special_assessment(plan, paid, D(today)) is assessed
 
 
+# Seed 199: the charges become a special assessment "if the amount due is not paid within a
+# timely manner as determined by the decision of the Village Board of Trustees or by the
+# expiration of the time in which to file a protest" (F5).
+@pytest.mark.parametrize(
+    ("why", "filed", "board", "first"),
+    [("no protest: when the protest period closes", None, None, "2027-04-21"),
+     ("a protest in time, not yet decided: nothing is due", "2027-04-05", None, None),
+     ("a protest on the last day", "2027-04-21", None, None),
+     ("decided: the day the Board sets", "2027-04-05", "2027-06-01", "2027-06-01"),
+     ("a protest after the period: when the period closed", "2027-04-22", None, "2027-04-21")],
+)  # fmt: skip
+def test_the_first_payment_waits_for_a_protest(why, filed, board, first):
+    found = rules.first_payment_due(D("2027-04-21"), filed and D(filed), board and D(board))
+    assert found == (first and D(first))
+
+
+def test_installment_states():
+    plan = rules.installments(135_000, 3, D("2027-06-04"), TERMS)
+    states = rules.installment_states(plan, 50_000, D("2027-07-05"))
+    assert [(s.paid, s.left, s.past_due) for s in states] == [
+        (45_000, 0, False), (5_000, 40_000, True), (0, 45_000, False)
+    ]  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("amount", "cents"), [("1/2", 1), ("149/100", 1), ("3/2", 2), ("-1/2", -1), ("0", 0)]
 )
@@ -327,6 +470,19 @@ def test_every_reading_is_said_in_words():
         dataclasses.replace(TERMS, day_kind="business", protest_runs_from="mailing")
     )
     assert "business days" in other["days"] and "mailing" in other["protest"]
+    # F6, F4, F30 and F32: when an appeal counts as filed, the correction after an upheld
+    # appeal, the interest year and issuance, each said in words, in both readings.
+    assert "reaches the clerk" in words["issuance"] and "served or mailed" in words["issuance"]
+    assert "later of the notice's own deadline" in words["suspend"]
+    assert "366 in a leap year" in words["interest"]
+    assert "only when it was established" in words["offenses"]
+    assert "until the Board decides it" in words["installments"]
+    changed = rules.readings(dataclasses.replace(
+        TERMS, appeal_filed_when="postmarked", correction_after_appeal="decision",
+        interest_days_in_year=365))  # fmt: skip
+    assert "postmark" in changed["issuance"]
+    assert "5 business days after the decision." in changed["suspend"]
+    assert "a year of 365 days" in changed["interest"]
     assert not any("216" in text for text in words.values()), "sections come from content"
 
 

@@ -16,14 +16,25 @@ def dollars(cents: int | None) -> str:
     return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
 
 
+def percent(value: float) -> str:
+    """9.0 -> '9', 9.25 -> '9.25'."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def ordinal(n: int) -> str:
+    """31 -> '31st', 12 -> '12th', 22 -> '22nd'."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def init_enforcement(app: Flask) -> None:
     """Read content/enforcement.yaml and add the pages to the staff blueprint (call before
     the blueprint is registered)."""
     content = app.extensions["content"]
     app.extensions["enforcement"] = load_enforcement(content.ordinance, app.config["CONTENT_DIR"])
-    from portal.enforcement import views
+    from portal.enforcement import letters, respondents, views  # noqa: F401 (their routes)
 
-    app.jinja_env.filters["dollars"] = dollars
+    app.jinja_env.filters.update(dollars=dollars, percent=percent, ordinal=ordinal)
     app.jinja_env.globals.update(
         enforcement=app.extensions["enforcement"], open_enforcement_dates=views.open_deadlines
     )

@@ -8,9 +8,10 @@ from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, DateField, Field, SelectField
-from wtforms.validators import DataRequired, Optional, ValidationError
+from wtforms.validators import DataRequired, Optional, StopValidation, ValidationError
 
 from portal.intake.fields import choice, long_text, text
+from portal.intake.validators import email_address, phone_number
 
 MONEY = re.compile(r"^\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$")
 
@@ -85,14 +86,81 @@ class DayForm(FlaskForm):
         return {f.name: f.data for f in self if f.name != "csrf_token"}
 
 
-class ViolationForm(DayForm):
-    respondent = SelectField("Respondent", validate_choice=False)
+class RequiredSelect(SelectField):
+    """A drop-down that must be answered: nothing chosen (or the "Choose..." line) gets
+    `message`, anything not in the list "Choose from the list.". (Not flagged `required`: the
+    HTML attribute would need an empty first option.)"""
+
+    def __init__(self, label: str, message: str, **kwargs: Any) -> None:
+        super().__init__(label, validate_choice=True, **kwargs)
+        self.message = message
+
+    def pre_validate(self, form: FlaskForm) -> None:
+        if not self.data:
+            raise StopValidation(self.message)
+        if self.data not in {str(value) for value, *_ in self.iter_choices()}:
+            raise StopValidation("Choose from the list.")
+
+
+class ViolationFacts(DayForm):
+    """What a violation is: where, whose property, when it happened and when the officer
+    found it, the section and what was found."""
+
+    place = text(
+        "Place of the violation",
+        300,
+        required="Enter where the violation is: an address or a description.",
+    )
+    owner_name = text("Owner of the property, if not the respondent", 200)
+    owner_address = long_text("Owner's mailing address", 400)
+    committed_on = day("Date the violation was committed", "Enter the date of the violation.")
+    found_on = day("Date the officer found it", "Enter the date the officer found it.")
+    section = RequiredSelect("Section violated", "Choose the section violated.")
+    description = long_text("What was found", 4000, required="Describe what was found.")
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        fine = super().validate(extra_validators)
+        found, committed = self.found_on.data, self.committed_on.data
+        if isinstance(found, dt.date) and isinstance(committed, dt.date) and found < committed:
+            self.found_on.errors = [*self.found_on.errors,
+                                    "It cannot be found before it was committed."]  # fmt: skip
+            fine = False
+        if self.owner_name.data and not self.owner_address.data:
+            self.owner_address.errors = [*self.owner_address.errors,
+                                         "Enter the owner's mailing address."]  # fmt: skip
+            fine = False
+        return fine
+
+    def facts(self) -> dict[str, Any]:
+        return {name: self[name].data for name in (
+            "place", "owner_name", "owner_address", "committed_on", "found_on", "section",
+            "description")}  # fmt: skip
+
+
+ROLE_CHOICES = [
+    ("owner", "Owner of the property"),
+    ("operator", "Operator (runs the business or activity)"),
+    ("both", "Owner and operator"),
+    ("other", "Another responsible person"),
+]
+
+
+class ContactFields:
+    """A respondent's name, mailing address and contact details."""
+
     name = text("Name of the person or business", 200)
     mailing_address = long_text("Mailing address", 400)
-    property_address = text("Property address (where the violation is)", 300)
-    committed_on = day("Date of the violation", "Enter the date of the violation.")
-    section = SelectField("Section violated", validate_choice=True)
-    description = long_text("What was found", 4000, required="Describe what was found.")
+    phone = text("Phone", 40, phone_number)
+    email = text("E-mail", 254, email_address)
+    role = choice("Owner or operator", ROLE_CHOICES)
+
+    def contact(self) -> dict[str, Any]:
+        return {key: self[key].data for key in ("name", "mailing_address", "phone", "email",
+                                                "role")}  # fmt: skip
+
+
+class ViolationForm(ContactFields, ViolationFacts):
+    respondent = SelectField("Respondent", validate_choice=False)
 
     def validate(self, extra_validators: Any = None) -> bool:
         fine = super().validate(extra_validators)
@@ -107,6 +175,37 @@ class ViolationForm(DayForm):
             self.respondent.errors = ["Choose a respondent from the list."]
             fine = False
         return fine
+
+
+class RespondentForm(ContactFields, FlaskForm):
+    name = text("Name of the person or business", 200, required="Enter the name.")
+    mailing_address = long_text("Mailing address", 400, required="Enter the mailing address.")
+
+
+class MergeForm(FlaskForm):
+    other = RequiredSelect("The duplicate record", "Choose the duplicate record.")
+    same = BooleanField(
+        "I checked that both records are the same person or business",
+        [DataRequired("Tick this once you have checked they are the same.")],
+    )
+
+
+OUTCOME_CHOICES = [("notice", "Notice of violation issued, not overturned"),
+                   ("conviction", "Convicted"),
+                   ("overturned", "Notice overturned, or the charge dismissed")]  # fmt: skip
+
+
+class PriorOffenseForm(DayForm):
+    committed_on = day("Date the offense was committed", "Enter the date it was committed.")
+    section = RequiredSelect("Section violated", "Choose the section violated.")
+    reference = text("Notice number or court reference", 100,
+                     required="Enter the notice number or the court's reference.")  # fmt: skip
+    outcome = choice("Outcome", OUTCOME_CHOICES, required="Choose the outcome.")
+    notes = text("Notes", 500)
+
+
+class ReasonForm(FlaskForm):
+    reason = text("Reason", 300, required="Say why.")
 
 
 class NoticeForm(DayForm):
@@ -170,8 +269,33 @@ def conditions_form(conditions: list[tuple[str, str]], **kwargs: Any) -> FlaskFo
 YES_NO = [("yes", "Yes"), ("no", "No")]
 
 
+class IssueForm(DayForm):
+    """Issuing a notice: the day it is served or mailed (its issuance, from which the appeal
+    period runs), how, and who signs it."""
+
+    served_on = day("Date it is served or mailed", "Enter the date it is served or mailed.")
+    method = RequiredSelect("How it is served", "Choose how it is served.")
+    signer_name = text("Signed by (name)", 120, required="Enter the name of who signs it.")
+    signer_title = text("Title", 120, required="Enter the signer's title.")
+    future_ok = ("served_on",)
+    # How far ahead the day of service may be set (a letter dated for the day it goes out).
+    AHEAD = dt.timedelta(days=14)
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        fine = super().validate(extra_validators)
+        served = self.served_on.data
+        if isinstance(served, dt.date) and self.latest and served > self.latest + self.AHEAD:
+            message = f"Enter a date at most {self.AHEAD.days} days ahead."
+            self.served_on.errors = [*self.served_on.errors, message]
+            fine = False
+        return fine
+
+
 class AppealForm(DayForm):
     appeal_filed_on = day("Date the appeal was filed", "Enter the date it was filed.")
+    late_appeal_accepted = BooleanField(
+        "Filed after the appeal period, but the Board accepted it all the same"
+    )
 
 
 class DecisionForm(DayForm):
@@ -205,6 +329,14 @@ class CompletionForm(DayForm):
     admin = money("Administrative costs")
 
 
+class ProtestDecisionForm(DayForm):
+    protest_decided_on = day("Date of the Board's decision on the protest", "Enter the date.")
+    protest_payment_due_on = day(
+        "First payment due (the day the decision sets)", "Enter the day payment is due from."
+    )
+    future_ok = ("protest_payment_due_on",)
+
+
 class CostNoticeForm(DayForm):
     cost_notice_mailed_on = day("Date the cost notice was mailed", "Enter the date it was mailed.")
     cost_notice_received_on = day("Date the owner received it")
@@ -221,7 +353,7 @@ class AttorneyForm(DayForm):
 
 
 class RemedyForm(DayForm):
-    kind = SelectField("Remedy", validate_choice=True)
+    kind = RequiredSelect("Remedy", "Choose the remedy.")
     details = text("Details", 300)
     due_on = day("Complete by", "Enter the date it must be done by.")
     future_ok = ("due_on",)
@@ -243,5 +375,14 @@ class PaymentForm(DayForm):
         return fine
 
 
+class CorrectPaymentForm(PaymentForm):
+    reason = text("Reason for the correction", 300, required="Say why it is corrected.")
+
+
 class TaxForm(DayForm):
     tax_bill_on = day("Date added to the tax bill", "Enter the date.")
+
+
+class SignatureForm(FlaskForm):
+    letter_name = text("Your name, as signed on letters", 120, required="Enter your name.")
+    letter_title = text("Your title", 120, required="Enter your title.")

@@ -29,7 +29,8 @@ STEP_COLUMNS = (
     "certified_mail_number", "access_requested_on", "access_answer", "access_answer_on",
     "warrant_sought_on", "court_order_sought_on", "completed_on", "work_cents", "admin_cents",
     "cost_notice_mailed_on", "cost_notice_received_on", "protest_filed_on", "payment_count",
-    "tax_bill_on", "conditions",
+    "tax_bill_on", "conditions", "late_appeal_accepted", "protest_decided_on",
+    "protest_payment_due_on",
 )  # fmt: skip
 
 
@@ -44,21 +45,15 @@ def one(db: sqlite_utils.Database, sql: str, params: list[Any] | tuple = ()) -> 
     return found[0] if found else None
 
 
-# ---------------------------------------------------------------- respondents and violations
+# ---------------------------------------------------------------- violations
+
+# What a violation holds that staff can change (its respondent changes only by a merge).
+VIOLATION_FIELDS = ("place", "owner_name", "owner_address", "committed_on", "found_on",
+                    "section", "description")  # fmt: skip
 
 
-def respondents(db: sqlite_utils.Database) -> list[dict[str, Any]]:
-    return rows(db, "SELECT * FROM respondents ORDER BY name COLLATE NOCASE, id")
-
-
-def add_respondent(
-    db: sqlite_utils.Database, actor: str, name: str, mailing: str, property_: str | None
-) -> int:
-    """A new respondent (inside the caller's transaction)."""
-    return insert(db, "respondents", {
-        "name": name, "mailing_address": mailing, "property_address": property_ or None,
-        "created_at": local_stamp(), "created_by": actor,
-    })  # fmt: skip
+def _stored(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, dt.date) else (value or None)
 
 
 def record_violation(
@@ -67,50 +62,86 @@ def record_violation(
     actor: str,
     *,
     respondent_id: int | None,
-    new_respondent: tuple[str, str, str | None] | None,
-    committed_on: dt.date,
-    section: str,
-    description: str,
+    new_respondent: dict[str, Any] | None,
+    values: dict[str, Any],
 ) -> int:
-    """A violation found on a case, against an earlier respondent or a new one."""
+    """A violation found on a case, against an earlier respondent or a new one; `values` holds
+    VIOLATION_FIELDS (its place, owner, dates, section and what was found)."""
+    from portal.enforcement import people  # people reads these records
+
     with transaction(db):
         if respondent_id is None:
             assert new_respondent is not None
-            respondent_id = add_respondent(db, actor, *new_respondent)
-        elif one(db, "SELECT id FROM respondents WHERE id = ?", [respondent_id]) is None:
+            respondent_id = people.add(db, actor, new_respondent)
+        elif one(db, "SELECT id FROM respondents WHERE id = ? AND merged_into IS NULL",
+                 [respondent_id]) is None:  # fmt: skip
             raise WorkflowError("Choose a respondent from the list.")
+        stored = {key: _stored(values.get(key)) for key in VIOLATION_FIELDS}
         violation = insert(db, "violations", {
-            "case_id": case_id, "respondent_id": respondent_id,
-            "committed_on": committed_on.isoformat(), "section": section,
-            "description": description, "recorded_at": local_stamp(), "recorded_by": actor,
+            **stored, "case_id": case_id, "respondent_id": respondent_id,
+            "recorded_at": local_stamp(), "recorded_by": actor,
         })  # fmt: skip
-        log(db, case_id, actor, "violation", violation=violation, section=section,
-            committed_on=committed_on.isoformat())  # fmt: skip
+        log(db, case_id, actor, "violation", violation=violation, section=stored["section"],
+            committed_on=stored["committed_on"], place=stored["place"])  # fmt: skip
     return violation
 
 
+def edit_violation(
+    db: sqlite_utils.Database, actor: str, violation: dict[str, Any], values: dict[str, Any]
+) -> list[str]:
+    """Change a violation's facts; the case's log keeps what each changed field was. An issued
+    notice keeps what it printed (its issued_facts)."""
+    stored = {key: _stored(values.get(key)) for key in VIOLATION_FIELDS}
+    changed = {key: {"from": violation[key], "to": value}
+               for key, value in stored.items() if value != violation[key]}  # fmt: skip
+    if changed:
+        with transaction(db):
+            sets = ", ".join(f"{key} = ?" for key in changed)
+            db.execute(f"UPDATE violations SET {sets} WHERE id = ?",
+                       [*(c["to"] for c in changed.values()), violation["id"]])  # fmt: skip
+            log(db, violation["case_id"], actor, "violation_edited", violation=violation["id"],
+                changes=changed)  # fmt: skip
+    return list(changed)
+
+
 def violation(db: sqlite_utils.Database, violation_id: int) -> dict[str, Any] | None:
-    return one(
+    """A violation with its respondent and case. `place` falls back to the property address
+    given with the respondent for a violation recorded before violations had their own place."""
+    found = one(
         db,
         "SELECT v.*, r.name AS respondent_name, r.mailing_address, r.property_address,"
-        " c.reference AS case_reference FROM violations v"
+        " r.role AS respondent_role, c.reference AS case_reference FROM violations v"
         " JOIN respondents r ON r.id = v.respondent_id JOIN cases c ON c.id = v.case_id"
         " WHERE v.id = ?",
         [violation_id],
     )
+    if found:
+        found["place_shown"] = found["place"] or found["property_address"]
+    return found
 
 
-def history(db: sqlite_utils.Database, respondent_id: int) -> list[dict[str, Any]]:
-    """Every violation recorded against a respondent, newest first, with its latest notice."""
-    return rows(
-        db,
-        "SELECT v.*, c.reference AS case_reference,"
-        " (SELECT number FROM notices n WHERE n.violation_id = v.id AND n.issued_on IS NOT NULL"
-        "  ORDER BY n.id DESC LIMIT 1) AS notice_number"
-        " FROM violations v JOIN cases c ON c.id = v.case_id"
-        " WHERE v.respondent_id = ? ORDER BY v.committed_on DESC, v.id DESC",
-        [respondent_id],
-    )
+def addressee(violation: dict[str, Any]) -> tuple[str, str]:
+    """Who the owner's letters (access, cost) go to: the owner recorded with the violation,
+    else the respondent."""
+    if violation["owner_name"]:
+        return violation["owner_name"], violation["owner_address"] or ""
+    return violation["respondent_name"], violation["mailing_address"]
+
+
+def letter_facts(violation: dict[str, Any], signer: dict[str, str]) -> dict[str, Any]:
+    """What a notice's letter prints of its violation and signer (kept with the notice once
+    issued, so later edits of the records never change an issued letter)."""
+    return {
+        "respondent_name": violation["respondent_name"],
+        "mailing_address": violation["mailing_address"],
+        "place": violation["place_shown"],
+        "committed_on": violation["committed_on"],
+        "found_on": violation["found_on"],
+        "section": violation["section"],
+        "description": violation["description"],
+        "signer_name": signer.get("name") or "",
+        "signer_title": signer.get("title") or "",
+    }
 
 
 # ---------------------------------------------------------------- notices
@@ -120,6 +151,7 @@ def notice(db: sqlite_utils.Database, notice_id: int) -> dict[str, Any] | None:
     found = one(db, "SELECT * FROM notices WHERE id = ?", [notice_id])
     if found:
         found["orders"] = json.loads(found["orders"])
+        found["facts"] = json.loads(found["issued_facts"]) if found["issued_facts"] else None
     return found
 
 
@@ -159,18 +191,29 @@ def save_draft(
     return notice_id
 
 
-def issue(db: sqlite_utils.Database, actor: str, notice_id: int, today: dt.date) -> str:
-    """Number and freeze a draft (NOV-YYYY-NNNN); an earlier notice it corrects is superseded."""
+def issue(
+    db: sqlite_utils.Database,
+    actor: str,
+    notice_id: int,
+    today: dt.date,
+    served_on: dt.date,
+    method: str,
+    facts: dict[str, Any],
+) -> str:
+    """Number and freeze a draft (NOV-YYYY-NNNN), recording its issuance: the day it is served
+    or mailed (`served_on`) and how, and what its letter prints (`facts`). An earlier notice it
+    corrects is superseded."""
     with transaction(db):
         draft = notice(db, notice_id)
         if draft is None or draft["issued_on"]:
             raise WorkflowError("This notice is already issued.")
         number = next_reference(db, NOTICE_PREFIX, today.year)
         db.execute(
-            "UPDATE notices SET number = ?, issued_on = ?, issued_at = ?, issued_by = ?"
-            " WHERE id = ?",
-            [number, today.isoformat(), local_stamp(), actor, notice_id],
-        )
+            "UPDATE notices SET number = ?, issued_on = ?, issued_at = ?, issued_by = ?,"
+            " service_method = ?, issued_facts = ? WHERE id = ?",
+            [number, served_on.isoformat(), local_stamp(), actor, method,
+             json.dumps(facts, ensure_ascii=False), notice_id],
+        )  # fmt: skip
         insert(db, "notice_steps", {"notice_id": notice_id})
         if draft["supersedes"]:
             db.execute(
@@ -179,6 +222,7 @@ def issue(db: sqlite_utils.Database, actor: str, notice_id: int, today: dt.date)
             )
         case_id = violation(db, draft["violation_id"])["case_id"]
         log(db, case_id, actor, "notice_issued", notice=notice_id, number=number,
+            served_on=served_on.isoformat(), method=method,
             supersedes=draft["supersedes"])  # fmt: skip
     return number
 
@@ -211,18 +255,61 @@ def record_step(
 
 
 def payments(db: sqlite_utils.Database, notice_id: int) -> list[dict[str, Any]]:
+    """Every payment recorded on a notice, voided ones included (they count for nothing)."""
     return rows(db, "SELECT * FROM payments WHERE notice_id = ? ORDER BY paid_on, id", [notice_id])
 
 
 def add_payment(
-    db: sqlite_utils.Database, actor: str, notice: dict[str, Any], paid_on: dt.date, cents: int
-) -> None:
+    db: sqlite_utils.Database,
+    actor: str,
+    notice: dict[str, Any],
+    paid_on: dt.date,
+    cents: int,
+    corrects: dict[str, Any] | None = None,
+    reason: str | None = None,
+) -> int:
+    """Record a payment; with `corrects`, in the same transaction void that payment (with the
+    `reason`) and record this one as its correction."""
     with transaction(db):
-        insert(db, "payments", {"notice_id": notice["id"], "paid_on": paid_on.isoformat(),
-               "cents": cents, "recorded_at": local_stamp(), "recorded_by": actor})  # fmt: skip
+        if corrects is not None:
+            _void(db, actor, notice, corrects, reason or "")
+        found = insert(db, "payments", {
+            "notice_id": notice["id"], "paid_on": paid_on.isoformat(), "cents": cents,
+            "recorded_at": local_stamp(), "recorded_by": actor,
+            "corrects": corrects["id"] if corrects else None,
+        })  # fmt: skip
         case_id = violation(db, notice["violation_id"])["case_id"]
-        log(db, case_id, actor, "enforcement_payment", number=notice["number"],
-            paid_on=paid_on.isoformat(), cents=cents)  # fmt: skip
+        if corrects is None:
+            log(db, case_id, actor, "enforcement_payment", number=notice["number"],
+                paid_on=paid_on.isoformat(), cents=cents)  # fmt: skip
+        else:
+            log(db, case_id, actor, "enforcement_payment_corrected", number=notice["number"],
+                was_paid_on=corrects["paid_on"], was_cents=corrects["cents"],
+                paid_on=paid_on.isoformat(), cents=cents, reason=reason)  # fmt: skip
+    return found
+
+
+def _void(
+    db: sqlite_utils.Database, actor: str, notice: dict[str, Any], payment: dict, reason: str
+) -> None:
+    changed = db.execute(
+        "UPDATE payments SET voided_at = ?, voided_by = ?, void_reason = ?"
+        " WHERE id = ? AND notice_id = ? AND voided_at IS NULL",
+        [local_stamp(), actor, reason, payment["id"], notice["id"]],
+    ).rowcount
+    if not changed:
+        raise WorkflowError("That payment is voided already, or is not on this notice.")
+
+
+def void_payment(
+    db: sqlite_utils.Database, actor: str, notice: dict[str, Any], payment: dict, reason: str
+) -> None:
+    """Void a payment recorded in error: it stays on the record, counting for nothing."""
+    with transaction(db):
+        _void(db, actor, notice, payment, reason)
+        case_id = violation(db, notice["violation_id"])["case_id"]
+        log(db, case_id, actor, "enforcement_payment_voided", number=notice["number"],
+            paid_on=payment["paid_on"], cents=payment["cents"], reason=reason)  # fmt: skip
 
 
 def remedies(db: sqlite_utils.Database, notice_id: int) -> list[dict[str, Any]]:

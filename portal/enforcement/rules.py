@@ -54,13 +54,29 @@ def decision_filing_due(decided: dt.date, terms: Terms, calendar: BusinessCalend
     return period_end(decided, terms.decision_filing_days, terms, calendar)
 
 
+# Reading (appeal section, "within 15 days of its issuance"): a notice is issued on the day it
+# is served or mailed, which the officer records when issuing it; the appeal period runs from
+# that day, never from the day the record was made.
+ISSUANCE = "served or mailed"
+
+
+def appeal_in_time(
+    issued: dt.date, filed: dt.date, terms: Terms, calendar: BusinessCalendar
+) -> bool:
+    """Appeal: "within 15 days of its issuance" — whether an appeal filed on `filed` is in time
+    (reading `appeal_filed_when`: the day it reached the clerk, or its postmark)."""
+    return filed <= appeal_window(issued, terms, calendar)
+
+
 @dataclass(frozen=True)
 class Appeal:
-    """What is known of an appeal: when it was filed, and the Board's decision, if any."""
+    """What is known of an appeal: when it was filed, whether that was in time (or the Board
+    accepted it although late), and the Board's decision, if any."""
 
     filed: dt.date | None = None
     decided: dt.date | None = None
     upheld: bool | None = None
+    timely: bool = True
 
 
 def correction_due(
@@ -70,16 +86,52 @@ def correction_due(
     pursuant to the requirements set forth in the notice of violation, or, in the event of an
     appeal, within five business days of the decision ... upholding the decision of the SMO".
 
+    Reading `correction_after_appeal`: "later" takes the later of the notice's deadline and the
+    five business days (an appeal never shortens the time the notice gave); "decision" the five
+    business days alone. Only an appeal filed in time (or accepted by the Board although late)
+    is "an appeal" here: a late one leaves the notice's deadline running.
+
     None: no date (no deadline set, an appeal waiting for its decision under the reading
     `appeal_suspends_deadline`, or a notice the Board did not uphold).
     """
-    if appeal.filed is None:
+    if appeal.filed is None or not appeal.timely:
         return deadline
     if appeal.decided is not None:
-        if appeal.upheld:
-            return calendar.add_business_days(appeal.decided, terms.correction_business_days)
-        return None
+        if not appeal.upheld:
+            return None
+        after = calendar.add_business_days(appeal.decided, terms.correction_business_days)
+        if terms.correction_after_appeal == "later" and deadline is not None:
+            return max(deadline, after)
+        return after
     return None if terms.appeal_suspends_deadline else deadline
+
+
+@dataclass(frozen=True)
+class DeadlineWarning:
+    """Why a notice's deadline needs a second look: `kind` "closed" (the office is closed that
+    day: `name` says why) or "before-appeal" (on or before `day`, the last day to appeal)."""
+
+    kind: str
+    day: dt.date
+    name: str = ""
+
+
+def deadline_warnings(
+    deadline: dt.date | None, issued: dt.date, terms: Terms, calendar: BusinessCalendar
+) -> list[DeadlineWarning]:
+    """What is odd about a deadline set for a notice issued on `issued`: a day the office is
+    closed (a weekend, holiday or closure), or a day on or before the appeal period ends (the
+    respondent would have to comply before the time to appeal is over)."""
+    if deadline is None:
+        return []
+    found = []
+    if not calendar.is_business_day(deadline):
+        name = calendar.observed_holidays(deadline.year).get(deadline, f"{deadline:%A}")
+        found.append(DeadlineWarning("closed", deadline, name))
+    window = appeal_window(issued, terms, calendar)
+    if deadline <= window:
+        found.append(DeadlineWarning("before-appeal", window))
+    return found
 
 
 def weeks_continued(correction: dt.date | None, today: dt.date, terms: Terms) -> int:
@@ -102,6 +154,18 @@ def anniversary(day: dt.date, years: int) -> dt.date:
 
 
 @dataclass(frozen=True)
+class Prior:
+    """An earlier violation of the same respondent: when it was committed, how the pages name
+    it, and whether it was established (an issued notice the Board did not overturn, or a
+    notice or conviction in the paper files); `why_not` says why not."""
+
+    committed: dt.date
+    label: str
+    established: bool = True
+    why_not: str = ""
+
+
+@dataclass(frozen=True)
 class Earlier:
     """An earlier offense of the same respondent and whether it counts, with why."""
 
@@ -119,24 +183,30 @@ class OffenseCount:
 
 
 def offense_number(
-    committed: dt.date, earlier: Iterable[tuple[dt.date, str]], terms: Terms
+    committed: dt.date, earlier: Iterable[Prior | tuple[dt.date, str]], terms: Terms
 ) -> OffenseCount:
     """Penalties: a second offense is one where "both of which were committed within a period
     of five years"; a third or later, "all of which were committed within a period of five
     years". An earlier offense counts when this one was committed before its fifth
     anniversary (the anniversary itself is outside); later or same-day records never count.
+
+    Reading: only an established violation counts (an issued notice the Board did not
+    overturn, or a notice or conviction in the paper files); a violation recorded with no
+    notice, or whose notice the Board did not uphold, is listed with why it does not count.
     """
+    priors = [item if isinstance(item, Prior) else Prior(*item) for item in earlier]
     found = []
-    for day, label in sorted(earlier, reverse=True):
-        limit = anniversary(day, terms.offense_years)
+    years = terms.offense_years
+    for prior in sorted(priors, key=lambda p: (p.committed, p.label), reverse=True):
+        day, label = prior.committed, prior.label
         if day >= committed:
             found.append(Earlier(day, False, "not before this violation", label))
-        elif committed < limit:
-            found.append(Earlier(day, True, f"within {terms.offense_years} years", label))
+        elif not prior.established:
+            found.append(Earlier(day, False, prior.why_not or "not established", label))
+        elif committed < anniversary(day, years):
+            found.append(Earlier(day, True, f"within {years} years", label))
         else:
-            found.append(
-                Earlier(day, False, f"more than {terms.offense_years} years before", label)
-            )
+            found.append(Earlier(day, False, f"{years} years or more before", label))
     number = 1 + sum(e.counted for e in found)
     return OffenseCount(number, tuple(found), penalty_range(number, terms))
 
@@ -151,6 +221,38 @@ def remedies_eligible(conditions: Sequence[bool], terms: Terms) -> bool:
     """Alternative penalties: eligible "where" the five conditions hold; reading
     `conditions_required`: all of them, or any one."""
     return all(conditions) if terms.conditions_required == "all" else any(conditions)
+
+
+def remedy_refusals(
+    recommended: bool,
+    concurs: bool | None,
+    conditions: Sequence[bool],
+    history: int,
+    history_index: int,
+    terms: Terms,
+) -> list[str]:
+    """Alternative penalties: "eligible for alternative remedies in lieu of a civil penalty,
+    upon recommendation of the [municipal] Attorney and concurrence of the ... SMO, where" the
+    conditions hold. What stops a remedy being assigned, in words (none: it may be): no
+    recorded recommendation, no concurrence, conditions that do not hold, or the "no history
+    of previous violations" condition (at `history_index`) ticked against `history` earlier
+    established violations."""
+    found = []
+    if not recommended:
+        found.append("no recommendation is recorded")
+    if not concurs:
+        found.append("the officer's concurrence is not recorded")
+    held = list(conditions)
+    if history and 0 <= history_index < len(held) and held[history_index]:
+        held[history_index] = False
+        found.append(
+            f"the offense history shows {history} earlier established"
+            f" {'violation' if history == 1 else 'violations'}, so the condition of no history"
+            " cannot hold"
+        )
+    if not remedies_eligible(held, terms):
+        found.append("the conditions do not hold as recorded")
+    return found
 
 
 # ---------------------------------------------------------------- cost of abatement
@@ -175,6 +277,22 @@ def protest_window(
     presumed = received is None
     start = mailed + terms.presumed_mail_days * DAY if presumed else received
     return period_end(start, terms.protest_days, terms, calendar), presumed
+
+
+def first_payment_due(
+    protest_closes: dt.date, protest_filed: dt.date | None, board_sets: dt.date | None
+) -> dt.date | None:
+    """Cost: the charges become a special assessment "if the amount due is not paid within a
+    timely manner as determined by the decision of the [municipal] Board ... or by the
+    expiration of the time in which to file a protest".
+
+    Reading: with no protest, or one filed after the period, the first payment falls due when
+    the protest period closes; with a protest filed in time, nothing is due until the Board
+    decides it (None), and then on the day its decision sets (`board_sets`).
+    """
+    if protest_filed is not None and protest_filed <= protest_closes:
+        return board_sets
+    return protest_closes
 
 
 def interest_starts(completed: dt.date, terms: Terms) -> dt.date:
@@ -259,6 +377,19 @@ class Account:
         return self.charge_due + self.interest_due
 
 
+def year_fraction(first: dt.date, last: dt.date, days_in_year: int | None) -> Fraction:
+    """The days from `first` to `last` (both counted) as a fraction of a year: each day over
+    the length of its own year (None), or over a fixed year of `days_in_year` days."""
+    if days_in_year:
+        return Fraction((last - first).days + 1, days_in_year)
+    total, day = Fraction(0), first
+    while day <= last:
+        end = min(last, dt.date(day.year, 12, 31))
+        total += Fraction((end - day).days + 1, 366 if months.isleap(day.year) else 365)
+        day = end + DAY
+    return total
+
+
 def account(
     charge: int,
     completed: dt.date,
@@ -270,7 +401,8 @@ def account(
     on the 31st day following completion of the abatement."
 
     Simple interest per day on the unpaid charge (never on unpaid interest), a day's rate being
-    the yearly one over `interest_days_in_year` (a reading). Each day's interest runs on the
+    the yearly one over the days of its own year (365, or 366 in a leap year), or over a fixed
+    `interest_days_in_year` when the content sets one (a reading). Each day's interest runs on the
     charge left at the end of that day, so a payment stops interest on what it pays from its own
     day. Interest is posted, rounded to the cent, when a payment arrives and on the statement
     date. Reading `payments_apply_to`: a payment pays the posted interest first, then the charge
@@ -283,11 +415,11 @@ def account(
 
     def post(through: dt.date) -> int:
         nonlocal accrued_through
-        days = (through - accrued_through).days
-        if days <= 0:
+        if through <= accrued_through:
             return 0
+        years = year_fraction(accrued_through + DAY, through, terms.interest_days_in_year)
         accrued_through = through
-        cents = round_cents(result.charge_due * rate * days / terms.interest_days_in_year)
+        cents = round_cents(result.charge_due * rate * years)
         result.interest_due += cents
         result.interest_total += cents
         return cents
@@ -335,12 +467,38 @@ def next_installment(schedule: Sequence[Installment], paid_to_charge: int) -> In
     return None
 
 
+@dataclass(frozen=True)
+class InstallmentState:
+    """An installment and how much of it the payments so far cover (they cover in order)."""
+
+    item: Installment
+    paid: int
+    past_due: bool
+
+    @property
+    def left(self) -> int:
+        return self.item.cents - self.paid
+
+
+def installment_states(
+    schedule: Sequence[Installment], paid_to_charge: int, today: dt.date
+) -> list[InstallmentState]:
+    """Each installment with what is paid of it and whether it is unpaid after its due date."""
+    found, left = [], paid_to_charge
+    for item in schedule:
+        paid = max(0, min(item.cents, left))
+        left -= paid
+        found.append(InstallmentState(item, paid, paid < item.cents and today > item.due))
+    return found
+
+
 def special_assessment(
     schedule: Sequence[Installment], paid_to_charge: int, today: dt.date
 ) -> bool:
     """Cost: "If the amount due is not paid within a timely manner ... the charges shall
     become a special assessment against the property"; "Any unpaid abatement charges shall
-    be added to the tax bill". Flagged when an installment's due date has passed unpaid."""
+    be added to the tax bill". Reading: flagged when an installment's due date has passed
+    unpaid; an empty schedule (a protest awaiting the Board's decision) flags nothing."""
     due = next_installment(schedule, paid_to_charge)
     return due is not None and today > due.due
 
@@ -369,13 +527,40 @@ def readings(terms: Terms) -> dict[str, str]:
         if terms.payments_apply_to == "interest-first"
         else "first to the charge, then to the interest"
     )
+    year = (
+        "a day's interest is the yearly rate over the days of its own year (365, or 366 in a"
+        " leap year), so a whole year's interest is the yearly rate"
+        if terms.interest_days_in_year is None
+        else f"a day's interest is the yearly rate over a year of {terms.interest_days_in_year}"
+        " days"
+    )
+    filed = (
+        "An appeal counts as filed on the day it reaches the clerk: one mailed must arrive by"
+        " the last day."
+        if terms.appeal_filed_when == "received"
+        else "An appeal counts as filed on the day it is delivered to the clerk or, if mailed,"
+        " on its postmark."
+    )
+    after_appeal = (
+        f"After an appeal the Board upholds, the correction is due on the later of the notice's"
+        f" own deadline and {terms.correction_business_days} business days after the decision:"
+        f" an appeal never shortens the time the notice gave."
+        if terms.correction_after_appeal == "later"
+        else f"After an appeal the Board upholds, the correction is due"
+        f" {terms.correction_business_days} business days after the decision."
+    )
     return {
         "days": f"The text does not say which days it counts: these are {days}.{roll}",
-        "issuance": "The appeal period runs from the day the notice is issued, as the text says,"
-        " not from its receipt.",
-        "suspend": "An appeal filed in time holds the notice's deadline until the Board decides."
-        if terms.appeal_suspends_deadline
-        else "An appeal does not hold the notice's deadline.",
+        "issuance": "The appeal period runs from the notice's issuance: the day it is served or"
+        " mailed, as the officer records it when issuing the notice (not the day of receipt)."
+        f" {filed}",
+        "suspend": (
+            "An appeal filed in time holds the notice's deadline until the Board decides."
+            if terms.appeal_suspends_deadline
+            else "An appeal does not hold the notice's deadline."
+        )
+        + " An appeal filed after the period holds nothing, unless the Board accepted it."
+        f" {after_appeal}",
         "protest": f"The text says {terms.protest_days} days \u201cof receiving\u201d the cost"
         f" notice: counted {protest}."
         if terms.protest_runs_from == "receipt"
@@ -383,14 +568,18 @@ def readings(terms: Terms) -> dict[str, str]:
         "weeks": f"A week of continued violation starts the day after the correction date;"
         f" the count is of {weeks}.",
         "offenses": f"An earlier offense counts when this one was committed before its"
-        f" {terms.offense_years}th anniversary; recorded violations are counted, and the court"
-        " decides which are convictions.",
-        "conditions": "All five conditions must hold."
-        if terms.conditions_required == "all"
-        else "Any one of the five conditions is enough.",
-        "interest": f"Simple interest, per day, on the unpaid charge over a year of"
-        f" {terms.interest_days_in_year} days, rounded to the cent when posted; a payment"
-        f" applies {applies}.",
+        f" {terms.offense_years}th anniversary, and only when it was established: an issued"
+        " notice the Board did not overturn, or a notice or conviction in the paper files. A"
+        " violation recorded with no notice, or whose notice the Board did not uphold, does"
+        " not count. The court decides which are convictions.",
+        "conditions": (
+            "All five conditions must hold."
+            if terms.conditions_required == "all"
+            else "Any one of the five conditions is enough."
+        )
+        + " The condition of no history is checked against the established offenses.",
+        "interest": f"Simple interest, per day, on the unpaid charge: {year}; rounded to the cent"
+        f" when posted; a payment applies {applies}.",
         "installments": "Installments fall due "
         + (
             "monthly"
@@ -398,5 +587,8 @@ def readings(terms: Terms) -> dict[str, str]:
             else f"every {terms.installment_months} months"
         )
         + ", the first when the protest period closes (a due date on a weekend or holiday runs to"
-        " the next business day); odd cents go on the first.",
+        " the next business day); odd cents go on the first. When a protest is filed in time,"
+        " nothing is due, and nothing becomes a special assessment, until the Board decides it;"
+        " the first payment then falls due on the day the decision sets. Unpaid after its due"
+        " date, an installment's charges become a special assessment and lien.",
     }

@@ -18,7 +18,8 @@ def day_of(value: str | None) -> dt.date | None:
 
 @dataclass(frozen=True)
 class Deadline:
-    """One date of the enforcement steps; `open` while nothing recorded meets it."""
+    """One date of the enforcement steps; `open` while nothing recorded meets it; `done` the
+    day what meets it was recorded as done (late when after `due`)."""
 
     key: str
     what: str
@@ -27,6 +28,11 @@ class Deadline:
     open: bool
     overdue: bool
     note: str = ""
+    done: dt.date | None = None
+
+    @property
+    def late(self) -> bool:
+        return self.done is not None and self.done > self.due
 
 
 @dataclass
@@ -40,9 +46,13 @@ class Timeline:
     charge: int | None = None
     account: rules.Account | None = None
     schedule: list[rules.Installment] = field(default_factory=list)
+    states: list[rules.InstallmentState] = field(default_factory=list)
     next_payment: rules.Installment | None = None
     special_assessment: bool = False
     protest_presumed: bool = False
+    appeal_timely: bool | None = None  # None: no appeal logged
+    protest_pending: bool = False  # filed in time, the Board's decision not yet recorded
+    protest_timely: bool | None = None  # None: no protest logged
 
     def get(self, key: str) -> Deadline | None:
         return next((d for d in self.deadlines if d.key == key), None)
@@ -68,55 +78,76 @@ def timeline(
         return result
     s = {key: day_of(value) if key.endswith("_on") else value for key, value in steps.items()}
 
-    def add(key: str, what: str, due: dt.date, role: str, open_: bool, note: str = "") -> None:
-        result.deadlines.append(Deadline(key, what, due, role, open_, open_ and today > due, note))
+    def add(
+        key: str, what: str, due: dt.date, role: str, open_: bool, note: str = "",
+        done: dt.date | None = None,
+    ) -> None:  # fmt: skip
+        result.deadlines.append(
+            Deadline(key, what, due, role, open_, open_ and today > due, note, done)
+        )
 
     appealed = s["appeal_filed_on"]
-    add("appeal", "Appeal window closes", rules.appeal_window(issued, terms, calendar), "appeal",
-        appealed is None and today <= rules.appeal_window(issued, terms, calendar))  # fmt: skip
+    window = rules.appeal_window(issued, terms, calendar)
+    add("appeal", "Appeal window closes", window, "appeal",
+        appealed is None and today <= window, done=appealed)  # fmt: skip
     if appealed:
+        result.appeal_timely = appealed <= window or bool(s.get("late_appeal_accepted"))
+    if appealed and result.appeal_timely:
+        heard = s["hearing_on"] or s["decided_on"]
         add("hearing", "Hearing due", rules.hearing_due(appealed, terms, calendar), "appeal",
-            s["hearing_on"] is None and s["decided_on"] is None)  # fmt: skip
-    if s["decided_on"]:
+            heard is None, done=heard)  # fmt: skip
+    if s["decided_on"] and result.appeal_timely:
         filed = s["decision_filed_on"] and s["decision_mailed_on"] and s["certified_mail_number"]
         due = rules.decision_filing_due(s["decided_on"], terms, calendar)
-        add("decision", "Decision filed and mailed", due, "appeal", not filed)
+        done = max(s["decision_filed_on"], s["decision_mailed_on"]) if filed else None
+        add("decision", "Decision filed and mailed", due, "appeal", not filed, done=done)
     appeal = rules.Appeal(
-        appealed, s["decided_on"], None if s["upheld"] is None else bool(s["upheld"])
-    )
+        appealed, s["decided_on"], None if s["upheld"] is None else bool(s["upheld"]),
+        timely=result.appeal_timely is not False,
+    )  # fmt: skip
     result.correction = rules.correction_due(day_of(notice["deadline"]), appeal, terms, calendar)
     corrected = s["completed_on"] or s["access_requested_on"]
     if result.correction:
-        add("correction", "Correction due", result.correction, "corrective", corrected is None)
+        add("correction", "Correction due", result.correction, "corrective", corrected is None,
+            done=s["completed_on"])  # fmt: skip
         # Weeks run until the violation is abated (then the count stops), or to today.
         result.weeks = rules.weeks_continued(result.correction, s["completed_on"] or today, terms)
     for remedy in remedies:
         add(f"remedy-{remedy['id']}", f"Alternative remedy due: {remedy['kind']}",
-            day_of(remedy["due_on"]), "notice", remedy["completed_on"] is None)  # fmt: skip
+            day_of(remedy["due_on"]), "notice", remedy["completed_on"] is None,
+            done=day_of(remedy["completed_on"]))  # fmt: skip
     completed = s["completed_on"]
     if completed is None:
         return result
+    mailed = s["cost_notice_mailed_on"]
     add("cost-notice", "Cost notice due", rules.cost_notice_due(completed, terms, calendar),
-        "costs", s["cost_notice_mailed_on"] is None)  # fmt: skip
+        "costs", mailed is None, done=mailed)  # fmt: skip
     if s["work_cents"] is not None:
         result.charge = s["work_cents"] + (s["admin_cents"] or 0)
-        paid = [(day_of(p["paid_on"]), p["cents"]) for p in payments]
+        paid = [(day_of(p["paid_on"]), p["cents"]) for p in payments if not p.get("voided_at")]
         result.account = rules.account(result.charge, completed, paid, today, terms)
-    mailed = s["cost_notice_mailed_on"]
     if mailed is None:
         return result
     protest, result.protest_presumed = rules.protest_window(
         mailed, s["cost_notice_received_on"], terms, calendar
     )
+    protested = s["protest_filed_on"]
     add("protest", "Protest window closes", protest, "costs",
-        s["protest_filed_on"] is None and today <= protest,
-        "receipt presumed" if result.protest_presumed else "")  # fmt: skip
-    if result.charge and s["payment_count"] and result.account:
+        protested is None and today <= protest,
+        "receipt presumed" if result.protest_presumed else "", done=protested)  # fmt: skip
+    if protested:
+        result.protest_timely = protested <= protest
+    first_due = rules.first_payment_due(protest, protested, s.get("protest_payment_due_on"))
+    result.protest_pending = first_due is None
+    if result.charge and s["payment_count"] and result.account and first_due:
         result.schedule = rules.installments(
-            result.charge, s["payment_count"], protest, terms, calendar
+            result.charge, s["payment_count"], first_due, terms, calendar
         )
         result.next_payment = rules.next_installment(result.schedule, result.account.paid_to_charge)
         result.special_assessment = rules.special_assessment(
+            result.schedule, result.account.paid_to_charge, today
+        )
+        result.states = rules.installment_states(
             result.schedule, result.account.paid_to_charge, today
         )
         if result.next_payment:

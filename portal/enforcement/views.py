@@ -1,6 +1,6 @@
 """The enforcement pages of the workspace (under /staff/, signed-in staff only): a case's
-violations, respondents and their history, a notice from draft to issue and every step
-after it, the printable letter and statement of account, and the deadlines view."""
+violations, a notice from draft to issue and every step after it, and the deadlines view.
+Respondents are in respondents.py, the printed letters in letters.py."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from flask import abort, current_app, flash, redirect, render_template, request,
 from flask_wtf import FlaskForm
 
 from portal.clock import local_today
-from portal.db import get_db
-from portal.enforcement import forms, records, rules
+from portal.db import get_db, transaction
+from portal.enforcement import forms, people, records, rules
 from portal.enforcement.timeline import Timeline, day_of, timeline
 from portal.staff import bp
 from portal.staff.auth import current_staff
@@ -29,10 +29,12 @@ def _actor() -> str:
 
 
 def section_choices() -> list[tuple[str, str]]:
-    """Each section of the ordinance and its lettered subdivisions, as "N-M B" (the
-    chapter's own numbers)."""
+    """Each section a person can violate (content's `violable`) and its lettered subdivisions,
+    as "N-M B" (the chapter's own numbers): never the definitions or the enforcement sections."""
     choices = [("", "Choose a section")]
-    for section in current_app.extensions["content"].ordinance.sections:
+    ordinance = current_app.extensions["content"].ordinance
+    for number in law().violable:
+        section = ordinance.by_number[number]
         choices.append((section.number, f"§ {section.number} {section.title}"))
         for part in section.body:
             if part.label and part.label.endswith("."):
@@ -42,6 +44,21 @@ def section_choices() -> list[tuple[str, str]]:
     return choices
 
 
+def signer() -> dict[str, str]:
+    """The signed-in officer's name and title for letters (the title defaults to the content's
+    officer title)."""
+    row = (
+        get_db()
+        .execute(
+            "SELECT letter_name, letter_title FROM staff WHERE id = ?", [current_staff()["id"]]
+        )
+        .fetchone()
+    )
+    name, title = row if row else (None, None)
+    default = current_app.extensions["content"].settings.smo_title
+    return {"name": name or "", "title": title or default}
+
+
 def provision_items(role: str) -> list[tuple[str, str]]:
     return [(p.label or "", p.text) for p in law().provisions[role].items]
 
@@ -49,15 +66,19 @@ def provision_items(role: str) -> list[tuple[str, str]]:
 # ---------------------------------------------------------------- a case's violations
 
 
+def _respondent_choices() -> list[tuple[str, str]]:
+    return [("", "A new respondent (below)")] + [
+        (str(p["id"]), f"{p['name']}, {p['mailing_address'].splitlines()[0]}")
+        for p in people.current(get_db())
+    ]
+
+
 @bp.route("/cases/<int:case_id>/enforcement", methods=["GET", "POST"])
 def case_enforcement(case_id: int):
     db = get_db()
     case = get_case(case_id)
     form = forms.ViolationForm()
-    people = records.respondents(db)
-    form.respondent.choices = [("", "A new respondent (below)")] + [
-        (str(p["id"]), f"{p['name']}, {p['mailing_address'].splitlines()[0]}") for p in people
-    ]
+    form.respondent.choices = _respondent_choices()
     form.section.choices = section_choices()
     form.latest = local_today()
     if form.is_submitted():
@@ -66,18 +87,16 @@ def case_enforcement(case_id: int):
                 records.record_violation(
                     db, case_id, _actor(),
                     respondent_id=int(form.respondent.data) if form.respondent.data else None,
-                    new_respondent=(form.name.data, form.mailing_address.data,
-                                    form.property_address.data),
-                    committed_on=form.committed_on.data, section=form.section.data,
-                    description=form.description.data,
+                    new_respondent=form.contact(), values=form.facts(),
                 )  # fmt: skip
             except WorkflowError as error:
                 form.respondent.errors = [str(error)]
             else:
                 flash("Violation recorded.", "success")
                 return redirect(url_for("staff.case_enforcement", case_id=case_id), code=303)
-    elif not form.committed_on.data:
-        form.committed_on.data = local_today()
+    else:
+        form.found_on.data = local_today()
+        form.place.data = case["address"]
     violations = records.rows(
         db,
         "SELECT v.*, r.name AS respondent_name FROM violations v"
@@ -92,32 +111,28 @@ def case_enforcement(case_id: int):
     ), status
 
 
-# ---------------------------------------------------------------- respondents
-
-
-@bp.route("/respondents/")
-def respondents():
-    db = get_db()
-    people = records.rows(
-        db,
-        "SELECT r.*, count(v.id) AS violations, max(v.committed_on) AS latest"
-        " FROM respondents r LEFT JOIN violations v ON v.respondent_id = r.id"
-        " GROUP BY r.id ORDER BY r.name COLLATE NOCASE, r.id",
-    )
-    return render_template("staff/enforcement/respondents.html", people=people)
-
-
-@bp.route("/respondents/<int:respondent_id>/")
-def respondent(respondent_id: int):
-    db = get_db()
-    person = records.one(db, "SELECT * FROM respondents WHERE id = ?", [respondent_id])
-    if person is None:
-        abort(404)
+@bp.route("/violations/<int:violation_id>/edit", methods=["GET", "POST"])
+def edit_violation(violation_id: int):
+    """Correct a violation's place, dates, section or description (logged on its case)."""
+    violation = _violation(violation_id)
+    if request.method == "POST":
+        form = forms.ViolationFacts()
+    else:
+        data = {key: violation[key] for key in records.VIOLATION_FIELDS}
+        data.update(place=violation["place_shown"], committed_on=day_of(violation["committed_on"]),
+                    found_on=day_of(violation["found_on"]))  # fmt: skip
+        form = forms.ViolationFacts(formdata=None, data=data)
+    form.section.choices = section_choices()
+    form.latest = local_today()
+    if request.method == "POST" and form.validate():
+        changed = records.edit_violation(get_db(), _actor(), violation, form.facts())
+        flash("Violation changed." if changed else "Nothing changed, so nothing was saved.",
+              "success")  # fmt: skip
+        return redirect(url_for("staff.case_enforcement", case_id=violation["case_id"]), code=303)
+    status = 422 if form.errors else 200
     return render_template(
-        "staff/enforcement/respondent.html",
-        person=person,
-        violations=records.history(db, respondent_id),
-    )
+        "staff/enforcement/violation_edit.html", violation=violation, form=form
+    ), status
 
 
 # ---------------------------------------------------------------- notices
@@ -200,16 +215,41 @@ def edit_notice(notice_id: int):
     return notice_page(notice_id, overrides={"draft": form})
 
 
+def _issue_form(notice: dict[str, Any], submitted: bool = False) -> forms.IssueForm:
+    if submitted:
+        form = forms.IssueForm()
+    else:
+        who = signer()
+        data = {"served_on": local_today(), "signer_name": who["name"],
+                "signer_title": who["title"]}  # fmt: skip
+        form = forms.IssueForm(formdata=None, data=data)
+    form.method.choices = [(m, m) for m in law().service_methods]
+    form.earliest = dt.date.fromisoformat(notice["drafted_at"][:10])
+    form.latest = local_today()
+    return form
+
+
 @bp.route("/notices/<int:notice_id>/issue", methods=["POST"])
 def issue_notice(notice_id: int):
+    """Issue a draft: number it, freeze it, and record the day it is served or mailed."""
     notice = _notice(notice_id)
-    if FlaskForm().validate():
-        try:
-            number = records.issue(get_db(), _actor(), notice["id"], local_today())
-        except WorkflowError as error:
-            flash(str(error), "error")
-        else:
-            flash(f"Issued as {number}.", "success")
+    form = _issue_form(notice, submitted=True)
+    if not form.validate():
+        return notice_page(notice_id, overrides={"issue": form})
+    db = get_db()
+    who = {"name": form.signer_name.data, "title": form.signer_title.data}
+    facts = records.letter_facts(_violation(notice["violation_id"]), who)
+    try:
+        number = records.issue(db, _actor(), notice["id"], local_today(), form.served_on.data,
+                               form.method.data, facts)  # fmt: skip
+    except WorkflowError as error:
+        flash(str(error), "error")
+    else:
+        # The name and title signed with become the officer's own for the next letter.
+        with transaction(db):
+            db.execute("UPDATE staff SET letter_name = ?, letter_title = ? WHERE id = ?",
+                       [who["name"], who["title"], current_staff()["id"]])  # fmt: skip
+        flash(f"Issued as {number}.", "success")
     return redirect(url_for("staff.notice_page", notice_id=notice_id), code=303)
 
 
@@ -224,6 +264,11 @@ def _store_completion(form: FlaskForm) -> dict[str, Any]:
             "admin_cents": forms.cents_of(form.admin.data) or 0}  # fmt: skip
 
 
+def _store_appeal(form: FlaskForm) -> dict[str, Any]:
+    return {"appeal_filed_on": form.appeal_filed_on.data,
+            "late_appeal_accepted": int(form.late_appeal_accepted.data) or None}  # fmt: skip
+
+
 def _store_yes_no(key: str):
     def store(form: FlaskForm) -> dict[str, Any]:
         values = form.dates()
@@ -234,7 +279,7 @@ def _store_yes_no(key: str):
 
 
 STEPS = {
-    "appeal": (forms.AppealForm, None, None, _store_same),
+    "appeal": (forms.AppealForm, None, None, _store_appeal),
     "decision": (forms.DecisionForm, "appeal_filed_on", "appeal_filed_on", _store_yes_no("upheld")),
     "filing": (forms.FilingForm, "decided_on", "decided_on", _store_same),
     "access": (forms.AccessForm, None, None, _store_same),
@@ -242,13 +287,14 @@ STEPS = {
     "costs": (forms.CostNoticeForm, "completed_on", "completed_on", _store_same),
     "attorney": (forms.AttorneyForm, None, None, _store_yes_no("smo_concurs")),
     "tax": (forms.TaxForm, "cost_notice_mailed_on", "cost_notice_mailed_on", _store_same),
+    "protest": (forms.ProtestDecisionForm, "protest_filed_on", "protest_filed_on", _store_same),
 }
 STEP_NAMES = {
     "appeal": "Appeal logged", "decision": "Board decision recorded",
     "filing": "Decision filing recorded", "access": "Access and court steps recorded",
     "completion": "Abatement completion recorded", "costs": "Cost notice recorded",
     "attorney": "Recommendation recorded", "tax": "Tax bill recorded",
-    "conditions": "Conditions recorded",
+    "conditions": "Conditions recorded", "protest": "Protest decision recorded",
 }  # fmt: skip
 
 
@@ -261,6 +307,7 @@ def _step_form(name: str, notice: dict, steps: dict, submitted: bool = False) ->
         data = {k: (day_of(v) if k.endswith("_on") else v) for k, v in steps.items()}
         for key in ("upheld", "smo_concurs"):
             data[key] = None if steps.get(key) is None else ("yes" if steps[key] else "no")
+        data["late_appeal_accepted"] = bool(steps.get("late_appeal_accepted"))
         if steps.get("work_cents") is not None:
             data["work"] = f"{steps['work_cents'] / 100:.2f}"
             data["admin"] = f"{(steps.get('admin_cents') or 0) / 100:.2f}"
@@ -269,6 +316,10 @@ def _step_form(name: str, notice: dict, steps: dict, submitted: bool = False) ->
     form.latest = local_today()
     if name == "costs":
         form.payment_count.choices = [(n, str(n)) for n in range(1, law().terms.max_payments + 1)]
+    if name == "appeal" and law().terms.appeal_filed_when == "postmarked":
+        form.appeal_filed_on.label.text = "Date the appeal was delivered, or its postmark"
+    elif name == "appeal":
+        form.appeal_filed_on.label.text = "Date the appeal reached the clerk"
     return form
 
 
@@ -325,9 +376,54 @@ def add_payment(notice_id: int):
     return notice_page(notice_id, overrides={"payment": form})
 
 
+def _costs(notice_id: int) -> str:
+    return url_for("staff.notice_page", notice_id=notice_id, _anchor="costs")
+
+
+def _payment(notice: dict[str, Any], payment_id: int) -> dict[str, Any]:
+    found = records.one(get_db(), "SELECT * FROM payments WHERE id = ? AND notice_id = ?",
+                        [payment_id, notice["id"]])  # fmt: skip
+    if found is None or found["voided_at"]:
+        abort(404)
+    return found
+
+
+@bp.route("/notices/<int:notice_id>/payments/<int:payment_id>/void", methods=["POST"])
+def void_payment(notice_id: int, payment_id: int):
+    """Void a payment recorded in error, with the reason (it stays on the record)."""
+    notice = _notice(notice_id)
+    payment = _payment(notice, payment_id)
+    form = forms.ReasonForm(prefix=f"void-{payment_id}")
+    if form.validate():
+        records.void_payment(get_db(), _actor(), notice, payment, form.reason.data)
+        flash("Payment voided.", "success")
+        return redirect(_costs(notice_id), code=303)
+    return notice_page(notice_id, overrides={f"void-{payment_id}": form})
+
+
+@bp.route("/notices/<int:notice_id>/payments/<int:payment_id>/correct", methods=["POST"])
+def correct_payment(notice_id: int, payment_id: int):
+    """Replace a payment recorded wrongly by the right one, with the reason (both kept)."""
+    notice = _notice(notice_id)
+    payment = _payment(notice, payment_id)
+    steps = records.steps(get_db(), notice_id)
+    form = forms.CorrectPaymentForm(prefix=f"fix-{payment_id}")
+    form.earliest, form.latest = day_of(steps["completed_on"]), local_today()
+    if form.validate():
+        records.add_payment(get_db(), _actor(), notice, form.paid_on.data,
+                            forms.cents_of(form.amount.data), corrects=payment,
+                            reason=form.reason.data)  # fmt: skip
+        flash("Payment corrected.", "success")
+        return redirect(_costs(notice_id), code=303)
+    return notice_page(notice_id, overrides={f"correct-{payment_id}": form})
+
+
 def _remedy_form(submitted: bool = False) -> forms.RemedyForm:
     form = forms.RemedyForm() if submitted else forms.RemedyForm(formdata=None)
-    form.kind.choices = [(text, f"{label} {text}") for label, text in provision_items("remedies")]
+    # The law's words without their list punctuation ("...workshops;"), as stored.
+    form.kind.choices = [
+        (text.rstrip(";,. "), f"{label} {text}") for label, text in provision_items("remedies")
+    ]
     form.latest = local_today()
     return form
 
@@ -339,7 +435,13 @@ def add_remedy(notice_id: int):
         abort(404)
     form = _remedy_form(submitted=True)
     form.earliest = day_of(notice["issued_on"])
-    if form.validate():
+    refusals = _context(notice)["remedy_refusals"]
+    if form.validate() and refusals:
+        form.kind.errors = [
+            f"A remedy in lieu of a civil penalty needs the recommendation, the concurrence and"
+            f" the conditions: {'; '.join(refusals)}."
+        ]
+    elif form.validate():
         records.assign_remedy(
             get_db(), _actor(), notice, form.kind.data, form.details.data or None, form.due_on.data
         )
@@ -373,33 +475,47 @@ def _context(notice: dict[str, Any]) -> dict[str, Any]:
     """What every view of a notice shows: its violation, offense count, steps and dates."""
     db = get_db()
     enforcement, today = law(), local_today()
+    calendar = current_app.extensions["calendar"]
     violation = _violation(notice["violation_id"])
     steps = records.steps(db, notice["id"]) if notice["issued_on"] else {}
     payments = records.payments(db, notice["id"])
     remedies = records.remedies(db, notice["id"])
-    earlier = [
-        (day_of(v["committed_on"]), v["case_reference"])
-        for v in records.history(db, violation["respondent_id"])
-        if v["id"] != violation["id"]
-    ]
-    offense = rules.offense_number(day_of(violation["committed_on"]), earlier, enforcement.terms)
+    committed = day_of(violation["committed_on"])
+    priors = people.priors(db, violation["respondent_id"], leave_out=violation["id"])
+    offense = rules.offense_number(committed, priors, enforcement.terms)
     line = (
-        timeline(notice, steps, payments, remedies, enforcement.terms,
-                 current_app.extensions["calendar"], today)
+        timeline(notice, steps, payments, remedies, enforcement.terms, calendar, today)
         if steps else Timeline(notice, steps, today)
     )  # fmt: skip
     superseding = records.notice(db, notice["superseded_by"]) if notice["superseded_by"] else None
     superseded = records.notice(db, notice["supersedes"]) if notice["supersedes"] else None
+    issued = day_of(notice["issued_on"])
+    # What the letter prints: as issued, or (a draft) as the records say now. A notice issued
+    # before letters were signed in the portal has a line for the name, never today's user.
+    who = (
+        signer() if not issued else {"title": current_app.extensions["content"].settings.smo_title}
+    )
+    live = records.letter_facts(violation, who)
+    facts = notice["facts"] or live
+    changed = [key for key in live if not key.startswith("signer") and live[key] != facts[key]]
+    labels = [label for label, _ in provision_items("conditions")]
+    held = [steps.get("conditions", {}).get(label, {}).get("holds", False) for label in labels]
+    history = sum(p.established and p.committed < committed for p in priors)
     return {
         "notice": notice, "violation": violation, "steps": steps, "payments": payments,
         "remedies": remedies, "offense": offense, "line": line, "today": today,
-        "superseding": superseding, "superseded": superseded,
+        "superseding": superseding, "superseded": superseded, "facts": facts,
+        "changed_since_issue": changed if notice["facts"] else [],
         "orders": provision_items("orders"), "readings": rules.readings(enforcement.terms),
         "abatement_statement": enforcement.provisions["abatement_statement"].text,
-        "conditions": provision_items("conditions"),
-        "appeal_due": rules.appeal_window(day_of(notice["issued_on"]), enforcement.terms,
-                                          current_app.extensions["calendar"])
-        if notice["issued_on"] else None,
+        "conditions": provision_items("conditions"), "history_count": history,
+        "remedy_refusals": rules.remedy_refusals(
+            bool(steps.get("attorney_recommendation") and steps.get("attorney_recommended_on")),
+            steps.get("smo_concurs") == 1, held, history,
+            labels.index(enforcement.history_condition), enforcement.terms),
+        "appeal_due": rules.appeal_window(issued, enforcement.terms, calendar) if issued else None,
+        "warnings": rules.deadline_warnings(day_of(notice["deadline"]), issued or today,
+                                            enforcement.terms, calendar),
     }  # fmt: skip
 
 
@@ -411,6 +527,7 @@ def notice_page(notice_id: int, overrides: dict[str, FlaskForm] | None = None):
     page_forms: dict[str, FlaskForm] = {}
     if not notice["issued_on"]:
         page_forms["draft"] = _notice_form(_draft_data(notice))
+        page_forms["issue"] = _issue_form(notice)
     else:
         for name in STEPS:
             page_forms[name] = _step_form(name, notice, steps)
@@ -423,31 +540,16 @@ def notice_page(notice_id: int, overrides: dict[str, FlaskForm] | None = None):
         page_forms["remedy"] = _remedy_form()
         page_forms["payment"] = forms.PaymentForm(formdata=None)
         page_forms["remedy_done"] = forms.RemedyDoneForm(formdata=None)
+        for payment in context["payments"]:
+            pid = payment["id"]
+            page_forms[f"void-{pid}"] = forms.ReasonForm(formdata=None, prefix=f"void-{pid}")
+            page_forms[f"correct-{pid}"] = forms.CorrectPaymentForm(
+                formdata=None, prefix=f"fix-{pid}", data={
+                    "paid_on": day_of(payment["paid_on"]),
+                    "amount": f"{payment['cents'] / 100:.2f}"})  # fmt: skip
     page_forms.update(overrides or {})
-    conditions = [
-        steps.get("conditions", {}).get(label, {}).get("holds", False)
-        for label, _ in provision_items("conditions")
-    ]
-    eligible = rules.remedies_eligible(conditions, law().terms) if steps else False
     status = 422 if overrides else 200
-    return render_template(
-        "staff/enforcement/notice.html", forms=page_forms, eligible=eligible, **context
-    ), status
-
-
-@bp.route("/notices/<int:notice_id>/letter")
-def notice_letter(notice_id: int):
-    """The notice as a letter on the municipality's details, for printing on Letter paper."""
-    return render_template("staff/enforcement/letter.html", **_context(_notice(notice_id)))
-
-
-@bp.route("/notices/<int:notice_id>/statement")
-def statement(notice_id: int):
-    """The statement of account of the cost of abatement, on one printed page."""
-    context = _context(_notice(notice_id))
-    if context["line"].account is None:
-        abort(404)
-    return render_template("staff/enforcement/statement.html", **context)
+    return render_template("staff/enforcement/notice.html", forms=page_forms, **context), status
 
 
 # ---------------------------------------------------------------- the deadlines

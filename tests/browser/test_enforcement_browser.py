@@ -58,48 +58,87 @@ def dates_on(page) -> list[str]:
     return page.eval_on_selector_all("time[datetime]", "els => els.map(e => e.dateTime)")
 
 
-def step(page, button: str, fields: dict[str, str], message: str) -> None:
+def step(page, button: str, fields: dict[str, str], message: str, form: str = "main") -> None:
+    """Fill a form of the page (`form`: a selector for it) and send it."""
+    scope = page.locator(form)
+    for label, value in fields.items():
+        scope.get_by_label(label, exact=True).fill(value)
+    scope.get_by_role("button", name=button).click()
+    expect(page.locator(".flash")).to_contain_text(message)
+
+
+def open_confirmed_case(page, live_app, live_server, username: str, what: str) -> str:
+    """A resident's report, then `username` signs in, confirms it and opens its enforcement
+    page; returns the report's reference."""
+    add_enrolled_account(live_app, username)
+    page.goto(f"{live_server}/report/")
+    page.get_by_label("Describe what you saw").fill(what)
+    page.get_by_label("Street address or landmark").fill("12 Elm Street")
+    page.get_by_role("button", name="Send report").click()
+    reference = page.text_content(".reference").strip()
+    page.goto(f"{live_server}/staff/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_label("Code from your authenticator app").fill(next_code(live_app, username))
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_label("Search").fill(reference)
+    page.get_by_role("button", name="Filter").click()
+    page.get_by_role("link", name=reference).click()
+    # Investigation confirms the violation; the enforcement page records it.
+    page.get_by_label("Investigation found").select_option(label="Confirmed illicit discharge")
+    page.get_by_role("button", name="Save changes").click()
+    page.get_by_role("link", name=re.compile("Enforcement: violations")).click()
+    return reference
+
+
+def record_violation(page, fields: dict[str, str], respondent: str | None = None) -> None:
+    """Fill the violation form (labels to values; the section is the exemptions' A)."""
+    if respondent:
+        option = page.locator("#respondent option", has_text=respondent)
+        page.select_option("#respondent", option.get_attribute("value"))
     for label, value in fields.items():
         page.get_by_label(label, exact=True).fill(value)
-    page.get_by_role("button", name=button).click()
-    expect(page.locator(".flash")).to_contain_text(message)
+    page.select_option("#section", "216-6 A")
+    page.get_by_role("button", name="Record the violation").click()
+    expect(page.locator(".flash")).to_contain_text("Violation recorded.")
+
+
+def issue_it(page, signer: str = "Dana Reyes") -> str:
+    """Issue the draft on the page (served today by certified mail); its number."""
+    page.get_by_label("How it is served").select_option("Certified mail, return receipt requested")
+    page.get_by_label("Signed by (name)").fill(signer)
+    page.get_by_role("button", name="Issue the notice").click()
+    expect(page.locator(".flash")).to_contain_text("Issued as NOV-")
+    return re.search(r"NOV-\d{4}-\d{4}", page.text_content("h1")).group(0)
+
+
+def complete_and_bill(page, completed: str, work: str, admin: str, mailed: str, received: str,
+                      payments: str) -> None:  # fmt: skip
+    """Record the abatement completed and its cost, then the cost notice mailed and received."""
+    step(page, "Record the completed abatement", {"Date the abatement was completed": completed,
+         "Cost of the work": work, "Administrative costs (optional)": admin}, "Abatement completion")  # fmt: skip
+    page.get_by_label("Date the cost notice was mailed").fill(mailed)
+    page.get_by_label("Date the owner received it (optional)").fill(received)
+    page.select_option("#payment_count", payments)
+    page.get_by_role("button", name="Save the cost notice").click()
+    expect(page.locator(".flash")).to_contain_text("Cost notice recorded.")
 
 
 def test_from_a_confirmed_violation_to_two_payments(
     open_tab, live_app, live_server, clock, tmp_path
 ):
-    add_enrolled_account(live_app, "enforcer")
     tab = open_tab("phone")
     page = tab.page
-    page.goto(f"{live_server}/report/")
-    page.get_by_label("Describe what you saw").fill("Soapy water from the car wash on Elm Street")
-    page.get_by_label("Street address or landmark").fill("12 Elm Street")
-    page.get_by_role("button", name="Send report").click()
-    reference = page.text_content(".reference").strip()
-
-    page.goto(f"{live_server}/staff/")
-    page.get_by_label("Username").fill("enforcer")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.get_by_label("Code from your authenticator app").fill(next_code(live_app, "enforcer"))
-    page.get_by_role("button", name="Sign in").click()
-    page.get_by_label("Search").fill(reference)
-    page.get_by_role("button", name="Filter").click()
-    page.get_by_role("link", name=reference).click()
-
-    # Investigation confirms the violation; then it is recorded against a new respondent.
-    page.get_by_label("Investigation found").select_option(label="Confirmed illicit discharge")
-    page.get_by_role("button", name="Save changes").click()
-    page.get_by_role("link", name=re.compile("Enforcement: violations")).click()
+    reference = open_confirmed_case(page, live_app, live_server, "enforcer",
+                                    "Soapy water from the car wash on Elm Street")  # fmt: skip
     check(page, "case enforcement")
-    page.get_by_label("Name of the person or business").fill("Elm Street Car Wash Inc.")
-    page.get_by_label("Mailing address").fill("PO Box 77\nHorseheads NY 14845")
-    page.get_by_label("Property address (where the violation is)").fill("12 Elm Street")
-    page.get_by_label("Date of the violation").fill("2027-02-26")
-    page.select_option("#section", "216-6 A")
-    page.get_by_label("What was found").fill("Wash water piped to the storm drain.")
-    page.get_by_role("button", name="Record the violation").click()
-    expect(page.locator(".flash")).to_contain_text("Violation recorded.")
+    record_violation(page, {
+        "Name of the person or business": "Elm Street Car Wash Inc.",
+        "Mailing address": "PO Box 77\nHorseheads NY 14845",
+        "Place of the violation": "12 Elm Street",
+        "Date the violation was committed": "2027-02-26", "Date the officer found it": "2027-02-27",
+        "What was found": "Wash water piped to the storm drain."})  # fmt: skip
 
     page.get_by_role("link", name=re.compile("Draft a notice of violation")).click()
     check(page, "draft")
@@ -113,9 +152,7 @@ def test_from_a_confirmed_violation_to_two_payments(
     page.get_by_role("button", name="Save the draft").click()
     expect(page.locator(".flash")).to_contain_text("Draft saved.")
     check(page, "draft notice")
-    page.get_by_role("button", name="Issue the notice").click()
-    expect(page.locator(".flash")).to_contain_text("Issued as NOV-2027-")
-    number = re.search(r"NOV-2027-\d{4}", page.text_content("h1")).group(0)
+    number = issue_it(page)
     check(page, "issued notice")
     # 15 days from 1 March: the appeal window closes 16 March; the notice's deadline 31 March.
     assert {"2027-03-16", "2027-03-31"} <= set(dates_on(page))
@@ -129,7 +166,12 @@ def test_from_a_confirmed_violation_to_two_payments(
 
     clock.set("2027-03-10")
     page.reload()
-    step(page, "Log the appeal", {"Date the appeal was filed": "2027-03-10"}, "Appeal logged.")
+    step(
+        page,
+        "Log the appeal",
+        {"Date the appeal reached the clerk": "2027-03-10"},
+        "Appeal logged.",
+    )
     assert "2027-04-09" in dates_on(page), "the hearing, 30 days after the filing"
     clock.set("2027-04-05")
     page.reload()
@@ -144,13 +186,7 @@ def test_from_a_confirmed_violation_to_two_payments(
 
     clock.set("2027-05-05")
     page.reload()
-    step(page, "Record the completed abatement", {"Date the abatement was completed": "2027-05-03",
-         "Cost of the work": "1,200.00", "Administrative costs (optional)": "150.00"}, "Abatement completion")  # fmt: skip
-    page.get_by_label("Date the cost notice was mailed").fill("2027-05-03")
-    page.get_by_label("Date the owner received it").fill("2027-05-05")
-    page.select_option("#payment_count", "3")
-    page.get_by_role("button", name="Save the cost notice").click()
-    expect(page.locator(".flash")).to_contain_text("Cost notice recorded.")
+    complete_and_bill(page, "2027-05-03", "1,200.00", "150.00", "2027-05-03", "2027-05-05", "3")
     assert {"2027-06-02", "2027-06-03", "2027-06-04"} <= set(dates_on(page))
 
     clock.set("2027-06-01")
@@ -160,6 +196,7 @@ def test_from_a_confirmed_violation_to_two_payments(
         "Record the payment",
         {"Date paid": "2027-06-01", "Amount": "450.00"},
         "Payment recorded.",
+        "#step-payment",
     )
     clock.set("2027-07-11")
     page.reload()
@@ -168,6 +205,7 @@ def test_from_a_confirmed_violation_to_two_payments(
         "Record the payment",
         {"Date paid": "2027-07-11", "Amount": "450.00"},
         "Payment recorded.",
+        "#step-payment",
     )
     # 38 days of 9% on $900 ($8.43), paid first; then a day on the $458.43 left.
     expect(page.locator("#balance")).to_have_text("$458.54")
@@ -176,7 +214,7 @@ def test_from_a_confirmed_violation_to_two_payments(
     page.get_by_role("link", name="Statement of account").click()
     check(page, "statement")
     expect(page.locator(".statement")).to_contain_text("$8.43")
-    assert 1 <= pdf_pages(page, tmp_path, "statement") <= 1, "the statement prints on one page"
+    assert 1 <= pdf_pages(page, tmp_path, "statement") <= 2, "the statement prints on 2 pages"
     page.go_back()
 
     page.goto(f"{live_server}/staff/enforcement/deadlines")
@@ -197,5 +235,173 @@ def test_from_a_confirmed_violation_to_two_payments(
         expect(page.locator(".audit")).to_contain_text(words)
     # The error responses: the sign-in page answering the anonymous visit (401), and the
     # draft sent without an order (422).
+    assert [e for e in tab.errors if not re.search("401|422", e)] == []
+    assert not tab.external_requests
+
+
+def test_each_violation_has_its_place_and_respondents_are_kept_true(
+    open_tab, live_app, live_server, clock, tmp_path
+):
+    """Issue 21, point 1: a repeat offender's second violation prints its own place; the
+    respondent's contacts are edited, a paper-file offense entered, a duplicate merged."""
+    tab = open_tab("desktop")
+    page = tab.page
+    open_confirmed_case(page, live_app, live_server, "placer", "Carpet cleaner's van hosing out")
+    record_violation(page, {
+        "Name of the person or business": "Sparkle Carpet Cleaning LLC",
+        "Mailing address": "PO Box 5\nHorseheads NY 14845",
+        "Place of the violation": "Catch basin in front of 412 Grand Central Avenue",
+        "Date the violation was committed": "2027-02-20", "Date the officer found it": "2027-02-22",
+        "What was found": "Carpet-cleaning water poured into the catch basin."})  # fmt: skip
+    record_violation(page, {
+        "Place of the violation": "Catch basin at Orchard and Broad",
+        "Owner of the property, if not the respondent (optional)": "Broad Street Holdings",
+        "Owner's mailing address (optional)": "1 Broad Street\nHorseheads NY 14845",
+        "Date the violation was committed": "2027-02-26", "Date the officer found it": "2027-02-26",
+        "What was found": "The same, again."}, respondent="Sparkle Carpet Cleaning LLC")  # fmt: skip
+    check(page, "two violations on a case")
+    page.get_by_role("link", name=re.compile("Draft a notice of violation")).last.click()
+    page.get_by_label(re.compile(r"^\(b\)")).check()
+    page.get_by_role("button", name="Save the draft").click()
+    issue_it(page)
+    expect(page.locator("main")).to_contain_text("Catch basin at Orchard and Broad")
+    page.get_by_role("link", name="The letter, to print").click()
+    letter = page.locator(".letter")
+    expect(letter).to_contain_text("Place of the violation: Catch basin at Orchard and Broad.")
+    expect(letter).not_to_contain_text("Grand Central")
+    assert 1 <= pdf_pages(page, tmp_path, "repeat-offender-notice") <= 2
+    page.go_back()
+
+    page.get_by_role("link", name="Sparkle Carpet Cleaning LLC").first.click()
+    check(page, "respondent")
+    page.get_by_label("Phone (optional)").fill("(607) 555-0188")
+    page.get_by_label("E-mail (optional)").fill("office@sparkle.test")
+    page.get_by_label("Operator (runs the business or activity)").check()
+    page.get_by_role("button", name="Save the details").click()
+    expect(page.locator(".flash")).to_contain_text("Details saved.")
+    expect(page.locator(".summary-list")).to_contain_text("(607) 555-0188")
+    # Two paper-file offenses: a notice upheld in 2023 and one overturned in 2024.
+    for day, reference, outcome in [("2023-04-15", "NOV-2023-0003", "Notice of violation issued"),
+                                    ("2024-01-10", "NOV-2024-0001", "Notice overturned")]:  # fmt: skip
+        form = page.locator("#add-prior")
+        form.get_by_label("Date the offense was committed").fill(day)
+        form.locator("select").select_option("216-6 A")
+        form.get_by_label("Notice number or court reference").fill(reference)
+        form.get_by_label(re.compile(outcome)).check()
+        form.get_by_role("button", name="Add the earlier offense").click()
+        expect(page.locator(".flash")).to_contain_text("Earlier offense added.")
+    check(page, "respondent with earlier offenses")
+    expect(page.locator("#priors ~ ul").first).to_contain_text("NOV-2024-0001")
+
+    # A duplicate record of the same business, entered with a third violation, merged in.
+    person = page.url
+    page.locator("#history-caption").locator("..").get_by_role("link").first.click()
+    record_violation(page, {
+        "Name of the person or business": "Sparkle Carpet Cleaning",
+        "Mailing address": "P.O. Box 5, Horseheads",
+        "Place of the violation": "Ditch at 9 Hanover Street",
+        "Date the violation was committed": "2027-02-27", "Date the officer found it": "2027-02-27",
+        "What was found": "Rinse water in the ditch."})  # fmt: skip
+    page.goto(person)
+    merge = page.locator("#merge-respondent")
+    duplicate = page.locator("#other option", has_text="Sparkle Carpet Cleaning, P.O. Box 5")
+    page.select_option("#other", duplicate.get_attribute("value"))
+    merge.get_by_role("button", name="Merge into this record").click()
+    expect(page.locator("#merge-respondent .error-message")).to_contain_text("Tick this once")
+    check(page, "merge refused")
+    page.get_by_label("I checked that both records are the same person or business").check()
+    page.get_by_role("button", name="Merge into this record").click()
+    expect(page.locator(".flash")).to_contain_text("Merged: 1 violation moved here")
+    expect(page.locator("#history-caption").locator("..").locator("tbody tr")).to_have_count(3)
+    expect(page.locator(".audit")).to_contain_text("(on the record of Sparkle Carpet Cleaning)")
+    expect(page.locator(".audit")).to_contain_text("Another record merged into this one")
+    check(page, "merged respondent")
+    page.goto(f"{live_server}/staff/respondents/")
+    rows = page.locator("#respondents-caption").locator("..").locator("tbody th")
+    names = rows.all_text_contents()
+    assert "Sparkle Carpet Cleaning LLC" in names and "Sparkle Carpet Cleaning" not in names
+    assert [e for e in tab.errors if not re.search("401|422", e)] == []
+
+
+def test_money_is_corrected_and_the_papers_print(open_tab, live_app, live_server, clock, tmp_path):
+    """Issue 21, point 3: a payment corrected and another voided, with reasons in the audit
+    log; the statement with its whole schedule, the cost notice and the two access letters,
+    each on at most two Letter pages."""
+    tab = open_tab("desktop")
+    page = tab.page
+    reference = open_confirmed_case(page, live_app, live_server, "payer", "Grey water, Main St")
+    record_violation(page, {
+        "Name of the person or business": "Main Street Laundry Inc.",
+        "Mailing address": "PO Box 9\nHorseheads NY 14845",
+        "Place of the violation": "Outfall behind 30 Main Street",
+        "Date the violation was committed": "2027-02-25", "Date the officer found it": "2027-02-26",
+        "What was found": "Laundry water piped to the outfall."})  # fmt: skip
+    page.get_by_role("link", name=re.compile("Draft a notice of violation")).click()
+    page.get_by_label(re.compile(r"^\(c\)")).check()
+    page.get_by_label("Deadline to comply, abate or restore").fill("2027-03-31")
+    page.get_by_role("button", name="Save the draft").click()
+    issue_it(page)
+    clock.set("2027-04-12")
+    page.reload()
+    complete_and_bill(page, "2027-04-05", "1,000.00", "100.00", "2027-04-07", "2027-04-09", "3")
+    for amount in ("2,125.00", "50.00"):
+        step(page, "Record the payment", {"Date paid": "2027-04-12", "Amount": amount},
+             "Payment recorded.", "#step-payment")  # fmt: skip
+    # The typo: $2,125.00 for $212.50, corrected with its reason; the $50 voided.
+    first = page.locator(".payments li").filter(has_text="$2,125.00")
+    first.locator("summary").click()
+    first.get_by_label("Amount").fill("212.50")
+    first.get_by_role("button", name="Correct the payment").click()
+    expect(page.locator(".payments .error-message").first).to_contain_text("Say why")
+    check(page, "payment correction refused")
+    first = page.locator(".payments li").filter(has_text="$2,125.00")
+    first.get_by_label("Amount").fill("212.50")
+    first.get_by_label("Reason for the correction").fill("Typed $2,125.00 for $212.50.")
+    first.get_by_role("button", name="Correct the payment").click()
+    expect(page.locator(".flash")).to_contain_text("Payment corrected.")
+    second = page.locator(".payments li").filter(has_text="$50.00").filter(has_not_text="voided")
+    second.locator("summary").click()
+    second.get_by_label("Reason", exact=True).fill("Recorded twice.")
+    second.get_by_role("button", name="Void the payment").click()
+    expect(page.locator(".flash")).to_contain_text("Payment voided.")
+    # $1,100 less $212.50; interest starts 6 May.
+    expect(page.locator("#balance")).to_have_text("$887.50")
+    check(page, "notice with corrected payments")
+
+    page.get_by_role("link", name="Statement of account").click()
+    check(page, "statement")
+    statement = page.locator(".statement")
+    expect(statement).to_contain_text("3 equal payments of the charge")
+    expect(statement.locator(".schedule tbody tr")).to_have_count(3)
+    expect(statement).to_contain_text("a lien on it")
+    expect(statement).not_to_contain_text("Where the law is silent")
+    assert {"2027-05-10", "2027-06-10", "2027-07-12"} <= set(dates_on(page))
+    assert 1 <= pdf_pages(page, tmp_path, "statement") <= 2
+    page.go_back()
+    for link, title in [("Cost notice", "Notice of the cost of abatement"),
+                        ("Letter asking the owner for access", "Request for access to abate"),
+                        ("The letter, to print", "Notice of violation")]:  # fmt: skip
+        page.get_by_role("link", name=re.compile(link)).click()
+        expect(page.locator(".letter-title")).to_contain_text(title)
+        check(page, title)
+        expect(page.locator(".signature")).to_contain_text("Dana Reyes")
+        assert 1 <= pdf_pages(page, tmp_path, title) <= 2, title
+        page.go_back()
+    page.get_by_role("link", name=re.compile("^Enforcement on")).click()
+    page.get_by_role("link", name=re.compile("access to inspect")).click()
+    page.get_by_label("How it is sent").select_option("Delivered in person")
+    page.get_by_role("button", name="Show the letter").click()
+    expect(page.locator(".signature")).to_contain_text("Sent or served: Delivered in person")
+    check(page, "inspection letter")
+    assert 1 <= pdf_pages(page, tmp_path, "inspection") <= 2
+
+    page.goto(f"{live_server}/staff/")
+    page.get_by_label("Search").fill(reference)
+    page.get_by_role("button", name="Filter").click()
+    page.locator("#queue-caption").locator("..").get_by_role("link", name=reference).click()
+    audit = page.locator(".audit")
+    expect(audit).to_contain_text("Payment corrected")
+    expect(audit).to_contain_text("reason Typed $2,125.00 for $212.50.")
+    expect(audit).to_contain_text("Payment voided")
     assert [e for e in tab.errors if not re.search("401|422", e)] == []
     assert not tab.external_requests
