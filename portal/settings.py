@@ -86,6 +86,8 @@ SETTINGS: tuple[Setting, ...] = (
     # None: Secure cookies whenever the public address is https.
     Setting("SESSION_COOKIE_SECURE", None),
     Setting("STAFF_IDLE_MINUTES", 30),
+    # However active, a staff session ends this long after its sign-in.
+    Setting("STAFF_SESSION_HOURS", 12),
     # Staff sign in with a one-time code as well as the password; off only for training.
     Setting("STAFF_TOTP", True),
 )
