@@ -36,6 +36,16 @@ def init_limits(app: Flask) -> None:
         counters = database.with_name(f"{database.stem}-limits.sqlite3")
         app.config["RATELIMIT_STORAGE_URI"] = f"sqlite:///{counters}"
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+
+    # Registered before the limiter's own hook, so it runs after it (Flask runs them in
+    # reverse): Retry-After means "wait", so only a 429 carries it (clients that honour it
+    # on a 200 would pause for nothing).
+    @app.after_request
+    def retry_after_only_when_refused(response):
+        if response.status_code != 429:
+            response.headers.pop("Retry-After", None)
+        return response
+
     limiter = Limiter(key_func=get_remote_address, app=app, default_limits=[])
     # Flask-Limiter keeps only weak references to its limiter: the app holds the strong one.
     app.extensions["rate_limiter"] = limiter
