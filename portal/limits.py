@@ -15,7 +15,10 @@ import portal.limit_store  # noqa: F401  (registers the sqlite:// storage)
 RATE_LIMITS = {
     "report.submit": ("REPORT_RATE_LIMIT", None, None),
     "notify.submit": ("REPORT_RATE_LIMIT", None, None),
-    "status.show": ("STATUS_RATE_LIMIT", None, None),
+    # Every page a secret token opens counts together (review L9: guessing tokens there).
+    "status.show": ("STATUS_RATE_LIMIT", None, "token pages"),
+    "offline.status_json": ("STATUS_RATE_LIMIT", None, "token pages"),
+    "report.sent": ("STATUS_RATE_LIMIT", None, "token pages"),
     # Passwords and codes count together: guessing codes costs sign-in attempts.
     "staff.login": ("LOGIN_RATE_LIMIT", ["POST"], "staff sign-in"),
     "staff.second_factor": ("LOGIN_RATE_LIMIT", ["POST"], "staff sign-in"),
