@@ -46,7 +46,7 @@ run: site
 	PORTAL_SECRET_KEY=$$(cat instance/secret_key) \
 	PORTAL_PUBLIC_URL=$${PORTAL_PUBLIC_URL:-http://127.0.0.1:$(PORT)} \
 	PORTAL_SMO_EMAIL=$${PORTAL_SMO_EMAIL:-stormwater-officer@localhost} \
-	$(BIN)/gunicorn --workers 2 --bind 127.0.0.1:$(PORT) --access-logfile - 'portal:create_app()'
+	$(BIN)/gunicorn --workers 2 --threads 8 --bind 127.0.0.1:$(PORT) --access-logfile - 'portal:create_app()'
 
 # Debian's chromium (for Playwright) and a Java runtime (for the Nu HTML Checker),
 # installed only when missing.

@@ -67,8 +67,9 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     app.extensions["calendar"] = BusinessCalendar(content.settings.holidays)
     if app.config["SESSION_COOKIE_SECURE"] is None:
         app.config["SESSION_COOKIE_SECURE"] = (app.config["PUBLIC_URL"] or "").startswith("https:")
-    # Staff sessions end after this long without activity (the cookie, and the server check).
-    app.permanent_session_lifetime = dt.timedelta(minutes=app.config["STAFF_IDLE_MINUTES"])
+    # The cookie holds only a session's id and may outlive it: the server ends sessions (idle
+    # or past their lifetime, portal/staff/sessions.py) and can then say why.
+    app.permanent_session_lifetime = dt.timedelta(hours=app.config["STAFF_SESSION_HOURS"])
     init_proxy(app)
     init_templates(app, content)
     app.jinja_env.globals["map_tiles"] = app.extensions["map_tiles"]

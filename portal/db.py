@@ -16,11 +16,13 @@ import sqlite_utils
 from flask import Flask, current_app, g
 
 from portal import search_index
+from portal.statuses import STATUSES
 
 # Version of the schema below; bump it and add a step to MIGRATIONS when it changes.
 # 7: enforcement; 9: the Open311 keys and filings (8 is the staff desk's, merged apart);
 # 10: enforcement records that stay true (places, respondents' contacts and merges, earlier
-# offenses from paper files, service of a notice, corrected payments, signatures).
+# offenses from paper files, service of a notice, corrected payments, signatures),
+# staff sessions on the server, sign-in failures, enrolment codes, the public update.
 SCHEMA_VERSION = 10
 
 SCHEMA = """
@@ -37,7 +39,14 @@ CREATE TABLE IF NOT EXISTS cases (
     received_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
     status TEXT NOT NULL DEFAULT 'received',
+    -- For the person who sent it: their status page and update mail, never published.
     public_note TEXT,
+    -- What anyone may read (the Open311 feed): empty unless staff write one.
+    public_update TEXT,
+    -- When the public last saw a change (status or public update), and when it was closed:
+    -- Open311's updated_datetime, which internal notes and site visits never move.
+    public_changed_at TEXT,
+    closed_at TEXT,
     assignee TEXT,
     language TEXT NOT NULL DEFAULT 'en',
     service_code TEXT NOT NULL,
@@ -85,7 +94,38 @@ CREATE TABLE IF NOT EXISTS staff (
     email TEXT,
     -- The name and title the officer signs enforcement letters with.
     letter_name TEXT,
-    letter_title TEXT
+    letter_title TEXT,
+    -- The one-time code `staff add` or `staff reset-2fa` printed, which the officer needs
+    -- to set up an authenticator (SHA-256 only), and until when it works (Unix seconds).
+    enrol_code_hash TEXT,
+    enrol_code_until REAL
+);
+
+-- Staff sessions (portal/staff/sessions.py): the signed cookie holds a random id, this
+-- table only its SHA-256, so deleting a row ends the session whatever copies exist.
+-- Times are Unix seconds: only ever compared with the idle and absolute limits.
+CREATE TABLE IF NOT EXISTS staff_sessions (
+    id_hash TEXT PRIMARY KEY,
+    staff_id INTEGER NOT NULL REFERENCES staff (id),
+    -- 'code': the password was right, the second step is awaited; 'signed-in'.
+    stage TEXT NOT NULL CHECK (stage IN ('code', 'signed-in')),
+    started REAL NOT NULL,
+    seen REAL NOT NULL,
+    next_url TEXT,
+    -- An authenticator being set up, until a code from it confirms it (never in the cookie).
+    enrol_secret TEXT,
+    client TEXT
+);
+CREATE INDEX IF NOT EXISTS staff_sessions_staff ON staff_sessions (staff_id);
+
+-- Wrong passwords and codes per username, whatever address they come from
+-- (portal/staff/guessing.py); a name no account has counts the same way.
+CREATE TABLE IF NOT EXISTS sign_in_failures (
+    username TEXT PRIMARY KEY COLLATE NOCASE,
+    failures INTEGER NOT NULL,
+    last_at REAL NOT NULL,
+    wait_until REAL NOT NULL DEFAULT 0,
+    clients TEXT NOT NULL DEFAULT '[]'
 );
 
 -- Single-use codes for a lost phone, stored as SHA-256 hashes only.
@@ -245,9 +285,12 @@ CREATE TABLE IF NOT EXISTS pending_photos (
     height INTEGER NOT NULL,
     sha256 TEXT NOT NULL,
     data BLOB NOT NULL,
-    created_at TEXT NOT NULL
+    created_at TEXT NOT NULL,
+    -- The address that sent it: unsent photos are capped per address and hour.
+    client TEXT
 );
 CREATE INDEX IF NOT EXISTS pending_photos_key ON pending_photos (submission_key);
+CREATE INDEX IF NOT EXISTS pending_photos_client ON pending_photos (client, created_at);
 
 CREATE TABLE IF NOT EXISTS reference_counters (
     prefix TEXT NOT NULL,
@@ -522,6 +565,18 @@ ADDED_COLUMNS = [
     ("payments", "voided_by", "TEXT"),
     ("payments", "void_reason", "TEXT"),
     ("payments", "corrects", "INTEGER REFERENCES payments (id)"),
+    ("cases", "public_update", "TEXT"),
+    ("cases", "public_changed_at", "TEXT"),
+    ("cases", "closed_at", "TEXT"),
+    ("staff", "enrol_code_hash", "TEXT"),
+    ("staff", "enrol_code_until", "REAL"),
+    ("pending_photos", "client", "TEXT"),
+]
+# Filled once, when the column is added to a file made before it: (table, column, SQL).
+BACKFILLS = [
+    # The best-known time of the last change; before this, internal actions moved it too.
+    ("cases", "public_changed_at", "UPDATE cases SET public_changed_at = updated_at"),
+    ("cases", "closed_at", "UPDATE cases SET closed_at = updated_at WHERE status IN ({closed})"),
 ]
 
 
@@ -536,9 +591,15 @@ def _migrate(db: sqlite_utils.Database) -> None:
         return
     with transaction(db):
         tables = set(db.table_names())
+        added = set()
         for table, column, definition in ADDED_COLUMNS:
             if table in tables and column not in db[table].columns_dict:
                 db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
+                added.add((table, column))
+        closed = ", ".join(f"'{key}'" for key, status in STATUSES.items() if status.closed)
+        for table, column, sql in BACKFILLS:
+            if (table, column) in added:
+                db.execute(sql.format(closed=closed))
         # Statement by statement: executescript() would commit halfway.
         for statement in _statements(SCHEMA):
             db.execute(statement)

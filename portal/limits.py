@@ -15,7 +15,10 @@ import portal.limit_store  # noqa: F401  (registers the sqlite:// storage)
 RATE_LIMITS = {
     "report.submit": ("REPORT_RATE_LIMIT", None, None),
     "notify.submit": ("REPORT_RATE_LIMIT", None, None),
-    "status.show": ("STATUS_RATE_LIMIT", None, None),
+    # Every page a secret token opens counts together (review L9: guessing tokens there).
+    "status.show": ("STATUS_RATE_LIMIT", None, "token pages"),
+    "offline.status_json": ("STATUS_RATE_LIMIT", None, "token pages"),
+    "report.sent": ("STATUS_RATE_LIMIT", None, "token pages"),
     # Passwords and codes count together: guessing codes costs sign-in attempts.
     "staff.login": ("LOGIN_RATE_LIMIT", ["POST"], "staff sign-in"),
     "staff.second_factor": ("LOGIN_RATE_LIMIT", ["POST"], "staff sign-in"),
@@ -36,6 +39,16 @@ def init_limits(app: Flask) -> None:
         counters = database.with_name(f"{database.stem}-limits.sqlite3")
         app.config["RATELIMIT_STORAGE_URI"] = f"sqlite:///{counters}"
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+
+    # Registered before the limiter's own hook, so it runs after it (Flask runs them in
+    # reverse): Retry-After means "wait", so only a 429 carries it (clients that honour it
+    # on a 200 would pause for nothing).
+    @app.after_request
+    def retry_after_only_when_refused(response):
+        if response.status_code != 429:
+            response.headers.pop("Retry-After", None)
+        return response
+
     limiter = Limiter(key_func=get_remote_address, app=app, default_limits=[])
     # Flask-Limiter keeps only weak references to its limiter: the app holds the strong one.
     app.extensions["rate_limiter"] = limiter

@@ -86,6 +86,8 @@ SETTINGS: tuple[Setting, ...] = (
     # None: Secure cookies whenever the public address is https.
     Setting("SESSION_COOKIE_SECURE", None),
     Setting("STAFF_IDLE_MINUTES", 30),
+    # However active, a staff session ends this long after its sign-in.
+    Setting("STAFF_SESSION_HOURS", 12),
     # Staff sign in with a one-time code as well as the password; off only for training.
     Setting("STAFF_TOTP", True),
 )
@@ -142,6 +144,12 @@ def problems(config: Mapping[str, Any]) -> list[Problem]:
     if str(config.get("RATELIMIT_STORAGE_URI", "")).startswith("memory:"):
         add("RATELIMIT_STORAGE_URI", False, "is memory://: with several workers each counts "
             "alone, so the limits are that many times looser")  # fmt: skip
+    hops = config.get("PROXY_HOPS")
+    if isinstance(hops, int) and not isinstance(hops, bool) and hops >= 1:
+        add("PROXY_HOPS", False, "is set: X-Forwarded-For is believed from whoever connects, "
+            "so gunicorn must listen only where the proxy reaches it (--bind 127.0.0.1:...), "
+            "or a client connecting directly picks its own address and escapes the rate "
+            "limits")  # fmt: skip
     if not config.get("RATELIMIT_ENABLED", True):
         add("RATELIMIT_ENABLED", False, "is false: no rate limits at all")
     folder = Path(str(config.get("DATABASE"))).resolve().parent

@@ -19,7 +19,11 @@ from portal.statuses import STATUSES
 def init_templates(app: Flask, content: Content) -> None:
     # The portal does not serve the site's pages, but links to them.
     init_theme(app, content, site_url=site_links())
+    from portal.mail.compose import public_url_for
+
     app.jinja_env.globals.update(
+        # A link to share: on PORTAL_PUBLIC_URL, never on a host a request claims (review L7).
+        public_url_for=public_url_for,
         labels=CHOICE_LABELS,
         field_attrs=field_attrs,
         statuses=STATUSES,

@@ -70,8 +70,9 @@ def gunicorn_binary() -> str:
 
 
 class Gunicorn:
-    """`gunicorn --workers 2 'portal:create_app()'` in its own process group, so a kill -9
-    reaches the master and every worker at once."""
+    """`gunicorn --workers 2 --threads 8 'portal:create_app()'` (as `make run` and the README's
+    unit) in its own process group, so a kill -9 reaches the master, every worker and their
+    photo decoders at once."""
 
     def __init__(self, port: int, env: dict[str, str], logs: Path) -> None:
         self.port = port
@@ -87,7 +88,8 @@ class Gunicorn:
     def start(self) -> None:
         self.starts += 1
         log = (self.logs / f"gunicorn-{self.starts}.log").open("wb")
-        command = [gunicorn_binary(), "--workers", "2", "--bind", f"127.0.0.1:{self.port}"]
+        command = [gunicorn_binary(), "--workers", "2", "--threads", "8"]
+        command += ["--bind", f"127.0.0.1:{self.port}"]
         command += ["--graceful-timeout", "5", "portal:create_app()"]
         with log:
             self.process = subprocess.Popen(

@@ -65,7 +65,7 @@ def test_status_and_public_note_are_saved_together_with_one_entry_and_one_mail(
     page = desk.get("/staff/cases/1/").text
     assert "Saved. The person who sent it was e-mailed." in page
     assert ("Status Received → Being investigated; Assigned to smo; Marked as a confirmed"
-            " illicit discharge; Follow-up on Monday, December 7, 2026; Public note set:"
+            " illicit discharge; Follow-up on Monday, December 7, 2026; Note to the sender set:"
             " “We visit on Monday.”; Internal note added") in page  # fmt: skip
 
 

@@ -14,6 +14,7 @@ from helpers import (
     file_notification,
     hidden_fields,
     jpeg,
+    next_code,
     notification_data,
     open_form,
     report_data,
@@ -95,13 +96,20 @@ def case_desk_pages(app, client) -> dict:
 def second_factor_pages(app) -> dict:
     """The sign-in's second step, with and without errors; enrolment and recovery codes."""
     from portal.db import get_db
-    from portal.staff.accounts import add_account
+    from portal.staff.accounts import add_account, issue_enrol_code
 
     with app.app_context():
-        add_account(get_db(), "clerk", PASSWORD)
+        db = get_db()
+        enrol_code = issue_enrol_code(db, add_account(db, "clerk", PASSWORD))
     client, pages = app.test_client(), {}
     page = client.get("/staff/login")
     client.post("/staff/login", data={**hidden_fields(page.text), "username": "clerk", "password": PASSWORD})  # fmt: skip
+    pages["staff-enrol-code"] = client.get("/staff/enrol")
+    fields = hidden_fields(pages["staff-enrol-code"].text)
+    pages["staff-enrol-code-error"] = client.post(
+        "/staff/enrol", data={**fields, "enrol_code": "x"}
+    )
+    client.post("/staff/enrol", data={**fields, "enrol_code": enrol_code})
     pages["staff-enrol"] = client.get("/staff/enrol")
     fields = hidden_fields(pages["staff-enrol"].text)
     pages["staff-enrol-error"] = client.post("/staff/enrol", data={**fields, "code": "12"})
@@ -116,4 +124,17 @@ def second_factor_pages(app) -> dict:
     pages["staff-second-factor-error"] = fresh.post(
         "/staff/second-factor", data={**fields, "recovery_code": "nope"}
     )
+    # Changing the password, with an error, and the sign-in page saying why it waits.
+    enter = fresh.post("/staff/second-factor", data={**fields, "code": next_code(app, "clerk")})
+    assert enter.status_code == 303
+    pages["staff-password"] = fresh.get("/staff/password")
+    fields = hidden_fields(pages["staff-password"].text)
+    pages["staff-password-error"] = fresh.post("/staff/password", data={
+        **fields, "current": PASSWORD, "new": "password1234", "again": "password1234"})  # fmt: skip
+    waiting = app.test_client()
+    for n in range(11):
+        page = waiting.get("/staff/login")
+        pages["staff-login-waiting"] = waiting.post("/staff/login", data={
+            **hidden_fields(page.text), "username": "nobody", "password": f"guess {n}"})  # fmt: skip
+    assert pages["staff-login-waiting"].status_code == 429
     return pages

@@ -430,7 +430,8 @@ def test_too_large_message_names_the_limit():
         pytest.param(20_000, 20_000, id="400-megapixels"),  # also beyond Pillow's hard limit
         pytest.param(10_000, 9_000, id="90-megapixels"),  # Pillow would only warn: made an error
         pytest.param(8_000, 8_000, id="64-megapixels"),  # under Pillow's limits: our own check
-        pytest.param(10_000, 5_001, id="just-over-50-megapixels"),
+        pytest.param(7_000, 7_000, id="49-megapixels"),  # the review's 200 KB PNG
+        pytest.param(8_000, 5_001, id="just-over-40-megapixels"),
     ],
 )
 def test_bomb_headers_are_refused_without_decoding(monkeypatch, width, height):

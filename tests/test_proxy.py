@@ -83,11 +83,12 @@ def test_two_workers_count_in_the_same_window(tmp_path):
     ("hops", "forwarded_for", "seen"),
     [
         (0, "203.0.113.7", "127.0.0.1 http localhost"),
-        (1, "203.0.113.7", "203.0.113.7 https portal.example.org"),
-        (1, "10.0.0.1, 203.0.113.7", "203.0.113.7 https portal.example.org"),
-        (2, "10.0.0.1, 203.0.113.7, 198.51.100.2", "203.0.113.7 https portal.example.org"),
+        # X-Forwarded-Host is never believed (review L7): the host stays the request's own.
+        (1, "203.0.113.7", "203.0.113.7 https localhost"),
+        (1, "10.0.0.1, 203.0.113.7", "203.0.113.7 https localhost"),
+        (2, "10.0.0.1, 203.0.113.7, 198.51.100.2", "203.0.113.7 https localhost"),
         # Fewer entries than trusted proxies: nothing is believed.
-        (2, "203.0.113.7", "127.0.0.1 https portal.example.org"),
+        (2, "203.0.113.7", "127.0.0.1 https localhost"),
     ],
 )
 def test_the_client_address_scheme_and_host_come_from_trusted_proxies(
@@ -98,8 +99,19 @@ def test_the_client_address_scheme_and_host_come_from_trusted_proxies(
         "/who", "who", lambda: f"{request.remote_addr} {request.scheme} {request.host}"
     )
     headers = {"X-Forwarded-For": forwarded_for, "X-Forwarded-Proto": "https",
-               "X-Forwarded-Host": "portal.example.org"}  # fmt: skip
+               "X-Forwarded-Host": "evil.example"}  # fmt: skip
     assert app.test_client().get("/who", headers=headers).text == seen
+
+
+def test_a_forwarded_host_never_reaches_the_link_to_share(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "PROXY_HOPS": 1,
+                      "PUBLIC_URL": "https://village.example.org", "RATELIMIT_ENABLED": False,
+                      "MAIL_FOLDER": str(tmp_path / "mail")})  # fmt: skip
+    client = app.test_client()
+    client.environ_base["HTTP_X_FORWARDED_HOST"] = "evil.example"
+    sent = client.post("/report/", data={**open_form(client), **report_data()})
+    page = client.get(sent.headers["Location"]).text
+    assert "https://village.example.org/status/" in page and "evil.example" not in page
 
 
 @pytest.mark.parametrize("hops", [-1, "two", True, 1.5])

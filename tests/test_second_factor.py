@@ -15,7 +15,7 @@ from werkzeug.security import generate_password_hash
 from portal import create_app
 from portal.db import get_db
 from portal.staff import totp
-from portal.staff.accounts import add_account
+from portal.staff.accounts import add_account, issue_enrol_code
 
 RECOVERY = re.compile(r"<code>([a-z0-9]{4}(?:-[a-z0-9]{4}){3})</code>")
 
@@ -26,8 +26,24 @@ def password_step(client, username: str = "smo", password: str = PASSWORD, next_
                                              "password": password, "next": next_url})  # fmt: skip
 
 
-def enrol_from_page(client) -> tuple[str, list[str], object]:
-    """Set up the app as an officer would: read the key off the page, confirm a code."""
+def add_with_code(app, username: str = "smo") -> str:
+    """A new account, as `staff add` makes it: no second factor yet, an enrolment code."""
+    with app.app_context():
+        db = get_db()
+        return issue_enrol_code(db, add_account(db, username, PASSWORD))
+
+
+def enter_enrol_code(client, code: str):
+    page = client.get("/staff/enrol")
+    assert page.status_code == 200 and "Enrolment code" in page.text
+    return client.post("/staff/enrol", data={**hidden_fields(page.text), "enrol_code": code})
+
+
+def enrol_from_page(client, enrol_code: str | None) -> tuple[str, list[str], object]:
+    """Set up the app as an officer would: the administrator's enrolment code (unless it
+    was entered already), then read the key off the page and confirm a code."""
+    if enrol_code:
+        assert enter_enrol_code(client, enrol_code).headers["Location"] == "/staff/enrol"
     page = client.get("/staff/enrol")
     assert page.status_code == 200
     secret = re.search(r'id="setup-key">([A-Z2-7 ]+)<', page.text).group(1).replace(" ", "")
@@ -46,11 +62,14 @@ def row(app, username: str = "smo") -> tuple:
 
 
 def test_first_sign_in_sets_up_the_app_and_shows_recovery_codes_once(app, client):
-    with app.app_context():
-        add_account(get_db(), "smo", PASSWORD)
+    enrol_code = add_with_code(app)
     first = password_step(client, next_url="/staff/exports/")
     assert first.status_code == 303 and first.headers["Location"] == "/staff/enrol"
     assert client.get("/staff/").status_code == 401, "the password alone opens nothing"
+    assert "setup-key" not in client.get("/staff/enrol").text, "no secret before the code"
+    wrong = enter_enrol_code(client, "abcd-efgh-jkmn")
+    assert wrong.status_code == 422 and "not the enrolment code of this account" in wrong.text
+    assert enter_enrol_code(client, enrol_code.upper()).status_code == 303
     page = client.get("/staff/enrol")
     assert 'src="data:image/svg+xml,' in page.text and "otpauth" not in page.text.split("<img")[0]
     assert row(app) == (None, None), "nothing counts before a code confirms it"
@@ -59,7 +78,7 @@ def test_first_sign_in_sets_up_the_app_and_shows_recovery_codes_once(app, client
     assert wrong.status_code == 422 and "That code does not match" in wrong.text
     assert row(app) == (None, None)
 
-    secret, codes, done = enrol_from_page(client)
+    secret, codes, done = enrol_from_page(client, None)
     assert done.status_code == 200 and len(set(codes)) == 10
     assert 'href="/staff/exports/"' in done.text and done.headers["Cache-Control"] == "no-store"
     assert row(app)[0] == secret
@@ -71,12 +90,15 @@ def test_first_sign_in_sets_up_the_app_and_shows_recovery_codes_once(app, client
     again = client.get("/staff/enrol")
     assert again.status_code == 303 and again.headers["Location"] == "/staff/"
     assert client.get("/staff/").status_code == 200, "and still signed in"
+    # The enrolment code worked once.
+    with app.app_context():
+        assert get_db().execute("SELECT enrol_code_hash FROM staff").fetchone()[0] is None
 
 
 def test_the_qr_code_holds_the_key_shown_beside_it(app, client):
-    with app.app_context():
-        add_account(get_db(), "smo", PASSWORD)
+    enter = add_with_code(app)
     password_step(client)
+    enter_enrol_code(client, enter)
     page = client.get("/staff/enrol").text
     secret = re.search(r'id="setup-key">([A-Z2-7 ]+)<', page).group(1).replace(" ", "")
     uri = totp.provisioning_uri(
@@ -123,10 +145,9 @@ def test_the_code_page_waits_only_a_few_minutes_for_the_code(app, client, monkey
 
 
 def test_a_recovery_code_works_once(app, client):
-    with app.app_context():
-        add_account(get_db(), "smo", PASSWORD)
+    enrol_code = add_with_code(app)
     password_step(client)
-    _, codes, _ = enrol_from_page(client)
+    _, codes, _ = enrol_from_page(client, enrol_code)
     for attempt in range(2):
         fresh = app.test_client()
         password_step(fresh)
@@ -175,6 +196,11 @@ def test_reset_2fa_makes_the_account_set_up_again(app, client):
         assert get_db()["staff_recovery_codes"].count == 0
     fresh = app.test_client()
     assert password_step(fresh).headers["Location"] == "/staff/enrol"
+    # Only with the enrolment code the command printed (L6: not the password alone).
+    printed = result.output.strip().splitlines()[-1]
+    assert enter_enrol_code(fresh, "abcd-efgh-jkmn").status_code == 422
+    _, codes, done = enrol_from_page(fresh, printed)
+    assert done.status_code == 200 and len(codes) == 10
     missing = runner.invoke(args=["staff", "reset-2fa", "nobody"])
     assert missing.exit_code != 0 and "no account named 'nobody'" in missing.output
 

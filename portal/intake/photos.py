@@ -12,7 +12,11 @@ from PIL import Image, ImageCms, ImageOps
 
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024  # as sent, per photo
 MAX_LONG_SIDE = 1600
-MAX_SOURCE_PIXELS = 50_000_000  # refuse anything bigger before decoding (decompression bombs)
+# Refused from the header alone, before any pixel is decoded: decompression bombs, and the
+# 7000x7000 PNG (49 MP, 200 KB sent) that held a worker for seconds. A 40 MP phone photo
+# (the largest sensors) still passes; everything is decoded in a child process with a
+# deadline (portal/intake/decoder.py).
+MAX_SOURCE_PIXELS = 40_000_000
 
 # Only these decoders ever see an upload: Pillow can open many more formats (EPS even runs
 # Ghostscript), and every extra parser is extra attack surface for no benefit to residents.
@@ -112,11 +116,31 @@ def _decode(data: bytes) -> Image.Image:
         factor = MAX_LONG_SIDE / long_side
         image.draft(None, (max(1, round(width * factor)), max(1, round(height * factor))))
     image.load()
+    image = _reduced(image)
     image = _upright(image)
     image = _to_rgb(image)
     image = _to_srgb(image, icc_profile)
     image.thumbnail((MAX_LONG_SIDE, MAX_LONG_SIDE), Image.Resampling.LANCZOS)
     return image
+
+
+# Modes Image.reduce works on; others (palette, 1-bit, 16-bit) are converted first.
+_REDUCIBLE = frozenset({"L", "LA", "RGB", "RGBA", "RGBa", "La", "I", "F", "CMYK", "PA"})
+
+
+def _reduced(image: Image.Image) -> Image.Image:
+    """PNG, WebP and GIF have no draft mode: once decoded, shrink by a whole factor (box
+    averaging, fast) to no less than twice the size kept, so the colour conversions and
+    the final resize work on a few megapixels instead of forty."""
+    factor = max(image.size) // (2 * MAX_LONG_SIDE)
+    if factor < 2:
+        return image
+    if image.mode not in _REDUCIBLE:
+        image = _to_rgb(image)
+    smaller = image.reduce(factor)
+    # reduce() keeps the mode but not the info: the orientation still has to be applied.
+    smaller.info = {k: v for k, v in image.info.items() if k in ("exif", "transparency")}
+    return smaller
 
 
 def _upright(image: Image.Image) -> Image.Image:
@@ -181,3 +205,59 @@ def _is_heif(data: bytes) -> bool:
     # Major brand, minor version (skipped), then compatible brands, all four bytes each.
     candidates = [brands[:4]] + [brands[i : i + 4] for i in range(8, len(brands), 4)]
     return any(brand in _HEIF_BRANDS for brand in candidates)
+
+
+# ------------------------------------------------------------------ the decoding process
+# portal/intake/decoder.py runs this file as a child process (python photos.py): only the
+# standard library and Pillow are imported, so it starts in a fraction of a second. Each
+# request on stdin is a 4-byte big-endian length and the upload; each answer on stdout is
+# b"o" + width, height, length (4 bytes each) + the clean JPEG, or b"e" + length + message.
+
+# A decode may use this much address space at most; past it Pillow fails (MemoryError)
+# and the photo is refused, instead of the machine swapping.
+CHILD_MEMORY = 1536 * 1024 * 1024
+_FRAME = struct.Struct(">I")
+
+
+def _read_exactly(stream, size: int) -> bytes | None:
+    data = b""
+    while len(data) < size:
+        chunk = stream.read(size - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def serve(requests, answers) -> None:
+    """Clean photos from `requests` until it closes (the worker went away)."""
+    while True:
+        header = _read_exactly(requests, _FRAME.size)
+        data = _read_exactly(requests, _FRAME.unpack(header)[0]) if header else None
+        if data is None:
+            return
+        try:
+            photo = process_photo(data)
+        except PhotoError as error:
+            answer = b"e" + _frame(str(error).encode())
+        except MemoryError:
+            answer = b"e" + _frame(_TOO_MANY_PIXELS.encode())
+        else:
+            answer = b"o" + struct.pack(">II", photo.width, photo.height) + _frame(photo.data)
+        answers.write(answer)
+        answers.flush()
+
+
+def _frame(data: bytes) -> bytes:
+    return _FRAME.pack(len(data)) + data
+
+
+if __name__ == "__main__":
+    import os
+    import resource
+    import sys
+
+    # Behind every web request for the CPU, and never more than CHILD_MEMORY.
+    os.nice(10)
+    resource.setrlimit(resource.RLIMIT_AS, (CHILD_MEMORY, CHILD_MEMORY))
+    serve(sys.stdin.buffer, sys.stdout.buffer)

@@ -144,6 +144,7 @@ def store_case(
                 "submission_digest": fingerprint,
                 "received_at": stamp,
                 "updated_at": stamp,
+                "public_changed_at": stamp,
             },
         )
         insert(db, KINDS[kind].table, {"case_id": case_id, **details})

@@ -3,11 +3,16 @@ and mailed exactly as the web form's would be (the report view's own functions).
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
+import hashlib
+import hmac
+import itertools
 import json
 from typing import Any
 from urllib.parse import urlsplit
 
+from flask import current_app
 from werkzeug.datastructures import MultiDict
 
 from content_model.open311 import Service
@@ -15,12 +20,16 @@ from portal.clock import local_now, local_stamp
 from portal.db import get_db, insert, transaction
 from portal.intake.fields import DATETIME_FORMAT
 from portal.intake.pending import store_submission
-from portal.intake.storage import Stored, new_submission_key
+from portal.intake.storage import DuplicateSubmission, Stored
 from portal.open311.keys import ApiKey
 from portal.open311.services import DATETIME_HINT, FORMS, STANDARD, attributes
 from portal.report import views as report
 
 MEDIA_URL_LIMIT = 2000
+ADDRESS_ID_LIMIT = 100
+# The same body with the same key within this time is a client's retry (after a timeout,
+# say), not a new report: it gets the first request's id and files nothing (review L3).
+RETRY_WINDOW = dt.timedelta(minutes=10)
 
 
 class Refused(ValueError):
@@ -35,14 +44,14 @@ def _local_datetime(value: str) -> str | None:
     """A W3C date-time as the web form's field reads it (local time, to the minute)."""
     try:
         moment = dt.datetime.fromisoformat(value.strip())
-    except ValueError:
+        local = local_now().tzinfo
+        moment = moment.replace(tzinfo=local) if moment.tzinfo is None else moment.astimezone(local)
+    except (ValueError, OverflowError):  # OverflowError: year 1 moved to another zone
         return None
-    local = local_now().tzinfo
-    moment = moment.replace(tzinfo=local) if moment.tzinfo is None else moment.astimezone(local)
     return moment.strftime(DATETIME_FORMAT)
 
 
-def form_data(service: Service, params: MultiDict) -> MultiDict:
+def form_data(service: Service, params: MultiDict, key: ApiKey) -> MultiDict:
     """The web form's fields from the API's parameters; Refused for what the form would
     never receive (an unknown attribute, two answers to a one-answer question)."""
     problems = []
@@ -52,7 +61,9 @@ def form_data(service: Service, params: MultiDict) -> MultiDict:
         names = [f"attribute[{attribute.code}]", f"attribute[{attribute.code}][]"]
         values = [v for name in names for v in params.getlist(name)]
         given -= set(names)
-        if attribute.datatype != "multivaluelist" and len(values) > 1:
+        if attribute.datatype == "multivaluelist":
+            values = list(dict.fromkeys(values))  # "suds" sent 2,000 times is one answer
+        elif len(values) > 1:
             problems.append(f"attribute[{attribute.code}]: give one value, not {len(values)}")
             continue
         if attribute.datatype == "datetime" and values:
@@ -71,14 +82,47 @@ def form_data(service: Service, params: MultiDict) -> MultiDict:
     name = " ".join(filter(None, (params.get("first_name"), params.get("last_name"))))
     if name.strip():
         data["contact_name"] = name
+    # The specification's third way to give a place. There is no address register here to
+    # look it up in, so staff get it as words beside any address_string.
+    address_id = (params.get("address_id") or "").strip()
+    if address_id and (len(address_id) > ADDRESS_ID_LIMIT or not address_id.isprintable()):
+        problems.append(f"address_id: give at most {ADDRESS_ID_LIMIT} printable characters")
+    elif address_id:
+        given = data.get("address")
+        data["address"] = (
+            f"{given} (address ID {address_id})" if given else (f"Address ID {address_id}")
+        )
     media_url = params.get("media_url") or ""
     if media_url and not _web_address(media_url):
         problems.append("media_url: give an http or https address of a photo")
     if problems:
         raise Refused(problems)
-    # A fresh key: each POST is a new report (the web form's key guards double taps).
-    data["submission_key"] = new_submission_key()
+    data["submission_key"] = _retry_key(key, params)
     return data
+
+
+def _retry_key(key: ApiKey, params: MultiDict) -> str:
+    """The submission key of this body from this API key: the one a filing of it within
+    RETRY_WINDOW used (storing then files nothing new, as a double tap on the web form),
+    else a fresh one. Two retries at once race to the same key and still file once."""
+    items = sorted((name, value) for name, values in params.lists() if name != "api_key"
+                   for value in values)  # fmt: skip
+    body = json.dumps([key.id, items], ensure_ascii=False).encode()
+    secret = current_app.secret_key
+    secret = secret.encode() if isinstance(secret, str) else secret
+    digest = hmac.new(secret, b"open311-retry:" + body, hashlib.sha256).digest()
+    base = "api-" + base64.urlsafe_b64encode(digest[:18]).decode()
+    since = local_now() - RETRY_WINDOW
+    for n in itertools.count(1):
+        candidate = f"{base}-{n}"
+        row = (
+            get_db()
+            .execute("SELECT received_at FROM cases WHERE submission_key = ?", [candidate])
+            .fetchone()
+        )
+        if row is None or dt.datetime.fromisoformat(row[0]) >= since:
+            return candidate
+    raise AssertionError("unreachable")
 
 
 def _web_address(url: str) -> bool:
@@ -86,11 +130,15 @@ def _web_address(url: str) -> bool:
     return len(url) <= MEDIA_URL_LIMIT and parts.scheme in ("http", "https") and bool(parts.netloc)
 
 
-def _problems(form: Any) -> list[str]:
-    """The form's errors, each named by the API parameter it came from."""
+def _problems(form: Any, service: Service) -> list[str]:
+    """The form's errors, each named by the API parameter it came from (a missing date and
+    time in the API's own format, not the web form's)."""
+    datetimes = {a.code for a in attributes(service) if a.datatype == "datetime"}
     found = []
     for field, messages in form.errors.items():
         param = STANDARD.get(field, f"attribute[{field}]")
+        if field in datetimes and form[field].data is None:
+            messages = [f"required. {DATETIME_HINT}"]
         found += [f"{param}: {message}" for message in messages]
     return found
 
@@ -99,19 +147,23 @@ def file_request(service: Service, params: MultiDict, key: ApiKey) -> Stored:
     """Check and store one request as the web form would, record which key filed it, and
     queue the same mail. Raises Refused (nothing stored) for a request the form refuses."""
     form = FORMS[service.form](
-        formdata=form_data(service, params), meta={"csrf": False}, clock=local_now
+        formdata=form_data(service, params, key), meta={"csrf": False}, clock=local_now
     )
     if not form.validate():
-        raise Refused(_problems(form))
-    stored = store_submission(
-        form,
-        [],
-        kind=service.form,
-        case=report._case_fields(form),
-        details=report._report_fields(form),
-        now=local_now(),
-    )
-    _record_filing(stored.case_id, key, params.get("media_url") or None)
+        raise Refused(_problems(form, service))
+    try:
+        stored = store_submission(
+            form,
+            [],
+            kind=service.form,
+            case=report._case_fields(form),
+            details=report._report_fields(form),
+            now=local_now(),
+        )
+    except DuplicateSubmission as error:  # the same body stored differently: never expected
+        raise Refused([f"this request was filed already as {error.reference}"]) from None
+    if stored.created:  # a retry files nothing and counts nothing
+        _record_filing(stored.case_id, key, params.get("media_url") or None)
     return stored
 
 

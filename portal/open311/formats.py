@@ -4,6 +4,7 @@ it (a root element, one child element per item, one element per field)."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 from xml.etree import ElementTree
 
@@ -23,10 +24,15 @@ ITEM_NAMES = {
 }
 
 
+# What XML 1.0 cannot hold at all, even escaped (control characters such as the vertical
+# tab Word writes for a line break): left out, so every answer parses whatever a note holds.
+NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
 def _text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    return "" if value is None else str(value)
+    return "" if value is None else NOT_XML.sub("", str(value))
 
 
 def _fill(element: ElementTree.Element, value: Any) -> None:

@@ -53,6 +53,15 @@ def revoke_key(db: sqlite_utils.Database, name: str) -> None:
         raise ValueError(f"no key named {name!r} in use")
 
 
+def known_key(db: sqlite_utils.Database, key: str) -> ApiKey | None:
+    """The key's holder if the key is in use, without counting the request."""
+    row = db.execute(
+        "SELECT id, name FROM open311_keys WHERE key_hash = ? AND revoked_at IS NULL",
+        [key_hash(key or "")],
+    ).fetchone()
+    return ApiKey(row[0], row[1]) if row else None
+
+
 def use_key(db: sqlite_utils.Database, key: str) -> ApiKey | None:
     """The key's holder, counting this request; None for an unknown or revoked key (read
     on every request, so a revoked key stops at once, in every worker)."""

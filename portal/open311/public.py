@@ -16,12 +16,23 @@ WINDOW = dt.timedelta(days=90)
 MOST = 1000
 # About 100 m: enough to find the drain, not the house of whoever reported it.
 PLACES = 3
-# Only these columns are ever read: no contact, description or staff-only data can leak.
-COLUMNS = "reference, kind, status, public_note, received_at, updated_at, latitude, longitude"
+# Only these columns are ever read: no contact, description, note to the sender or
+# staff-only data can leak. updated_datetime: when the public last saw a change, or, for a
+# closed request, when it was closed (the specification's words); a file made before
+# these were kept falls back to updated_at.
+COLUMNS = (
+    "reference, kind, status, public_update, received_at, latitude, longitude,"
+    " coalesce(public_changed_at, updated_at) AS public_changed_at,"
+    " coalesce(closed_at, public_changed_at, updated_at) AS closed_at"
+)
 
 
 class BadQuery(ValueError):
     """A parameter the API cannot read; str(error) names it."""
+
+
+class UnknownService(BadQuery):
+    """A service_code no service has (the specification's 404)."""
 
 
 def listed_statuses(wanted: set[str] | None = None) -> list[str]:
@@ -39,14 +50,14 @@ def public_request(case: dict[str, Any], api: Open311) -> dict[str, Any]:
     item = {
         "service_request_id": case["reference"],
         "status": "closed" if status.closed else "open",
-        "status_notes": case["public_note"] or "",
+        "status_notes": case["public_update"] or "",
         "service_name": service.service_name,
         "service_code": service.service_code,
         "description": "",
         "agency_responsible": service.agency_responsible,
         "service_notice": service.service_notice,
         "requested_datetime": case["received_at"],
-        "updated_datetime": case["updated_at"],
+        "updated_datetime": case["closed_at"] if status.closed else case["public_changed_at"],
     }
     if case["latitude"] is not None:
         item["lat"] = round(case["latitude"], PLACES)
@@ -100,7 +111,7 @@ def search(api: Open311, params: MultiDict) -> list[dict[str, Any]]:
     for code in codes:
         service = api.service(code)
         if service is None:
-            raise BadQuery(f"service_code: no service {code!r}")
+            raise UnknownService(f"service_code: no service {code!r}")
         forms.append(service.form)
     wanted = set(_split(params, "status"))
     if wanted - {"open", "closed"}:
@@ -108,8 +119,11 @@ def search(api: Open311, params: MultiDict) -> list[dict[str, Any]]:
     start, end = _moment(params, "start_date"), _moment(params, "end_date")
     if start is None and end is None:
         end = local_now()
-    start = start or end - WINDOW
-    end = end or start + WINDOW
+    try:
+        start = start or end - WINDOW
+        end = end or start + WINDOW
+    except OverflowError:  # 90 days before year 1, or after year 9999
+        raise BadQuery("start_date, end_date: give dates between the years 1 and 9999") from None
     if end < start:
         raise BadQuery("end_date: comes before start_date")
     if end - start > WINDOW:

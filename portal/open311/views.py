@@ -9,7 +9,7 @@ from portal.db import get_db
 from portal.open311.filing import Refused, file_request
 from portal.open311.formats import answer, errors, format_of
 from portal.open311.keys import ApiKey, use_key
-from portal.open311.public import BadQuery, find, search
+from portal.open311.public import BadQuery, UnknownService, find, search
 from portal.open311.services import definition, open311, service_entry
 
 PREFIX = "/open311/v2"
@@ -27,9 +27,10 @@ class ApiError(HTTPException):
 
 @bp.before_request
 def check_jurisdiction() -> None:
-    given = request.values.get("jurisdiction_id")
-    if given is not None and given != open311().jurisdiction_id:
-        # The specification: an unknown jurisdiction is a 404.
+    # The specification: an empty optional parameter is the same as none; an unknown
+    # jurisdiction is a 404. Domain names match whatever their case.
+    given = (request.values.get("jurisdiction_id") or "").strip()
+    if given and given.casefold() != open311().jurisdiction_id.casefold():
         raise ApiError(404, f"jurisdiction_id: no jurisdiction {given!r} here")
 
 
@@ -62,15 +63,21 @@ def api_error(error: HTTPException) -> Response:
     return errors(format_of(request.path), 400, error.description or "Bad request")
 
 
+def given_key() -> str:
+    """The key a request gives: in a POST's body, or a GET's query string (a read)."""
+    source = request.form if request.method == "POST" else request.args
+    return (source.get("api_key") or "").strip()
+
+
 def _key(required: bool) -> ApiKey | None:
-    given = request.values.get("api_key")
-    if not given:
-        if required:
-            raise ApiError(403, "api_key: a key is required to file a request")
-        return None
-    key = use_key(get_db(), given)
-    if key is None:
-        raise ApiError(403, "api_key: this key is unknown or revoked")
+    """The key's holder, counting the request. A read needs none: one that gives an unknown
+    or revoked key is answered as a read without one (and counted with its address)."""
+    given = given_key()
+    key = use_key(get_db(), given) if given else None
+    if key is None and required:
+        if given:
+            raise ApiError(403, "api_key: this key is unknown or revoked")
+        raise ApiError(403, "api_key: a key is required to file a request")
     return key
 
 
@@ -120,6 +127,8 @@ def requests_list(fmt: str):
     _key(required=False)
     try:
         found = search(open311(), request.args)
+    except UnknownService as error:
+        raise ApiError(404, str(error)) from None
     except BadQuery as error:
         raise ApiError(400, str(error)) from None
     return answer(fmt, "service_requests", found)
@@ -127,13 +136,20 @@ def requests_list(fmt: str):
 
 @bp.route("/requests.<any(json,xml):fmt>", methods=["POST"])
 def requests_create(fmt: str):
+    if "api_key" in request.args:
+        # Addresses are written to access logs; the body is not (review L1).
+        raise ApiError(
+            403,
+            "api_key: send the key in the request body, never in the address (addresses "
+            "are logged); if it was sent in an address, ask for a new key",
+        )
     key = _key(required=True)
-    code = request.form.get("service_code")
+    code = (request.form.get("service_code") or "").strip()
     if not code:
         raise ApiError(400, "service_code: required")
     service = open311().service(code)
     if service is None:
-        raise ApiError(400, f"service_code: no service {code!r}")
+        raise ApiError(404, f"service_code: no service {code!r}")
     try:
         stored = file_request(service, request.form, key)
     except Refused as error:

@@ -18,6 +18,7 @@ def init_staff(app: Flask) -> None:
         inspections,
         mail,
         map_views,
+        password_page,
         phone_notices,
         queue,
         reports,

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import hashlib
 import re
+import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
 import click
 import sqlite_utils
-from flask import Flask
+from flask import Flask, current_app
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from portal.clock import local_stamp
-from portal.db import get_db
+from portal.db import get_db, transaction
+from portal.display import when
+from portal.staff import passwords, sessions
 
-MIN_PASSWORD = 12
 USERNAME = re.compile(r"^[A-Za-z0-9._-]{1,60}$")
 # Checked when the username is unknown, so a wrong name takes as long as a wrong password.
 _DUMMY_HASH = generate_password_hash("not a real password, never matches")
@@ -34,14 +39,15 @@ def add_account(
     db: sqlite_utils.Database, username: str, password: str, email: str | None = None
 ) -> int:
     """A new, enabled account; the password is stored only as a salted scrypt hash."""
-    if len(password) < MIN_PASSWORD:
-        raise ValueError(f"use a password of at least {MIN_PASSWORD} characters")
     # ASCII only: the pattern, not str.isalnum(), which accepts any script's letters
     # (and look-alikes such as a Cyrillic "а" in "аdmin").
     if not USERNAME.fullmatch(username or ""):
         raise ValueError("use letters, digits, dots, dashes or underscores for the username")
     if db.execute("SELECT 1 FROM staff WHERE username = ?", [username]).fetchone():
         raise ValueError(f"an account named {username!r} already exists")
+    refused = passwords.problem(password, username)
+    if refused:
+        raise ValueError(refused)
     cursor = db.execute(
         "INSERT INTO staff (username, password_hash, created_at, email) VALUES (?, ?, ?, ?)",
         [username, generate_password_hash(password), local_stamp(), _checked_email(email)],
@@ -58,12 +64,78 @@ def set_email(db: sqlite_utils.Database, username: str, email: str | None) -> No
         raise ValueError(f"no account named {username!r}")
 
 
-def set_disabled(db: sqlite_utils.Database, username: str, disabled: bool) -> None:
-    cursor = db.execute(
-        "UPDATE staff SET disabled = ? WHERE username = ?", [int(disabled), username]
-    )
-    if cursor.rowcount != 1:
+def account_id(db: sqlite_utils.Database, username: str) -> int:
+    row = db.execute("SELECT id FROM staff WHERE username = ?", [username]).fetchone()
+    if row is None:
         raise ValueError(f"no account named {username!r}")
+    return row[0]
+
+
+def set_disabled(db: sqlite_utils.Database, username: str, disabled: bool) -> None:
+    """Disable (ending every session of it at once) or enable an account. Enabling opens
+    no old session again: those rows are gone."""
+    with transaction(db):
+        found = account_id(db, username)
+        db.execute("UPDATE staff SET disabled = ? WHERE id = ?", [int(disabled), found])
+        if disabled:
+            sessions.end_all(db, found)
+
+
+def set_password(db: sqlite_utils.Database, username: str, new: str) -> None:
+    """Store a new password (checked as at `add`) and end every session of the account."""
+    refused = passwords.problem(new, username)
+    if refused:
+        raise ValueError(refused)
+    with transaction(db):
+        found = account_id(db, username)
+        db.execute(
+            "UPDATE staff SET password_hash = ? WHERE id = ?", [generate_password_hash(new), found]
+        )
+        sessions.end_all(db, found)
+
+
+def password_matches(db: sqlite_utils.Database, account: int, password: str) -> bool:
+    row = db.execute("SELECT password_hash FROM staff WHERE id = ?", [account]).fetchone()
+    return bool(row) and check_password_hash(row[0], password or "")
+
+
+# An enrolment code: long enough not to be guessed in the tries the sign-in allows, short
+# enough to read out over the phone. It works once, for ENROL_CODE_DAYS.
+ENROL_CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+ENROL_CODE_LENGTH = 12
+ENROL_CODE_DAYS = 7
+
+
+def _code_hash(code: str) -> str:
+    return hashlib.sha256(re.sub(r"[\s-]", "", code or "").lower().encode()).hexdigest()
+
+
+def issue_enrol_code(db: sqlite_utils.Database, account: int) -> str:
+    """A new one-time enrolment code for the account (the last one stops working);
+    returned once, stored only as a hash."""
+    raw = "".join(secrets.choice(ENROL_CODE_ALPHABET) for _ in range(ENROL_CODE_LENGTH))
+    code = "-".join(raw[i : i + 4] for i in range(0, ENROL_CODE_LENGTH, 4))
+    db.execute(
+        "UPDATE staff SET enrol_code_hash = ?, enrol_code_until = ? WHERE id = ?",
+        [_code_hash(code), time.time() + ENROL_CODE_DAYS * 86400, account],
+    )
+    return code
+
+
+def enrol_code_matches(db: sqlite_utils.Database, account: int, code: str) -> bool:
+    row = db.execute(
+        "SELECT enrol_code_hash, enrol_code_until FROM staff WHERE id = ?", [account]
+    ).fetchone()
+    if not row or not row[0] or (row[1] or 0) < time.time():
+        return False
+    return secrets.compare_digest(row[0], _code_hash(code))
+
+
+def has_enrol_code(db: sqlite_utils.Database, account: int) -> bool:
+    row = db.execute(
+        "SELECT enrol_code_hash, enrol_code_until FROM staff WHERE id = ?", [account]
+    ).fetchone()
+    return bool(row and row[0] and (row[1] or 0) >= time.time())
 
 
 def verify(db: sqlite_utils.Database, username: str, password: str) -> dict[str, Any] | None:
@@ -113,6 +185,22 @@ def _or_fail(action: Callable[[], Any], done: str) -> None:
     click.echo(done)
 
 
+def _enrol_code_words(username: str, code: str) -> str:
+    days = ENROL_CODE_DAYS
+    return (
+        f"enrolment code for {username} (give it to them; it works once, for {days} days, "
+        f"to set up their authenticator app at their first sign-in):\n{code}"
+    )
+
+
+def _new_password(username: str, password: str) -> str:
+    """A new password, checked before it is asked for again."""
+    refused = passwords.problem(password, username)
+    if refused:
+        raise click.BadParameter(refused, param_hint="password")
+    return password
+
+
 def init_account_commands(app: Flask) -> None:
     @app.cli.group("staff")
     def staff_cli() -> None:
@@ -123,10 +211,14 @@ def init_account_commands(app: Flask) -> None:
     @click.password_option("--password", prompt="Password", help="asked for when not given")
     @click.option("--email", default=None, help="where assignments and the daily digest go")
     def add_command(username: str, password: str, email: str | None) -> None:
-        """Create an account; asks for its password twice."""
+        """Create an account; asks for its password twice and prints its enrolment code."""
+        db = get_db()
+        made: list[str] = []
         _or_fail(
-            lambda: add_account(get_db(), username, password, email), f"account {username} created"
+            lambda: made.append(issue_enrol_code(db, add_account(db, username, password, email))),
+            f"account {username} created",
         )
+        click.echo(_enrol_code_words(username, made[0]))
 
     @staff_cli.command("edit")
     @click.argument("username")
@@ -138,6 +230,32 @@ def init_account_commands(app: Flask) -> None:
             f"account {username}: e-mail {email or 'removed'}",
         )
 
+    @staff_cli.command("password")
+    @click.argument("username")
+    @click.option(
+        "--forgotten",
+        is_flag=True,
+        help="an administrator sets a new password without the current one",
+    )
+    def password_command(username: str, forgotten: bool) -> None:
+        """Change an account's password (the current one first); its sessions all end."""
+        db = get_db()
+        _or_fail(lambda: account_id(db, username), f"account {username}")
+        if not forgotten:
+            current = click.prompt("Current password", hide_input=True)
+            if not password_matches(db, account_id(db, username), current):
+                raise click.ClickException("that is not the current password")
+        new = click.prompt(
+            "New password",
+            hide_input=True,
+            confirmation_prompt=True,
+            value_proc=lambda value: _new_password(username, value),
+        )
+        _or_fail(
+            lambda: set_password(db, username, new),
+            f"password of {username} changed; every session of it has ended",
+        )
+
     @staff_cli.command("disable")
     @click.argument("username")
     def disable_command(username: str) -> None:
@@ -147,20 +265,53 @@ def init_account_commands(app: Flask) -> None:
     @staff_cli.command("enable")
     @click.argument("username")
     def enable_command(username: str) -> None:
-        """Let a disabled account sign in again."""
+        """Let a disabled account sign in again (with a new sign-in)."""
         _or_fail(lambda: set_disabled(get_db(), username, False), f"account {username} enabled")
 
     @staff_cli.command("reset-2fa")
     @click.argument("username")
     def reset_2fa_command(username: str) -> None:
         """Forget an account's second factor (a lost phone): its open sessions end, and it
-        sets up a new one at its next sign-in."""
+        sets up a new one at its next sign-in with the enrolment code printed."""
         from portal.staff.totp import reset
 
+        db = get_db()
         _or_fail(
-            lambda: reset(get_db(), username),
+            lambda: reset(db, username),
             f"second factor of {username} reset: it sets up a new one at its next sign-in",
         )
+        click.echo(_enrol_code_words(username, issue_enrol_code(db, account_id(db, username))))
+
+    @staff_cli.command("sign-out")
+    @click.argument("username", required=False)
+    @click.option("--all", "everyone", is_flag=True, help="every account's sessions")
+    def sign_out_command(username: str | None, everyone: bool) -> None:
+        """End every session of USERNAME (or, with --all, of every account) at once."""
+        db = get_db()
+        if everyone == bool(username):
+            raise click.UsageError("name one account, or give --all")
+        if everyone:
+            click.echo(f"{sessions.end_everyone(db)} sessions ended")
+            return
+        ended: list[int] = []
+        _or_fail(
+            lambda: ended.append(sessions.end_all(db, account_id(db, username))),
+            f"sessions of {username} ended",
+        )
+
+    @staff_cli.command("sessions")
+    def sessions_command() -> None:
+        """List signed-in sessions: account, since, last used, from where."""
+        zone = current_app.extensions["content"].settings.timezone
+
+        def local(moment: float) -> str:  # stored as Unix seconds, shown in local time
+            return when(dt.datetime.fromtimestamp(moment, zone))
+
+        for row in sessions.listed(get_db()):
+            click.echo(
+                f"{row['username']}\tsince {local(row['started'])}"
+                f"\tlast used {local(row['seen'])}\tfrom {row['client'] or 'unknown'}"
+            )
 
     @staff_cli.command("list")
     def list_command() -> None:

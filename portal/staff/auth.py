@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+import math
 from typing import Any
 
 from flask import current_app, g, redirect, render_template, request, session, url_for
@@ -11,12 +11,17 @@ from wtforms import HiddenField, PasswordField, StringField
 from wtforms.validators import DataRequired, Length
 
 from portal.db import get_db
-from portal.staff import bp
+from portal.staff import bp, guessing, sessions
 from portal.staff.accounts import active_account, verify
 from portal.staff.second_factor import await_code, start_session
 
 # The only staff pages an anonymous visitor may reach.
 OPEN_ENDPOINTS = {"staff.login", "staff.second_factor", "staff.enrol"}
+ENDED = {
+    "idle": "You were signed out after a time without activity.",
+    "lifetime": "You were signed out: a session lasts {hours} hours at most. Sign in again.",
+}
+WRONG = "That username and password do not match an active account."
 
 
 class LoginForm(FlaskForm):
@@ -36,25 +41,45 @@ def _safe_next(target: str | None) -> str:
     return url_for("staff.queue")
 
 
+def limits() -> tuple[float, float]:
+    """(idle, absolute) lifetime of a staff session, in seconds, from the settings."""
+    config = current_app.config
+    return config["STAFF_IDLE_MINUTES"] * 60, config["STAFF_SESSION_HOURS"] * 3600
+
+
+def wait_words(seconds: float) -> str:
+    minutes = max(1, math.ceil(seconds / 60))
+    return (
+        "Too many wrong passwords or codes were given for this username, from wherever they "
+        f"came, so signing in to it waits: try again in {minutes} minute"
+        f"{'s' if minutes != 1 else ''}."
+    )
+
+
 def require_staff():
     """Answer any anonymous or expired /staff/ request with the sign-in page, never data."""
     if not request.path.startswith("/staff/") and request.path != "/staff":
         return None
     g.staff = None
-    account_id, seen = session.get("staff_id"), session.get("staff_seen", 0)
-    idle = current_app.config["STAFF_IDLE_MINUTES"] * 60
-    expired = account_id is not None and time.time() - seen > idle
-    if account_id is not None and not expired:
-        g.staff = active_account(get_db(), account_id, current_app.config["STAFF_TOTP"])
-    if g.staff is not None:
-        session["staff_seen"] = int(time.time())
-        return None
-    if account_id is not None:
-        session.clear()  # signed out: idle, disabled, or its second factor was reset
+    db = get_db()
+    session_id, ended = session.get("staff_session"), None
+    row = sessions.find(db, session_id, sessions.SIGNED_IN) if session_id else None
+    if row is not None:
+        ended = sessions.ended_by_time(row, *limits())
+        if ended is None:
+            g.staff = active_account(db, row["staff_id"], current_app.config["STAFF_TOTP"])
+        if g.staff is not None:
+            sessions.touch(db, row)
+            return None
+        # Over by the clock, or the account was disabled or lost its second factor.
+        sessions.end_row(db, row)
+    if session_id is not None:
+        session.clear()
     if request.endpoint in OPEN_ENDPOINTS:
         return None
     form = LoginForm(formdata=None, next=request.full_path if request.method == "GET" else "")
-    notice = "You were signed out after a time without activity." if expired else None
+    hours = current_app.config["STAFF_SESSION_HOURS"]
+    notice = ENDED[ended].format(hours=hours) if ended else None
     return render_template("staff/login.html", form=form, notice=notice), 401
 
 
@@ -63,19 +88,29 @@ def login():
     form = LoginForm()
     if current_staff():
         return redirect(_safe_next(form.next.data))
+    status = 200
     if request.method == "POST" and form.validate():
-        account = verify(get_db(), form.username.data, form.password.data)
+        db = get_db()
+        wait = guessing.waiting(db, form.username.data)
+        # While the name waits nothing is checked: a try then tells nothing.
+        account = None if wait else verify(db, form.username.data, form.password.data)
         if account and current_app.config["STAFF_TOTP"]:
-            return await_code(account["id"], _safe_next(form.next.data))
+            return await_code(account, _safe_next(form.next.data))
         if account:  # a training install, without a second factor
-            start_session(account["id"])
+            start_session(account)
             return redirect(_safe_next(form.next.data), code=303)
-        form.password.errors = ["That username and password do not match an active account."]
-    status = 401 if request.method == "POST" else 200
+        if wait:
+            form.password.errors, status = [wait_words(wait)], 429
+        else:
+            guessing.failed(db, form.username.data, request.remote_addr)
+            form.password.errors, status = [WRONG], 401
+    elif request.method == "POST":
+        status = 401
     return render_template("staff/login.html", form=form, notice=None), status
 
 
 @bp.route("/logout", methods=["POST"])
 def logout():
+    sessions.end(get_db(), session.get("staff_session"))
     session.clear()
     return redirect(url_for("staff.login"), code=303)

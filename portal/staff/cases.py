@@ -41,7 +41,9 @@ class CaseForm(FlaskForm):
     assignee = SelectField("Assigned to", validate_choice=False)
     confirmed = SelectField("Investigation found", choices=options(CONFIRMED_CHOICES))
     follow_up_on = DateField("Follow up on", [Optional()])
-    public_note = TextAreaField("Public note (shown on the status page)", [Length(max=2000)])
+    # Two audiences (review M5): the person who sent the case, and everyone.
+    public_note = TextAreaField("Note to the person who sent it", [Length(max=2000)])
+    public_update = TextAreaField("Public update", [Length(max=2000)])
     note = TextAreaField("Add an internal note (staff only)", [Length(max=4000)])
 
 
@@ -100,6 +102,7 @@ def _changes(form: CaseForm, sent: Any) -> workflow.Changes:
         if "follow_up_on" in sent
         else None,
         public_note=given("public_note"),
+        public_update=given("public_update"),
         note=given("note"),
     )
 

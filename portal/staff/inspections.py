@@ -14,9 +14,10 @@ from wtforms.validators import DataRequired, InputRequired, Length, Optional
 
 from portal.clock import local_now, local_stamp
 from portal.db import get_db, insert, transaction
+from portal.intake.decoder import clean_photo
 from portal.intake.fields import options
 from portal.intake.forms import MAX_PHOTOS
-from portal.intake.photos import Photo, PhotoError, process_photo
+from portal.intake.photos import Photo, PhotoError
 from portal.staff import bp
 from portal.staff.auth import current_staff
 from portal.staff.workflow import log
@@ -70,7 +71,7 @@ def _photos(form: InspectionForm) -> list[Photo]:
     cleaned = []
     for upload in uploads:
         try:
-            cleaned.append(process_photo(upload.read(), upload.filename or ""))
+            cleaned.append(clean_photo(upload.read()))
         except PhotoError as error:
             form.photos.errors = [f"{upload.filename}: {error}"]
     return cleaned

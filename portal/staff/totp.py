@@ -85,8 +85,9 @@ def enrol(db: sqlite_utils.Database, account_id: int, secret: str, step: int) ->
     returned once; None if the account was enrolled meanwhile (another tab)."""
     codes = [new_recovery_code() for _ in range(RECOVERY_CODES)]
     with transaction(db):
+        # The enrolment code that let this happen has done its one job.
         cursor = db.execute(
-            "UPDATE staff SET totp_secret = ?, totp_last_step = ?"
+            "UPDATE staff SET totp_secret = ?, totp_last_step = ?, enrol_code_hash = NULL"
             " WHERE id = ? AND totp_secret IS NULL",
             [secret, step, account_id],
         )
@@ -136,7 +137,8 @@ def use_recovery_code(db: sqlite_utils.Database, account_id: int, code: str, at:
 
 
 def reset(db: sqlite_utils.Database, username: str) -> None:
-    """Forget an account's second factor: it enrols again at its next sign-in."""
+    """Forget an account's second factor and end its sessions: it enrols again at its next
+    sign-in (with a new enrolment code: portal/staff/accounts.py)."""
     with transaction(db):
         row = db.execute("SELECT id FROM staff WHERE username = ?", [username]).fetchone()
         if row is None:
@@ -145,3 +147,4 @@ def reset(db: sqlite_utils.Database, username: str) -> None:
             "UPDATE staff SET totp_secret = NULL, totp_last_step = NULL WHERE id = ?", [row[0]]
         )
         db.execute("DELETE FROM staff_recovery_codes WHERE staff_id = ?", [row[0]])
+        db.execute("DELETE FROM staff_sessions WHERE staff_id = ?", [row[0]])

@@ -5,6 +5,7 @@ it, one update mail to the person."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,7 +71,8 @@ class Changes:
     assignee: str | None = None
     confirmed: bool | None = None
     follow_up_on: str | None = None
-    public_note: str | None = None
+    public_note: str | None = None  # to the person who sent it: status page and mail
+    public_update: str | None = None  # published: the Open311 feed, any public view
     note: str | None = None
 
 
@@ -131,7 +133,7 @@ def _wanted(case: dict[str, Any], changes: Changes, db: sqlite_utils.Database) -
         )
     else:
         wanted["duplicate_of"] = None
-    for name in ("assignee", "follow_up_on", "public_note"):
+    for name in ("assignee", "follow_up_on", "public_note", "public_update"):
         value = getattr(changes, name)
         wanted[name] = case[name] if value is None else _clean(value)
     if changes.confirmed is not None:
@@ -141,8 +143,30 @@ def _wanted(case: dict[str, Any], changes: Changes, db: sqlite_utils.Database) -
     return wanted
 
 
+# Control characters a browser can send (a pasted Word line break is \v) that no page,
+# mail or XML answer should carry; a vertical tab or form feed becomes a line break.
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
+
+
 def _clean(text: str | None) -> str | None:
-    return (text or "").strip() or None
+    text = (text or "").replace("\x0b", "\n").replace("\x0c", "\n")
+    return _CONTROL.sub("", text).strip() or None
+
+
+def _public_times(case: dict[str, Any], wanted: dict[str, Any], changed: list[str]) -> dict:
+    """When the public saw a change, and when the case closed (Open311's updated_datetime):
+    only a status or the public update moves them, never a note or a site visit."""
+    now = local_stamp()
+    times: dict[str, Any] = {}
+    if {"status", "public_update"} & set(changed):
+        times["public_changed_at"] = now
+    if "status" in changed:
+        was, now_closed = STATUSES[case["status"]].closed, STATUSES[wanted["status"]].closed
+        if now_closed and not was:
+            times["closed_at"] = now
+        elif was and not now_closed:
+            times["closed_at"] = None
+    return times
 
 
 def save(
@@ -167,10 +191,11 @@ def save(
         if not changed and not note:
             return Saved()
         if changed:
-            assignments = ", ".join(f"{name} = ?" for name in changed)
+            values = {name: wanted[name] for name in changed} | _public_times(case, wanted, changed)
+            assignments = ", ".join(f"{name} = ?" for name in values)
             db.execute(
                 f"UPDATE cases SET {assignments}, revision = revision + 1 WHERE id = ?",
-                [*(wanted[name] for name in changed), case_id],
+                [*values.values(), case_id],
             )
         else:
             db.execute("UPDATE cases SET revision = revision + 1 WHERE id = ?", [case_id])
@@ -272,7 +297,10 @@ def _update_words(detail: dict[str, Any]) -> list[str]:
         words.append(f"Follow-up on {day(date)}" if date else "Follow-up date removed")
     if "public_note" in detail:
         note = to("public_note")
-        words.append(f"Public note set: “{note}”" if note else "Public note removed")
+        words.append(f"Note to the sender set: “{note}”" if note else "Note to the sender removed")
+    if "public_update" in detail:
+        update = to("public_update")
+        words.append(f"Public update set: “{update}”" if update else "Public update removed")
     if detail.get("note"):
         words.append("Internal note added")
     return words

@@ -71,11 +71,11 @@ def test_status_and_public_note_in_one_save_send_one_mail(open_tab, desk, mail_s
     open_case(page, url)
     check(page, "case page")
     page.get_by_label("Status", exact=True).select_option(label="Being investigated")
-    page.get_by_label("Public note (shown on the status page)").fill("A crew visits on Monday.")
+    page.get_by_label("Note to the person who sent it").fill("A crew visits on Monday.")
     page.get_by_role("button", name="Save changes").click()
     expect(page.locator(".flash")).to_contain_text("Saved. The person who sent it was e-mailed.")
     expect(page.locator(".audit")).to_contain_text(
-        "Status Received → Being investigated; Public note set: “A crew visits on Monday.”"
+        "Status Received → Being investigated; Note to the sender set: “A crew visits on Monday.”"
     )
     wait_for(lambda: updates(mail_server))
     time.sleep(0.5)  # anything else on its way would have arrived by now

@@ -1,0 +1,120 @@
+"""Wrong passwords and codes, counted per username whatever address they come from.
+
+The per-address rate limit (portal/limits.py) stops one machine; many addresses (a
+botnet, an IPv6 /64) could still guess an officer's password, or its 6-digit code once
+the password is known. So every failure (a wrong password, authenticator code, recovery
+code or enrolment code) also counts against the username. After FAILURES of them, each
+less than WINDOW after the one before, the name waits: FIRST_WAIT, doubling with each
+further failure up to LONGEST_WAIT. While it waits nothing is checked, so nothing is
+learnt and nothing more is counted; a right sign-in ends the count. A name no account
+has is counted the same way, so the answers never tell which names exist. The account's
+officer (or, without an address, the SMO) is told by mail when the waiting begins.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import sqlite_utils
+from flask import current_app, render_template
+
+from portal.db import transaction
+from portal.mail import courier, outbox
+
+FAILURES = 10
+WINDOW = 15 * 60
+FIRST_WAIT = 60
+LONGEST_WAIT = 60 * 60
+# Addresses kept per name for the officer's mail (the latest ones).
+CLIENTS_KEPT = 10
+# Rows of names not tried for this long are forgotten.
+FORGET_AFTER = 24 * 3600
+
+
+def _key(username: str) -> str:
+    return (username or "").strip()[:60]
+
+
+def waiting(db: sqlite_utils.Database, username: str) -> float:
+    """Seconds this name must still wait before a try is checked (0: none)."""
+    row = db.execute(
+        "SELECT wait_until FROM sign_in_failures WHERE username = ?", [_key(username)]
+    ).fetchone()
+    return max(0.0, row[0] - time.time()) if row else 0.0
+
+
+def wait_for(failures: int) -> float:
+    """The wait after this many failures in a row (none below FAILURES)."""
+    if failures < FAILURES:
+        return 0.0
+    return float(min(FIRST_WAIT * 2 ** (failures - FAILURES), LONGEST_WAIT))
+
+
+def failed(db: sqlite_utils.Database, username: str, client: str | None) -> float:
+    """Count one failure; return the wait it starts (0: none). Mails the officer when
+    the waiting begins."""
+    name, now = _key(username), time.time()
+    if not name:
+        return 0.0
+    told = False
+    with transaction(db):
+        row = db.execute(
+            "SELECT failures, last_at, wait_until, clients FROM sign_in_failures"
+            " WHERE username = ?",
+            [name],
+        ).fetchone()
+        # A pause of WINDOW after the last failure (or the end of the wait) starts afresh.
+        if row is None or now - max(row[1], row[2]) > WINDOW:
+            failures, clients = 1, []
+        else:
+            failures, clients = row[0] + 1, json.loads(row[3])
+        if client:
+            others = [c for c in clients if c != client]
+            clients = [*others[-(CLIENTS_KEPT - 1) :], client]
+        wait = wait_for(failures)
+        db.execute(
+            "INSERT INTO sign_in_failures (username, failures, last_at, wait_until, clients)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (username) DO UPDATE SET"
+            " failures = excluded.failures, last_at = excluded.last_at,"
+            " wait_until = excluded.wait_until, clients = excluded.clients",
+            [name, failures, now, now + wait if wait else 0, json.dumps(clients)],
+        )
+        if failures == FAILURES:
+            told = _tell_the_officer(db, name, clients, wait)
+        db.execute("DELETE FROM sign_in_failures WHERE last_at < ?", [now - FORGET_AFTER])
+    if told:
+        courier.dispatch()
+    return wait
+
+
+def succeeded(db: sqlite_utils.Database, username: str) -> None:
+    db.execute("DELETE FROM sign_in_failures WHERE username = ?", [_key(username)])
+
+
+def _tell_the_officer(
+    db: sqlite_utils.Database, username: str, clients: list[str], wait: float
+) -> bool:
+    """Queue a mail to the account's own address, else the SMO's (inside the transaction)."""
+    row = db.execute("SELECT username, email FROM staff WHERE username = ?", [username]).fetchone()
+    if row is None:
+        return False
+    recipient = row[1] or current_app.config["SMO_EMAIL"]
+    if not recipient:
+        current_app.logger.warning("sign-in of %s waits after %d failures", row[0], FAILURES)
+        return False
+    from portal.clock import local_stamp
+
+    stamp = local_stamp()
+    context = {"username": row[0], "failures": FAILURES, "window": WINDOW // 60,
+               "minutes": max(1, round(wait / 60)), "clients": clients, "at": stamp,
+               "own": bool(row[1])}  # fmt: skip
+    return outbox.enqueue(
+        db,
+        case_id=None,
+        purpose=f"sign-in-wait-{row[0]}-{stamp}",
+        recipient=recipient,
+        subject=f"Sign-in of {row[0]} paused after {FAILURES} wrong tries",
+        text=render_template("mail/sign_in_wait.txt", **context),
+        html=render_template("mail/sign_in_wait.html", **context),
+    )
