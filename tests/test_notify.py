@@ -503,3 +503,17 @@ def test_changing_the_safety_answers_keeps_everything_typed_in_step_2(app, clien
         assert answer in page, answer
     assert 'name="emergency_called"' in again.text
     assert rows(app, "SELECT id FROM cases") == []
+
+
+def test_an_expired_step_1_keeps_what_step_2_carried(client):
+    details = start_notification(client, {"danger": "no", "hazardous": "no", "petroleum": "no"})
+    data = notification_data(danger="no", hazardous="no", petroleum="no",
+                             facility_name="Elm Cleaners")  # fmt: skip
+    triage = client.post(
+        "/notify/", data={**hidden_fields(details.text), **data, "change": "safety"}
+    )
+    carried = {k: v for k, v in hidden_fields(triage.text).items() if k != "csrf_token"}
+    response = client.post("/notify/", data={**carried, "danger": "no", "hazardous": "yes",
+                                             "petroleum": "no"})  # fmt: skip
+    assert response.status_code == 400 and "please answer these questions again" in response.text
+    assert hidden_fields(response.text)["facility_name"] == "Elm Cleaners"
