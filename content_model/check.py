@@ -55,7 +55,8 @@ SITE_REQUIRED = (
     "service_area.south", "service_area.west", "service_area.north", "service_area.east",
     "service_area.center.latitude", "service_area.center.longitude", "service_area.center.zoom",
     "unofficial_notice", "legal_notice", "penalties", "online_filing", "holidays.source",
-    "holidays.observed",
+    "holidays.observed", "written_confirmation.contents", "record_keeping_reading",
+    "state_reporting.within", "state_reporting.petroleum", "state_reporting.hazardous",
 )  # fmt: skip
 
 # A citation of a section, with an optional subdivision: '§ N-6', '§ N-6 A(1)', '§ N-13 B'.

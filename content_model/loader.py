@@ -180,6 +180,9 @@ class HolidayRules:
     saturday_to_friday: bool
     # Where the list of holidays comes from, in words for the pages ("New York's ...").
     source: str = ""
+    # How days that cannot be computed (GCL § 24's proclaimed days) get counted, in words
+    # for the pages; None when the list has no such days.
+    proclaimed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -190,6 +193,26 @@ class OnlineFiling:
 
     counts_as_notice: bool
     counts_as_written_confirmation: bool
+
+
+@dataclass(frozen=True)
+class WrittenConfirmation:
+    """The written notice that confirms a notice in person or by telephone (the release
+    notification section: "addressed and mailed"): what it should contain (a reading, the law
+    is silent) and whether a signed printed copy of the receipt will do."""
+
+    contents: tuple[str, ...]
+    printed_receipt_accepted: bool
+
+
+@dataclass(frozen=True)
+class StateReporting:
+    """The State's two-hour spill reporting rule, given whole wherever its hotline is named:
+    "These must be reported to the hotline <within>: <petroleum>; <hazardous>." """
+
+    within: str
+    petroleum: str
+    hazardous: str
 
 
 @dataclass(frozen=True)
@@ -271,6 +294,9 @@ class Settings:
     legal_notice: str
     penalties: str
     online_filing: OnlineFiling
+    written_confirmation: WrittenConfirmation
+    record_keeping_reading: str
+    state_reporting: StateReporting
     holidays: HolidayRules
     timezone: ZoneInfo
     service_area: ServiceArea
@@ -279,6 +305,12 @@ class Settings:
     map_tiles: MapTiles | None
     hazard_rules: tuple[HazardRule, ...]
     colours: Colours = Colours()
+
+    @property
+    def notice_fax(self) -> str | None:
+        """Where a notice by fax (the release notification section) can be sent: the office's
+        fax, else the officer's. None: no number is published, so fax is not offered."""
+        return self.office.fax or self.smo_fax
 
 
 REQUIRED_PHONES = ("emergency", "police", "spill_hotline")
@@ -409,6 +441,14 @@ def _month_day(fields: _Fields, key: str) -> tuple[int, int]:
     return day.month, day.day
 
 
+def _texts(fields: _Fields, key: str) -> tuple[str, ...]:
+    """A required, non-empty list of non-empty texts."""
+    values = fields.values(key)
+    if not values or not all(isinstance(v, str) and v.strip() for v in values):
+        raise fields.fail(key, "must be a list of non-empty texts")
+    return tuple(v.strip() for v in values)
+
+
 def _location(office: _Fields) -> dict[str, float]:
     """The office's optional `location: {latitude, longitude}`."""
     if office.data.get("location") is None:
@@ -434,6 +474,8 @@ def load_settings(path: Path) -> Settings:
             raise phones_map.fail(key, "is missing")
     holidays = fields.mapping("holidays")
     online = fields.mapping("online_filing")
+    confirmation = fields.mapping("written_confirmation")
+    state = fields.mapping("state_reporting")
     return Settings(
         name=town.text("name"),
         short_name=town.text("short_name"),
@@ -465,6 +507,17 @@ def load_settings(path: Path) -> Settings:
             counts_as_notice=online.flag("counts_as_notice", False),
             counts_as_written_confirmation=online.flag("counts_as_written_confirmation", False),
         ),
+        written_confirmation=WrittenConfirmation(
+            contents=_texts(confirmation, "contents"),
+            # The municipality's decision: off unless the content turns it on.
+            printed_receipt_accepted=confirmation.flag("printed_receipt_accepted", False),
+        ),
+        record_keeping_reading=fields.text("record_keeping_reading"),
+        state_reporting=StateReporting(
+            within=state.text("within"),
+            petroleum=state.text("petroleum"),
+            hazardous=state.text("hazardous"),
+        ),
         holidays=HolidayRules(
             observed=tuple(_holiday(item) for item in holidays.records("observed")),
             closures=tuple(
@@ -474,6 +527,7 @@ def load_settings(path: Path) -> Settings:
             # GCL § 24 has no Saturday rule: off unless the content turns it on.
             saturday_to_friday=holidays.flag("saturday_to_friday", False),
             source=holidays.text("source"),
+            proclaimed=holidays.text("proclaimed", optional=True),
         ),
         timezone=_timezone(fields),
         service_area=_service_area(fields.mapping("service_area")),
@@ -548,6 +602,13 @@ class Ordinance:
     @property
     def definitions(self) -> tuple[Definition, ...]:
         return tuple(d for section in self.sections for d in section.definitions)
+
+    def defined(self, slug: str) -> str | None:
+        """The words of a defined term ('hazardous-materials'), or None if the law has none."""
+        for definition in self.definitions:
+            if definition.slug == slug:
+                return " ".join(part.text for part in definition.body)
+        return None
 
 
 # The roles every ordinance must name a section for (pages and mail cite them).

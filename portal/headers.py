@@ -60,8 +60,22 @@ SITE_HEADERS = SECURITY_HEADERS | {"Content-Security-Policy": content_security_p
 PRIVATE_PATHS = ("/staff/", "/status/", "/report/sent/")
 
 
+# The steps of the release notification form answer a POST with the filer's own answers, on
+# their own device. The browser may keep those (never a shared cache: "private"), so that Back
+# from the review shows step 2 again instead of a "Confirm Form Resubmission" error; no-cache
+# still sends every new request to the portal.
+BACK_STEPS = ("/notify/",)
+
+
 def is_private(path: str, method: str) -> bool:
     return method == "POST" or path == "/staff" or path.startswith(PRIVATE_PATHS)
+
+
+def cache_control(path: str, method: str) -> str | None:
+    """Cache-Control for a private page: no-store, except the form steps Back returns to."""
+    if not is_private(path, method):
+        return None
+    return "private, no-cache" if method == "POST" and path in BACK_STEPS else "no-store"
 
 
 def origin(url: str | None) -> str | None:
@@ -89,6 +103,6 @@ def init_headers(app: Flask) -> None:
     def add_security_headers(response: Response) -> Response:
         for name, value in headers.items():
             response.headers.setdefault(name, value)
-        if is_private(request.path, request.method):
-            response.headers["Cache-Control"] = "no-store"
+        if policy := cache_control(request.path, request.method):
+            response.headers["Cache-Control"] = policy
         return response

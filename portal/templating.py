@@ -12,6 +12,7 @@ from portal.display import clock, day, when
 from portal.intake.fields import field_attrs
 from portal.intake.forms import MAX_PHOTOS
 from portal.intake.photos import MAX_UPLOAD_BYTES
+from portal.notification.records import record_duty
 from portal.report.choices import CHOICE_LABELS
 from portal.statuses import STATUSES
 
@@ -28,7 +29,10 @@ def init_templates(app: Flask, content: Content) -> None:
         field_attrs=field_attrs,
         statuses=STATUSES,
         spill_section=content.ordinance.spill_section,
+        # The law's own definition, for the form's "is it hazardous?" (None: the law has none).
+        hazardous_defined=content.ordinance.defined("hazardous-materials"),
         max_photos=MAX_PHOTOS,
+        record_duty=record_duty,
         max_photo_bytes=MAX_UPLOAD_BYTES,
         # For the report form's live hint: [name, [keywords]] of each exempt discharge.
         exempt_keywords=json.dumps(

@@ -72,4 +72,64 @@ def test_the_exempt_page_heads_its_lists_as_the_law_does(build):
     assert "when done without pollutants" not in text
     assert "only with approval or a permit" not in text.lower()
     assert "rainwater, surface runoff, snowmelt and drainage" in text
-    assert "Can I wash my own car in the driveway? Yes." in text
+    # Yes, as a rule: the exemption's two conditions (§ 216-6 A(1)) go with it.
+    assert "Can I wash my own car in the driveway? Yes, as a rule." in text
+    assert "substantial contributor of pollutants" in text
+
+
+def text_of(build, *parts: str) -> str:
+    return parse_page(build.joinpath(*parts, "index.html")).text
+
+
+def test_the_learn_pages_state_sections_6_and_7_as_the_law_does(build, content):
+    """§ 216-6 A(2)-(4) are not clean-water exceptions (F19); § 216-7 B binds only what
+    causes or contributes to violations of the permit (F18)."""
+    for page in content.pages:
+        text = text_of(build, "learn", page.slug)
+        assert "short list of clean-water exceptions" not in text, page.slug
+        assert "engaged in such an activity" not in text, page.slug
+        if "216-7" in page.sections:
+            assert "If the Village notifies you that you are causing or contributing to" \
+                " violations of its MS4 permit, you must take" in text, page.slug  # fmt: skip
+
+
+def test_the_learn_pages_word_their_readings_and_duties_fairly(build):
+    lawn = text_of(build, "learn", "lawn-chemicals")
+    assert "Lawn watering is on the A(1) list, but it stops being exempt if" in lawn  # F20
+    assert "not clean water" not in lawn
+    # F27: the State's fertilizer law, with its 20-foot rule, and where it comes from.
+    assert "Environmental Conservation Law section 17-2103" in lawn
+    assert "within 20 feet of a creek, pond or other surface water" in lawn and "3 feet" in lawn
+    cars = text_of(build, "learn", "car-washing")
+    assert "Our reading: a fundraiser car wash or a business that washes vehicles" in cars  # F36
+    assert "§ 216-11 requires the owner or operator of a commercial or industrial" in cars  # F25
+    soil = text_of(build, "learn", "soil-and-sediment")
+    assert "anyone subject to a State industrial or construction stormwater permit" in soil
+    assert "at the owner's expense" not in soil and "at their own expense" in soil
+    oil = text_of(build, "learn", "motor-oil")
+    assert "may also need to be reported" not in oil  # F3
+    assert "within two hours of discovery, unless all four of these hold" in oil
+    assert "that is reaching, or may reach, the storm sewer system" in oil  # F24
+
+
+def test_the_home_page_names_who_must_tell_and_the_mailed_confirmation(build):
+    home = text_of(build)
+    assert "A spill or release at a facility I am responsible for" in home  # F23
+    assert "The law requires you to tell the Village of Horseheads in person or by telephone" \
+        " by the next business day, and to confirm a notice in person or by telephone by a" \
+        " letter mailed within three business days. You may also file a record here." in home  # fmt: skip
+    assert "My business" not in home and "Then file a record here" not in home
+
+
+def test_the_unofficial_copy_does_not_say_who_keeps_the_official_text(build):
+    text = text_of(build, "ordinance")
+    assert "The Village Clerk keeps the official text" not in text  # F26
+    assert "The official text is the Village of Horseheads Code as the Village publishes it" in text
+
+
+def test_the_open311_service_says_what_the_law_allows(client, content):
+    [service] = client.get("/open311/v2/services.json").get_json()
+    words = service["description"]
+    assert words.startswith("Something other than stormwater (rain, snowmelt, runoff)")  # F15
+    assert "creek" not in words and "apart from the discharges § 216-6 exempts" in words
+    assert content.settings.legal_notice in words

@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import io
 import re
 from zoneinfo import ZoneInfo
 
 import pytest
-from helpers import file_notification, hidden_fields, notification_data, rows, start_notification
+from helpers import (
+    file_notification,
+    hidden_fields,
+    jpeg,
+    notification_data,
+    rows,
+    start_notification,
+)
+from law_words import read
 from mailserver import body
 
 TZ = ZoneInfo("America/New_York")
@@ -239,16 +248,49 @@ def test_a_filing_at_half_past_midnight_on_31_december_on_a_utc_server(app, clie
     assert "Friday, December 31, 2027" in receipt
 
 
-def test_step_1_says_to_call_first_with_the_office_s_number_and_hours(client, content):
-    page = html.unescape(client.get("/notify/").text)
+def test_step_1_opens_with_911_then_the_hotline_then_the_village_then_the_form(client, content):
+    raw = client.get("/notify/").text
+    page = read(raw).text
     settings = content.settings
-    call = page.index("First, call the Village")
-    assert call < page.index("First, safety"), "the call comes before anything else"
-    for words in (settings.office.phone.number, settings.office.hours, "leave a message",
-                  settings.phones["spill_hotline"].number, "This form does not do that for you",
-                  "The ordinance does not define “business day”", settings.holidays.source):  # fmt: skip
+    order = ["Emergency? Call first", "call 911 now", settings.phones["spill_hotline"].number,
+             "within two hours of discovery", "under 5 gallons", "at or above its reportable quantity",
+             "Then tell the Village by the next business day", settings.office.phone.number,
+             "First, safety"]  # fmt: skip
+    where = [page.index(words) for words in order]
+    assert where == sorted(where), dict(zip(order, where, strict=True))
+    for words in (settings.office.hours, "leave a message", "This form does not do that for you",
+                  "must then be confirmed by a written notice mailed to the Village within three"
+                  " business days", "The ordinance does not define “business day”",
+                  settings.holidays.source, "we add it as a dated closure when it is proclaimed"):  # fmt: skip
         assert words in page, words
-    assert "This form is that notice" not in page
+    assert "This form is that notice" not in page and "as the law requires" not in page
+    assert '<meta name="description" content="Keep a record of a spill or release at your' in raw
+
+
+def test_step_1_says_what_hazardous_means_in_the_law(client, content):
+    page = html.unescape(client.get("/notify/").text)
+    definition = content.ordinance.defined("hazardous-materials")
+    assert definition.startswith("Any material, including any substance, waste")
+    assert f"Hazardous materials, as the law defines them (§ 216-4): “{definition}”" in page
+    assert "sewage" in page and "If you are not sure, answer “Not sure”" in page
+
+
+def test_no_fax_is_offered_where_no_fax_number_is_published(app, client, mail_server):
+    pages = [client.get("/notify/").text]
+    data = notification_data(prior_notice="none", prior_notice_at="", prior_notice_to="")
+    pages.append(
+        start_notification(client, {"danger": "no", "hazardous": "no", "petroleum": "no"}).text
+    )
+    review, final = file_notification(client, data)
+    pages += [review.text, client.get(final.headers["Location"]).text]
+    pages += [body(m, kind) for m in mail_server.messages for kind in ("plain", "html")]
+    for text in pages:
+        text = " ".join(html.unescape(text).split())
+        for offer in ("by telephone or by fax", "or send a fax", ", or fax"):
+            assert offer not in text, offer
+    assert "The law also allows notice by fax, but the Village has published no fax number" in (
+        html.unescape(pages[0])
+    )
 
 
 def test_step_2_asks_for_the_discovery_time_without_a_default_or_the_safety_again(client):
@@ -285,7 +327,8 @@ def test_a_blank_or_worded_amount_never_shows_none(app, client, mail_server, amo
     receipt = client.get(final.headers["Location"]).text
     for text in (review.text, receipt, body(mail_server.to("sam@depot.test")[0])):
         assert "None" not in text
-    assert ("about a bucket or so" in receipt) is bool(amount)
+    # The filer's words as typed, in a row of their own: never "about about".
+    assert ("<dt>Roughly how much went in</dt><dd>a bucket or so</dd>" in receipt) is bool(amount)
 
 
 def test_the_receipt_says_what_the_record_must_hold(client):
@@ -295,5 +338,182 @@ def test_the_receipt_says_what_the_record_must_hold(client):
         "on-site written record of the discharge and of the actions taken to prevent it" in receipt
     )
     assert "for at least three years" in receipt
-    assert "It is not the notice § 216-12 asks for" in receipt
+    assert "It is not the notice § 216-12 requires" in receipt
     assert "Nor is it the written confirmation" in receipt
+    assert "This receipt is a record to keep with it, not that record." in receipt
+
+
+def not_yet_told(**overrides) -> dict:
+    """A filing made before any notice, for a release discovered half an hour ago."""
+    moment = (dt.datetime.now(TZ) - dt.timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M")
+    return notification_data(**{"prior_notice": "none", "prior_notice_at": "",
+                                "prior_notice_to": "", "discovered_at": moment, "began_at": "",
+                                "ended_at": moment, **overrides})  # fmt: skip
+
+
+def test_the_receipt_opens_with_this_is_not_your_notice_and_what_is_still_due(client):
+    _, final = file_notification(client, not_yet_told())
+    receipt = html.unescape(client.get(final.headers["Location"]).text)
+    order = ["Filing received", "This is not your notice to the Village.", "Still to do:",
+             "Tell the Village by 4:00 p.m. on", "Then confirm a notice given in person or by"
+             " telephone with a written notice mailed to Horseheads Village Hall",
+             "We have e-mailed this receipt", 'class="receipt"']  # fmt: skip
+    where = [receipt.index(words) for words in order]
+    assert where == sorted(where), dict(zip(order, where, strict=True))
+    assert "even though it is late" not in receipt and "even if it is late" not in receipt
+    # Reached again later (not just filed), the receipt says it after its title.
+    again = html.unescape(client.get(final.headers["Location"].split("?")[0]).text)
+    assert again.index("Receipt REL-") < again.index("This is not your notice to the Village.")
+
+
+def test_every_receipt_says_to_mail_the_confirmation_within_three_business_days(
+    client, mail_server
+):
+    """Even when no notice has been given yet (F8: the text part used to leave it out)."""
+    _, final = file_notification(client, not_yet_told())
+    [receipt] = mail_server.to("sam@depot.test")
+    page = read(client.get(final.headers["Location"]).text).text
+    for text in (page, " ".join(body(receipt).split()), read(body(receipt, "html")).text):
+        assert ("mail a written notice to Horseheads Village Hall, 202 South Main Street,"
+                " Horseheads, New York 14845, within three business days") in text  # fmt: skip
+        assert "The law does not say what the written notice confirming a notice in person or" \
+            " by telephone must contain" in text  # fmt: skip
+        assert "Our reading: give the facility's name and street address" in text
+        assert "your signature and the date." in text
+        # A signed printed receipt will do only where the municipality says so (not here).
+        assert "printed copy of this receipt" not in text
+        assert "A plain-language guide, not legal advice. The ordinance governs." in text
+
+
+def test_a_notice_given_late_is_not_asked_for_again(client):
+    # Discovered Monday, November 2, 2026; due Wednesday the 4th at 4 p.m.; told at 5 p.m.
+    data = notification_data(prior_notice_at="2026-11-04T17:00")
+    review, final = file_notification(client, data)
+    for page in (review.text, client.get(final.headers["Location"]).text):
+        page = read(page).text
+        assert "Given by telephone, November 4, 2026 at 5:00 p.m.: " in page
+        assert "after that time (late)" in page
+        assert "Tell the Village" not in page, "the notice was given: no call asked for"
+        assert "Mail the written confirmation to Horseheads Village Hall" in page
+
+
+def test_the_facility_s_record_is_asked_only_of_commercial_and_industrial_filers(client):
+    receipts = {}
+    for kind in ("commercial", "residential", "other"):
+        _, final = file_notification(client, notification_data(facility_kind=kind))
+        receipts[kind] = html.unescape(client.get(final.headers["Location"]).text)
+    reading = "Our reading: The law does not say when the three years start; we count them" \
+        " from the day of this filing."  # fmt: skip
+    assert reading in receipts["commercial"] and "Keep the facility's on-site written record" \
+        " of the release." in receipts["commercial"]  # fmt: skip
+    assert (
+        "The facility is commercial or industrial, so § 216-12 requires" in receipts["commercial"]
+    )
+    assert (
+        reading not in receipts["residential"]
+        and "on-site written record" not in receipts["residential"]
+    )
+    assert "If the release came from a commercial or industrial establishment, § 216-12" \
+        " requires" in receipts["other"] and reading in receipts["other"]  # fmt: skip
+
+
+def test_the_receipt_is_a_record_to_keep_not_the_notice_nor_the_facility_s_record(
+    client, mail_server
+):
+    details = start_notification(client, {"danger": "no", "hazardous": "no", "petroleum": "no"})
+    assert "We send your receipt here: a record to keep with the facility&#39;s own written" \
+        " record of the release." in details.text  # fmt: skip
+    assert "first knew of it or suspected it" in details.text
+    _, final = file_notification(client, notification_data())
+    receipt = html.unescape(client.get(final.headers["Location"]).text)
+    assert (
+        "Village of Horseheads · Record of a release (not the notice § 216-12 requires)" in receipt
+    )
+    assert (
+        "Release notification under" not in receipt and "written record of a release" not in receipt
+    )
+    assert '<meta name="description" content="The receipt for a record of a release: a record to' \
+        " keep with the facility's written record.\"" in receipt  # fmt: skip
+    text = body(mail_server.to("sam@depot.test")[0])
+    assert "Keep this message: a record to keep with the facility's on-site written record" in text
+
+
+def test_the_record_leaves_out_questions_never_asked(app, client, mail_server):
+    harmless = not_yet_told(danger="no", hazardous="no", petroleum="no", emergency_called="",
+                            emergency_called_at="", dec_called="", dec_called_at="",
+                            dec_spill_number="")  # fmt: skip
+    review, final = file_notification(client, harmless)
+    texts = [review.text, client.get(final.headers["Location"]).text,
+             body(mail_server.to("sam@depot.test")[0])]  # fmt: skip
+    for text in texts:
+        assert "Called 911" not in text and "Called the NYSDEC Spill Hotline" not in text
+    review, _ = file_notification(client, notification_data())
+    assert "<dt>Called 911</dt><dd>Yes, November 2, 2026 at 9:10 a.m.</dd>" in review.text
+
+
+def test_no_doubled_word_or_full_stop_in_what_the_filer_reads(client, mail_server):
+    data = notification_data(discovered_at="2026-11-02T15:30", amount_reached="about 5 gallons",
+                             began_at="2026-11-02T15:00", ended_at="2026-11-02T15:45",
+                             emergency_called_at="2026-11-02T15:35",
+                             dec_called_at="2026-11-02T15:40", prior_notice_at="2026-11-02T15:50")  # fmt: skip
+    review, final = file_notification(client, data)
+    texts = [review.text, client.get(final.headers["Location"]).text]
+    texts += [body(m, kind) for m in mail_server.messages for kind in ("plain", "html")]
+    assert '(<time datetime="2026-11-02">November 2, 2026 at 3:30 p.m.</time>).' in review.text
+    for text in texts:
+        text = re.sub(r"<[^>]+>", "", text)
+        assert "about about" not in text and "about 5 gallons" in text
+        assert not re.search(r"[ap]\.m\.\.", text), re.search(r".{40}[ap]\.m\.\..{10}", text)
+
+
+def test_still_to_do_says_late_only_when_it_is(client):
+    review, _ = file_notification(client, not_yet_told())
+    page = html.unescape(review.text)
+    assert "Still to do:" in page and "A deadline has passed" not in page
+    assert "even though it is late" not in page and "even if it is late" not in page
+    late, _ = file_notification(client, notification_data(prior_notice="none", prior_notice_at="",
+                                                          prior_notice_to=""))  # fmt: skip
+    assert "Tell the Village now, even though it is late:" in html.unescape(late.text)
+
+
+def test_changing_the_safety_answers_keeps_everything_typed_in_step_2(app, client):
+    data = notification_data(hazardous="no", petroleum="no", danger="no", emergency_called="",
+                             emergency_called_at="", dec_called="", dec_called_at="",
+                             dec_spill_number="")  # fmt: skip
+    details = start_notification(client, {"danger": "no", "hazardous": "no", "petroleum": "no"})
+    assert "Change the safety answers" in details.text and "start again" not in details.text
+    payload = {**hidden_fields(details.text), **data, "change": "safety",
+               "photos": [(io.BytesIO(jpeg()), "dock.jpg")]}  # fmt: skip
+    triage = client.post("/notify/", data=payload, content_type="multipart/form-data")
+    assert triage.status_code == 200 and "First, safety" in triage.text
+    # Step 1 shows the answers given before, to change.
+    [hazardous_no] = re.findall(r'<input[^>]*name="hazardous"[^>]*value="no"[^>]*>', triage.text)
+    assert "checked" in hazardous_no
+    carried = hidden_fields(triage.text)
+    assert carried["facility_name"] == "Depot Street Fuel" and carried["kept_photos"]
+    assert carried["discovered_at"] == "2026-11-02T09:00" and carried["step"] == "triage"
+    # Now the material is hazardous after all: step 2 comes back with every answer, the
+    # photo, and the questions the new answer asks.
+    again = client.post("/notify/", data={**carried, "danger": "no", "hazardous": "yes",
+                                          "petroleum": "no"})  # fmt: skip
+    assert again.status_code == 200 and "Call 911 first" in again.text
+    page = html.unescape(again.text)
+    for answer in ("Depot Street Fuel", "A split fuel hose", "Hoses replaced; inspections weekly",
+                   "2026-11-02T09:00", "dock.jpg"):  # fmt: skip
+        assert answer in page, answer
+    assert 'name="emergency_called"' in again.text
+    assert rows(app, "SELECT id FROM cases") == []
+
+
+def test_an_expired_step_1_keeps_what_step_2_carried(client):
+    details = start_notification(client, {"danger": "no", "hazardous": "no", "petroleum": "no"})
+    data = notification_data(danger="no", hazardous="no", petroleum="no",
+                             facility_name="Elm Cleaners")  # fmt: skip
+    triage = client.post(
+        "/notify/", data={**hidden_fields(details.text), **data, "change": "safety"}
+    )
+    carried = {k: v for k, v in hidden_fields(triage.text).items() if k != "csrf_token"}
+    response = client.post("/notify/", data={**carried, "danger": "no", "hazardous": "yes",
+                                             "petroleum": "no"})  # fmt: skip
+    assert response.status_code == 400 and "please answer these questions again" in response.text
+    assert hidden_fields(response.text)["facility_name"] == "Elm Cleaners"

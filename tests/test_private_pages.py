@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import io
 
-from helpers import file_notification, jpeg, notification_data, open_form, report_data, sign_in
+from helpers import (
+    file_notification,
+    jpeg,
+    notification_data,
+    open_form,
+    report_data,
+    sign_in,
+    start_notification,
+)
 
 
 def test_every_page_with_personal_data_is_sent_no_store(app, client):
@@ -43,3 +51,18 @@ def test_public_pages_are_not_marked_private(client):
         response = client.get(url)
         assert response.status_code == 200, url
         assert "no-store" not in response.headers.get("Cache-Control", ""), url
+
+
+def test_the_notification_steps_may_be_kept_by_this_browser_for_back(client):
+    """Back from the review shows step 2 again (no "Confirm Form Resubmission"): the steps'
+    answers to a POST may stay in this browser's cache, never a shared one; the receipt,
+    like every other page with personal data, is kept by none."""
+    triage = {"danger": "no", "hazardous": "no", "petroleum": "no"}
+    details = start_notification(client, triage)
+    review, filed = file_notification(client, notification_data(**triage))
+    for response in (details, review):
+        assert response.status_code == 200
+        assert response.headers["Cache-Control"] == "private, no-cache"
+    assert client.get(filed.headers["Location"]).headers["Cache-Control"] == "no-store"
+    refused = client.post("/report/", data={**open_form(client), **report_data(description="")})
+    assert refused.headers["Cache-Control"] == "no-store"

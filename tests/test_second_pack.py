@@ -24,6 +24,7 @@ from helpers import (
     sign_in,
     start_notification,
 )
+from law_words import overclaims
 from mailserver import body
 from nuchecker import html_errors
 from pack_traces import PACK, PATTERNS, traces
@@ -249,7 +250,22 @@ def test_the_portal_cites_the_towns_sections_and_speaks_of_the_town(walked):
     assert "§ 147-12" in receipt and "Town of Wrenfield" in receipt
     assert "(315) 555-0142" in pages["/notify/"] or "(315) 555-0142" in receipt
     # The Town accepts the filing as the notice (its online_filing), unlike the default.
-    assert "The Town accepts this filing as the notice § 147-12 asks for" in receipt
+    assert "The Town accepts this filing as the notice § 147-12 requires" in receipt
+    # The Town publishes a fax number, so fax is offered; and it accepts a signed printed
+    # copy of the receipt as the written confirmation (its written_confirmation).
+    assert "in person, by telephone or by fax" in pages["/notify/"]
+    assert "(315) 555-0143" in pages["/notify/"]
+    assert "accepts a printed copy of this receipt, signed and dated" in receipt
+
+
+def test_the_towns_public_pages_and_mail_say_nothing_the_law_does_not(walked, pack_build):
+    # The public's pages and mail (the staff pages' words on written confirmation are F1's).
+    public = [(what, text) for what, text in walked if not what.startswith("/staff/")]
+    public += [(str(page), page.read_text(encoding="utf-8")) for page in built_pages(pack_build)]
+    assert len(public) >= 20
+    found = {what: problems for what, text in public
+             if (problems := overclaims(text, "1-800-457-7362"))}  # fmt: skip
+    assert not found, found
 
 
 def test_the_portal_counts_business_days_by_the_towns_rules(pack_app, walked):

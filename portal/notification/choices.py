@@ -46,7 +46,7 @@ DEC_CALLED = [
         " has not reached and will not reach water or land, cleaned up within two hours",
     ),
 ]
-# Notices the law asks to be confirmed in writing within three business days.
+# Notices the law requires to be confirmed in writing within three business days.
 SPOKEN_NOTICES = {"phone", "in-person"}
 PRIOR_NOTICE_BY = [("phone", "by telephone"), ("in-person", "in person"), ("fax", "by fax")]
 

@@ -53,7 +53,7 @@ class TriageForm(TriageFields, FlaskForm):
 
 
 class NotificationForm(TriageFields, PublicForm):
-    """Everything the release notification section asks of a facility, and what the
+    """Everything the release notification section requires of a facility, and what the
     municipality needs to follow up."""
 
     step = HiddenField()

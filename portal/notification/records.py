@@ -15,8 +15,14 @@ from portal.display import when
 from portal.notification.choices import LABELS, PRIOR_NOTICE_BY, SPOKEN_NOTICES
 
 # The release notification section: a commercial or industrial source keeps its record
-# at least three years.
+# at least three years. The law does not say from when: our reading counts from the day of
+# the filing (content: record_keeping_reading says so on the receipt).
 RETENTION_YEARS = 3
+# Who keeps that record: "If the discharge of prohibited materials emanates from a commercial
+# or industrial establishment, the owner or operator ... shall also retain an on-site written
+# record". The filer's answer decides: these kinds do, "something else" may, the rest do not.
+RECORD_KEEPING_KINDS = {"commercial", "industrial"}
+RECORD_KEEPING_UNSURE = {"other"}
 
 
 def years_after(day: dt.date, years: int) -> dt.date:
@@ -30,7 +36,7 @@ def years_after(day: dt.date, years: int) -> dt.date:
 
 @dataclass(frozen=True)
 class Deadline:
-    """One thing the law asks by a moment, and whether (as the filing tells) it was done."""
+    """One thing the law requires by a moment, and whether (as the filing tells) it was done."""
 
     key: str  # "notice" or "confirmation"
     due: dt.datetime  # local time: closing time (notice) or end of day (confirmation)
@@ -131,9 +137,24 @@ def with_deadlines(details: dict[str, Any], deadlines: list[Deadline], received:
     }
 
 
+def record_duty(facility_kind: str | None) -> str:
+    """Whether the filer must keep the on-site written record: "yes", "maybe" (the kind
+    does not tell) or "no" (a residential or institutional filer)."""
+    if facility_kind in RECORD_KEEPING_KINDS:
+        return "yes"
+    return "maybe" if facility_kind in RECORD_KEEPING_UNSURE or not facility_kind else "no"
+
+
+def safety_calls_asked(danger: str | None, hazardous: str | None, petroleum: str | None) -> bool:
+    """Whether the form asked about calling 911 and the State's hotline: danger, or a
+    material that is or may be hazardous or petroleum (as NotificationForm shows them)."""
+    return danger == "yes" or hazardous in ("yes", "unsure") or petroleum in ("yes", "unsure")
+
+
 def record(case: dict[str, Any], n: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]:
     """Every answer, grouped and labelled as on the form: for the review step, the receipt
-    and the mail. `case` and `n` are stored rows (or the same shape built from a form)."""
+    and the mail. `case` and `n` are stored rows (or the same shape built from a form).
+    Questions the form did not ask are left out, never shown as "Not given"."""
     yes_no = LABELS["yes_no"]
 
     def pick(labels: dict, value) -> str:
@@ -147,11 +168,13 @@ def record(case: dict[str, Any], n: dict[str, Any]) -> list[tuple[str, list[tupl
             ("Anyone hurt or in danger, or a fire", pick(yes_no, n["danger"])),
             ("Hazardous material", pick(yes_no, n["hazardous"])),
             ("Petroleum product", pick(yes_no, n["petroleum"])),
-            ("Called 911", pick(yes_no, n["emergency_called"])
-             + (f", {when(n['emergency_called_at'])}" if n["emergency_called_at"] else "")),
-            ("Called the NYSDEC Spill Hotline", pick(LABELS["dec_called"], n["dec_called"])
-             + (f", {when(n['dec_called_at'])}" if n["dec_called_at"] else "")),
-            ("NYSDEC spill number", n["dec_spill_number"] or "Not given"),
+            *([
+                ("Called 911", pick(yes_no, n["emergency_called"])
+                 + (f", {when(n['emergency_called_at'])}" if n["emergency_called_at"] else "")),
+                ("Called the NYSDEC Spill Hotline", pick(LABELS["dec_called"], n["dec_called"])
+                 + (f", {when(n['dec_called_at'])}" if n["dec_called_at"] else "")),
+                ("NYSDEC spill number", n["dec_spill_number"] or "Not given"),
+            ] if safety_calls_asked(n["danger"], n["hazardous"], n["petroleum"]) else []),
         ]),
         ("Facility", [
             ("Name", n["facility_name"]),
@@ -176,8 +199,9 @@ def record(case: dict[str, Any], n: dict[str, Any]) -> list[tuple[str, list[tupl
             ("Where", case["address"] + (f" ({case['latitude']}, {case['longitude']})"
                                          if case["latitude"] is not None else "")),
             ("Entered or may enter a storm drain, ditch or stream",
-             pick(LABELS["reached_drain"], n["reached_drain"])
-             + (f", about {n['amount_reached']}" if n["amount_reached"] else "")),
+             pick(LABELS["reached_drain"], n["reached_drain"])),
+            # The filer's own words ("about 5 gallons"), with nothing added to them.
+            *([("Roughly how much went in", n["amount_reached"])] if n["amount_reached"] else []),
             ("Cause", n["cause"]),
             ("Containment and cleanup so far", n["cleanup"]),
             ("To prevent it happening again", n["prevention"]),

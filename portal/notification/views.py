@@ -31,10 +31,12 @@ def start():
 
 @bp.route("/", methods=["POST"])
 def submit():
-    step = request.form.get("step", "")
+    # Step 2's "Change the safety answers" button: its own name, as the form's hidden `step`
+    # comes first in what the browser sends.
+    step = "safety" if request.form.get("change") == "safety" else request.form.get("step", "")
     if step == "triage":
         return _after_triage()
-    if step not in ("details", "edit", "confirm"):
+    if step not in ("details", "edit", "safety", "confirm"):
         abort(400, "This form is missing a part it needs. Please open the form again.")
     form = _form()
     key = submission_key(form)
@@ -44,6 +46,8 @@ def submit():
     photos, photo_errors = keep_photos(form, key)
     if step == "edit":
         return _details(form, photos, status=200)
+    if step == "safety":
+        return _safety_again(form, photos)
     valid = form.validate() and not photo_errors
     form.photos.errors = photo_errors
     if not valid:
@@ -59,13 +63,37 @@ def _triage_answered(form: NotificationForm) -> bool:
 
 def _after_triage():
     triage = TriageForm()
+    carried = _carried()
     if not triage.validate():
-        return render_template("portal/notify_triage.html", form=triage), 422
+        return _triage(triage, carried, status=422)
+    if carried is not None:
+        # Back from step 2 to change the safety answers: its answers and photos come along.
+        return _details(carried, recover(carried), status=200)
     form = _form(formdata=None, data={name: getattr(triage, name).data for name in TRIAGE_FIELDS})
     form.submission_key.data = new_submission_key()
     # No default for the discovery time: the notice deadline counts from it, so it must be
     # the filer's answer (a pre-filled "now" would make every filing look on time).
     return _details(form, [], status=200)
+
+
+def _carried() -> NotificationForm | None:
+    """The step-2 answers a triage page carries when the filer came back to change the
+    safety answers (its hidden fields); None on a first visit."""
+    return _form() if "submission_key" in request.form else None
+
+
+def _triage(form: TriageForm, carried: NotificationForm | None, status: int, **context: Any):
+    if carried is not None:
+        carried.carry_photos(recover(carried))
+    page = render_template("portal/notify_triage.html", form=form, carried=carried, **context)
+    return page, status
+
+
+def _safety_again(form: NotificationForm, photos: list[dict[str, Any]]):
+    """Step 1 again, filled in, carrying everything typed in step 2 (and its photos)."""
+    form.carry_photos(photos)
+    triage = TriageForm(formdata=None, data={name: form[name].data for name in TRIAGE_FIELDS})
+    return render_template("portal/notify_triage.html", form=triage, carried=form)
 
 
 def _details(
@@ -130,6 +158,6 @@ def _store(form: NotificationForm, photos: list[dict[str, Any]]):
 def expired():
     """After a missing or stale CSRF token: the same step again, everything kept."""
     if request.form.get("step") == "triage":
-        return render_template("portal/notify_triage.html", form=TriageForm(), expired=True), 400
+        return _triage(TriageForm(), _carried(), status=400, expired=True)
     form = _form()
     return _details(form, recover(form), status=400, expired=True)
