@@ -18,8 +18,10 @@ from flask import Flask, current_app, g
 from portal import search_index
 
 # Version of the schema below; bump it and add a step to MIGRATIONS when it changes.
-# 7: enforcement; 9: the Open311 keys and filings (8 is the staff desk's, merged apart).
-SCHEMA_VERSION = 9
+# 7: enforcement; 9: the Open311 keys and filings (8 is the staff desk's, merged apart);
+# 10: release notices as recorded (a notice's filing and mailed letter), report_hazards for
+# the queue, notice_met that can be unknown (see _relax_notice_met), events by time.
+SCHEMA_VERSION = 10
 
 SCHEMA = """
 -- One row per thing the public sent: a resident report or a business notification.
@@ -104,10 +106,13 @@ CREATE TABLE IF NOT EXISTS events (
     client TEXT
 );
 CREATE INDEX IF NOT EXISTS events_case ON events (case_id, id);
+-- The annual figures count what happened in a period, from the log (portal/staff/reports.py).
+CREATE INDEX IF NOT EXISTS events_at ON events (at);
 
 -- A release told to the municipality by telephone, in person or by fax (release notification
--- section), logged by staff; a spoken one waits for its written confirmation (an online
--- notification).
+-- section), logged by staff: this is the notice the law asks for. A spoken one waits for its
+-- written confirmation, a letter mailed to the municipality (letter_mailed_on); an online
+-- filing about the same release is linked to it (case_id), and is not that letter.
 CREATE TABLE IF NOT EXISTS phone_notices (
     id INTEGER PRIMARY KEY,
     told_at TEXT NOT NULL,
@@ -123,10 +128,20 @@ CREATE TABLE IF NOT EXISTS phone_notices (
     taken_by TEXT NOT NULL,
     logged_at TEXT NOT NULL,
     confirmation_due TEXT,
-    confirmed_by INTEGER REFERENCES cases (id)
+    -- Before version 10: the filing taken for the written confirmation; moved to case_id.
+    confirmed_by INTEGER REFERENCES cases (id),
+    -- The online filing about the same release (linked by staff, in both audit logs).
+    case_id INTEGER REFERENCES cases (id),
+    -- The mailed written confirmation: the day it was mailed (the postmark; the law counts
+    -- "mailed ... within three business days") and the day it arrived, as staff recorded it.
+    letter_mailed_on TEXT,
+    letter_received_on TEXT,
+    letter_recorded_by TEXT,
+    letter_recorded_at TEXT
 );
-CREATE INDEX IF NOT EXISTS phone_notices_waiting ON phone_notices (confirmation_due)
-    WHERE confirmed_by IS NULL;
+CREATE INDEX IF NOT EXISTS phone_notices_letter_waiting ON phone_notices (confirmation_due)
+    WHERE letter_mailed_on IS NULL;
+CREATE INDEX IF NOT EXISTS phone_notices_case ON phone_notices (case_id) WHERE case_id IS NOT NULL;
 
 -- Internal notes: staff only, never on the status page.
 CREATE TABLE IF NOT EXISTS notes (
@@ -179,6 +194,16 @@ CREATE TABLE IF NOT EXISTS reports (
     source_notes TEXT
 );
 
+-- The content's hazard rules each report meets (a JSON list of names), with a fingerprint of
+-- the rules they were worked out with: the queue sorts hazards first in SQL, and works them
+-- out again for a new report or new rules (portal/staff/danger.py). Its own table, so
+-- writing it does not touch the search index's triggers on reports.
+CREATE TABLE IF NOT EXISTS report_hazards (
+    case_id INTEGER PRIMARY KEY REFERENCES cases (id),
+    hazards TEXT NOT NULL,
+    rules TEXT NOT NULL
+);
+
 -- A facility's release notification (release notification section). Kept until retain_until.
 CREATE TABLE IF NOT EXISTS notifications (
     case_id INTEGER PRIMARY KEY REFERENCES cases (id),
@@ -212,7 +237,9 @@ CREATE TABLE IF NOT EXISTS notifications (
     prior_notice_at TEXT,
     prior_notice_to TEXT,
     notice_due TEXT NOT NULL,
-    notice_met INTEGER NOT NULL,
+    -- As recorded: 1 a notice was given in time, 0 only late; NULL none recorded yet
+    -- (never guessed from the filing, unless the content accepts the filing as the notice).
+    notice_met INTEGER,
     confirmation_due TEXT,
     confirmation_met INTEGER,
     retain_until TEXT NOT NULL
@@ -429,6 +456,11 @@ ADDED_COLUMNS = [
     ("cases", "revision", "INTEGER NOT NULL DEFAULT 0"),
     ("cases", "follow_up_on", "TEXT"),
     ("staff", "email", "TEXT"),
+    ("phone_notices", "case_id", "INTEGER REFERENCES cases (id)"),
+    ("phone_notices", "letter_mailed_on", "TEXT"),
+    ("phone_notices", "letter_received_on", "TEXT"),
+    ("phone_notices", "letter_recorded_by", "TEXT"),
+    ("phone_notices", "letter_recorded_at", "TEXT"),
 ]
 
 
@@ -446,11 +478,52 @@ def _migrate(db: sqlite_utils.Database) -> None:
         for table, column, definition in ADDED_COLUMNS:
             if table in tables and column not in db[table].columns_dict:
                 db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
+        if "phone_notices" in tables:
+            # Before version 10, a filing linked to a call was taken for its written
+            # confirmation: it is now only linked (the letter is recorded on its own).
+            db.execute(
+                "UPDATE phone_notices SET case_id = confirmed_by, confirmed_by = NULL"
+                " WHERE confirmed_by IS NOT NULL"
+            )
+        if "notifications" in tables:
+            _relax_notice_met(db)
         # Statement by statement: executescript() would commit halfway.
         for statement in _statements(SCHEMA):
             db.execute(statement)
         search_index.create(db, rebuild="case_search" not in tables)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _relax_notice_met(db: sqlite_utils.Database) -> None:
+    """Before version 10, notifications.notice_met was required, so a notice not yet given
+    was stored as given in time. SQLite cannot drop NOT NULL in place: the table is built
+    again from SCHEMA (its search triggers and view first dropped; they are made again)."""
+    required = {row[1]: row[3] for row in db.execute("PRAGMA table_info(notifications)")}
+    if not required.get("notice_met"):
+        return
+    for (name,) in db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'notifications'"
+    ).fetchall():
+        db.execute(f'DROP TRIGGER "{name}"')
+    db.execute("DROP VIEW IF EXISTS case_search_text")
+    [create] = [s for s in _statements(SCHEMA) if "EXISTS notifications (" in s]
+    db.execute(create.replace("EXISTS notifications (", "EXISTS notifications_v10 ("))
+    columns = ", ".join(f'"{name}"' for name in required)
+    db.execute(f"INSERT INTO notifications_v10 ({columns}) SELECT {columns} FROM notifications")
+    db.execute("DROP TABLE notifications")
+    db.execute("ALTER TABLE notifications_v10 RENAME TO notifications")
+    # What the filing said of its own notice is no longer taken as given: a notice counts
+    # once logged and linked, in time as the default reading has it (a call by closing
+    # time, a fax by the end of the due day). No mailed letter was recorded before.
+    if "phone_notices" not in db.table_names():
+        db.execute("UPDATE notifications SET confirmation_met = NULL, notice_met = NULL")
+        return
+    db.execute(
+        "UPDATE notifications SET confirmation_met = NULL, notice_met = (SELECT max(CASE"
+        " WHEN p.how = 'fax' THEN substr(p.told_at, 1, 10) <= substr(notice_due, 1, 10)"
+        " ELSE p.told_at <= notice_due END) FROM phone_notices p"
+        " WHERE p.case_id = notifications.case_id)"
+    )
 
 
 def _statements(script: str) -> list[str]:

@@ -13,7 +13,7 @@ from portal.intake.fields import field_attrs
 from portal.intake.forms import MAX_PHOTOS
 from portal.intake.photos import MAX_UPLOAD_BYTES
 from portal.report.choices import CHOICE_LABELS
-from portal.statuses import STATUSES
+from portal.statuses import public_wordings
 
 
 def init_templates(app: Flask, content: Content) -> None:
@@ -22,7 +22,7 @@ def init_templates(app: Flask, content: Content) -> None:
     app.jinja_env.globals.update(
         labels=CHOICE_LABELS,
         field_attrs=field_attrs,
-        statuses=STATUSES,
+        statuses=public_wordings(content.settings.office.name),
         spill_section=content.ordinance.spill_section,
         max_photos=MAX_PHOTOS,
         max_photo_bytes=MAX_UPLOAD_BYTES,
