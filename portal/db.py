@@ -497,12 +497,15 @@ def _migrate(db: sqlite_utils.Database) -> None:
 def _relax_notice_met(db: sqlite_utils.Database) -> None:
     """Before version 10, notifications.notice_met was required, so a notice not yet given
     was stored as given in time. SQLite cannot drop NOT NULL in place: the table is built
-    again from SCHEMA (its search triggers and view first dropped; they are made again)."""
+    again from SCHEMA (the search triggers and view first dropped; they are made again)."""
     required = {row[1]: row[3] for row in db.execute("PRAGMA table_info(notifications)")}
     if not required.get("notice_met"):
         return
+    # The search index's triggers (on every table it reads) use the view: with the view
+    # gone, renaming a table would fail on them. search_index.create() makes all again.
     for (name,) in db.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'notifications'"
+        "SELECT name FROM sqlite_master WHERE type = 'trigger'"
+        " AND (tbl_name = 'notifications' OR name LIKE 'case_search%')"
     ).fetchall():
         db.execute(f'DROP TRIGGER "{name}"')
     db.execute("DROP VIEW IF EXISTS case_search_text")
