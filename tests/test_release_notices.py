@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from helpers import csrf_of, file_notification, notification_data, rows, save_case, sign_in
 from mailserver import body
+from nuchecker import html_errors
 
 from portal.db import SCHEMA, _statements, connect, get_db
 from portal.notification.compliance import notice_limit
@@ -116,7 +117,7 @@ def test_a_filing_never_phoned_is_overdue_after_4_pm_on_the_next_business_day(ap
     case_page = client.get("/staff/cases/1/").text
     deadline = '<time datetime="2027-03-02">Tuesday, March 2, 2027</time>'
     assert f"Notice due by 4:00 p.m. on {deadline} in person or by telephone" in case_page
-    assert "No notice logged by the deadline</span>: counted as notice given late" in case_page
+    assert "No notice logged by the deadline</span>: counted as given late" in case_page
     # A week later it is still overdue, and the annual figures count it late.
     at(app, "2027-03-09T10:00")
     assert "No notice logged by the deadline" in client.get("/staff/").text
@@ -350,3 +351,38 @@ def test_a_version_9_file_stops_taking_the_filing_for_the_notice(tmp_path):
     found = db.execute("SELECT rowid FROM case_search WHERE case_search MATCH 'Zebra'").fetchall()
     assert found == [(2,)], "and its triggers work again"
     db.conn.close()
+
+
+# ---------------------------------------------------------------- valid HTML
+
+
+def test_the_notice_pages_queue_and_figures_are_valid_html(app, client, tmp_path):
+    file_on_monday(client, app, prior_notice="phone", prior_notice_at="2027-03-01T09:30",
+                   prior_notice_to="Village Clerk")  # fmt: skip
+    file_on_monday(client, app)
+    sign_in(client, app)
+    at(app, "2027-03-05T11:00")
+    log_notice(client, "phone", "2027-03-01T09:30")
+    log_notice(client, "in-person", "2027-03-02T09:00", case_id=None)
+    pages = {
+        "case-linked": client.get("/staff/cases/1/"),
+        "case-suggested": client.get("/staff/cases/2/"),
+        "notice-linked": client.get("/staff/phone-notices/1/"),
+        "notice-alone": client.get("/staff/phone-notices/2/"),
+        "notice-letter-errors": record_letter(client, 1, "2027-02-01", "2027-01-01", case_id=None),
+        "notice-new-for-filing": client.get("/staff/phone-notices/new?case=2"),
+        "queue-search": client.get("/staff/", query_string={"q": "Depot"}),
+        "queue-overdue": client.get("/staff/", query_string={"flag": "overdue"}),
+    }
+    record_letter(client, 1, "2027-03-04")
+    pages["case-confirmed"] = client.get("/staff/cases/1/")
+    pages["notice-confirmed"] = client.get("/staff/phone-notices/1/")
+    pages["notices"] = client.get("/staff/phone-notices/")
+    pages["annual"] = client.get("/staff/annual-report/", query_string={"start": "2027-01-03"})
+    files = []
+    for name, response in pages.items():
+        assert response.status_code in (200, 422), (name, response.status_code)
+        files.append(tmp_path / f"{name}.html")
+        files[-1].write_bytes(response.data)
+    errors = html_errors(files, tmp_path)
+    assert not errors, f"{len(errors)} HTML error(s):\n" + "\n".join(errors)
