@@ -203,6 +203,9 @@ CREATE TABLE IF NOT EXISTS report_hazards (
     hazards TEXT NOT NULL,
     rules TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS report_hazards_rules ON report_hazards (rules);
+CREATE INDEX IF NOT EXISTS report_hazards_found ON report_hazards (case_id)
+    WHERE hazards != '[]';
 
 -- A facility's release notification (release notification section). Kept until retain_until.
 CREATE TABLE IF NOT EXISTS notifications (

@@ -67,6 +67,15 @@ def test_hazardous_then_overdue_come_first_on_page_one(queue):
     assert newest[0] == "IDR-2027-00063" and "IDR-2027-00001" not in newest, "page 2 by date"
 
 
+def test_every_case_is_on_exactly_one_page(queue):
+    first = references(queue.get("/staff/").text)
+    second = references(queue.get("/staff/", query_string={"page": 2}).text)
+    assert len(first) == 50 and len(second) == 13
+    assert sorted(first + second) == [f"IDR-2027-{n:05d}" for n in range(1, 64)]
+    # Page 2 goes on from the newest where page 1 stopped: 48 foam reports after the two.
+    assert second[0] == "IDR-2027-00015" and second[-1] == "IDR-2027-00003"
+
+
 @pytest.mark.parametrize(
     ("query", "expected"),
     [({"flag": "hazard"}, ["IDR-2027-00001"]), ({"flag": "overdue"}, ["IDR-2027-00002"]),

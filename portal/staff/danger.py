@@ -35,15 +35,23 @@ def fingerprint(rules: Iterable[HazardRule]) -> str:
 
 def refresh_hazards(db: sqlite_utils.Database, rules: tuple[HazardRule, ...]) -> int:
     """Work out the hazards of every report not yet worked out with these rules; returns
-    how many were. Cheap when nothing is new: one indexed look per report."""
+    how many were. Cheap when nothing is new: two lookups in indexes."""
     mark = fingerprint(rules)
-    stale = (
-        "FROM reports r LEFT JOIN report_hazards h ON h.case_id = r.case_id WHERE h.rules IS NOT ?"
-    )
-    if db.execute(f"SELECT 1 {stale} LIMIT 1", [mark]).fetchone() is None:
+    # Reports are numbered as they come: a new one is above the last worked out.
+    stale = db.execute(
+        "SELECT (SELECT max(case_id) FROM reports)"
+        " > coalesce((SELECT max(case_id) FROM report_hazards), 0)"
+        " OR EXISTS (SELECT 1 FROM report_hazards WHERE rules < ? OR rules > ?)",
+        [mark, mark],
+    ).fetchone()[0]
+    if not stale:
         return 0
     with transaction(db):
-        cursor = db.execute(f"SELECT r.case_id, {_REPORT_FIELDS} {stale}", [mark])
+        cursor = db.execute(
+            f"SELECT r.case_id, {_REPORT_FIELDS} FROM reports r LEFT JOIN report_hazards h"
+            " ON h.case_id = r.case_id WHERE h.rules IS NOT ?",
+            [mark],
+        )
         columns = [c[0] for c in cursor.description]
         found = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
         db.conn.executemany(
@@ -97,35 +105,61 @@ OVERDUE = ("untouched", "notice-overdue", "confirmation-overdue", "follow-up-ove
 
 
 def _condition(names: Iterable[str], moments: Moments) -> tuple[str, list[Any]]:
+    # coalesce: a missing value (no follow-up date) makes a part false, never NULL, so
+    # NOT (...) holds for every case that is not in danger.
     parts, params = [], []
     for name, sql, needs in _FLAGS:
         if name in names:
-            parts.append(f"({sql})")
+            parts.append(f"coalesce(({sql}), 0)")
             params.extend(getattr(moments, need) for need in needs)
     return " OR ".join(parts), params
 
 
+def _candidates(moments: Moments) -> tuple[str, list[Any]]:
+    """SQL: the ids of every case that may have a hazard or something overdue, each set
+    read from an index (or the small notifications table), so the queue finds them without
+    reading every case."""
+    return (
+        "c.id IN (SELECT case_id FROM report_hazards WHERE hazards != '[]'"
+        " UNION ALL SELECT case_id FROM notifications WHERE hazardous = 'yes'"
+        " OR (notice_met IS NULL AND notice_due < ?)"
+        " OR (confirmation_met IS NULL AND confirmation_due < ?)"
+        " UNION ALL SELECT id FROM cases WHERE follow_up_on < ?"
+        " UNION ALL SELECT id FROM cases WHERE status = 'received' AND first_action_at IS NULL"
+        " AND received_at < ?)",
+        [moments.now, moments.now, moments.today, moments.untouched_before],
+    )
+
+
 def flag_columns(moments: Moments) -> tuple[str, list[Any]]:
-    """SELECT columns: one 0/1 column per flag (named flag_<name>) and `danger`: 0 an open
-    case with a hazard, 1 an open case with something overdue, 2 the rest."""
+    """SELECT columns: one 0/1 column per flag, named flag_<name>."""
     columns, params = [], []
     for name, sql, needs in _FLAGS:
         columns.append(f'({sql}) AS "flag_{name}"')
         params.extend(getattr(moments, need) for need in needs)
-    overdue, overdue_params = _condition(OVERDUE, moments)
-    columns.append(
-        f"CASE WHEN NOT {_OPEN} THEN 2 WHEN {HAZARDOUS} THEN 0 WHEN {overdue} THEN 1"
-        " ELSE 2 END AS danger"
-    )
-    return ", ".join(columns), [*params, *overdue_params]
+    return ", ".join(columns), params
+
+
+def rank(moments: Moments) -> tuple[str, list[Any]]:
+    """An ORDER BY term: 0 an open case with a hazard, 1 an open case with something
+    overdue."""
+    overdue, params = _condition(OVERDUE, moments)
+    return f"CASE WHEN {HAZARDOUS} THEN 0 WHEN {overdue} THEN 1 ELSE 2 END", params
 
 
 def only(flag: str, moments: Moments) -> tuple[str, list[Any]]:
-    """A WHERE condition: open cases with a hazard ("hazard") or something overdue
-    ("overdue")."""
-    names = ("hazardous",) if flag == "hazard" else OVERDUE
+    """A WHERE condition: open cases with a hazard ("hazard"), something overdue
+    ("overdue"), or either ("danger")."""
+    names = {"hazard": ("hazardous",), "overdue": OVERDUE}.get(flag, ("hazardous", *OVERDUE))
     condition, params = _condition(names, moments)
-    return f"{_OPEN} AND ({condition})", params
+    among, among_params = _candidates(moments)
+    return f"{among} AND {_OPEN} AND ({condition})", [*among_params, *params]
+
+
+def not_in_danger(moments: Moments) -> tuple[str, list[Any]]:
+    """A WHERE condition: every case `only("danger")` leaves out, read as it comes."""
+    condition, params = _condition(("hazardous", *OVERDUE), moments)
+    return f"NOT ({_OPEN} AND ({condition}))", params
 
 
 def flags_of(row: dict[str, Any]) -> list[str]:
