@@ -162,8 +162,8 @@ def test_a_call_at_5_pm_on_the_due_day_is_late_and_owes_a_letter_by_friday(app, 
 def test_confirmed_in_writing_needs_the_mailed_letter_and_then_tells_the_filer(
     app, client, mail_server
 ):
-    file_on_monday(client, app, prior_notice="phone", prior_notice_at="2027-03-01T09:30",
-                   prior_notice_to="Village Clerk")  # fmt: skip
+    filed = file_on_monday(client, app, prior_notice="phone", prior_notice_at="2027-03-01T09:30",
+                           prior_notice_to="Village Clerk")  # fmt: skip
     assert stored(app)["confirmation_met"] is None, "the filing is not the letter"
     sign_in(client, app)
     at(app, "2027-03-01T11:00")
@@ -192,6 +192,12 @@ def test_confirmed_in_writing_needs_the_mailed_letter_and_then_tells_the_filer(
     assert "Status Received → Confirmed in writing" in log
     counts = figures(app)
     assert (counts["letter_on_time"], counts["letter_late"], counts["letters_mailed"]) == (1, 0, 1)
+    # The filer's receipt now says what staff recorded.
+    receipt = client.get(filed.headers["Location"]).text
+    assert "Confirmed in writing. Staff have received the written confirmation mailed to" in receipt
+    assert "Given by telephone, March 1, 2027 at 9:30 a.m., as recorded by staff" in receipt
+    assert ('A letter mailed on <time datetime="2027-03-04">Thursday, March 4, 2027</time>, as'
+            " recorded by staff") in receipt  # fmt: skip
 
 
 def test_a_letter_mailed_after_the_third_business_day_is_late(app, client):
