@@ -133,7 +133,9 @@ def test_the_page_says_how_it_counts(app, client):
     sign_in(client, app)
     page = client.get("/staff/annual-report/", query_string={"start": "2026-01-03",
                                                               "end": "2027-01-02"}).text  # fmt: skip
-    assert re.search(r"Release notifications</th><td>1</td><td>1</td>", page)
+    assert re.search(r"Confirmed, found through release notifications</th><td>1<", page)
+    assert re.search(r"Eliminated, found through release notifications</th><td>1<", page)
+    assert re.search(r"Eliminated in all</th><td>3<", page)
     assert "A status changed later counts in the period of the change" in page
     assert "Fines are set by a court on conviction" in page
 
