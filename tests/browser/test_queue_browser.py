@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import threading
 from zoneinfo import ZoneInfo
 
 import pytest
 from browsing import check
-from helpers import PASSWORD, add_enrolled_account, file_notification, notification_data
+from helpers import (
+    PASSWORD,
+    add_enrolled_account,
+    file_notification,
+    notification_data,
+    serving,
+)
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
 
 from bench.seed import case_row, insert_reports, report_row
 from portal import create_app
@@ -51,12 +55,8 @@ def busy(tmp_path, build):
     now = dt.datetime(2027, 3, 9, 10, 0, tzinfo=NEW_YORK)
     app.config["CLOCK"] = lambda: now
     add_enrolled_account(app, "smo")
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield app, f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
+    with serving(app) as url:
+        yield app, url
 
 
 FIRST_ROW = """() => {
