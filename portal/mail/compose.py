@@ -151,7 +151,7 @@ def queue_notification_mail(db: sqlite_utils.Database, case: dict[str, Any], tok
     context = {
         "case": case,
         "sections": record(case, details),
-        "deadlines": stored_deadlines(case, details, _online()),
+        "deadlines": stored_deadlines(case, details, _online(), db),
         "photo_count": len(photos),
         "map_link": map_link(case),
         "status_link": status_link(token),

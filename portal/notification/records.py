@@ -7,6 +7,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+import sqlite_utils
 from flask import current_app
 
 from content_model.loader import OnlineFiling
@@ -134,15 +135,19 @@ def online_filing() -> OnlineFiling:
 
 
 def stored_deadlines(
-    case: dict[str, Any], n: dict[str, Any], online: OnlineFiling
+    case: dict[str, Any],
+    n: dict[str, Any],
+    online: OnlineFiling,
+    db: sqlite_utils.Database | None = None,
 ) -> list[Deadline]:
     """The deadlines of a stored filing, as now recorded: the notices staff logged and
-    linked to it and the letter mailed (compliance), else the filer's own answers."""
+    linked to it and the letter mailed (compliance), else the filer's own answers. `db`:
+    the caller's connection (the request's by default)."""
     rules = compliance.rules()
     filed = dt.datetime.fromisoformat(case["received_at"])
     now = local_now()
     due = dt.datetime.fromisoformat(n["notice_due"])
-    logged = compliance.linked_notices(get_db(), case["id"])
+    logged = compliance.linked_notices(db or get_db(), case["id"])
     if logged:
         # The first notice in time, else the first one given.
         def in_time(p: dict[str, Any]) -> bool:
