@@ -147,13 +147,15 @@ def find_cases(
         ids = page_of(("1 = 1", []), (newest, []), PER_PAGE, skip)
     else:
         urgent = danger.only("danger", moments)
-        (count,) = db.execute(
-            f"SELECT count(*){tables} WHERE {where} AND {urgent[0]}", [*params, *urgent[1]]
-        ).fetchone()
-        ids = []
-        if skip < count:
-            rank, rank_params = danger.rank(moments)
+        rank, rank_params = danger.rank(moments)
+        ids, count = [], 0
+        if skip:  # how many cases in danger come before this page
+            (count,) = db.execute(
+                f"SELECT count(*){tables} WHERE {where} AND {urgent[0]}", [*params, *urgent[1]]
+            ).fetchone()
+        if not skip or skip < count:
             ids = page_of(urgent, (f"{rank}, {newest}", rank_params), PER_PAGE, skip)
+            count = max(count, skip + len(ids))
         if len(ids) < PER_PAGE:
             rest = danger.not_in_danger(moments)
             ids += page_of(rest, (newest, []), PER_PAGE - len(ids), max(0, skip - count))
