@@ -136,6 +136,8 @@ CREATE TABLE IF NOT EXISTS phone_notices (
     -- "mailed ... within three business days") and the day it arrived, as staff recorded it.
     letter_mailed_on TEXT,
     letter_received_on TEXT,
+    -- Who signed or sent it, as the letter says.
+    letter_from TEXT,
     letter_recorded_by TEXT,
     letter_recorded_at TEXT
 );
@@ -462,6 +464,7 @@ ADDED_COLUMNS = [
     ("phone_notices", "case_id", "INTEGER REFERENCES cases (id)"),
     ("phone_notices", "letter_mailed_on", "TEXT"),
     ("phone_notices", "letter_received_on", "TEXT"),
+    ("phone_notices", "letter_from", "TEXT"),
     ("phone_notices", "letter_recorded_by", "TEXT"),
     ("phone_notices", "letter_recorded_at", "TEXT"),
 ]

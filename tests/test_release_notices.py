@@ -56,9 +56,11 @@ def log_notice(client, how: str, told_at: str, case_id: int | None = 1, **extra)
     return response
 
 
-def record_letter(client, notice_id: int, mailed_on: str, received_on: str = "", case_id=1):
+def record_letter(client, notice_id: int, mailed_on: str, received_on: str = "", case_id=1,
+                  sender: str = ""):  # fmt: skip
     page = client.get(f"/staff/phone-notices/{notice_id}/").text
-    data = {"csrf_token": csrf_of(page), "mailed_on": mailed_on, "received_on": received_on}
+    data = {"csrf_token": csrf_of(page), "mailed_on": mailed_on, "received_on": received_on,
+            "sender": sender}  # fmt: skip
     if case_id:
         data["case_id"] = str(case_id)
     return client.post(f"/staff/phone-notices/{notice_id}/letter", data=data)
@@ -176,7 +178,7 @@ def test_confirmed_in_writing_needs_the_mailed_letter_and_then_tells_the_filer(
     log_notice(client, "phone", "2027-03-01T09:30")
     at(app, "2027-03-05T11:00")
     before = len(mail_server.messages)
-    response = record_letter(client, 1, "2027-03-04", "2027-03-05")
+    response = record_letter(client, 1, "2027-03-04", "2027-03-05", sender="Sam Lee, yard manager")
     assert response.status_code == 303 and response.headers["Location"] == "/staff/cases/1/"
     assert stored(app) == {
         "notice_met": 1, "confirmation_due": "2027-03-04T23:59:59-05:00", "confirmation_met": 1
@@ -188,7 +190,9 @@ def test_confirmed_in_writing_needs_the_mailed_letter_and_then_tells_the_filer(
     assert "Confirmed in writing" in text
     assert "Staff have received the written confirmation mailed to Horseheads Village Hall." in text
     log = client.get("/staff/cases/1/").text
-    assert "a letter mailed Thursday, March 4, 2027, arrived Friday, March 5, 2027, in time" in log
+    assert ("a letter from Sam Lee, yard manager mailed Thursday, March 4, 2027, arrived Friday,"
+            " March 5, 2027, in time") in log  # fmt: skip
+    assert "From Sam Lee, yard manager." in client.get("/staff/phone-notices/1/").text
     assert "Status Received → Confirmed in writing" in log
     counts = figures(app)
     assert (counts["letter_on_time"], counts["letter_late"], counts["letters_mailed"]) == (1, 0, 1)

@@ -74,6 +74,7 @@ class LetterForm(FlaskForm):
         [DataRequired("Enter the day the letter was mailed, from its postmark.")],
     )
     received_on = DateField("Day it arrived at the office", [Optional()])
+    sender = text("Who signed or sent it", 120)
 
     def __init__(self, *args, told: dt.date, today: dt.date, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -202,6 +203,7 @@ def record_letter(
     mailed_on: dt.date,
     received_on: dt.date | None,
     actor: str,
+    sender: str | None = None,
 ) -> bool:
     """Record the mailed written confirmation of a spoken notice. A linked filing waiting
     for it becomes "Confirmed in writing" (one audit entry, one update mail); returns
@@ -213,9 +215,9 @@ def record_letter(
             raise ValidationError("A fax is written already: it needs no confirmation.")
         db.execute(
             "UPDATE phone_notices SET letter_mailed_on = ?, letter_received_on = ?,"
-            " letter_recorded_by = ?, letter_recorded_at = ? WHERE id = ?",
-            [mailed_on.isoformat(), received_on.isoformat() if received_on else None, actor,
-             local_stamp(), notice_id],
+            " letter_from = ?, letter_recorded_by = ?, letter_recorded_at = ? WHERE id = ?",
+            [mailed_on.isoformat(), received_on.isoformat() if received_on else None,
+             sender or None, actor, local_stamp(), notice_id],
         )  # fmt: skip
         if notice["case_id"] is not None:
             case_id = notice["case_id"]
@@ -224,6 +226,7 @@ def record_letter(
             detail = _about(notice) | {
                 "mailed_on": mailed_on.isoformat(),
                 "received_on": received_on.isoformat() if received_on else None,
+                "sender": sender or None,
                 "in_time": compliance.letter_in_time(mailed_on, due),
             }
             if notice["letter_mailed_on"]:
@@ -379,6 +382,7 @@ def _letter_form(notice: dict[str, Any], formdata: Any = None) -> LetterForm:
         form.mailed_on.data = dt.date.fromisoformat(notice["letter_mailed_on"])
         if notice["letter_received_on"]:
             form.received_on.data = dt.date.fromisoformat(notice["letter_received_on"])
+        form.sender.data = notice["letter_from"]
     return form
 
 
@@ -418,7 +422,7 @@ def record_phone_notice_letter(notice_id: int):
         return phone_notice(notice_id, letter_form=form, status=422)
     try:
         mailed = record_letter(db, notice_id, form.mailed_on.data, form.received_on.data,
-                               current_staff()["username"])  # fmt: skip
+                               current_staff()["username"], form.sender.data)  # fmt: skip
     except ValidationError as error:
         flash(str(error), "error")
         return _back(notice_id)
