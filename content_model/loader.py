@@ -154,6 +154,9 @@ class Office:
     closes: dt.time
     email: str | None
     fax: str | None
+    # Whether a fax notice (release notification section) is also due by closing time;
+    # false: a fax is due by the end of the business day (a reading: a fax needs no one in).
+    office_hours_apply_to_fax: bool = False
     # Where the office is (optional): the checker holds the service area to contain it.
     latitude: float | None = None
     longitude: float | None = None
@@ -492,6 +495,7 @@ def load_settings(path: Path) -> Settings:
             closes=_clock_time(office, "closes"),
             email=office.text("email", optional=True),
             fax=office.text("fax", optional=True),
+            office_hours_apply_to_fax=office.flag("office_hours_apply_to_fax", False),
             **_location(office),
         ),
         smo_title=smo.text("title"),

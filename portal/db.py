@@ -22,7 +22,9 @@ from portal.statuses import STATUSES
 # 7: enforcement; 9: the Open311 keys and filings (8 is the staff desk's, merged apart);
 # 10: enforcement records that stay true (places, respondents' contacts and merges, earlier
 # offenses from paper files, service of a notice, corrected payments, signatures),
-# staff sessions on the server, sign-in failures, enrolment codes, the public update.
+# staff sessions on the server, sign-in failures, enrolment codes, the public update,
+# release notices as recorded (a notice's filing and mailed letter), report_hazards for
+# the queue, notice_met that can be unknown (see _relax_notice_met), events by time.
 SCHEMA_VERSION = 10
 
 SCHEMA = """
@@ -149,10 +151,13 @@ CREATE TABLE IF NOT EXISTS events (
     client TEXT
 );
 CREATE INDEX IF NOT EXISTS events_case ON events (case_id, id);
+-- The annual figures count what happened in a period, from the log (portal/staff/reports.py).
+CREATE INDEX IF NOT EXISTS events_at ON events (at);
 
 -- A release told to the municipality by telephone, in person or by fax (release notification
--- section), logged by staff; a spoken one waits for its written confirmation (an online
--- notification).
+-- section), logged by staff: this is the notice the law asks for. A spoken one waits for its
+-- written confirmation, a letter mailed to the municipality (letter_mailed_on); an online
+-- filing about the same release is linked to it (case_id), and is not that letter.
 CREATE TABLE IF NOT EXISTS phone_notices (
     id INTEGER PRIMARY KEY,
     told_at TEXT NOT NULL,
@@ -168,10 +173,22 @@ CREATE TABLE IF NOT EXISTS phone_notices (
     taken_by TEXT NOT NULL,
     logged_at TEXT NOT NULL,
     confirmation_due TEXT,
-    confirmed_by INTEGER REFERENCES cases (id)
+    -- Before version 10: the filing taken for the written confirmation; moved to case_id.
+    confirmed_by INTEGER REFERENCES cases (id),
+    -- The online filing about the same release (linked by staff, in both audit logs).
+    case_id INTEGER REFERENCES cases (id),
+    -- The mailed written confirmation: the day it was mailed (the postmark; the law counts
+    -- "mailed ... within three business days") and the day it arrived, as staff recorded it.
+    letter_mailed_on TEXT,
+    letter_received_on TEXT,
+    -- Who signed or sent it, as the letter says.
+    letter_from TEXT,
+    letter_recorded_by TEXT,
+    letter_recorded_at TEXT
 );
-CREATE INDEX IF NOT EXISTS phone_notices_waiting ON phone_notices (confirmation_due)
-    WHERE confirmed_by IS NULL;
+CREATE INDEX IF NOT EXISTS phone_notices_letter_waiting ON phone_notices (confirmation_due)
+    WHERE letter_mailed_on IS NULL;
+CREATE INDEX IF NOT EXISTS phone_notices_case ON phone_notices (case_id) WHERE case_id IS NOT NULL;
 
 -- Internal notes: staff only, never on the status page.
 CREATE TABLE IF NOT EXISTS notes (
@@ -224,6 +241,19 @@ CREATE TABLE IF NOT EXISTS reports (
     source_notes TEXT
 );
 
+-- The content's hazard rules each report meets (a JSON list of names), with a fingerprint of
+-- the rules they were worked out with: the queue sorts hazards first in SQL, and works them
+-- out again for a new report or new rules (portal/staff/danger.py). Its own table, so
+-- writing it does not touch the search index's triggers on reports.
+CREATE TABLE IF NOT EXISTS report_hazards (
+    case_id INTEGER PRIMARY KEY REFERENCES cases (id),
+    hazards TEXT NOT NULL,
+    rules TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS report_hazards_rules ON report_hazards (rules);
+CREATE INDEX IF NOT EXISTS report_hazards_found ON report_hazards (case_id)
+    WHERE hazards != '[]';
+
 -- A facility's release notification (release notification section). Kept until retain_until.
 CREATE TABLE IF NOT EXISTS notifications (
     case_id INTEGER PRIMARY KEY REFERENCES cases (id),
@@ -257,7 +287,9 @@ CREATE TABLE IF NOT EXISTS notifications (
     prior_notice_at TEXT,
     prior_notice_to TEXT,
     notice_due TEXT NOT NULL,
-    notice_met INTEGER NOT NULL,
+    -- As recorded: 1 a notice was given in time, 0 only late; NULL none recorded yet
+    -- (never guessed from the filing, unless the content accepts the filing as the notice).
+    notice_met INTEGER,
     confirmation_due TEXT,
     confirmation_met INTEGER,
     retain_until TEXT NOT NULL
@@ -571,6 +603,12 @@ ADDED_COLUMNS = [
     ("staff", "enrol_code_hash", "TEXT"),
     ("staff", "enrol_code_until", "REAL"),
     ("pending_photos", "client", "TEXT"),
+    ("phone_notices", "case_id", "INTEGER REFERENCES cases (id)"),
+    ("phone_notices", "letter_mailed_on", "TEXT"),
+    ("phone_notices", "letter_received_on", "TEXT"),
+    ("phone_notices", "letter_from", "TEXT"),
+    ("phone_notices", "letter_recorded_by", "TEXT"),
+    ("phone_notices", "letter_recorded_at", "TEXT"),
 ]
 # Filled once, when the column is added to a file made before it: (table, column, SQL).
 BACKFILLS = [
@@ -600,11 +638,55 @@ def _migrate(db: sqlite_utils.Database) -> None:
         for table, column, sql in BACKFILLS:
             if (table, column) in added:
                 db.execute(sql.format(closed=closed))
+        if "phone_notices" in tables:
+            # Before version 10, a filing linked to a call was taken for its written
+            # confirmation: it is now only linked (the letter is recorded on its own).
+            db.execute(
+                "UPDATE phone_notices SET case_id = confirmed_by, confirmed_by = NULL"
+                " WHERE confirmed_by IS NOT NULL"
+            )
+        if "notifications" in tables:
+            _relax_notice_met(db)
         # Statement by statement: executescript() would commit halfway.
         for statement in _statements(SCHEMA):
             db.execute(statement)
         search_index.create(db, rebuild="case_search" not in tables)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _relax_notice_met(db: sqlite_utils.Database) -> None:
+    """Before version 10, notifications.notice_met was required, so a notice not yet given
+    was stored as given in time. SQLite cannot drop NOT NULL in place: the table is built
+    again from SCHEMA (the search triggers and view first dropped; they are made again)."""
+    required = {row[1]: row[3] for row in db.execute("PRAGMA table_info(notifications)")}
+    if not required.get("notice_met"):
+        return
+    # The search index's triggers (on every table it reads) use the view: with the view
+    # gone, renaming a table would fail on them. search_index.create() makes all again.
+    for (name,) in db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger'"
+        " AND (tbl_name = 'notifications' OR name LIKE 'case_search%')"
+    ).fetchall():
+        db.execute(f'DROP TRIGGER "{name}"')
+    db.execute("DROP VIEW IF EXISTS case_search_text")
+    [create] = [s for s in _statements(SCHEMA) if "EXISTS notifications (" in s]
+    db.execute(create.replace("EXISTS notifications (", "EXISTS notifications_v10 ("))
+    columns = ", ".join(f'"{name}"' for name in required)
+    db.execute(f"INSERT INTO notifications_v10 ({columns}) SELECT {columns} FROM notifications")
+    db.execute("DROP TABLE notifications")
+    db.execute("ALTER TABLE notifications_v10 RENAME TO notifications")
+    # What the filing said of its own notice is no longer taken as given: a notice counts
+    # once logged and linked, in time as the default reading has it (a call by closing
+    # time, a fax by the end of the due day). No mailed letter was recorded before.
+    if "phone_notices" not in db.table_names():
+        db.execute("UPDATE notifications SET confirmation_met = NULL, notice_met = NULL")
+        return
+    db.execute(
+        "UPDATE notifications SET confirmation_met = NULL, notice_met = (SELECT max(CASE"
+        " WHEN p.how = 'fax' THEN substr(p.told_at, 1, 10) <= substr(notice_due, 1, 10)"
+        " ELSE p.told_at <= notice_due END) FROM phone_notices p"
+        " WHERE p.case_id = notifications.case_id)"
+    )
 
 
 def _statements(script: str) -> list[str]:

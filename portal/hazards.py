@@ -6,13 +6,21 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from content_model.loader import HazardRule
 
 
+@lru_cache(maxsize=64)
+def _pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern for a rule's words (whole words): a report is read once per rule."""
+    return re.compile(r"\b(?:" + "|".join(re.escape(word) for word in words) + r")\b")
+
+
 def _mentions(text: str, words: Iterable[str]) -> bool:
-    return any(re.search(rf"\b{re.escape(word)}\b", text) for word in words)
+    words = tuple(words)
+    return bool(words) and _pattern(words).search(text) is not None
 
 
 def report_hazards(rules: Iterable[HazardRule], report: dict[str, Any]) -> list[str]:

@@ -18,7 +18,7 @@ from portal.db import get_db
 from portal.headers import content_security_policy, origin
 from portal.icons import ICON_SIZES, icon_png
 from portal.intake.storage import find_by_token
-from portal.statuses import STATUSES
+from portal.statuses import public_wordings
 
 bp = Blueprint("offline", __name__)
 
@@ -117,7 +117,8 @@ def mine():
 def status_json(token: str):
     """What "My reports" shows of a kept report: its status, nothing personal."""
     case = find_by_token(get_db(), token) or abort(404)
-    status = STATUSES.get(case["status"])
+    office = current_app.extensions["content"].settings.office.name
+    status = public_wordings(office).get(case["status"])
     label, meaning = (status.label, status.public) if status else (case["status"], "")
     return {
         "reference": case["reference"],

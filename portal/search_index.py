@@ -17,15 +17,23 @@ import sqlite_utils
 # digits of a phone number.
 SEPARATORS = " \n\t-().,/+#:;'\"_"
 
-_TEXT_COLUMNS = [
-    "c.reference", "c.address", "c.contact_name", "c.contact_email", "c.contact_phone",
-    "c.referred_to", "r.description", "r.color", "r.source_description", "r.source_vehicle",
-    "r.source_notes", "n.facility_name", "n.facility_address", "n.materials", "n.permit_number",
-    "n.dec_spill_number", "n.responsible_title", "n.cause", "n.cleanup",
-    "(SELECT group_concat(body, ' ') FROM notes WHERE case_id = c.id)",
-    "(SELECT group_concat(findings || ' ' || coalesce(lab_reference, ''), ' ')"
-    " FROM inspections WHERE case_id = c.id)",
+# Every text an officer may search for, with what the queue calls it when it matches
+# (portal/staff/matches.py): (label, SQL over cases c, reports r, notifications n).
+TEXT_COLUMNS = [
+    ("Reference", "c.reference"), ("Address", "c.address"), ("Name", "c.contact_name"),
+    ("E-mail", "c.contact_email"), ("Phone", "c.contact_phone"),
+    ("Referred to", "c.referred_to"), ("Description", "r.description"), ("Color", "r.color"),
+    ("Business or property named", "r.source_description"),
+    ("Vehicle and license plate", "r.source_vehicle"),
+    ("What they were seen doing", "r.source_notes"), ("Facility", "n.facility_name"),
+    ("Facility address", "n.facility_address"), ("Material released", "n.materials"),
+    ("Permit number", "n.permit_number"), ("NYSDEC spill number", "n.dec_spill_number"),
+    ("Job title", "n.responsible_title"), ("Cause", "n.cause"), ("Cleanup", "n.cleanup"),
+    ("Internal note", "(SELECT group_concat(body, ' ') FROM notes WHERE case_id = c.id)"),
+    ("Site visit", "(SELECT group_concat(findings || ' ' || coalesce(lab_reference, ''), ' ')"
+     " FROM inspections WHERE case_id = c.id)"),
 ]  # fmt: skip
+_TEXT_COLUMNS = [column for _, column in TEXT_COLUMNS]
 
 
 def _compact(expression: str) -> str:

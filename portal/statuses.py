@@ -81,9 +81,12 @@ STATUSES: dict[str, Status] = {
         closed=True,
         color="#6e6e6e",  # grey
     ),
+    # Only for a written confirmation on record: a letter mailed to the office, its mailing
+    # date recorded, or the filing where the content accepts it (the workflow refuses it
+    # otherwise). "{office}" is the content's office name (public_wordings).
     "confirmed": Status(
         label="Confirmed in writing",
-        public="This filing confirms the earlier notice in writing.",
+        public="Staff have received the written confirmation mailed to {office}.",
         kinds=NOTIFICATIONS,
         closed=False,
         color="#c2185b",  # magenta
@@ -97,7 +100,14 @@ STATUSES: dict[str, Status] = {
     ),
     "closed": Status(
         label="Closed",
-        public="No further action is needed on this notification.",
+        # Staff may close a filing while a mailed confirmation is still due, or a source
+        # still keeps its record: the wording promises nothing about what the law requires.
+        public=(
+            "Staff have finished following up this filing. That does not change what the law"
+            " requires of the facility: a written confirmation still due must still be"
+            " mailed, and a commercial or industrial source keeps its written record for at"
+            " least three years."
+        ),
         kinds=NOTIFICATIONS,
         closed=True,
         color="#263238",  # near black
@@ -107,6 +117,11 @@ STATUSES: dict[str, Status] = {
 CLOSED = frozenset(key for key, status in STATUSES.items() if status.closed)
 INVESTIGATED = tuple(key for key, status in STATUSES.items() if status.investigated)
 COLORS = {key: status.color for key, status in STATUSES.items()}
+
+
+def public_wordings(office: str) -> dict[str, Status]:
+    """The table with each public wording as people read it, the office's name filled in."""
+    return {key: s._replace(public=s.public.format(office=office)) for key, s in STATUSES.items()}
 
 
 def statuses_for(kind: str) -> tuple[str, ...]:

@@ -14,7 +14,7 @@ from portal.intake.forms import MAX_PHOTOS
 from portal.intake.photos import MAX_UPLOAD_BYTES
 from portal.notification.records import record_duty
 from portal.report.choices import CHOICE_LABELS
-from portal.statuses import STATUSES
+from portal.statuses import public_wordings
 
 
 def init_templates(app: Flask, content: Content) -> None:
@@ -27,7 +27,7 @@ def init_templates(app: Flask, content: Content) -> None:
         public_url_for=public_url_for,
         labels=CHOICE_LABELS,
         field_attrs=field_attrs,
-        statuses=STATUSES,
+        statuses=public_wordings(content.settings.office.name),
         spill_section=content.ordinance.spill_section,
         # The law's own definition, for the form's "is it hazardous?" (None: the law has none).
         hazardous_defined=content.ordinance.defined("hazardous-materials"),

@@ -20,9 +20,9 @@ from helpers import (
 )
 from mailserver import body
 
-from bench.seed import TZ, case_row, insert_reports, report_row, seed_reports
+from bench.seed import seed_reports
 from portal.db import get_db
-from portal.staff.reports import annual_counts, reporting_year
+from portal.staff.reports import reporting_year
 
 
 @pytest.fixture
@@ -51,7 +51,7 @@ def act(client, case_id: int, **data) -> str:
 
 
 def test_queue_lists_newest_first_with_flags(staff):
-    page = staff.get("/staff/").text
+    page = staff.get("/staff/", query_string={"sort": "newest"}).text
     references = re.findall(r">(IDR-\d{4}-\d{4})</a>", page)
     assert references == sorted(references, reverse=True) and len(references) == 3
     assert page.count("Possible duplicate") == 1, "the second report at the bridge"
@@ -152,7 +152,7 @@ def test_the_case_page_shows_a_notification_with_its_deadlines(app, client):
     file_notification(client, notification_data())
     sign_in(client, app)
     page = client.get("/staff/cases/1/").text
-    assert "Depot Street Fuel" in page and "Notice to the Village</strong>" in page
+    assert "Depot Street Fuel" in page and "Notice and written confirmation" in page
     assert "Written confirmation overdue" in client.get("/staff/").text
     assert "Hazardous" in client.get("/staff/").text
 
@@ -219,55 +219,6 @@ def test_the_permit_year_runs_january_3_to_january_2(app):
         assert reporting_year(dt.date(2026, 11, 29)) == (dt.date(2026, 1, 3), dt.date(2027, 1, 2))
         assert reporting_year(dt.date(2027, 1, 2)) == (dt.date(2026, 1, 3), dt.date(2027, 1, 2))
         assert reporting_year(dt.date(2027, 1, 3)) == (dt.date(2027, 1, 3), dt.date(2028, 1, 2))
-
-
-def test_annual_counts_match_a_data_set_counted_by_hand(app):
-    def at(day: str) -> dt.datetime:
-        return dt.datetime.fromisoformat(f"{day}T10:00:00").replace(tzinfo=TZ)
-
-    # (received, status, confirmed, indicators): the first and last fall outside 2026's permit year.
-    table = [
-        ("2026-01-02", "resolved", 1, ["suds"]),
-        ("2026-01-03", "investigating", 0, ["suds", "odor"]),
-        ("2026-03-10", "resolved", 1, ["sheen"]),
-        ("2026-04-01", "resolved", 0, ["trash"]),
-        ("2026-05-05", "referred", 1, ["sheen", "odor"]),
-        ("2026-06-06", "exempt", 0, ["suds"]),
-        ("2026-07-07", "no-violation", 0, ["cloudy"]),
-        ("2026-08-08", "duplicate", 0, ["sheen"]),
-        ("2026-09-09", "received", 0, []),
-        ("2027-01-02", "received", 0, ["dumping"]),
-        ("2027-01-03", "resolved", 1, ["suds"]),
-    ]
-    with app.app_context():
-        db = get_db()
-        insert_reports(db, [(case_row(n, at(day), status=status, confirmed_illicit=confirmed),
-                             report_row(0, at(day), indicators=json.dumps(codes)))
-                            for n, (day, status, confirmed, codes) in enumerate(table, 1)])  # fmt: skip
-        counts = annual_counts(db, dt.date(2026, 1, 3), dt.date(2027, 1, 2))
-    by_indicator = {code: n for code, _, n in counts["by_indicator"]}
-    assert counts["reports"] == 9
-    assert counts["investigated"] == 6  # investigating, 2 resolved, referred, exempt, no-violation
-    assert counts["confirmed"] == 2 and counts["eliminated"] == 1
-    assert counts["referred"] == 1 and counts["exempt"] == 1 and counts["duplicates"] == 1
-    assert by_indicator == {"sheen": 3, "suds": 2, "color": 0, "odor": 2, "cloudy": 1, "trash": 1,
-                            "dead-animals": 0, "dumping": 1, "dry-weather-flow": 0}  # fmt: skip
-    assert counts["notifications"] == 0
-
-
-def test_annual_report_page_counts_notifications_too(app, client):
-    file_notification(client, notification_data())
-    file_notification(
-        client, notification_data(prior_notice="none", prior_notice_at="", prior_notice_to="")
-    )
-    sign_in(client, app)
-    page = client.get(
-        "/staff/annual-report/", query_string={"start": "2026-01-03", "end": "2027-01-02"}
-    ).text
-    assert re.search(r"Notifications received</th><td>2<", page)
-    # The first told the Village by phone in time; the second told it only with this filing.
-    assert re.search(r"late\)</th><td>1<", page)
-    assert re.search(r"Confirmed in writing</th><td>1<", page)
 
 
 def test_queue_pages_through_many_cases(app, client):
@@ -357,13 +308,13 @@ def test_a_phone_notice_form_explains_its_errors(app, client, overrides, message
     assert response.status_code == 422 and message in response.text
 
 
-def test_the_written_notification_confirms_the_phone_notice(app, client):
+def test_a_phone_notice_is_linked_to_its_filing_which_does_not_confirm_it(app, client):
     file_notification(client, notification_data())
     sign_in(client, app)
     log_phone_notice(client)
     case_page = client.get("/staff/cases/1/").text
-    assert "This filing confirms it" in case_page, "the filing of the same facility is suggested"
-    notice_form = re.search(r'action="(/staff/phone-notices/\d+/confirmed)"', case_page).group(1)
+    assert "Link it to this filing" in case_page, "the notice of the same facility is suggested"
+    notice_form = re.search(r'action="(/staff/phone-notices/\d+/link)"', case_page).group(1)
     reference = re.search(r"REL-\d{4}-\d{4}", case_page).group(0)
     bad = client.post(
         notice_form, data={"csrf_token": csrf_of(case_page), "reference": "IDR-1999-0001"}
@@ -374,9 +325,11 @@ def test_the_written_notification_confirms_the_phone_notice(app, client):
     )
     client.post(notice_form, data={"csrf_token": csrf_of(case_page), "reference": reference})
     queue = client.get("/staff/").text
-    assert f"Confirmed in writing by {reference}." in queue
-    assert "Notices waiting for their written confirmation" not in queue
+    assert f"Linked to {reference}." in queue
+    # Linked, but the filing is not the letter: the notice still waits for it.
+    assert "Notices waiting for their written confirmation" in queue
     page = client.get(
         "/staff/annual-report/", query_string={"start": "2026-01-03", "end": "2027-01-02"}
     ).text
-    assert re.search(r"confirmed in writing</th><td>1 of 1<", page)
+    assert re.search(r"No letter recorded</th><td>1<", page)
+    assert re.search(r"Letter mailed in time</th><td>0<", page)

@@ -151,7 +151,7 @@ def queue_notification_mail(db: sqlite_utils.Database, case: dict[str, Any], tok
     context = {
         "case": case,
         "sections": record(case, details),
-        "deadlines": stored_deadlines(case, details, _online()),
+        "deadlines": stored_deadlines(case, details, _online(), db),
         "facility_kind": details["facility_kind"],
         "photo_count": len(photos),
         "map_link": map_link(case),

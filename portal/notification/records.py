@@ -7,11 +7,15 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+import sqlite_utils
 from flask import current_app
 
 from content_model.loader import OnlineFiling
+from portal.clock import local_now
+from portal.db import get_db
 from portal.deadlines import BusinessCalendar
 from portal.display import when
+from portal.notification import compliance
 from portal.notification.choices import LABELS, PRIOR_NOTICE_BY, SPOKEN_NOTICES
 
 # The release notification section: a commercial or industrial source keeps its record
@@ -36,23 +40,36 @@ def years_after(day: dt.date, years: int) -> dt.date:
 
 @dataclass(frozen=True)
 class Deadline:
-    """One thing the law requires by a moment, and whether (as the filing tells) it was done."""
+    """One thing the law requires by a moment, and whether it was done (and how we know)."""
 
     key: str  # "notice" or "confirmation"
     due: dt.datetime  # local time: closing time (notice) or end of day (confirmation)
-    done_at: dt.datetime | None  # None: not done, as far as this filing shows
-    done_by: str  # how it was done: "this filing", "by telephone"...
-    checked_at: dt.datetime  # when the filing was made (or is being reviewed)
+    done_at: dt.datetime | None  # None: not done, as far as the record shows
+    done_by: str  # how it was done: "this filing", "by telephone", "by a mailed letter"...
+    checked_at: dt.datetime  # when the filing was made, reviewed, or is shown
+    # The last moment for the way it was done, when later than `due`: a fax by the end of
+    # the due day (compliance.notice_limit).
+    limit: dt.datetime | None = None
+    # Staff recorded it (a logged call, visit or fax, a mailed letter), or the content
+    # accepts the filing as it; False: only the filer's own answer says so.
+    recorded: bool = True
+    # done_at is a day (a letter's mailing date), not a moment.
+    day_only: bool = False
 
     @property
     def met(self) -> bool:
-        return self.done_at is not None and self.done_at <= self.due
+        return self.done_at is not None and self.done_at <= (self.limit or self.due)
 
     @property
     def late(self) -> bool:
         """Done after the deadline, or not done and the deadline has passed."""
-        moment = self.done_at if self.done_at is not None else self.checked_at
-        return moment > self.due
+        if self.done_at is not None:
+            return not self.met
+        return self.checked_at > self.due
+
+
+BY = dict(PRIOR_NOTICE_BY)
+BY_LETTER = "by a mailed letter"
 
 
 def release_deadlines(
@@ -65,31 +82,57 @@ def release_deadlines(
     prior_notice: str,
     prior_notice_at: dt.datetime | None,
     filed_at: dt.datetime,
+    office_hours_apply_to_fax: bool = False,
 ) -> list[Deadline]:
     """Notice by closing time on the next business day after discovery (notice in person or
-    by telephone needs the office open); a spoken notice confirmed by written notice mailed
-    by the end of the third business day after it."""
+    by telephone needs the office open; a fax, by the end of that day); a spoken notice
+    confirmed by written notice mailed by the end of the third business day after it. What
+    the filer says of an earlier notice is their answer (`recorded` False)."""
     due = calendar.close_of_business(calendar.next_business_day(discovered_at.date()), tz, closes)
-    deadlines = [_notice(due, prior_notice, prior_notice_at, filed_at, online)]
+    deadlines = [_notice(due, prior_notice, prior_notice_at, filed_at, online,
+                         office_hours_apply_to_fax)]  # fmt: skip
     if prior_notice in SPOKEN_NOTICES and prior_notice_at is not None:
-        confirm_due = calendar.end_of_day(calendar.add_business_days(prior_notice_at.date(), 3), tz)
-        deadlines.append(_confirmation(confirm_due, filed_at, online))
+        confirm_due = compliance.confirmation_due(calendar, tz, prior_notice_at)
+        deadlines.append(_confirmation(confirm_due, prior_notice_at, filed_at, online, filed_at))
     return deadlines
 
 
-def _notice(due, prior_notice, prior_notice_at, filed_at, online: OnlineFiling) -> Deadline:
-    if prior_notice not in (None, "none") and prior_notice_at is not None:
-        how = dict(PRIOR_NOTICE_BY)[prior_notice]
-        return Deadline("notice", due, prior_notice_at, how, filed_at)
+def _notice(
+    due: dt.datetime,
+    how: str | None,
+    at: dt.datetime | None,
+    checked_at: dt.datetime,
+    online: OnlineFiling,
+    office_hours_apply_to_fax: bool,
+    *,
+    recorded: bool = False,
+    filed_at: dt.datetime | None = None,
+) -> Deadline:
+    filed_at = filed_at or checked_at
+    if how not in (None, "none") and at is not None:
+        limit = compliance.notice_limit(due, how, office_hours_apply_to_fax)
+        return Deadline("notice", due, at, BY[how], checked_at, limit, recorded)
     if online.counts_as_notice:
-        return Deadline("notice", due, filed_at, "this filing", filed_at)
-    return Deadline("notice", due, None, "", filed_at)
+        limit = compliance.notice_limit(due, compliance.ONLINE, office_hours_apply_to_fax)
+        return Deadline("notice", due, filed_at, "this filing", checked_at, limit)
+    return Deadline("notice", due, None, "", checked_at)
 
 
-def _confirmation(due, filed_at, online: OnlineFiling) -> Deadline:
-    if online.counts_as_written_confirmation:
-        return Deadline("confirmation", due, filed_at, "this filing", filed_at)
-    return Deadline("confirmation", due, None, "", filed_at)
+def _confirmation(
+    due: dt.datetime,
+    told_at: dt.datetime,
+    filed_at: dt.datetime,
+    online: OnlineFiling,
+    checked_at: dt.datetime,
+    mailed_on: str | None = None,
+) -> Deadline:
+    if mailed_on:
+        mailed = dt.datetime.combine(dt.date.fromisoformat(mailed_on), dt.time(), tzinfo=due.tzinfo)
+        return Deadline("confirmation", due, mailed, BY_LETTER, checked_at, day_only=True)
+    # A filing made before the call cannot confirm it, whatever the content accepts.
+    if online.counts_as_written_confirmation and filed_at >= told_at:
+        return Deadline("confirmation", due, filed_at, "this filing", checked_at)
+    return Deadline("confirmation", due, None, "", checked_at)
 
 
 def online_filing() -> OnlineFiling:
@@ -98,41 +141,67 @@ def online_filing() -> OnlineFiling:
 
 
 def stored_deadlines(
-    case: dict[str, Any], n: dict[str, Any], online: OnlineFiling
+    case: dict[str, Any],
+    n: dict[str, Any],
+    online: OnlineFiling,
+    db: sqlite_utils.Database | None = None,
 ) -> list[Deadline]:
-    """The deadlines as they were worked out when the notification was filed."""
+    """The deadlines of a stored filing, as now recorded: the notices staff logged and
+    linked to it and the letter mailed (compliance), else the filer's own answers. `db`:
+    the caller's connection (the request's by default)."""
+    rules = compliance.rules()
     filed = dt.datetime.fromisoformat(case["received_at"])
-    prior_at = n["prior_notice_at"] and dt.datetime.fromisoformat(n["prior_notice_at"])
-    deadlines = [
-        _notice(dt.datetime.fromisoformat(n["notice_due"]), n["prior_notice"], prior_at or None,
-                filed, online)
-    ]  # fmt: skip
-    if n["confirmation_due"]:
-        due = dt.datetime.fromisoformat(n["confirmation_due"])
-        deadlines.append(_confirmation(due, filed, online))
+    now = local_now()
+    due = dt.datetime.fromisoformat(n["notice_due"])
+    logged = compliance.linked_notices(db or get_db(), case["id"])
+    if logged:
+        # The first notice in time, else the first one given.
+        def in_time(p: dict[str, Any]) -> bool:
+            limit = compliance.notice_limit(due, p["how"], rules.office_hours_apply_to_fax)
+            return dt.datetime.fromisoformat(p["told_at"]) <= limit
+
+        notice = next((p for p in logged if in_time(p)), logged[0])
+        at = dt.datetime.fromisoformat(notice["told_at"])
+        first = _notice(due, notice["how"], at, now, online, rules.office_hours_apply_to_fax,
+                        recorded=True, filed_at=filed)  # fmt: skip
+    else:
+        prior_at = n["prior_notice_at"] and dt.datetime.fromisoformat(n["prior_notice_at"])
+        first = _notice(due, n["prior_notice"], prior_at or None, now, online,
+                        rules.office_hours_apply_to_fax, filed_at=filed)  # fmt: skip
+    deadlines = [first]
+    spoken = [p for p in logged if p["how"] in SPOKEN_NOTICES]
+    if spoken:
+        told = dt.datetime.fromisoformat(spoken[0]["told_at"])
+        confirm_due = compliance.confirmation_due(rules.calendar, rules.tz, told)
+        deadlines.append(
+            _confirmation(confirm_due, told, filed, online, now, spoken[0]["letter_mailed_on"])
+        )
+    elif n["confirmation_due"] and n["prior_notice_at"]:
+        told = dt.datetime.fromisoformat(n["prior_notice_at"])
+        due_at = dt.datetime.fromisoformat(n["confirmation_due"])
+        deadlines.append(_confirmation(due_at, told, filed, online, now))
     return deadlines
 
 
-def _met(deadline: Deadline | None) -> int | None:
-    if deadline is None or (deadline.done_at is None and not deadline.late):
-        return None
-    return int(deadline.met)
-
-
 def with_deadlines(details: dict[str, Any], deadlines: list[Deadline], received: dt.datetime):
-    """The details plus the deadlines as stored, and how long the record is kept."""
+    """The details plus what is stored of the deadlines, and how long the record is kept.
+
+    Nothing is stored as done that staff have not recorded: at filing, the notice and the
+    confirmation are unknown (NULL) unless the content accepts the filing as them.
+    """
     by_key = {d.key: d for d in deadlines}
-    notice, confirmation = by_key["notice"], by_key.get("confirmation")
-    # Stored as at filing: 1 met, 0 late (done late, or not done with the time passed). A
-    # step still open is not late: the notice counts as 1 (the column is required), the
-    # confirmation stays NULL so the staff queue does not flag it as overdue.
+    prior_at = details.get("prior_notice_at")
+    done = compliance.outcome(
+        notice_due=by_key["notice"].due,
+        filed_at=received,
+        prior_notice=details.get("prior_notice"),
+        prior_notice_at=dt.datetime.fromisoformat(prior_at) if prior_at else None,
+        notices=[],
+        rules=compliance.rules(),
+    )
     return details | {
-        "notice_due": notice.due.isoformat(timespec="seconds"),
-        "notice_met": int(not notice.late),
-        "confirmation_due": confirmation.due.isoformat(timespec="seconds")
-        if confirmation
-        else None,
-        "confirmation_met": _met(confirmation),
+        "notice_due": by_key["notice"].due.isoformat(timespec="seconds"),
+        **done.columns(),
         "retain_until": years_after(received.date(), RETENTION_YEARS).isoformat(),
     }
 

@@ -118,6 +118,7 @@ def _worked_out(form: NotificationForm, filed_at: dt.datetime):
         prior_notice=form.prior_notice.data,
         prior_notice_at=moments["prior_notice_at"],
         filed_at=filed_at,
+        office_hours_apply_to_fax=settings.office.office_hours_apply_to_fax,
     )
     return case, details, deadlines
 

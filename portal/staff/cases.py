@@ -12,16 +12,19 @@ from flask_wtf import FlaskForm
 from wtforms import DateField, HiddenField, SelectField, StringField, TextAreaField
 from wtforms.validators import Length, Optional
 
+from portal.clock import local_now
 from portal.db import get_db
 from portal.hazards import report_hazards
 from portal.intake.fields import options
 from portal.mail.compose import map_link
-from portal.notification.records import online_filing as _online
-from portal.notification.records import record, stored_deadlines
+from portal.notification.choices import LABELS as NOTIFICATION_LABELS
+from portal.notification.compliance import confirmation_recorded
+from portal.notification.records import record
 from portal.staff import bp, workflow
 from portal.staff.accounts import usernames
 from portal.staff.auth import current_staff
 from portal.staff.inspections import InspectionForm, inspections_of
+from portal.staff.phone_notices import release_record
 from portal.staff.queue import nearby
 from portal.staff.workflow import WorkflowError, describe
 from portal.statuses import STATUSES, statuses_for
@@ -73,7 +76,10 @@ def case_form(case: dict[str, Any], formdata: Any = None) -> CaseForm:
         "exempt_reason": case["exempt_reason"] or "",
     }
     form = CaseForm(formdata=formdata, data=data)
-    form.status.choices = options([(s, STATUSES[s].label) for s in statuses_for(case["kind"])])
+    # "Confirmed in writing" only once the mailed letter is on record (workflow refuses it too).
+    keys = [s for s in statuses_for(case["kind"]) if s != workflow.CONFIRMED or case["status"]
+            == workflow.CONFIRMED or confirmation_recorded(db, case["id"])]  # fmt: skip
+    form.status.choices = options([(s, STATUSES[s].label) for s in keys])
     form.referred_agency.choices = options([("", "Choose an agency")] + [(a, a) for a in agencies])
     exemptions = [(e.name, e.name) for e in content.exempt.entries]
     form.exempt_reason.choices = options([("", "Choose one"), *exemptions])
@@ -126,20 +132,13 @@ def _case_page(
     details = db[details_table].get(case_id)
     sections = record(case, details) if case["kind"] == "notification" else None
     notification = case["kind"] == "notification"
-    deadlines = stored_deadlines(case, details, _online()) if notification else None
+    release = release_record(db, case, details, local_now()) if notification else None
     photos = list(db["photos"].rows_where("case_id = ?", [case_id], order_by="position",
                                           select="id, position, width, height"))  # fmt: skip
     events = list(db["events"].rows_where("case_id = ?", [case_id], order_by="id desc"))
     notes = list(db["notes"].rows_where("case_id = ?", [case_id], order_by="id desc"))
     original = db["cases"].get(case["duplicate_of"]) if case["duplicate_of"] else None
     duplicates = list(db["cases"].rows_where("duplicate_of = ?", [case_id], select="id, reference"))
-    # Spoken notices this filing may confirm in writing: same facility name, still waiting.
-    spoken = []
-    if case["kind"] == "notification":
-        waiting = "confirmed_by IS NULL AND confirmation_due IS NOT NULL"
-        spoken = list(db["phone_notices"].rows_where(
-            f"{waiting} AND lower(facility_name) = lower(?)", [details["facility_name"]],
-            select="id, told_at, how, caller_name"))  # fmt: skip
     rules = current_app.extensions["content"].settings.hazard_rules
     page = render_template(
         "staff/case.html",
@@ -148,14 +147,14 @@ def _case_page(
         indicators=json.loads(details["indicators"]) if case["kind"] == "report" else [],
         hazards=report_hazards(rules, details) if case["kind"] == "report" else [],
         sections=sections,
-        deadlines=deadlines,
+        release=release,
+        labels_prior_notice=NOTIFICATION_LABELS["prior_notice"],
         photos=photos,
         events=[(event, describe(event)) for event in events],
         notes=notes,
         nearby=nearby(db, case),
         original=original,
         duplicates=duplicates,
-        spoken=spoken,
         form=form,
         conflict=conflict,
         inspections=inspections_of(db, case_id),

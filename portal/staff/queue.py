@@ -1,8 +1,10 @@
-"""The queue: every report and notification, newest first, filtered, flagged, paged."""
+"""The queue: every report and notification, hazardous and overdue first (or newest first),
+filtered, flagged, paged."""
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -14,12 +16,11 @@ from flask import current_app, render_template, request
 from portal import search_index
 from portal.clock import local_now
 from portal.db import get_db
-from portal.deadlines import BusinessCalendar
-from portal.hazards import report_hazards
-from portal.staff import bp
+from portal.staff import bp, danger
 from portal.staff.accounts import usernames
 from portal.staff.auth import current_staff
-from portal.staff.phone_notices import LinkForm, waiting_notices
+from portal.staff.matches import matches
+from portal.staff.phone_notices import HOW_WORDS, waiting_notices
 from portal.statuses import CLOSED, STATUSES, statuses_for
 
 PER_PAGE = 50
@@ -39,6 +40,10 @@ class Filters:
     end: dt.date | None = None
     q: str = ""
     page: int = 1
+    # "danger": hazardous, then overdue, then the rest, newest first in each; "newest".
+    sort: str = "danger"
+    # "hazard" or "overdue": only open cases with one (portal/staff/danger.py).
+    flag: str = ""
     errors: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -51,6 +56,8 @@ class Filters:
         filters.status = args.get("status", "") if args.get("status") in known else ""
         filters.assignee = args.get("assignee", "")[:60]
         filters.q = " ".join(args.get("q", "").split())[:100]
+        filters.sort = "newest" if args.get("sort") == "newest" else "danger"
+        filters.flag = args.get("flag", "") if args.get("flag") in ("hazard", "overdue") else ""
         for name in ("start", "end"):
             text = args.get(name, "")
             if text:
@@ -99,6 +106,7 @@ class Filters:
             "kind": self.kind, "status": self.status, "assignee": self.assignee, "q": self.q,
             "start": self.start.isoformat() if self.start else "",
             "end": self.end.isoformat() if self.end else "", "page": self.page,
+            "sort": "" if self.sort == "danger" else self.sort, "flag": self.flag,
         } | changes  # fmt: skip
         return {key: value for key, value in values.items() if value not in ("", None, 1)}
 
@@ -109,20 +117,59 @@ FROM = (
 )
 
 
-def find_cases(db: sqlite_utils.Database, filters: Filters) -> tuple[list[dict[str, Any]], int]:
-    """One page of cases, newest first, and how many match in all."""
+def find_cases(
+    db: sqlite_utils.Database, filters: Filters, moments: danger.Moments
+) -> tuple[list[dict[str, Any]], int]:
+    """One page of cases in the order asked for, with their flags, and how many match.
+
+    The page's ids are chosen first, then its cases read in full: SQLite sorts whole result
+    rows, and working out every case's rank to sort ten thousand of them cost more than the
+    rest of the page. Danger first is two reads: the cases in danger (found through
+    indexes), then the others newest first, reading only as far down as the page needs.
+    """
     where, params = filters.query()
-    (total,) = db.execute(f"SELECT count(*){FROM} WHERE {where}", params).fetchone()
-    rows = db.query(
+    if filters.flag:
+        only, only_params = danger.only(filters.flag, moments)
+        where, params = f"{where} AND {only}", [*params, *only_params]
+    tables = f"{FROM} LEFT JOIN report_hazards h ON h.case_id = c.id"
+    (total,) = db.execute(f"SELECT count(*){tables} WHERE {where}", params).fetchone()
+    newest = "c.received_at DESC, c.id DESC"
+
+    def page_of(condition: tuple[str, list], order: tuple[str, list], size: int, skip: int):
+        """Ids of the cases matching the filters and `condition`, in `order`."""
+        return [row[0] for row in db.execute(
+            f"SELECT c.id{tables} WHERE {where} AND {condition[0]} ORDER BY {order[0]}"
+            " LIMIT ? OFFSET ?", [*params, *condition[1], *order[1], size, skip],
+        )]  # fmt: skip
+
+    skip = (filters.page - 1) * PER_PAGE
+    if filters.sort != "danger":
+        ids = page_of(("1 = 1", []), (newest, []), PER_PAGE, skip)
+    else:
+        urgent = danger.only("danger", moments)
+        rank, rank_params = danger.rank(moments)
+        ids, count = [], 0
+        if skip:  # how many cases in danger come before this page
+            (count,) = db.execute(
+                f"SELECT count(*){tables} WHERE {where} AND {urgent[0]}", [*params, *urgent[1]]
+            ).fetchone()
+        if not skip or skip < count:
+            ids = page_of(urgent, (f"{rank}, {newest}", rank_params), PER_PAGE, skip)
+            count = max(count, skip + len(ids))
+        if len(ids) < PER_PAGE:
+            rest = danger.not_in_danger(moments)
+            ids += page_of(rest, (newest, []), PER_PAGE - len(ids), max(0, skip - count))
+    flags, flag_params = danger.flag_columns(moments)
+    marks = ", ".join("?" for _ in ids)
+    found = {row["id"]: row for row in db.query(
         "SELECT c.id, c.kind, c.reference, c.received_at, c.status, c.assignee, c.address,"
         " c.latitude, c.longitude, c.first_action_at, c.duplicate_of, n.hazardous,"
-        " n.confirmation_due, n.confirmation_met, n.facility_name, c.follow_up_on,"
-        " r.indicators, r.odor, r.color, r.description, r.source_description, r.source_notes,"
-        " r.still_happening"
-        f"{FROM} WHERE {where} ORDER BY c.received_at DESC, c.id DESC LIMIT ? OFFSET ?",
-        [*params, PER_PAGE, (filters.page - 1) * PER_PAGE],
-    )
-    return list(rows), total
+        " n.confirmation_due, n.notice_due, n.facility_name, n.materials, c.follow_up_on,"
+        " r.indicators, r.odor, r.color, r.description, r.still_happening, h.hazards,"
+        f" {flags}{tables} WHERE c.id IN ({marks})",
+        [*flag_params, *ids],
+    )}  # fmt: skip
+    return [found[case_id] for case_id in ids], total
 
 
 def distance_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
@@ -182,35 +229,10 @@ def _nearby(
         cursor.close()
 
 
-def flags(
-    db: sqlite_utils.Database, case: dict[str, Any], calendar: BusinessCalendar, now: dt.datetime
-) -> list[str]:
-    """What needs the SMO's eye: old untouched cases, hazards, late confirmations, duplicates."""
-    result = []
-    received = dt.datetime.fromisoformat(case["received_at"])
-    if case["first_action_at"] is None and case["status"] == "received":
-        due = calendar.end_of_day(calendar.next_business_day(received.date()), received.tzinfo)
-        if now > due:
-            result.append("untouched")
-    if case.get("hazardous") == "yes" or case.get("hazards"):
-        result.append("hazardous")
-    follow_up = case.get("follow_up_on")
-    if follow_up and case["status"] not in CLOSED:
-        today = now.date().isoformat()
-        if follow_up < today:
-            result.append("follow-up-overdue")
-        elif follow_up == today:
-            result.append("follow-up-due")
-    if case["kind"] == "notification" and case.get("confirmation_met") == 0:
-        result.append("confirmation-overdue")
-    if case["duplicate_of"] is None and case["status"] != "duplicate" and has_nearby(db, case):
-        result.append("possible-duplicate")
-    return result
-
-
 FLAG_LABELS = {
     "untouched": "New, untouched over a business day",
     "hazardous": "Hazardous",
+    "notice-overdue": "No notice logged by the deadline",
     "confirmation-overdue": "Written confirmation overdue",
     "possible-duplicate": "Possible duplicate",
     "follow-up-due": "Follow-up due today",
@@ -222,13 +244,17 @@ FLAG_LABELS = {
 def queue():
     db = get_db()
     filters = Filters.from_args(request.args)
-    rows, total = find_cases(db, filters)
     now = local_now()
-    calendar = current_app.extensions["calendar"]
-    rules = current_app.extensions["content"].settings.hazard_rules
+    danger.refresh_hazards(db, current_app.extensions["content"].settings.hazard_rules)
+    moments = danger.Moments.at(current_app.extensions["calendar"], now)
+    rows, total = find_cases(db, filters, moments)
+    found = matches(db, filters.q, [row["id"] for row in rows])
     for row in rows:
-        row["hazards"] = report_hazards(rules, row) if row["kind"] == "report" else []
-        row["flags"] = flags(db, row, calendar, now)
+        row["hazards"] = json.loads(row["hazards"] or "[]")
+        row["flags"] = danger.flags_of(row)
+        if row["duplicate_of"] is None and row["status"] != "duplicate" and has_nearby(db, row):
+            row["flags"].append("possible-duplicate")
+        row["matches"] = found.get(row["id"], [])
     pages = max(1, math.ceil(total / PER_PAGE))
     return render_template(
         "staff/queue.html",
@@ -242,5 +268,5 @@ def queue():
         notification_statuses=statuses_for("notification"),
         flag_labels=FLAG_LABELS,
         notices=waiting_notices(db, now),
-        link_form=LinkForm(formdata=None),
+        how_words=HOW_WORDS,
     )

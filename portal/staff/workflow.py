@@ -16,7 +16,17 @@ from portal.clock import local_stamp
 from portal.db import insert, one_row, transaction
 from portal.display import day
 from portal.mail import courier
+from portal.notification.compliance import confirmation_recorded
 from portal.statuses import STATUSES, statuses_for
+
+# "Confirmed in writing" (release notification section): only with a written confirmation on
+# record, a mailed letter (or the filing, where the content accepts it).
+CONFIRMED = "confirmed"
+CONFIRMED_NEEDS_LETTER = (
+    "“Confirmed in writing” needs the written confirmation mailed to the office: record the"
+    " letter and its mailing date on the linked notice first (under Notice and written"
+    " confirmation)."
+)
 
 
 def log(db: sqlite_utils.Database, case_id: int, actor: str, action: str, **detail: Any) -> int:
@@ -111,6 +121,12 @@ def _wanted(case: dict[str, Any], changes: Changes, db: sqlite_utils.Database) -
     status = changes.status if changes.status is not None else case["status"]
     if status not in statuses_for(case["kind"]):
         raise WorkflowError("Choose one of the statuses listed.")
+    if (
+        status == CONFIRMED
+        and case["status"] != CONFIRMED
+        and not confirmation_recorded(db, case["id"])
+    ):
+        raise WorkflowError(CONFIRMED_NEEDS_LETTER)
     wanted: dict[str, Any] = {"status": status}
     referred = _clean(changes.referred_to) if changes.referred_to is not None else None
     exempt = _clean(changes.exempt_reason) if changes.exempt_reason is not None else None
@@ -219,6 +235,12 @@ def save(
             result.mailed_assignee = _tell_the_assignee(db, case_id, event, wanted["assignee"])
     courier.dispatch()
     return result
+
+
+def tell_the_person(db: sqlite_utils.Database, case_id: int, event_id: int) -> bool:
+    """The update mail to whoever sent the case, for a change saved outside the case form
+    (inside the caller's transaction)."""
+    return _tell_the_person(db, case_id, event_id)
 
 
 def _tell_the_assignee(

@@ -1,0 +1,182 @@
+"""The release notification section as it was complied with, from what staff recorded.
+
+A notice counts once it was given: a call, a visit or a fax staff logged (or the online
+filing itself, only where the content accepts it as the notice). A written confirmation
+counts once staff recorded the letter mailed to the municipality, with its mailing date
+(or the filing, only where the content accepts it as the confirmation). Nothing is taken
+as done because a filing says so: what the filer answered is shown as their answer.
+
+The filing's row keeps the outcome for the queue, the exports and the annual figures:
+`notice_met` (1 in time, 0 late, NULL none recorded), `confirmation_due` and
+`confirmation_met` (1 mailed in time, 0 late, NULL none recorded). `refresh` works them out
+again whenever a notice is linked or unlinked, or a letter is recorded.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+import sqlite_utils
+from flask import current_app
+
+from content_model.loader import OnlineFiling
+from portal.deadlines import END_OF_DAY, BusinessCalendar
+from portal.notification.choices import SPOKEN_NOTICES
+
+# The section asks that a notice in person or by telephone be "confirmed by written notice
+# addressed and mailed to the [municipality] within three business days".
+CONFIRMATION_BUSINESS_DAYS = 3
+# How a filing accepted as the notice (content: online_filing.counts_as_notice) was given:
+# like a fax, it needs nobody in the office.
+ONLINE = "online"
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What the content decides about notices: what the filing counts as, and whether a fax
+    is held to office hours."""
+
+    online: OnlineFiling
+    office_hours_apply_to_fax: bool
+    calendar: BusinessCalendar
+    tz: dt.tzinfo
+
+
+def rules() -> Rules:
+    """The running portal's rules, from its content."""
+    settings = current_app.extensions["content"].settings
+    return Rules(
+        settings.online_filing,
+        settings.office.office_hours_apply_to_fax,
+        current_app.extensions["calendar"],
+        settings.timezone,
+    )
+
+
+def notice_limit(due: dt.datetime, how: str, office_hours_apply_to_fax: bool) -> dt.datetime:
+    """The last moment a notice given `how` is in time, `due` being the office's closing time
+    on the due day. A call or a visit needs the office open: closing time. A fax (or a filing
+    accepted as the notice) needs nobody in: the section says only "no later than the next
+    business day", so the end of that day (our reading), unless the content says otherwise."""
+    if how in SPOKEN_NOTICES or office_hours_apply_to_fax:
+        return due
+    return dt.datetime.combine(due.date(), END_OF_DAY, tzinfo=due.tzinfo)
+
+
+def confirmation_due(
+    calendar: BusinessCalendar, tz: dt.tzinfo, told_at: dt.datetime
+) -> dt.datetime:
+    """The end of the third business day after a notice in person or by telephone."""
+    day = calendar.add_business_days(told_at.date(), CONFIRMATION_BUSINESS_DAYS)
+    return calendar.end_of_day(day, tz)
+
+
+def letter_in_time(mailed_on: dt.date, due: dt.datetime) -> bool:
+    """A letter counts by the day it was mailed ("mailed ... within three business days")."""
+    return mailed_on <= due.date()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the filing's row stores of the section's two steps."""
+
+    notice_met: int | None
+    confirmation_due: dt.datetime | None
+    confirmation_met: int | None
+
+    def columns(self) -> dict[str, Any]:
+        return {
+            "notice_met": self.notice_met,
+            "confirmation_due": self.confirmation_due.isoformat(timespec="seconds")
+            if self.confirmation_due
+            else None,
+            "confirmation_met": self.confirmation_met,
+        }
+
+
+def _moment(value: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(value)
+
+
+def outcome(
+    *,
+    notice_due: dt.datetime,
+    filed_at: dt.datetime,
+    prior_notice: str | None,
+    prior_notice_at: dt.datetime | None,
+    notices: list[dict[str, Any]],
+    rules: Rules,
+) -> Outcome:
+    """The outcome from the notices staff logged and linked to the filing (rows of
+    phone_notices), and from the filing only where the content accepts it."""
+    given = [(_moment(n["told_at"]), n["how"]) for n in notices]
+    if rules.online.counts_as_notice:
+        given.append((filed_at, ONLINE))
+    notice_met = None
+    if given:
+        notice_met = int(
+            any(at <= notice_limit(notice_due, how, rules.office_hours_apply_to_fax)
+                for at, how in given)
+        )  # fmt: skip
+    spoken = sorted((n for n in notices if n["how"] in SPOKEN_NOTICES), key=lambda n: n["told_at"])
+    if spoken:
+        first = spoken[0]
+        told = _moment(first["told_at"])
+        due = confirmation_due(rules.calendar, rules.tz, told)
+        if first["letter_mailed_on"]:
+            mailed = dt.date.fromisoformat(first["letter_mailed_on"])
+            return Outcome(notice_met, due, int(letter_in_time(mailed, due)))
+        # A filing made before the call cannot confirm it, whatever the content accepts.
+        counts = rules.online.counts_as_written_confirmation and filed_at >= told
+        return Outcome(notice_met, due, int(filed_at <= due) if counts else None)
+    if prior_notice in SPOKEN_NOTICES and prior_notice_at is not None:
+        # Only the filer's word that they called: the letter is still due from that call.
+        due = confirmation_due(rules.calendar, rules.tz, prior_notice_at)
+        counts = rules.online.counts_as_written_confirmation
+        return Outcome(notice_met, due, int(filed_at <= due) if counts else None)
+    return Outcome(notice_met, None, None)
+
+
+def linked_notices(db: sqlite_utils.Database, case_id: int) -> list[dict[str, Any]]:
+    """The notices staff logged and linked to a filing, earliest first."""
+    return list(
+        db.query("SELECT * FROM phone_notices WHERE case_id = ? ORDER BY told_at, id", [case_id])
+    )
+
+
+def refresh(db: sqlite_utils.Database, case_id: int, given: Rules | None = None) -> Outcome:
+    """Work the filing's outcome out again from what is recorded and store it (inside the
+    caller's transaction)."""
+    given = given or rules()
+    row = db.execute(
+        "SELECT c.received_at, n.notice_due, n.prior_notice, n.prior_notice_at FROM cases c"
+        " JOIN notifications n ON n.case_id = c.id WHERE c.id = ?",
+        [case_id],
+    ).fetchone()
+    received, notice_due, prior, prior_at = row
+    result = outcome(
+        notice_due=_moment(notice_due),
+        filed_at=_moment(received),
+        prior_notice=prior,
+        prior_notice_at=_moment(prior_at) if prior_at else None,
+        notices=linked_notices(db, case_id),
+        rules=given,
+    )
+    columns = result.columns()
+    db.execute(
+        "UPDATE notifications SET notice_met = ?, confirmation_due = ?, confirmation_met = ?"
+        " WHERE case_id = ?",
+        [columns["notice_met"], columns["confirmation_due"], columns["confirmation_met"], case_id],
+    )
+    return result
+
+
+def confirmation_recorded(db: sqlite_utils.Database, case_id: int) -> bool:
+    """Whether a written confirmation is on record for a filing: a mailed letter on its
+    linked notice, or the filing itself where the content accepts it."""
+    row = db.execute(
+        "SELECT confirmation_met FROM notifications WHERE case_id = ?", [case_id]
+    ).fetchone()
+    return row is not None and row[0] is not None

@@ -1,0 +1,167 @@
+"""What puts a case first in the queue: a hazard, or something overdue. Worked out in SQL,
+so the whole queue is sorted and filtered by it, not one page at a time.
+
+Hazards of a resident's report come from the content's rules (portal/hazards.py), which
+read what the person wrote: each report's are worked out once and kept in report_hazards
+with a fingerprint of the rules, and worked out again for a new report or new rules. A
+notification is hazardous by the facility's own answer.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import sqlite_utils
+
+from content_model.loader import HazardRule
+from portal.db import transaction
+from portal.deadlines import BusinessCalendar
+from portal.hazards import report_hazards
+from portal.statuses import CLOSED
+
+_REPORT_FIELDS = "indicators, odor, description, color, source_description, source_notes"
+
+
+def fingerprint(rules: Iterable[HazardRule]) -> str:
+    """A short digest of the rules: a change of rules shows as a change of fingerprint."""
+    text = json.dumps([[r.name, r.indicators, r.odors, r.words] for r in rules])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def refresh_hazards(db: sqlite_utils.Database, rules: tuple[HazardRule, ...]) -> int:
+    """Work out the hazards of every report not yet worked out with these rules; returns
+    how many were. Cheap when nothing is new: two lookups in indexes."""
+    mark = fingerprint(rules)
+    # Reports are numbered as they come: a new one is above the last worked out.
+    stale = db.execute(
+        "SELECT (SELECT max(case_id) FROM reports)"
+        " > coalesce((SELECT max(case_id) FROM report_hazards), 0)"
+        " OR EXISTS (SELECT 1 FROM report_hazards WHERE rules < ? OR rules > ?)",
+        [mark, mark],
+    ).fetchone()[0]
+    if not stale:
+        return 0
+    with transaction(db):
+        cursor = db.execute(
+            f"SELECT r.case_id, {_REPORT_FIELDS} FROM reports r LEFT JOIN report_hazards h"
+            " ON h.case_id = r.case_id WHERE h.rules IS NOT ?",
+            [mark],
+        )
+        columns = [c[0] for c in cursor.description]
+        found = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+        db.conn.executemany(
+            "INSERT OR REPLACE INTO report_hazards (case_id, hazards, rules) VALUES (?, ?, ?)",
+            [(r["case_id"], json.dumps(report_hazards(rules, r)), mark) for r in found],
+        )
+    return len(found)
+
+
+def untouched_before(calendar: BusinessCalendar, now: dt.datetime) -> str:
+    """The first local day whose new cases are not yet a business day old: a case received
+    before it and never acted on is "untouched over a business day"."""
+    day = now.date()
+    while calendar.end_of_day(calendar.next_business_day(day), now.tzinfo) >= now:
+        day -= dt.timedelta(days=1)
+    return (day + dt.timedelta(days=1)).isoformat()
+
+
+@dataclass(frozen=True)
+class Moments:
+    """Now, as the SQL below compares it with stored local times."""
+
+    now: str  # "2027-03-02T16:30:00-05:00"
+    today: str  # "2027-03-02"
+    untouched_before: str  # a day, see untouched_before
+
+    @classmethod
+    def at(cls, calendar: BusinessCalendar, now: dt.datetime) -> Moments:
+        return cls(now.isoformat(timespec="seconds"), now.date().isoformat(),
+                   untouched_before(calendar, now))  # fmt: skip
+
+
+_OPEN = f"c.status NOT IN ({', '.join(repr(s) for s in sorted(CLOSED))})"
+HAZARDOUS = "(coalesce(h.hazards, '[]') != '[]' OR n.hazardous = 'yes')"
+# Each flag a case can have, as SQL over cases c, reports r, notifications n and
+# report_hazards h: (name, condition, the parameters it takes from Moments).
+_FLAGS: list[tuple[str, str, tuple[str, ...]]] = [
+    ("untouched", "c.first_action_at IS NULL AND c.status = 'received' AND c.received_at < ?",
+     ("untouched_before",)),
+    ("hazardous", HAZARDOUS, ()),
+    # No notice logged by the deadline (closing time on the due day): a call can no longer
+    # be on time; a fax logged later that day still counts as in time once linked.
+    ("notice-overdue", "n.case_id IS NOT NULL AND n.notice_met IS NULL AND n.notice_due < ?",
+     ("now",)),
+    ("confirmation-overdue", "n.confirmation_due IS NOT NULL AND n.confirmation_met IS NULL"
+     " AND n.confirmation_due < ?", ("now",)),
+    ("follow-up-overdue", f"c.follow_up_on < ? AND {_OPEN}", ("today",)),
+    ("follow-up-due", f"c.follow_up_on = ? AND {_OPEN}", ("today",)),
+]  # fmt: skip
+OVERDUE = ("untouched", "notice-overdue", "confirmation-overdue", "follow-up-overdue")
+
+
+def _condition(names: Iterable[str], moments: Moments) -> tuple[str, list[Any]]:
+    # coalesce: a missing value (no follow-up date) makes a part false, never NULL, so
+    # NOT (...) holds for every case that is not in danger.
+    parts, params = [], []
+    for name, sql, needs in _FLAGS:
+        if name in names:
+            parts.append(f"coalesce(({sql}), 0)")
+            params.extend(getattr(moments, need) for need in needs)
+    return " OR ".join(parts), params
+
+
+def _candidates(moments: Moments) -> tuple[str, list[Any]]:
+    """SQL: the ids of every case that may have a hazard or something overdue, each set
+    read from an index (or the small notifications table), so the queue finds them without
+    reading every case."""
+    return (
+        "c.id IN (SELECT case_id FROM report_hazards WHERE hazards != '[]'"
+        " UNION ALL SELECT case_id FROM notifications WHERE hazardous = 'yes'"
+        " OR (notice_met IS NULL AND notice_due < ?)"
+        " OR (confirmation_met IS NULL AND confirmation_due < ?)"
+        " UNION ALL SELECT id FROM cases WHERE follow_up_on < ?"
+        " UNION ALL SELECT id FROM cases WHERE status = 'received' AND first_action_at IS NULL"
+        " AND received_at < ?)",
+        [moments.now, moments.now, moments.today, moments.untouched_before],
+    )
+
+
+def flag_columns(moments: Moments) -> tuple[str, list[Any]]:
+    """SELECT columns: one 0/1 column per flag, named flag_<name>."""
+    columns, params = [], []
+    for name, sql, needs in _FLAGS:
+        columns.append(f'({sql}) AS "flag_{name}"')
+        params.extend(getattr(moments, need) for need in needs)
+    return ", ".join(columns), params
+
+
+def rank(moments: Moments) -> tuple[str, list[Any]]:
+    """An ORDER BY term: 0 an open case with a hazard, 1 an open case with something
+    overdue."""
+    overdue, params = _condition(OVERDUE, moments)
+    return f"CASE WHEN {HAZARDOUS} THEN 0 WHEN {overdue} THEN 1 ELSE 2 END", params
+
+
+def only(flag: str, moments: Moments) -> tuple[str, list[Any]]:
+    """A WHERE condition: open cases with a hazard ("hazard"), something overdue
+    ("overdue"), or either ("danger")."""
+    names = {"hazard": ("hazardous",), "overdue": OVERDUE}.get(flag, ("hazardous", *OVERDUE))
+    condition, params = _condition(names, moments)
+    among, among_params = _candidates(moments)
+    return f"{among} AND {_OPEN} AND ({condition})", [*among_params, *params]
+
+
+def not_in_danger(moments: Moments) -> tuple[str, list[Any]]:
+    """A WHERE condition: every case `only("danger")` leaves out, read as it comes."""
+    condition, params = _condition(("hazardous", *OVERDUE), moments)
+    return f"NOT ({_OPEN} AND ({condition}))", params
+
+
+def flags_of(row: dict[str, Any]) -> list[str]:
+    """The flags a queue row (with flag_* columns) has, in display order."""
+    return [name for name, _, _ in _FLAGS if row.get(f"flag_{name}")]

@@ -1,0 +1,66 @@
+"""What a queue search found in each case: the fields the words were in, with a few words
+around them, so an officer sees why a case is listed (the plate, the phone, a note)."""
+
+from __future__ import annotations
+
+import re
+
+import sqlite_utils
+
+from portal.search_index import SEPARATORS, TEXT_COLUMNS, compact
+
+# Characters shown either side of what matched.
+AROUND = 40
+
+
+def _excerpt(text: str, start: int, end: int) -> str:
+    first, last = max(0, start - AROUND), min(len(text), end + AROUND)
+    excerpt = " ".join(text[first:last].split())
+    return ("…" if first else "") + excerpt + ("…" if last < len(text) else "")
+
+
+def _loose(query: str) -> re.Pattern[str]:
+    """The query with anything people put between letters or digits allowed between each
+    of its characters: "hrt4455" finds "HRT 4455", "5550123" finds "555-0123"."""
+    between = "[" + re.escape(SEPARATORS) + "]*"
+    return re.compile(between.join(re.escape(ch) for ch in compact(query)), re.IGNORECASE)
+
+
+def found_in(query: str, text: str | None) -> str | None:
+    """An excerpt of `text` around what the query matched in it, or None. Like the search
+    itself: a word as written (words of three letters or more, when there are any), or the
+    whole query once spaces and punctuation are taken out."""
+    if not text:
+        return None
+    lowered = text.lower()
+    words = [word for word in query.split() if len(word) >= 3] or query.split()
+    for word in words:
+        at = lowered.find(word.lower())
+        if at >= 0:
+            return _excerpt(text, at, at + len(word))
+    hit = _loose(query).search(text) if compact(query) else None
+    return _excerpt(text, hit.start(), hit.end()) if hit else None
+
+
+def matches(
+    db: sqlite_utils.Database, query: str, case_ids: list[int]
+) -> dict[int, list[tuple[str, str]]]:
+    """For each case, the (label, excerpt) of every field the query matched."""
+    if not query or not case_ids:
+        return {}
+    columns = ", ".join(f"{sql} AS f{i}" for i, (_, sql) in enumerate(TEXT_COLUMNS))
+    marks = ", ".join("?" for _ in case_ids)
+    cursor = db.execute(
+        f"SELECT c.id, {columns} FROM cases c LEFT JOIN reports r ON r.case_id = c.id"
+        f" LEFT JOIN notifications n ON n.case_id = c.id WHERE c.id IN ({marks})",
+        case_ids,
+    )
+    found: dict[int, list[tuple[str, str]]] = {}
+    for case_id, *texts in cursor.fetchall():
+        hits = []
+        for (label, _), text in zip(TEXT_COLUMNS, texts, strict=True):
+            excerpt = found_in(query, text)
+            if excerpt:
+                hits.append((label, excerpt))
+        found[case_id] = hits
+    return found

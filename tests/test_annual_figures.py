@@ -1,0 +1,205 @@
+"""The annual figures count what happened in the period, by the day it happened (the audit
+log, the notices and letters, the enforcement tables), so a closed year never moves."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from zoneinfo import ZoneInfo
+
+from helpers import sign_in
+
+from bench.seed import case_row, insert_reports, report_row
+from portal.db import get_db, insert, transaction
+from portal.staff import workflow
+from portal.staff.reports import annual_counts
+
+NEW_YORK = ZoneInfo("America/New_York")
+YEAR_2026 = (dt.date(2026, 1, 3), dt.date(2027, 1, 2))
+YEAR_2027 = (dt.date(2027, 1, 3), dt.date(2028, 1, 2))
+
+
+def moment(day: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(f"{day}T10:00").replace(tzinfo=NEW_YORK)
+
+
+def change(app, db, case_id: int, day: str, **changes) -> None:
+    """One save of the case form on `day`, as staff make it."""
+    app.config["CLOCK"] = lambda: moment(day)
+    (revision,) = db.execute("SELECT revision FROM cases WHERE id = ?", [case_id]).fetchone()
+    workflow.save(db, case_id, "smo", workflow.Changes(**changes), revision)
+
+
+def add_notification(db, number: int, day: str) -> int:
+    """A release notification received on `day`, its notice due the next day."""
+    with transaction(db):
+        case = case_row(number, moment(day), kind="notification", service_code="release")
+        case["reference"] = f"REL-{day[:4]}-{number:05d}"
+        case_id = insert(db, "cases", case)
+        insert(db, "notifications", {
+            "case_id": case_id, "danger": "no", "hazardous": "no", "petroleum": "no",
+            "facility_name": "Depot", "facility_address": "12 Depot", "facility_kind": "commercial",
+            "permit": "none", "discovered_at": f"{day}T09:00:00-05:00", "is_over": "yes",
+            "materials": "Wash water", "reached_drain": "yes", "cause": "hose", "cleanup": "pads",
+            "prevention": "hoses", "prior_notice": "none",
+            "notice_due": f"{day}T16:00:00-05:00", "retain_until": "2030-01-01",
+        })  # fmt: skip
+    return case_id
+
+
+# (received, [(day, changes)...], indicators): counted by hand for 2026's permit year
+# (January 3, 2026 to January 2, 2027).
+HISTORY = [
+    ("2026-01-02", [("2026-01-02", {"confirmed": True}), ("2026-01-05", {"status": "resolved"})],
+     ["suds"]),  # received and confirmed the year before, eliminated in 2026
+    ("2026-01-03", [("2026-01-04", {"status": "investigating"})], ["suds", "odor"]),
+    ("2026-03-10", [("2026-03-11", {"status": "investigating"}), ("2026-03-12", {"confirmed": True}),
+                    ("2026-03-20", {"status": "resolved"})], ["sheen"]),
+    ("2026-04-01", [("2026-04-02", {"status": "resolved"})], ["trash"]),
+    ("2026-05-05", [("2026-05-06", {"status": "referred", "referred_to": "NYSDEC",
+                                    "confirmed": True})], ["sheen", "odor"]),
+    ("2026-06-06", [("2026-06-07", {"status": "exempt", "exempt_reason": "Lawn watering"})],
+     ["suds"]),
+    ("2026-07-07", [("2026-07-08", {"status": "no-violation"})], ["cloudy"]),
+    ("2026-08-08", [("2026-08-09", {"status": "duplicate", "duplicate_of": "IDR-2026-00003"})],
+     ["sheen"]),
+    ("2026-09-09", [], []),
+    ("2026-12-20", [("2026-12-28", {"confirmed": True}), ("2027-01-05", {"status": "resolved"})],
+     ["dumping"]),  # confirmed in 2026, eliminated in 2027
+    ("2027-01-03", [("2027-01-04", {"status": "resolved", "confirmed": True})], ["suds"]),
+]  # fmt: skip
+
+
+def build(app) -> None:
+    with app.app_context():
+        db = get_db()
+        insert_reports(db, [(case_row(n, moment(day)), report_row(0, moment(day),
+                             indicators=json.dumps(codes)))
+                            for n, (day, _, codes) in enumerate(HISTORY, 1)])  # fmt: skip
+        for case_id, (_, changes, _) in enumerate(HISTORY, 1):
+            for day, change_set in changes:
+                change(app, db, case_id, day, **change_set)
+        # A release that staff found was an illicit discharge, then closed once dealt with.
+        release = add_notification(db, 1, "2026-10-01")
+        change(app, db, release, "2026-10-02", confirmed=True)
+        change(app, db, release, "2026-10-05", status="closed")
+
+
+def counts(app, period, now: str = "2027-01-10") -> dict:
+    with app.app_context():
+        return annual_counts(get_db(), *period, now=moment(now))
+
+
+def test_the_figures_count_each_event_in_the_year_it_happened(app):
+    build(app)
+    figures = counts(app, YEAR_2026)
+    assert figures["reports"] == 9
+    # Investigated: 1 (resolved on Jan 5), 2, 3, 4, 5, 6, 7; never the duplicate or 9.
+    assert figures["investigated"] == 7
+    assert figures["discharges"] == [("resident reports", 3, 2), ("release notifications", 1, 1)]
+    assert (figures["confirmed"], figures["eliminated"]) == (4, 3)
+    assert (figures["referred"], figures["exempt"], figures["duplicates"]) == (1, 1, 1)
+    by_indicator = {code: n for code, _, n in figures["by_indicator"]}
+    assert by_indicator == {"sheen": 3, "suds": 2, "color": 0, "odor": 2, "cloudy": 1, "trash": 1,
+                            "dead-animals": 0, "dumping": 1, "dry-weather-flow": 0}  # fmt: skip
+    later = counts(app, YEAR_2027)
+    assert later["discharges"][0] == ("resident reports", 1, 2), "11 confirmed; 10 and 11 gone"
+
+
+def test_a_closed_year_does_not_move_when_cases_change_later(app):
+    build(app)
+    before = counts(app, YEAR_2026)
+    with app.app_context():
+        db = get_db()
+        change(app, db, 3, "2027-02-01", confirmed=False)  # the lab said it was not illicit
+        change(app, db, 5, "2027-02-02", status="resolved")  # referred, then eliminated
+        change(app, db, 7, "2027-02-03", status="investigating")  # reopened
+        change(app, db, 8, "2027-02-04", status="received")  # not a duplicate after all
+        change(app, db, 12, "2027-02-05", status="received")  # the release reopened
+        change(app, db, 2, "2027-02-06", status="resolved", confirmed=True)
+        insert_reports(
+            db, [(case_row(20, moment("2027-02-07")), report_row(0, moment("2027-02-07")))]
+        )
+    assert counts(app, YEAR_2026, now="2027-03-01") == before
+    after = counts(app, YEAR_2027, now="2027-03-01")
+    # 2027: case 11 confirmed and eliminated, 10 and 5 and 2 eliminated, 2 confirmed.
+    assert after["discharges"][0] == ("resident reports", 2, 4)
+    assert after["reports"] == 2
+
+
+def test_the_page_says_how_it_counts(app, client):
+    build(app)
+    sign_in(client, app)
+    page = client.get("/staff/annual-report/", query_string={"start": "2026-01-03",
+                                                              "end": "2027-01-02"}).text  # fmt: skip
+    assert re.search(r"Confirmed, found through release notifications</th><td>1<", page)
+    assert re.search(r"Eliminated, found through release notifications</th><td>1<", page)
+    assert re.search(r"Eliminated in all</th><td>3<", page)
+    assert "A status changed later counts in the period of the change" in page
+    assert "Fines are set by a court on conviction" in page
+
+
+def test_enforcement_is_counted_from_its_own_tables(app):
+    with app.app_context():
+        db = get_db()
+        insert_reports(
+            db, [(case_row(1, moment("2026-02-01")), report_row(0, moment("2026-02-01")))]
+        )
+        with transaction(db):
+            db.execute(
+                "INSERT INTO respondents (id, name, mailing_address, created_at, created_by)"
+                " VALUES (1, 'Elm Auto', 'PO Box 1', '2026-02-01', 'smo')"
+            )
+            db.execute(
+                "INSERT INTO violations (id, case_id, respondent_id, committed_on, section,"
+                " description, recorded_at, recorded_by) VALUES (1, 1, 1, '2026-01-30',"
+                " '216-6 A', 'Wash water', '2026-02-01', 'smo')"
+            )
+            # Issued in 2026; a correction issued in 2026; one issued in 2027; a draft.
+            for notice_id, number, issued, supersedes in [
+                (1, "NOV-2026-0001", "2026-02-02", None), (2, "NOV-2026-0002", "2026-02-10", 1),
+                (3, "NOV-2027-0001", "2027-01-05", None), (4, None, None, None),
+            ]:  # fmt: skip
+                db.execute(
+                    "INSERT INTO notices (id, violation_id, number, drafted_at, drafted_by,"
+                    " issued_on, supersedes) VALUES (?, 1, ?, '2026-02-01', 'smo', ?, ?)",
+                    [notice_id, number, issued, supersedes],
+                )
+            db.execute(
+                "INSERT INTO notice_steps (notice_id, appeal_filed_on, decided_on, upheld,"
+                " completed_on, work_cents, admin_cents, cost_notice_mailed_on) VALUES"
+                " (2, '2026-02-20', '2026-03-10', 1, '2026-04-01', 100000, 10000, '2026-04-15'),"
+                " (3, '2027-01-10', '2027-02-01', 0, NULL, NULL, NULL, NULL)"
+            )
+            for paid_on, cents in [
+                ("2026-05-01", 9250),
+                ("2026-12-31", 9250),
+                ("2027-01-31", 9250),
+            ]:
+                db.execute(
+                    "INSERT INTO payments (notice_id, paid_on, cents, recorded_at, recorded_by)"
+                    " VALUES (2, ?, ?, ?, 'smo')",
+                    [paid_on, cents, paid_on],
+                )
+            db.execute(
+                "INSERT INTO remedies (notice_id, kind, due_on, completed_on, assigned_at,"
+                " assigned_by) VALUES (2, 'Storm drain stenciling', '2026-06-01', '2026-05-20',"
+                " '2026-03-12T09:00:00-05:00', 'smo')"
+            )
+    figures = counts(app, YEAR_2026)
+    assert {key: figures[key] for key in (
+        "notices_issued", "corrections_issued", "appeals_filed", "appeals_upheld",
+        "appeals_overturned", "remedies_assigned", "remedies_completed",
+        "abatements_completed", "costs_charged_cents", "costs_recovered_cents")} == {
+        "notices_issued": 1, "corrections_issued": 1, "appeals_filed": 1, "appeals_upheld": 1,
+        "appeals_overturned": 0, "remedies_assigned": 1, "remedies_completed": 1,
+        "abatements_completed": 1, "costs_charged_cents": 110000, "costs_recovered_cents": 18500,
+    }  # fmt: skip
+    later = counts(app, YEAR_2027, now="2027-03-01")
+    assert (later["notices_issued"], later["appeals_filed"], later["appeals_overturned"]) == (
+        1,
+        1,
+        1,
+    )
+    assert later["costs_recovered_cents"] == 9250
