@@ -394,7 +394,7 @@ def test_a_notice_given_late_is_not_asked_for_again(client):
     review, final = file_notification(client, data)
     for page in (review.text, client.get(final.headers["Location"]).text):
         page = read(page).text
-        assert "Given by telephone, November 4, 2026 at 5:00 p.m.: " in page
+        assert "Given by telephone, November 4, 2026 at 5:00 p.m., as this filing says: " in page
         assert "after that time (late)" in page
         assert "Tell the Village" not in page, "the notice was given: no call asked for"
         assert "Mail the written confirmation to Horseheads Village Hall" in page
