@@ -18,8 +18,9 @@ from flask import Flask, current_app, g
 from portal import search_index
 
 # Version of the schema below; bump it and add a step to MIGRATIONS when it changes.
-# 7: enforcement; 9: the Open311 keys and filings (8 is the staff desk's, merged apart).
-SCHEMA_VERSION = 9
+# 7: enforcement; 9: the Open311 keys and filings (8 is the staff desk's, merged apart);
+# 10: the morning digests made (digests).
+SCHEMA_VERSION = 10
 
 SCHEMA = """
 -- One row per thing the public sent: a resident report or a business notification.
@@ -127,6 +128,14 @@ CREATE TABLE IF NOT EXISTS phone_notices (
 );
 CREATE INDEX IF NOT EXISTS phone_notices_waiting ON phone_notices (confirmation_due)
     WHERE confirmed_by IS NULL;
+
+-- The morning digest of each business day, made once (portal/staff/digest.py): the next
+-- one lists the cases received since this one was made.
+CREATE TABLE IF NOT EXISTS digests (
+    day TEXT PRIMARY KEY,
+    made_at TEXT NOT NULL,
+    queued INTEGER NOT NULL DEFAULT 0
+);
 
 -- Internal notes: staff only, never on the status page.
 CREATE TABLE IF NOT EXISTS notes (

@@ -1,5 +1,5 @@
 """The officer's desk: one save per case, conflicts, search, hazards, staff mail, site visits,
-follow-ups and their morning digest, the printable case."""
+follow-ups, the printable case (the morning digest: test_digest.py)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,13 @@ import re
 import sqlite3
 
 import pytest
-from helpers import add_enrolled_account, jpeg, open_form, report_data, rows, save_case, sign_in
+from helpers import jpeg, open_form, report_data, rows, save_case, sign_in
 from mailserver import body
 
 from portal import search_index
 from portal.clock import local_now
-from portal.db import connect, get_db
+from portal.db import connect
 from portal.hazards import report_hazards
-from portal.staff.digest import queue_digests
 
 TZ = dt.timezone(dt.timedelta(hours=-5))
 
@@ -292,30 +291,6 @@ def test_the_queue_flags_due_and_overdue_follow_ups(app, desk):
     assert page.count("Follow-up overdue") == 1 and page.count("Follow-up due today") == 1
     save_case(desk, 1, status="resolved")
     assert "Follow-up overdue" not in desk.get("/staff/").text, "a closed case needs none"
-
-
-def test_the_morning_digest_goes_once_a_day_from_the_office_opening(app, desk, mail_server):
-    with app.app_context():
-        add_enrolled_account(app, "jo")
-        db = get_db()
-        db.execute("UPDATE staff SET email = 'jo@village.test' WHERE username = 'jo'")
-        db.execute("UPDATE staff SET email = 'smo@staff.test' WHERE username = 'smo'")
-    save_case(desk, 1, assignee="jo", follow_up_on="2026-11-30")
-    save_case(desk, 2, assignee="jo", follow_up_on="2026-12-05")
-    opens = app.extensions["content"].settings.office.opens
-    day = dt.date(2026, 12, 1)
-    before = dt.datetime.combine(day, opens, TZ) - dt.timedelta(minutes=1)
-    with app.test_request_context():
-        db = get_db()
-        assert queue_digests(db, before) == 0
-        assert queue_digests(db, before + dt.timedelta(minutes=1)) == 1, "jo only: smo has none"
-        assert queue_digests(db, before + dt.timedelta(hours=3)) == 0, "once a day"
-        assert queue_digests(db, before + dt.timedelta(days=5, minutes=1)) == 1
-    (first, later) = rows(app, "SELECT * FROM outbox WHERE purpose LIKE 'digest-%' ORDER BY id")
-    assert first["recipient"] == "jo@village.test"
-    assert "IDR-" in first["body_text"] and "(overdue)" in first["body_text"]
-    assert first["body_text"].count("/staff/cases/") == 1, "the case due later is not listed yet"
-    assert later["body_text"].count("/staff/cases/") == 2
 
 
 # ---------------------------------------------------------------- the printable case
