@@ -9,7 +9,7 @@ import re
 import sqlite3
 
 import pytest
-from helpers import jpeg, open_form, report_data, rows, save_case, sign_in
+from helpers import hidden_inputs, jpeg, open_form, report_data, rows, save_case, sign_in
 from mailserver import body
 
 from portal import search_index
@@ -223,6 +223,135 @@ def test_assigned_to_me(app, desk):
     link = re.search(r'href="(/staff/\?[^"]*assignee=smo[^"]*)">Open cases assigned to me', page)
     mine = desk.get(link.group(1).replace("&amp;", "&")).text
     assert len(re.findall(r">IDR-\d{4}-\d{4}</a>", mine)) == 1
+
+
+def test_assigning_a_case_to_yourself_sends_you_no_mail(app, desk, mail_server):
+    runner = app.test_cli_runner()
+    runner.invoke(args=["staff", "edit", "smo", "--email", "smo@staff.test"])
+    runner.invoke(args=["staff", "add", "jo", "--password", "a long staff password",
+                        "--email", "jo@village.test"])  # fmt: skip
+    page = desk.get("/staff/cases/1/").text
+    assert "Assign to me" in page
+    assert save_case(desk, 1, assignee="smo").status_code == 303, "the one-button form"
+    assert mail_server.to("smo@staff.test") == []
+    assert "Saved." in (page := desk.get("/staff/cases/1/").text) and "e-mailed" not in page
+    assert "Assign to me" not in page, "it is mine already"
+    assert save_case(desk, 1, assignee="jo").status_code == 303
+    (mail,) = mail_server.to("jo@village.test")
+    text = body(mail).replace("\r\n", "\n")
+    assert "Place: Main Street bridge over the creek (42.16701, -76.82099)\n" in text
+
+
+def test_the_assignment_mail_puts_the_follow_up_on_its_own_line(app, desk, mail_server):
+    app.test_cli_runner().invoke(args=["staff", "add", "jo", "--password", "a long staff password",
+                                       "--email", "jo@village.test"])  # fmt: skip
+    assert save_case(desk, 2, assignee="jo", follow_up_on="2099-06-01").status_code == 303
+    (mail,) = mail_server.to("jo@village.test")
+    assert "(42.2, -76.8)\nFollow up on: Monday, June 1, 2099\n" in body(mail).replace("\r\n", "\n")
+
+
+def test_a_follow_up_date_already_passed_is_kept_but_said(app, desk):
+    assert save_case(desk, 1, follow_up_on="2020-03-02").status_code == 303
+    page = desk.get("/staff/cases/1/").text
+    assert "The follow-up date, Monday, March 2, 2020, has already passed" in page
+    assert rows(app, "SELECT follow_up_on FROM cases WHERE id = 1") == [
+        {"follow_up_on": "2020-03-02"}
+    ]
+    assert save_case(desk, 1, note="Called again.").status_code == 303
+    assert "has already passed" not in desk.get("/staff/cases/1/").text, "only when it is set"
+
+
+def test_the_suspected_source_prints_one_field_a_line(app, client):
+    send_report(client, source_description="Sparkle Carpet Cleaning",
+                source_vehicle="White Ford Transit van, plate ABC 1234",
+                source_notes="Driver ran a hose into the drain")  # fmt: skip
+    sign_in(client, app)
+    for url in ("/staff/cases/1/", "/staff/cases/1/print"):
+        page = client.get(url).text
+        for line in ("<dt>Business or property named</dt><dd>Sparkle Carpet Cleaning</dd>",
+                     "<dt>Vehicle and license plate</dt><dd>White Ford Transit van, plate ABC 1234</dd>",
+                     "<dt>What they were seen doing</dt><dd class=\"prewrap\">Driver ran a hose into the drain</dd>"):  # fmt: skip
+            assert line in page, (url, line)
+
+
+# ---------------------------------------------------------------- duplicates
+
+
+def form_fields(page: str, action: str) -> dict[str, str]:
+    """The hidden fields of the form posting to `action` on a page."""
+    start = page.index(f'action="{action}"')
+    return dict(hidden_inputs(page[start : page.index("</form>", start)]))
+
+
+def test_marking_a_duplicate_asks_to_confirm_first(app, desk, mail_server):
+    send_report(desk, description="Grey water again", odor="", indicators=["suds"],
+                contact_email="sam@example.test")  # fmt: skip
+    original = rows(app, "SELECT reference FROM cases WHERE id = 1")[0]["reference"]
+    page = desk.get("/staff/cases/3/").text
+    link = f"/staff/cases/3/duplicate?of={original}"
+    assert f'href="{link}">Mark this case a duplicate of {original}…</a>' in page
+    assert 'name="status" value="duplicate"' not in page, "no one-click marking"
+    confirm = desk.get(link)
+    assert confirm.status_code == 200
+    assert f"Mark IDR-2026-0003 a duplicate of {original}?".replace("2026", original[4:8]) in (
+        confirm.text
+    )
+    assert "Grey water from a pipe" in confirm.text and "Grey water again" in confirm.text
+    assert "Its reporter is e-mailed now" in confirm.text
+    assert rows(app, "SELECT status FROM cases WHERE id = 3") == [{"status": "received"}]
+    fields = form_fields(confirm.text, "/staff/cases/3/")
+    assert fields["status"] == "duplicate" and fields["duplicate_of"] == original
+    assert desk.post("/staff/cases/3/", data=fields).status_code == 303
+    assert rows(app, "SELECT status, duplicate_of FROM cases WHERE id = 3") == [
+        {"status": "duplicate", "duplicate_of": 1}
+    ]
+    assert desk.get("/staff/cases/3/duplicate?of=IDR-1999-0001").status_code == 404
+    refused = desk.get(f"/staff/cases/2/duplicate?of={original.replace('0001', '0003')}")
+    assert refused.status_code == 409 and "is itself a duplicate" in refused.text
+    assert "Yes, mark" not in refused.text
+
+
+def test_the_reporters_of_duplicates_follow_the_original(app, desk, mail_server):
+    send_report(desk, description="Grey water again", contact_email="sam@example.test")
+    send_report(desk, description="And again", contact_email="")  # no address: no mail
+    original = rows(app, "SELECT reference FROM cases WHERE id = 1")[0]["reference"]
+    for case_id in (3, 4):
+        assert (
+            save_case(desk, case_id, status="duplicate", duplicate_of=original).status_code == 303
+        )
+    sam = rows(app, "SELECT body_text FROM outbox WHERE recipient = 'sam@example.test'")
+    status_path = re.search(r"https://portal\.village\.test(/status/[\w-]+/)",
+                            sam[0]["body_text"]).group(1)  # fmt: skip
+    saved = save_case(desk, 1, status="resolved", public_note="The owner fixed the pipe.")
+    assert saved.status_code == 303
+    assert ("Saved. The person who sent it was e-mailed and the reporter of 1 duplicate was"
+            " e-mailed.") in desk.get("/staff/cases/1/").text  # fmt: skip
+    (news,) = [m for m in mail_server.to("sam@example.test") if "handle it under" in body(m)]
+    assert news["Subject"].startswith("Update on IDR-") and news["Subject"].endswith("-0003")
+    assert (
+        f"Someone reported the same problem before you, so staff handle it under {original}."
+        " Its status is now: Resolved. The problem was found and dealt with."
+    ) in body(news)
+    assert "The owner fixed the pipe." not in body(news), "the original's note is its own"
+    (queued,) = rows(app, "SELECT case_id, status FROM outbox WHERE purpose LIKE 'original-%'")
+    assert queued == {"case_id": 3, "status": "sent"}, "through the outbox"
+    status = app.test_client().get(status_path).text
+    assert "Handled under" in status and "Resolved" in status
+    for case_id, told in ((3, "; the reporter was e-mailed"), (4, "")):
+        log = desk.get(f"/staff/cases/{case_id}/").text
+        assert f"The case this duplicates, {original}, is now Resolved{told}</li>" in log
+
+
+def test_a_case_that_becomes_a_duplicate_hands_its_duplicates_on(app, desk, mail_server):
+    send_report(desk, description="Grey water again", contact_email="sam@example.test")
+    first, second = (r["reference"] for r in rows(app, "SELECT reference FROM cases WHERE id < 3"))
+    save_case(desk, 3, status="duplicate", duplicate_of=first)
+    before = len(mail_server.to("sam@example.test"))
+    save_case(desk, 1, status="duplicate", duplicate_of=second)
+    assert rows(app, "SELECT duplicate_of FROM cases WHERE id = 3") == [{"duplicate_of": 2}]
+    assert len(mail_server.to("sam@example.test")) == before, "still Already reported"
+    log = desk.get("/staff/cases/3/").text
+    assert f"Now handled under {second} ({first} became a duplicate of it)" in log
 
 
 # ---------------------------------------------------------------- site visits

@@ -465,3 +465,13 @@ def test_the_written_notification_confirms_the_phone_notice(app, client):
         "/staff/annual-report/", query_string={"start": "2026-01-03", "end": "2027-01-02"}
     ).text
     assert re.search(r"confirmed in writing</th><td>1 of 1<", page)
+
+
+def test_the_amount_that_went_in_is_said_once(app, client):
+    file_notification(
+        client, notification_data(reached_drain="yes", amount_reached="about 2 gallons")
+    )
+    sign_in(client, app)
+    for url in ("/staff/cases/1/", "/staff/cases/1/print"):
+        page = client.get(url).text
+        assert "Yes, some went in: about 2 gallons" in page and "about about" not in page, url

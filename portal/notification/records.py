@@ -177,7 +177,7 @@ def record(case: dict[str, Any], n: dict[str, Any]) -> list[tuple[str, list[tupl
                                          if case["latitude"] is not None else "")),
             ("Entered or may enter a storm drain, ditch or stream",
              pick(LABELS["reached_drain"], n["reached_drain"])
-             + (f", about {n['amount_reached']}" if n["amount_reached"] else "")),
+             + (f": {n['amount_reached']}" if n["amount_reached"] else "")),
             ("Cause", n["cause"]),
             ("Containment and cleanup so far", n["cleanup"]),
             ("To prevent it happening again", n["prevention"]),

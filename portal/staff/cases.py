@@ -12,7 +12,9 @@ from flask_wtf import FlaskForm
 from wtforms import DateField, HiddenField, SelectField, StringField, TextAreaField
 from wtforms.validators import Length, Optional
 
+from portal.clock import local_today
 from portal.db import get_db
+from portal.display import day
 from portal.hazards import report_hazards
 from portal.intake.fields import options
 from portal.mail.compose import map_link
@@ -22,7 +24,7 @@ from portal.staff import bp, workflow
 from portal.staff.accounts import usernames
 from portal.staff.auth import current_staff
 from portal.staff.inspections import InspectionForm, inspections_of
-from portal.staff.queue import nearby
+from portal.staff.queue import distance_m, nearby
 from portal.staff.workflow import WorkflowError, describe
 from portal.statuses import STATUSES, statuses_for
 
@@ -184,7 +186,41 @@ def update(case_id: int):
         getattr(form, error.field).errors = [str(error)]
         return _case_page(case, form, status=422)
     flash(_saved_message(saved), "success")
+    follow_up = form.follow_up_on.data
+    if "follow_up_on" in saved.changed and follow_up and follow_up < local_today():
+        # Kept as given (a date can be set late on purpose), but never silently.
+        flash(f"The follow-up date, {day(follow_up)}, has already passed: the case shows"
+              " as overdue in the queue and in the next morning digest.", "error")  # fmt: skip
     return redirect(url_for("staff.case", case_id=case_id), code=303)
+
+
+@bp.route("/cases/<int:case_id>/duplicate")
+def confirm_duplicate(case_id: int):
+    """The step before marking a case a duplicate of another (`?of=` its reference): both
+    cases side by side, what the reporter will be told, then one button (no script needed)."""
+    db = get_db()
+    case = get_case(case_id)
+    reference = request.args.get("of", "").strip().upper()[:20]
+    row = db.execute("SELECT id FROM cases WHERE reference = ?", [reference]).fetchone()
+    if case["kind"] != "report" or row is None:
+        abort(404)
+    problem = None
+    try:
+        workflow.original_of(db, case, reference)
+    except WorkflowError as error:
+        problem = str(error)
+    pair = []
+    for one in (case, get_case(row[0])):
+        details = db["reports" if one["kind"] == "report" else "notifications"].get(one["id"])
+        pair.append((one, details))
+    distance = None
+    if case["latitude"] is not None and pair[1][0]["latitude"] is not None:
+        other = pair[1][0]
+        distance = distance_m(case["latitude"], case["longitude"], other["latitude"],
+                              other["longitude"])  # fmt: skip
+    page = render_template("staff/confirm_duplicate.html", case=case, pair=pair,
+                           distance=distance, problem=problem)  # fmt: skip
+    return page, 409 if problem else 200
 
 
 def _saved_message(saved: workflow.Saved) -> str:
@@ -195,6 +231,10 @@ def _saved_message(saved: workflow.Saved) -> str:
         told.append("the person who sent it was e-mailed")
     if saved.mailed_assignee:
         told.append("the assignee was e-mailed")
+    if saved.duplicates_told:
+        many = saved.duplicates_told > 1
+        told.append(f"the reporter{'s' * many} of {saved.duplicates_told} duplicate{'s' * many}"
+                    f" {'were' if many else 'was'} e-mailed")  # fmt: skip
     return "Saved." + (f" {' and '.join(told).capitalize()}." if told else "")
 
 
