@@ -408,6 +408,38 @@ def test_a_site_visit_photo_that_is_not_a_photo_is_refused(app, desk):
     assert rows(app, "SELECT id FROM inspections") == []
 
 
+def test_the_site_visit_form_comes_filled_with_now_and_the_officer(app, desk):
+    # 00:30 on Tuesday 1 December 2026 in New York, on a server keeping UTC.
+    app.config["CLOCK"] = lambda: dt.datetime(2026, 12, 1, 5, 30, 41, tzinfo=dt.UTC)
+    page = desk.get("/staff/cases/1/").text
+    assert 'href="#record-visit">Record a site visit</a>' in page
+    assert re.search(r'id="visited_at" name="visited_at" [^>]*value="2026-12-01T00:30"', page)
+    assert re.search(r'id="inspector" [^>]*value="smo"', page)
+
+
+def test_a_refused_site_visit_keeps_its_photo_and_says_what_to_fix(app, desk):
+    refused = record_visit(
+        desk, 1, photos=[("IMG_0001.jpg", jpeg())], visited_at="2099-01-01T10:00"
+    )
+    assert refused.status_code == 422
+    page = refused.text
+    assert "Please fix this" in page and 'href="#visited_at"' in page
+    assert 'action="/staff/cases/1/inspections#record-visit"' in page, "back at the form"
+    assert "IMG_0001.jpg (1600 × 1200)" in page and "Grey water from the car wash drain" in page
+    visit_form = page[page.index('id="visit-form"') :]
+    fields = dict(hidden_inputs(visit_form[: visit_form.index("</form>")]))
+    assert fields["kept_photos"] and fields["visit_key"]
+    assert len(rows(app, "SELECT id FROM pending_photos")) == 1
+    response = record_visit(desk, 1, visited_at="2026-11-20T10:30", **{
+        k: fields[k] for k in ("kept_photos", "visit_key")})  # fmt: skip
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith("/staff/cases/1/?recorded=1#inspections")
+    (photo,) = rows(app, "SELECT inspection_id, position, width FROM inspection_photos")
+    assert photo == {"inspection_id": 1, "position": 1, "width": 1600}
+    assert rows(app, "SELECT id FROM pending_photos") == [], "moved, not copied"
+    assert "data-recorded" in desk.get("/staff/cases/1/?recorded=1").text
+
+
 # ---------------------------------------------------------------- follow-ups
 
 
@@ -433,3 +465,26 @@ def test_the_printable_case_has_the_facts_and_no_form(app, desk):
     for words in ("Grey water from a pipe", "Maria Lopez", "Called the owner.",
                   "Status Received → Being investigated", "https://www.openstreetmap.org"):  # fmt: skip
         assert words in main, words
+
+
+def test_the_printable_case_says_whose_it_is_and_when_printed(app, desk):
+    # 00:30 on Tuesday 1 December 2026 in New York, on a server keeping UTC.
+    app.config["CLOCK"] = lambda: dt.datetime(2026, 12, 1, 5, 30, tzinfo=dt.UTC)
+    save_case(desk, 1, public_note="A crew visits on Monday.")
+    page = desk.get("/staff/cases/1/print").text
+    assert ("Village of Horseheads, Stormwater Management Officer · case record printed"
+            ' <time datetime="2026-12-01">December 1, 2026 at 12:30 a.m.</time>') in page  # fmt: skip
+    for line in ("<dt>Public note</dt><dd>A crew visits on Monday.</dd>",
+                 "<dt>Kind of place</dt><dd>Pipe outfall</dd>",
+                 "<dt>Happened before</dt><dd>Not sure</dd>"):  # fmt: skip
+        assert line in page, line
+
+
+def test_the_printable_notification_has_its_deadlines(app, client):
+    from helpers import file_notification, notification_data
+
+    file_notification(client, notification_data())
+    sign_in(client, app)
+    page = client.get("/staff/cases/1/print").text
+    assert "<h2>Deadlines</h2>" in page
+    assert '<time datetime="2026-11-06">Friday, November 6, 2026</time>' in page

@@ -12,7 +12,7 @@ from flask_wtf import FlaskForm
 from wtforms import DateField, HiddenField, SelectField, StringField, TextAreaField
 from wtforms.validators import Length, Optional
 
-from portal.clock import local_today
+from portal.clock import local_now, local_today
 from portal.db import get_db
 from portal.display import day
 from portal.hazards import report_hazards
@@ -23,7 +23,7 @@ from portal.notification.records import record, stored_deadlines
 from portal.staff import bp, workflow
 from portal.staff.accounts import usernames
 from portal.staff.auth import current_staff
-from portal.staff.inspections import InspectionForm, inspections_of
+from portal.staff.inspections import inspections_of, new_inspection_form
 from portal.staff.queue import distance_m, nearby
 from portal.staff.workflow import WorkflowError, describe
 from portal.statuses import STATUSES, statuses_for
@@ -117,6 +117,7 @@ def _case_page(
     conflict: tuple[workflow.Conflict, CaseForm] | None = None,
     inspection_form: FlaskForm | None = None,
     status: int = 200,
+    kept_visit_photos: list[dict[str, Any]] | None = None,
 ) -> tuple[str, int]:
     """The case page: its record, photos, map, site visits, the update form, the log."""
     db = get_db()
@@ -158,7 +159,8 @@ def _case_page(
         form=form,
         conflict=conflict,
         inspections=inspections_of(db, case_id),
-        inspection_form=inspection_form or InspectionForm(formdata=None),
+        inspection_form=inspection_form or new_inspection_form(),
+        kept_visit_photos=kept_visit_photos or [],
     )
     return page, status
 
@@ -267,9 +269,13 @@ def case_print(case_id: int):
         "staff/case_print.html",
         case=case,
         details=details,
+        printed=local_now(),
+        original=db["cases"].get(case["duplicate_of"]) if case["duplicate_of"] else None,
+        duplicates=list(db["cases"].rows_where("duplicate_of = ?", [case_id], select="reference")),
         indicators=json.loads(details["indicators"]) if report else [],
         hazards=report_hazards(rules, details) if report else [],
         sections=None if report else record(case, details),
+        deadlines=None if report else stored_deadlines(case, details, _online()),
         photos=photos,
         inspections=inspections_of(db, case_id),
         notes=list(db["notes"].rows_where("case_id = ?", [case_id], order_by="id")),
