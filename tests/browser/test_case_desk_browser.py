@@ -241,3 +241,32 @@ def test_a_printed_notification_has_its_deadlines_and_fits_on_one_page(open_tab,
     pages = pdf_pages(page)
     print(f"printed notification: {pages} Letter page(s)")
     assert pages == 1, pages
+
+
+def test_marking_a_duplicate_is_confirmed_first_without_javascript(open_tab, desk):
+    app, url = desk
+    client = app.test_client()
+    client.post("/report/", data={**open_form(client), **report_data(description="Foam again")})
+    add_enrolled_account(app, "officer")
+    tab = open_tab("phone", java_script_enabled=False)
+    page = tab.page
+    page.goto(f"{url}/staff/")
+    page.get_by_label("Username").fill("officer")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_label("Code from your authenticator app").fill(next_code(app, "officer"))
+    page.get_by_role("button", name="Sign in").click()
+    open_case(page, url, 3)
+    page.get_by_role("link", name="Mark this case a duplicate of IDR-2026-0001").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        "Mark IDR-2026-0003 a duplicate of IDR-2026-0001?"
+    )
+    # axe needs a page that runs scripts: the same confirm step, in a second tab.
+    checked = signed_in(open_tab, app, url, "checker", viewport="phone").page
+    checked.goto(page.url)
+    check(checked, "confirm a duplicate, phone")
+    page.get_by_role("button", name="Yes, mark IDR-2026-0003 a duplicate").click()
+    expect(page.locator(".flash")).to_contain_text("Saved.")
+    expect(page.locator(".summary-list").first).to_contain_text(
+        "Already reported: of IDR-2026-0001"
+    )
