@@ -42,17 +42,21 @@ def desk(tmp_path, build, mail_server):
     thread.join()
 
 
-def signed_in(open_tab, app, url: str, username: str, viewport: str = "desktop"):
-    add_enrolled_account(app, username)
-    tab = open_tab(viewport)
-    page = tab.page
-    page.goto(f"{url}/staff/")
+def sign_in_on(page, app, username: str) -> None:
+    """Answer the sign-in page the tab shows: password, then the next code."""
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()
     page.get_by_label("Code from your authenticator app").fill(next_code(app, username))
     page.get_by_role("button", name="Sign in").click()
     expect(page.get_by_role("heading", name="Queue")).to_be_visible()
+
+
+def signed_in(open_tab, app, url: str, username: str, viewport: str = "desktop", **options):
+    add_enrolled_account(app, username)
+    tab = open_tab(viewport, **options)
+    tab.page.goto(f"{url}/staff/")
+    sign_in_on(tab.page, app, username)
     return tab
 
 
@@ -174,11 +178,7 @@ def test_a_visit_typed_while_the_session_ends_is_there_after_signing_in(open_tab
     page.get_by_role("button", name="Record the visit").click()
     expect(page.get_by_role("heading", name="Staff sign-in")).to_be_visible()
     app.config["STAFF_IDLE_MINUTES"] = 30
-    page.get_by_label("Username").fill("officer")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.get_by_label("Code from your authenticator app").fill(next_code(app, "officer"))
-    page.get_by_role("button", name="Sign in").click()
+    sign_in_on(page, app, "officer")
     open_case(page, url)
     expect(page.get_by_label("What was found")).to_have_value(
         "Oily sheen at the outfall, about a metre wide."
@@ -247,15 +247,7 @@ def test_marking_a_duplicate_is_confirmed_first_without_javascript(open_tab, des
     app, url = desk
     client = app.test_client()
     client.post("/report/", data={**open_form(client), **report_data(description="Foam again")})
-    add_enrolled_account(app, "officer")
-    tab = open_tab("phone", java_script_enabled=False)
-    page = tab.page
-    page.goto(f"{url}/staff/")
-    page.get_by_label("Username").fill("officer")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.get_by_label("Code from your authenticator app").fill(next_code(app, "officer"))
-    page.get_by_role("button", name="Sign in").click()
+    page = signed_in(open_tab, app, url, "officer", "phone", java_script_enabled=False).page
     open_case(page, url, 3)
     page.get_by_role("link", name="Mark this case a duplicate of IDR-2026-0001").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(
