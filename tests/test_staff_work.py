@@ -474,4 +474,4 @@ def test_the_amount_that_went_in_is_said_once(app, client):
     sign_in(client, app)
     for url in ("/staff/cases/1/", "/staff/cases/1/print"):
         page = client.get(url).text
-        assert "Yes, some went in: about 2 gallons" in page and "about about" not in page, url
+        assert "Yes, some went in, about 2 gallons" in page and "about about" not in page, url

@@ -4,6 +4,7 @@ record a facility keeps."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,6 +132,15 @@ def with_deadlines(details: dict[str, Any], deadlines: list[Deadline], received:
     }
 
 
+# What people put before an estimate themselves; the record says "about" once.
+_ESTIMATE = re.compile(r"^(about|approximately|approx\.?|roughly|around|~)\s*", re.IGNORECASE)
+
+
+def about(amount: str) -> str:
+    """An estimate as typed, said with one "about": "about 2 gallons" or "2 gallons"."""
+    return "about " + _ESTIMATE.sub("", amount.strip())
+
+
 def record(case: dict[str, Any], n: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]:
     """Every answer, grouped and labelled as on the form: for the review step, the receipt
     and the mail. `case` and `n` are stored rows (or the same shape built from a form)."""
@@ -177,7 +187,7 @@ def record(case: dict[str, Any], n: dict[str, Any]) -> list[tuple[str, list[tupl
                                          if case["latitude"] is not None else "")),
             ("Entered or may enter a storm drain, ditch or stream",
              pick(LABELS["reached_drain"], n["reached_drain"])
-             + (f": {n['amount_reached']}" if n["amount_reached"] else "")),
+             + (f", {about(n['amount_reached'])}" if n["amount_reached"] else "")),
             ("Cause", n["cause"]),
             ("Containment and cleanup so far", n["cleanup"]),
             ("To prevent it happening again", n["prevention"]),
