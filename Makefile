@@ -3,6 +3,8 @@
 # make site  freeze the public site into build/
 # make bench print page weights and timings (figures, not tests)
 # make content-check  check a content pack: every problem, with file, field and fix
+# make staff-add NAME=smo [EMAIL=smo@example.org]  a staff account for `make run` (asks a password)
+# make flask ARGS="staff list"  any `flask --app portal` command, with the settings of `make run`
 #
 # CONTENT=path/to/pack uses another municipality's content (default: content/) for
 # site, run and content-check; it sets SITE_CONTENT_DIR and PORTAL_CONTENT_DIR.
@@ -19,7 +21,7 @@ export SITE_CONTENT_DIR := $(abspath $(CONTENT))
 export PORTAL_CONTENT_DIR := $(abspath $(CONTENT))
 endif
 
-.PHONY: run site test lint format bench clean system-tools content-check
+.PHONY: run site test lint format bench clean system-tools content-check local-key staff-add flask
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,19 +36,34 @@ site: $(STAMP)
 content-check: $(STAMP)
 	$(BIN)/python -m content_model check $(or $(SITE_CONTENT_DIR),content)
 
+# The settings `make run` serves with, so the admin commands below act on the same database,
+# sign with the same key and build the same links. A fixed local secret (made once in
+# $(KEY_FILE)) keeps sign-ins and status links valid across restarts; the portal refuses to
+# start without a secret key and a public address, so both are given here.
+KEY_FILE ?= instance/secret_key
+LOCAL_SETTINGS = PORTAL_SECRET_KEY=$$(cat $(KEY_FILE)) \
+	PORTAL_PUBLIC_URL=$${PORTAL_PUBLIC_URL:-http://127.0.0.1:$(PORT)} \
+	PORTAL_SMO_EMAIL=$${PORTAL_SMO_EMAIL:-stormwater-officer@localhost}
+
+local-key:
+	@mkdir -p $(dir $(KEY_FILE))
+	@test -s $(KEY_FILE) || $(BIN)/python -c "import secrets; print(secrets.token_hex(32))" > $(KEY_FILE)
+
 # The same server as production (gunicorn), serving the frozen site beside the portal.
 # Without PORTAL_MAIL_SERVER, mail is written to instance/mail/*.eml and named in the log.
-# A fixed local secret keeps sign-ins and status links valid across restarts; the portal
-# refuses to start without a secret key and a public address, so both are given here.
-run: site
-	@mkdir -p instance
-	@test -s instance/secret_key || $(BIN)/python -c "import secrets; print(secrets.token_hex(32))" > instance/secret_key
-	@echo "Serving http://127.0.0.1:$(PORT)  (staff accounts: $(BIN)/flask --app portal staff add NAME)"
-	PORTAL_SITE_DIR=build \
-	PORTAL_SECRET_KEY=$$(cat instance/secret_key) \
-	PORTAL_PUBLIC_URL=$${PORTAL_PUBLIC_URL:-http://127.0.0.1:$(PORT)} \
-	PORTAL_SMO_EMAIL=$${PORTAL_SMO_EMAIL:-stormwater-officer@localhost} \
+run: site local-key
+	@echo "Serving http://127.0.0.1:$(PORT)  (a staff account: make staff-add NAME=smo)"
+	PORTAL_SITE_DIR=build $(LOCAL_SETTINGS) \
 	$(BIN)/gunicorn --workers 2 --threads 8 --bind 127.0.0.1:$(PORT) --access-logfile - 'portal:create_app()'
+
+# A staff account for the portal `make run` serves; it asks for the password twice.
+staff-add: $(STAMP) local-key
+	@test -n "$(NAME)" || { echo "Name the account: make staff-add NAME=smo [EMAIL=smo@example.org]"; exit 2; }
+	$(LOCAL_SETTINGS) $(BIN)/flask --app portal staff add '$(NAME)' $(if $(EMAIL),--email '$(EMAIL)')
+
+# Any admin command with those settings: make flask ARGS="staff list", ARGS="outbox send".
+flask: $(STAMP) local-key
+	$(LOCAL_SETTINGS) $(BIN)/flask --app portal $(ARGS)
 
 # Debian's chromium (for Playwright) and a Java runtime (for the Nu HTML Checker),
 # installed only when missing.

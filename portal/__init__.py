@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,17 @@ from portal.templating import init_templates
 from portal.tiles import tile_source
 
 csrf = CSRFProtect()
+# For a local copy: the Makefile gives admin commands the settings `make run` serves with.
+LOCAL_COMMANDS = (
+    " For the portal `make run` serves, run it through make: `make staff-add NAME=smo`,"
+    ' or `make flask ARGS="staff list"` for any command.'
+)
+
+
+def _asking_for_help() -> bool:
+    """`flask --app portal staff add --help`: the command only prints its help, so it needs
+    no settings (the app is built to find the command, then nothing runs)."""
+    return click.get_current_context(silent=True) is not None and "--help" in sys.argv[1:]
 
 
 def create_app(test_config: dict[str, Any] | None = None, require_settings: bool = True) -> Flask:
@@ -48,14 +60,14 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
         app.config["PUBLIC_URL"] = content.settings.public_url
     # Served from the environment (gunicorn, the flask command), missing essentials stop it
     # here; tests pass their own settings, and `check` wants to see what is missing.
-    if test_config is None and require_settings:
+    if test_config is None and require_settings and not _asking_for_help():
         try:
             require(app.config)
         except SettingsError as error:
             # An admin command (`flask --app portal staff add ...`) run without the
             # settings: one line saying what is missing, not a traceback.
             if click.get_current_context(silent=True) is not None:
-                raise click.ClickException(str(error)) from None
+                raise click.ClickException(f"{error}{LOCAL_COMMANDS}") from None
             raise
     app.extensions["secret_key_made_up"] = not app.config["SECRET_KEY"]
     if not app.config["SECRET_KEY"]:

@@ -24,7 +24,8 @@ from portal.statuses import STATUSES
 # offenses from paper files, service of a notice, corrected payments, signatures),
 # staff sessions on the server, sign-in failures, enrolment codes, the public update,
 # release notices as recorded (a notice's filing and mailed letter), report_hazards for
-# the queue, notice_met that can be unknown (see _relax_notice_met), events by time.
+# the queue, notice_met that can be unknown (see _relax_notice_met), events by time,
+# the morning digests made (digests).
 SCHEMA_VERSION = 10
 
 SCHEMA = """
@@ -189,6 +190,14 @@ CREATE TABLE IF NOT EXISTS phone_notices (
 CREATE INDEX IF NOT EXISTS phone_notices_letter_waiting ON phone_notices (confirmation_due)
     WHERE letter_mailed_on IS NULL;
 CREATE INDEX IF NOT EXISTS phone_notices_case ON phone_notices (case_id) WHERE case_id IS NOT NULL;
+
+-- The morning digest of each business day, made once (portal/staff/digest.py): the next
+-- one lists the cases received since this one was made.
+CREATE TABLE IF NOT EXISTS digests (
+    day TEXT PRIMARY KEY,
+    made_at TEXT NOT NULL,
+    queued INTEGER NOT NULL DEFAULT 0
+);
 
 -- Internal notes: staff only, never on the status page.
 CREATE TABLE IF NOT EXISTS notes (

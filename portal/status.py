@@ -22,7 +22,11 @@ def show(token: str):
     case = find_by_token(db, token) or abort(404)
     if case["kind"] == "report":
         report = db["reports"].get(case["id"])
-        return render_template("portal/status.html", case=case, report=report, token=token)
+        # A duplicate follows the case it was joined to: its status is the one that moves.
+        original = db["cases"].get(case["duplicate_of"]) if case["duplicate_of"] else None
+        return render_template(
+            "portal/status.html", case=case, report=report, token=token, original=original
+        )
     notification = db["notifications"].get(case["id"])
     return render_template(
         "portal/notification_receipt.html",

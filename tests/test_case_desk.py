@@ -1,5 +1,5 @@
 """The officer's desk: one save per case, conflicts, search, hazards, staff mail, site visits,
-follow-ups and their morning digest, the printable case."""
+follow-ups, the printable case (the morning digest: test_digest.py)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,13 @@ import re
 import sqlite3
 
 import pytest
-from helpers import add_enrolled_account, jpeg, open_form, report_data, rows, save_case, sign_in
+from helpers import hidden_inputs, jpeg, open_form, report_data, rows, save_case, sign_in
 from mailserver import body
 
 from portal import search_index
 from portal.clock import local_now
-from portal.db import connect, get_db
+from portal.db import connect
 from portal.hazards import report_hazards
-from portal.staff.digest import queue_digests
 
 TZ = dt.timezone(dt.timedelta(hours=-5))
 
@@ -226,6 +225,135 @@ def test_assigned_to_me(app, desk):
     assert len(re.findall(r">IDR-\d{4}-\d{4}</a>", mine)) == 1
 
 
+def test_assigning_a_case_to_yourself_sends_you_no_mail(app, desk, mail_server):
+    runner = app.test_cli_runner()
+    runner.invoke(args=["staff", "edit", "smo", "--email", "smo@staff.test"])
+    runner.invoke(args=["staff", "add", "jo", "--password", "a long staff password",
+                        "--email", "jo@village.test"])  # fmt: skip
+    page = desk.get("/staff/cases/1/").text
+    assert "Assign to me" in page
+    assert save_case(desk, 1, assignee="smo").status_code == 303, "the one-button form"
+    assert mail_server.to("smo@staff.test") == []
+    assert "Saved." in (page := desk.get("/staff/cases/1/").text) and "e-mailed" not in page
+    assert "Assign to me" not in page, "it is mine already"
+    assert save_case(desk, 1, assignee="jo").status_code == 303
+    (mail,) = mail_server.to("jo@village.test")
+    text = body(mail).replace("\r\n", "\n")
+    assert "Place: Main Street bridge over the creek (42.16701, -76.82099)\n" in text
+
+
+def test_the_assignment_mail_puts_the_follow_up_on_its_own_line(app, desk, mail_server):
+    app.test_cli_runner().invoke(args=["staff", "add", "jo", "--password", "a long staff password",
+                                       "--email", "jo@village.test"])  # fmt: skip
+    assert save_case(desk, 2, assignee="jo", follow_up_on="2099-06-01").status_code == 303
+    (mail,) = mail_server.to("jo@village.test")
+    assert "(42.2, -76.8)\nFollow up on: Monday, June 1, 2099\n" in body(mail).replace("\r\n", "\n")
+
+
+def test_a_follow_up_date_already_passed_is_kept_but_said(app, desk):
+    assert save_case(desk, 1, follow_up_on="2020-03-02").status_code == 303
+    page = desk.get("/staff/cases/1/").text
+    assert "The follow-up date, Monday, March 2, 2020, has already passed" in page
+    assert rows(app, "SELECT follow_up_on FROM cases WHERE id = 1") == [
+        {"follow_up_on": "2020-03-02"}
+    ]
+    assert save_case(desk, 1, note="Called again.").status_code == 303
+    assert "has already passed" not in desk.get("/staff/cases/1/").text, "only when it is set"
+
+
+def test_the_suspected_source_prints_one_field_a_line(app, client):
+    send_report(client, source_description="Sparkle Carpet Cleaning",
+                source_vehicle="White Ford Transit van, plate ABC 1234",
+                source_notes="Driver ran a hose into the drain")  # fmt: skip
+    sign_in(client, app)
+    for url in ("/staff/cases/1/", "/staff/cases/1/print"):
+        page = client.get(url).text
+        for line in ("<dt>Business or property named</dt><dd>Sparkle Carpet Cleaning</dd>",
+                     "<dt>Vehicle and license plate</dt><dd>White Ford Transit van, plate ABC 1234</dd>",
+                     "<dt>What they were seen doing</dt><dd class=\"prewrap\">Driver ran a hose into the drain</dd>"):  # fmt: skip
+            assert line in page, (url, line)
+
+
+# ---------------------------------------------------------------- duplicates
+
+
+def form_fields(page: str, action: str) -> dict[str, str]:
+    """The hidden fields of the form posting to `action` on a page."""
+    start = page.index(f'action="{action}"')
+    return dict(hidden_inputs(page[start : page.index("</form>", start)]))
+
+
+def test_marking_a_duplicate_asks_to_confirm_first(app, desk, mail_server):
+    send_report(desk, description="Grey water again", odor="", indicators=["suds"],
+                contact_email="sam@example.test")  # fmt: skip
+    original = rows(app, "SELECT reference FROM cases WHERE id = 1")[0]["reference"]
+    page = desk.get("/staff/cases/3/").text
+    link = f"/staff/cases/3/duplicate?of={original}"
+    assert f'href="{link}">Mark this case a duplicate of {original}…</a>' in page
+    assert 'name="status" value="duplicate"' not in page, "no one-click marking"
+    confirm = desk.get(link)
+    assert confirm.status_code == 200
+    assert f"Mark IDR-2026-0003 a duplicate of {original}?".replace("2026", original[4:8]) in (
+        confirm.text
+    )
+    assert "Grey water from a pipe" in confirm.text and "Grey water again" in confirm.text
+    assert "Its reporter is e-mailed now" in confirm.text
+    assert rows(app, "SELECT status FROM cases WHERE id = 3") == [{"status": "received"}]
+    fields = form_fields(confirm.text, "/staff/cases/3/")
+    assert fields["status"] == "duplicate" and fields["duplicate_of"] == original
+    assert desk.post("/staff/cases/3/", data=fields).status_code == 303
+    assert rows(app, "SELECT status, duplicate_of FROM cases WHERE id = 3") == [
+        {"status": "duplicate", "duplicate_of": 1}
+    ]
+    assert desk.get("/staff/cases/3/duplicate?of=IDR-1999-0001").status_code == 404
+    refused = desk.get(f"/staff/cases/2/duplicate?of={original.replace('0001', '0003')}")
+    assert refused.status_code == 409 and "is itself a duplicate" in refused.text
+    assert "Yes, mark" not in refused.text
+
+
+def test_the_reporters_of_duplicates_follow_the_original(app, desk, mail_server):
+    send_report(desk, description="Grey water again", contact_email="sam@example.test")
+    send_report(desk, description="And again", contact_email="")  # no address: no mail
+    original = rows(app, "SELECT reference FROM cases WHERE id = 1")[0]["reference"]
+    for case_id in (3, 4):
+        assert (
+            save_case(desk, case_id, status="duplicate", duplicate_of=original).status_code == 303
+        )
+    sam = rows(app, "SELECT body_text FROM outbox WHERE recipient = 'sam@example.test'")
+    status_path = re.search(r"https://portal\.village\.test(/status/[\w-]+/)",
+                            sam[0]["body_text"]).group(1)  # fmt: skip
+    saved = save_case(desk, 1, status="resolved", public_note="The owner fixed the pipe.")
+    assert saved.status_code == 303
+    assert ("Saved. The person who sent it was e-mailed and the reporter of 1 duplicate was"
+            " e-mailed.") in desk.get("/staff/cases/1/").text  # fmt: skip
+    (news,) = [m for m in mail_server.to("sam@example.test") if "handle it under" in body(m)]
+    assert news["Subject"].startswith("Update on IDR-") and news["Subject"].endswith("-0003")
+    assert (
+        f"Someone reported the same problem before you, so staff handle it under {original}."
+        " Its status is now: Resolved. The problem was found and dealt with."
+    ) in body(news)
+    assert "The owner fixed the pipe." not in body(news), "the original's note is its own"
+    (queued,) = rows(app, "SELECT case_id, status FROM outbox WHERE purpose LIKE 'original-%'")
+    assert queued == {"case_id": 3, "status": "sent"}, "through the outbox"
+    status = app.test_client().get(status_path).text
+    assert "Handled under" in status and "Resolved" in status
+    for case_id, told in ((3, "; the reporter was e-mailed"), (4, "")):
+        log = desk.get(f"/staff/cases/{case_id}/").text
+        assert f"The case this duplicates, {original}, is now Resolved{told}</li>" in log
+
+
+def test_a_case_that_becomes_a_duplicate_hands_its_duplicates_on(app, desk, mail_server):
+    send_report(desk, description="Grey water again", contact_email="sam@example.test")
+    first, second = (r["reference"] for r in rows(app, "SELECT reference FROM cases WHERE id < 3"))
+    save_case(desk, 3, status="duplicate", duplicate_of=first)
+    before = len(mail_server.to("sam@example.test"))
+    save_case(desk, 1, status="duplicate", duplicate_of=second)
+    assert rows(app, "SELECT duplicate_of FROM cases WHERE id = 3") == [{"duplicate_of": 2}]
+    assert len(mail_server.to("sam@example.test")) == before, "still Already reported"
+    log = desk.get("/staff/cases/3/").text
+    assert f"Now handled under {second} ({first} became a duplicate of it)" in log
+
+
 # ---------------------------------------------------------------- site visits
 
 
@@ -280,6 +408,38 @@ def test_a_site_visit_photo_that_is_not_a_photo_is_refused(app, desk):
     assert rows(app, "SELECT id FROM inspections") == []
 
 
+def test_the_site_visit_form_comes_filled_with_now_and_the_officer(app, desk):
+    # 00:30 on Tuesday 1 December 2026 in New York, on a server keeping UTC.
+    app.config["CLOCK"] = lambda: dt.datetime(2026, 12, 1, 5, 30, 41, tzinfo=dt.UTC)
+    page = desk.get("/staff/cases/1/").text
+    assert 'href="#record-visit">Record a site visit</a>' in page
+    assert re.search(r'id="visited_at" name="visited_at" [^>]*value="2026-12-01T00:30"', page)
+    assert re.search(r'id="inspector" [^>]*value="smo"', page)
+
+
+def test_a_refused_site_visit_keeps_its_photo_and_says_what_to_fix(app, desk):
+    refused = record_visit(
+        desk, 1, photos=[("IMG_0001.jpg", jpeg())], visited_at="2099-01-01T10:00"
+    )
+    assert refused.status_code == 422
+    page = refused.text
+    assert "Please fix this" in page and 'href="#visited_at"' in page
+    assert 'action="/staff/cases/1/inspections#record-visit"' in page, "back at the form"
+    assert "IMG_0001.jpg (1600 × 1200)" in page and "Grey water from the car wash drain" in page
+    visit_form = page[page.index('id="visit-form"') :]
+    fields = dict(hidden_inputs(visit_form[: visit_form.index("</form>")]))
+    assert fields["kept_photos"] and fields["visit_key"]
+    assert len(rows(app, "SELECT id FROM pending_photos")) == 1
+    response = record_visit(desk, 1, visited_at="2026-11-20T10:30", **{
+        k: fields[k] for k in ("kept_photos", "visit_key")})  # fmt: skip
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith("/staff/cases/1/?recorded=1#inspections")
+    (photo,) = rows(app, "SELECT inspection_id, position, width FROM inspection_photos")
+    assert photo == {"inspection_id": 1, "position": 1, "width": 1600}
+    assert rows(app, "SELECT id FROM pending_photos") == [], "moved, not copied"
+    assert "data-recorded" in desk.get("/staff/cases/1/?recorded=1").text
+
+
 # ---------------------------------------------------------------- follow-ups
 
 
@@ -294,30 +454,6 @@ def test_the_queue_flags_due_and_overdue_follow_ups(app, desk):
     assert "Follow-up overdue" not in desk.get("/staff/").text, "a closed case needs none"
 
 
-def test_the_morning_digest_goes_once_a_day_from_the_office_opening(app, desk, mail_server):
-    with app.app_context():
-        add_enrolled_account(app, "jo")
-        db = get_db()
-        db.execute("UPDATE staff SET email = 'jo@village.test' WHERE username = 'jo'")
-        db.execute("UPDATE staff SET email = 'smo@staff.test' WHERE username = 'smo'")
-    save_case(desk, 1, assignee="jo", follow_up_on="2026-11-30")
-    save_case(desk, 2, assignee="jo", follow_up_on="2026-12-05")
-    opens = app.extensions["content"].settings.office.opens
-    day = dt.date(2026, 12, 1)
-    before = dt.datetime.combine(day, opens, TZ) - dt.timedelta(minutes=1)
-    with app.test_request_context():
-        db = get_db()
-        assert queue_digests(db, before) == 0
-        assert queue_digests(db, before + dt.timedelta(minutes=1)) == 1, "jo only: smo has none"
-        assert queue_digests(db, before + dt.timedelta(hours=3)) == 0, "once a day"
-        assert queue_digests(db, before + dt.timedelta(days=5, minutes=1)) == 1
-    (first, later) = rows(app, "SELECT * FROM outbox WHERE purpose LIKE 'digest-%' ORDER BY id")
-    assert first["recipient"] == "jo@village.test"
-    assert "IDR-" in first["body_text"] and "(overdue)" in first["body_text"]
-    assert first["body_text"].count("/staff/cases/") == 1, "the case due later is not listed yet"
-    assert later["body_text"].count("/staff/cases/") == 2
-
-
 # ---------------------------------------------------------------- the printable case
 
 
@@ -329,3 +465,26 @@ def test_the_printable_case_has_the_facts_and_no_form(app, desk):
     for words in ("Grey water from a pipe", "Maria Lopez", "Called the owner.",
                   "Status Received → Being investigated", "https://www.openstreetmap.org"):  # fmt: skip
         assert words in main, words
+
+
+def test_the_printable_case_says_whose_it_is_and_when_printed(app, desk):
+    # 00:30 on Tuesday 1 December 2026 in New York, on a server keeping UTC.
+    app.config["CLOCK"] = lambda: dt.datetime(2026, 12, 1, 5, 30, tzinfo=dt.UTC)
+    save_case(desk, 1, public_note="A crew visits on Monday.")
+    page = desk.get("/staff/cases/1/print").text
+    assert ("Village of Horseheads, Stormwater Management Officer · case record printed"
+            ' <time datetime="2026-12-01">December 1, 2026 at 12:30 a.m.</time>') in page  # fmt: skip
+    for line in ("<dt>Public note</dt><dd>A crew visits on Monday.</dd>",
+                 "<dt>Kind of place</dt><dd>Pipe outfall</dd>",
+                 "<dt>Happened before</dt><dd>Not sure</dd>"):  # fmt: skip
+        assert line in page, line
+
+
+def test_the_printable_notification_has_its_deadlines(app, client):
+    from helpers import file_notification, notification_data
+
+    file_notification(client, notification_data())
+    sign_in(client, app)
+    page = client.get("/staff/cases/1/print").text
+    assert "<h2>Deadlines</h2>" in page
+    assert '<time datetime="2026-11-06">Friday, November 6, 2026</time>' in page

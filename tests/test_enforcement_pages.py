@@ -222,19 +222,19 @@ def test_the_morning_digest_lists_the_open_dates_once_a_day(officer, clock, app,
         clock.moment = dt.datetime.fromisoformat(moment).replace(tzinfo=TZ)
         with app.app_context():
             sweep_and_send(app, get_db())
-        return [m for m in mail_server.messages if "Enforcement dates" in m["Subject"]]
+        return [m for m in mail_server.messages if m["Subject"].startswith("Morning digest")]
 
     assert sweep_at("2027-03-08T07:59") == [], "not before the office opens (8:00)"
     digests = sweep_at("2027-03-08T08:00")
-    assert (
-        len(digests) == 1
-        and digests[0]["Subject"] == "Morning digest: Enforcement dates: 2 open, 1 overdue"
-    )
+    assert [m["Subject"] for m in digests] == [
+        "Morning digest, Monday, March 8: 1 enforcement date (1 overdue)"
+    ]
     text = body(digests[0])
-    assert "Friday, March 5, 2027 (OVERDUE): Correction due" in text
-    assert "Tuesday, March 16, 2027: Appeal window closes" in text and "NOV-2027-0001" in text
+    assert "Friday, March 5, 2027 (OVERDUE): Correction due" in text and "NOV-2027-0001" in text
+    assert "Appeal window closes" not in text, "Tuesday, March 16 is more than a week ahead"
     assert len(sweep_at("2027-03-08T15:00")) == 1, "once a day"
     assert len(sweep_at("2027-03-09T08:30")) == 2, "and again the next morning"
+    assert "Tuesday, March 16, 2027: Appeal window closes" in body(mail_server.messages[-1])
 
 
 MONTH_DATE = re.compile(

@@ -81,8 +81,23 @@ def case_desk_pages(app, client) -> dict:
              "photos": [(io.BytesIO(jpeg((800, 600))), "site.jpg")]}  # fmt: skip
     client.post("/staff/cases/1/inspections", data=visit, content_type="multipart/form-data")
     pages["staff-inspection-errors"] = client.post(
-        "/staff/cases/1/inspections", data={**visit, "findings": "", "photos": []},
+        "/staff/cases/1/inspections", data={**visit, "findings": "",
+        "photos": [(io.BytesIO(jpeg((800, 600))), "kept.jpg")]},
         content_type="multipart/form-data")  # fmt: skip
+    # A second report, marked a duplicate of the first through the confirm step; its status.
+    client.post("/report/", data={**open_form(client), **report_data(contact_email="sam@x.test")})
+    with app.app_context():
+        from portal.db import get_db
+
+        db = get_db()
+        (second,) = db.execute("SELECT max(id) FROM cases").fetchone()
+        (first,) = db.execute("SELECT reference FROM cases WHERE id = 1").fetchone()
+    pages["staff-confirm-duplicate"] = client.get(f"/staff/cases/{second}/duplicate?of={first}")
+    save_case(client, second, status="duplicate", duplicate_of=first)
+    with app.app_context():
+        ack = get_db().execute("SELECT body_text FROM outbox WHERE recipient = 'sam@x.test'")
+        status_url = re.search(r"https?://[^/]+(/status/[\w-]+/)", ack.fetchone()[0]).group(1)
+    pages["status-of-a-duplicate"] = client.get(status_url)
     save_case(client, 1, status="investigating", follow_up_on="2026-11-01", note="n")
     pages["staff-case-conflict"] = client.post("/staff/cases/1/", data={
         "csrf_token": csrf_of(page), "revision": "0", "status": "resolved"})  # fmt: skip

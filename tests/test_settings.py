@@ -4,7 +4,9 @@ start; `flask --app portal check` says what is missing; the README documents eve
 from __future__ import annotations
 
 import re
+import shlex
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -141,3 +143,39 @@ def test_the_environment_overrides_the_defaults(tmp_path, monkeypatch):
     app = create_app()
     assert app.secret_key == "k" * 64 and app.config["STAFF_IDLE_MINUTES"] == 12
     assert app.config["STAFF_TOTP"] is True and app.config["PROXY_HOPS"] == 0
+
+
+def test_help_of_an_admin_command_needs_no_settings(tmp_path):
+    env = {k: v for k, v in portal_env(tmp_path).items() if not k.startswith("PORTAL_")}
+    result = check(env, tmp_path, "staff", "add", "--help")
+    assert result.returncode == 0, result.stderr
+    assert "Create an account; asks for its password twice." in result.stdout
+
+
+def make(tmp_path: Path, *args: str, password: str = "") -> subprocess.CompletedProcess:
+    """`make ARGS` in the project as a newcomer types it, with the key and the database in
+    tmp_path (the defaults are instance/secret_key and instance/portal.sqlite3) and the
+    virtualenv running the tests."""
+    env = {k: v for k, v in portal_env(tmp_path).items() if not k.startswith("PORTAL_")}
+    env["PORTAL_DATABASE"] = str(tmp_path / "portal.sqlite3")
+    local = [f"KEY_FILE={tmp_path / 'secret_key'}", f"BIN={Path(sys.executable).parent}"]
+    return subprocess.run(
+        ["make", "-s", "-o", ".venv/.installed", *args, *local], cwd=ROOT, env=env,
+        input=password, capture_output=True, text=True, timeout=120,
+        start_new_session=True,  # no terminal: the password prompt reads standard input
+    )  # fmt: skip
+
+
+def test_the_readmes_staff_add_works_as_printed_with_the_settings_of_make_run(tmp_path):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    printed = re.search(r"^make staff-add NAME=\S+ EMAIL=\S+", readme, re.MULTILINE).group(0)
+    assert printed == "make staff-add NAME=smo EMAIL=smo@village.example.org"
+    added = make(tmp_path, *shlex.split(printed)[1:], password="a long staff password\n" * 2)
+    assert added.returncode == 0, added.stdout + added.stderr
+    assert "account smo created" in added.stdout
+    assert re.fullmatch(r"[0-9a-f]{64}\n", (tmp_path / "secret_key").read_text())
+    listed = make(tmp_path, "flask", "ARGS=staff list")
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.startswith("smo\tenabled\tsmo@village.example.org\t")
+    unnamed = make(tmp_path, "staff-add")
+    assert unnamed.returncode != 0 and "make staff-add NAME=smo" in unnamed.stdout

@@ -163,28 +163,86 @@ def test_the_case_page_shows_a_notification_with_its_deadlines(app, client):
 PERSONAL = ("Pat Doe", "pat@example.test", "(555) 555-0123", "Foam at the bridge", "Elm Street")
 
 
+def export(client, name: str, start: str = "2000-01-01", end: str = "2099-12-31"):
+    return client.get(f"/staff/exports/{name}", query_string={"start": start, "end": end})
+
+
+def csv_rows(response) -> list[dict[str, str]]:
+    """The lines of a CSV export; it must start with the byte-order mark Excel needs."""
+    assert response.data.startswith(b"\xef\xbb\xbf"), response.data[:20]
+    assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
+    return list(csv.DictReader(io.StringIO(response.data.decode("utf-8-sig"))))
+
+
 def test_geojson_export_has_no_personal_data(staff):
-    response = staff.get(
-        "/staff/exports/cases.geojson", query_string={"start": "2000-01-01", "end": "2099-12-31"}
-    )
+    response = export(staff, "cases.geojson")
     assert response.headers["Content-Disposition"].startswith("attachment;")
     data = json.loads(response.data)
     assert len(data["features"]) == 3
     for bit in PERSONAL:
         assert bit not in response.text, bit
     assert set(data["features"][0]["properties"]) == {
-        "reference", "kind", "received", "status", "service_code", "location_type", "indicators", "hazardous"}  # fmt: skip
+        "reference", "kind", "kind_label", "received", "status", "status_label", "service_code",
+        "location_type", "location_type_label", "indicators", "indicator_labels", "hazardous",
+        "hazards", "confirmed_illicit"}  # fmt: skip
     assert data["features"][0]["geometry"]["coordinates"][0] < 0, "GeoJSON order: longitude first"
+
+
+def test_geojson_export_flags_hazards_as_the_queue_does_with_words_beside_codes(app, client):
+    gasoline = report_data(indicators=["sheen"], odor="petroleum", location_type="storm-drain",
+                           description="A rainbow film by the drain", source_description="")  # fmt: skip
+    foam = report_data(indicators=["suds"], odor="", location_type="ditch", description="Foam",
+                       latitude="42.2", source_description="")  # fmt: skip
+    for data in (gasoline, foam):
+        client.post("/report/", data={**open_form(client), **data})
+    file_notification(client, notification_data(latitude="42.17", longitude="-76.82"))
+    sign_in(client, app)
+    act(client, 1, status="investigating", confirmed="yes")
+    queue = client.get("/staff/").text
+    assert queue.count("Hazardous") >= 2, "the queue flags the oil report and the notification"
+    features = json.loads(export(client, "cases.geojson").data)["features"]
+    oil, ditch, spill = (f["properties"] for f in features)
+    assert (oil["hazardous"], oil["hazards"], oil["confirmed_illicit"]) == (
+        True, ["Fuel or oil"], True)  # fmt: skip
+    assert (oil["status"], oil["status_label"]) == ("investigating", "Being investigated")
+    assert (oil["location_type"], oil["location_type_label"]) == (
+        "storm-drain", "Storm drain or catch basin")  # fmt: skip
+    assert (oil["indicators"], oil["indicator_labels"]) == (
+        ["sheen"], ["Oily sheen or rainbow film"])  # fmt: skip
+    assert (oil["kind"], oil["kind_label"]) == ("report", "Resident report")
+    assert (ditch["hazardous"], ditch["hazards"], ditch["confirmed_illicit"]) == (False, [], False)
+    assert ditch["location_type_label"] == "Roadside ditch"
+    assert (spill["kind_label"], spill["hazardous"], spill["hazards"]) == (
+        "Release notification", True, ["Hazardous material"])  # fmt: skip
+
+
+def test_csv_export_opens_in_excel_with_every_answer_of_the_report(app, client):
+    # Monday 30 November 2026, 1:06 p.m. in New York (18:06 on a UTC server).
+    app.config["CLOCK"] = lambda: dt.datetime(2026, 11, 30, 18, 6, 18, tzinfo=dt.UTC)
+    client.post("/report/", data={**open_form(client), **report_data(
+        contact_name="José Núñez", source_description="Café Olé Carpet Cleaning",
+        source_vehicle="White van, plate ABC 1234", source_notes="Ran a hose into the drain",
+        location_type="ditch", happened_before="yes", color="blue", observed_at="2026-11-29T08:15",
+    )})  # fmt: skip
+    sign_in(client, app)
+    [row] = csv_rows(export(client, "cases.csv"))
+    assert row["Received"] == "2026-11-30 13:06"
+    assert row["First noticed"] == "2026-11-29 08:15"
+    assert row["Name"] == "José Núñez"
+    assert row["Business or property named"] == "Café Olé Carpet Cleaning"
+    assert row["Vehicle and license plate"] == "White van, plate ABC 1234"
+    assert row["What they were seen doing"] == "Ran a hose into the drain"
+    assert (row["Kind of place"], row["Happened before"], row["Which color"]) == (
+        "Roadside ditch", "Yes", "blue")  # fmt: skip
+    assert row["Business or facility"] == "", "a notification's column"
+    assert row["Site visits"] == "0"
 
 
 def test_csv_export_round_trips_and_is_safe_in_spreadsheets(app, client):
     client.post("/report/", data={**open_form(client), **report_data(
         description="=HYPERLINK(\"http://evil.example\")", contact_name="@SUM(A1)", contact_phone="+1 555 555 0123")})  # fmt: skip
     sign_in(client, app)
-    response = client.get(
-        "/staff/exports/cases.csv", query_string={"start": "2000-01-01", "end": "2099-12-31"}
-    )
-    [row] = list(csv.DictReader(io.StringIO(response.text)))
+    [row] = csv_rows(export(client, "cases.csv"))
     assert row["Describe what you saw"] == '\'=HYPERLINK("http://evil.example")'
     assert row["Name"] == "'@SUM(A1)" and row["Phone"] == "'+1 555 555 0123"
     assert row["E-mail"] == "pat@example.test" and row["Longitude"] == "-76.82099"
@@ -195,20 +253,47 @@ def test_csv_export_round_trips_and_is_safe_in_spreadsheets(app, client):
     assert row["Confirmed illicit discharge"] == "no" and row["Internal notes"] == ""
 
 
-def test_csv_export_has_amounts_units_and_internal_notes(app, client):
+def test_csv_export_has_every_answer_of_a_notification(app, client):
     file_notification(client, notification_data())
     sign_in(client, app)
     act(client, 1, note="Booms checked.")
-    response = client.get(
-        "/staff/exports/cases.csv", query_string={"start": "2000-01-01", "end": "2099-12-31"}
-    )
-    [row] = list(csv.DictReader(io.StringIO(response.text)))
+    [row] = csv_rows(export(client, "cases.csv"))
     assert (row["Kind"], row["Amount released"], row["What was released"]) == (
         "Release notification", "20", "Diesel fuel")  # fmt: skip
     assert row["Unit"] == "gallons" and row["Hazardous substance"] == "Yes"
+    assert row["Hazard"] == "Hazardous material"
+    assert (row["Discovered"], row["Began"], row["Stopped"], row["Stopped at"]) == (
+        "2026-11-02 09:00", "2026-11-02 08:30", "Yes", "2026-11-02 09:45")  # fmt: skip
+    assert (row["Called 911 at"], row["NYSDEC spill number"], row["Kind of facility"]) == (
+        "2026-11-02 09:10", "2608123", "Commercial (a shop, garage, restaurant, office)")  # fmt: skip
+    assert (row["Earlier notice"], row["Earlier notice at"], row["Earlier notice to"]) == (
+        "Yes, by telephone", "2026-11-02 10:00", "Village Clerk")  # fmt: skip
+    assert (row["How much went in"], row["Cause"], row["Permit number"]) == (
+        "a cup or two", "A split fuel hose", "NYR00A123")  # fmt: skip
     assert row["Internal notes"].endswith("smo: Booms checked.")
-    geojson = client.get("/staff/exports/cases.geojson", query_string={"start": "2000-01-01"})
-    assert "Booms" not in geojson.text
+    assert "Booms" not in export(client, "cases.geojson").text
+
+
+def test_site_visits_have_their_own_csv_for_the_period_they_were_made(app, client):
+    from test_case_desk import record_visit
+
+    client.post("/report/", data={**open_form(client), **report_data()})
+    sign_in(client, app)
+    assert record_visit(client, 1, visited_at="2026-11-20T10:30", inspector="José Núñez",
+                        findings="Grey water from the car wash drain").status_code == 303  # fmt: skip
+    response = export(client, "site-visits.csv", "2026-11-01", "2026-11-30")
+    assert response.headers["Content-Disposition"] == (
+        'attachment; filename="site-visits-2026-11-01-to-2026-11-30.csv"')  # fmt: skip
+    [visit] = csv_rows(response)
+    assert re.fullmatch(r"IDR-\d{4}-0001", visit["Case"])
+    assert (visit["Visited"], visit["Who visited"], visit["What was found"]) == (
+        "2026-11-20 10:30", "José Núñez", "Grey water from the car wash drain")  # fmt: skip
+    assert (visit["Sample taken"], visit["Lab reference"]) == ("yes", "LAB-77")
+    assert visit["Photos"] == "0"
+    assert visit["Street address or landmark"] == "Main Street bridge over the creek"
+    assert csv_rows(export(client, "site-visits.csv", "2026-11-21", "2026-11-30")) == []
+    [case] = csv_rows(export(client, "cases.csv"))
+    assert case["Site visits"] == "1"
 
 
 # ---------------------------------------------------------------- annual figures
@@ -333,3 +418,13 @@ def test_a_phone_notice_is_linked_to_its_filing_which_does_not_confirm_it(app, c
     ).text
     assert re.search(r"No letter recorded</th><td>1<", page)
     assert re.search(r"Letter mailed in time</th><td>0<", page)
+
+
+def test_the_amount_that_went_in_is_said_once(app, client):
+    file_notification(
+        client, notification_data(reached_drain="yes", amount_reached="about 2 gallons")
+    )
+    sign_in(client, app)
+    for url in ("/staff/cases/1/", "/staff/cases/1/print"):
+        page = client.get(url).text
+        assert "about 2 gallons" in page and "about about" not in page, url

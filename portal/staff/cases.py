@@ -12,20 +12,21 @@ from flask_wtf import FlaskForm
 from wtforms import DateField, HiddenField, SelectField, StringField, TextAreaField
 from wtforms.validators import Length, Optional
 
-from portal.clock import local_now
+from portal.clock import local_now, local_today
 from portal.db import get_db
+from portal.display import day
 from portal.hazards import report_hazards
 from portal.intake.fields import options
 from portal.mail.compose import map_link
 from portal.notification.choices import LABELS as NOTIFICATION_LABELS
 from portal.notification.compliance import confirmation_recorded
-from portal.notification.records import record
+from portal.notification.records import online_filing, record, stored_deadlines
 from portal.staff import bp, workflow
 from portal.staff.accounts import usernames
 from portal.staff.auth import current_staff
-from portal.staff.inspections import InspectionForm, inspections_of
+from portal.staff.inspections import inspections_of, new_inspection_form
 from portal.staff.phone_notices import release_record
-from portal.staff.queue import nearby
+from portal.staff.queue import distance_m, nearby
 from portal.staff.workflow import WorkflowError, describe
 from portal.statuses import STATUSES, statuses_for
 
@@ -124,6 +125,7 @@ def _case_page(
     conflict: tuple[workflow.Conflict, CaseForm] | None = None,
     inspection_form: FlaskForm | None = None,
     status: int = 200,
+    kept_visit_photos: list[dict[str, Any]] | None = None,
 ) -> tuple[str, int]:
     """The case page: its record, photos, map, site visits, the update form, the log."""
     db = get_db()
@@ -158,7 +160,8 @@ def _case_page(
         form=form,
         conflict=conflict,
         inspections=inspections_of(db, case_id),
-        inspection_form=inspection_form or InspectionForm(formdata=None),
+        inspection_form=inspection_form or new_inspection_form(),
+        kept_visit_photos=kept_visit_photos or [],
     )
     return page, status
 
@@ -186,7 +189,41 @@ def update(case_id: int):
         getattr(form, error.field).errors = [str(error)]
         return _case_page(case, form, status=422)
     flash(_saved_message(saved), "success")
+    follow_up = form.follow_up_on.data
+    if "follow_up_on" in saved.changed and follow_up and follow_up < local_today():
+        # Kept as given (a date can be set late on purpose), but never silently.
+        flash(f"The follow-up date, {day(follow_up)}, has already passed: the case shows"
+              " as overdue in the queue and in the next morning digest.", "error")  # fmt: skip
     return redirect(url_for("staff.case", case_id=case_id), code=303)
+
+
+@bp.route("/cases/<int:case_id>/duplicate")
+def confirm_duplicate(case_id: int):
+    """The step before marking a case a duplicate of another (`?of=` its reference): both
+    cases side by side, what the reporter will be told, then one button (no script needed)."""
+    db = get_db()
+    case = get_case(case_id)
+    reference = request.args.get("of", "").strip().upper()[:20]
+    row = db.execute("SELECT id FROM cases WHERE reference = ?", [reference]).fetchone()
+    if case["kind"] != "report" or row is None:
+        abort(404)
+    problem = None
+    try:
+        workflow.original_of(db, case, reference)
+    except WorkflowError as error:
+        problem = str(error)
+    pair = []
+    for one in (case, get_case(row[0])):
+        details = db["reports" if one["kind"] == "report" else "notifications"].get(one["id"])
+        pair.append((one, details))
+    distance = None
+    if case["latitude"] is not None and pair[1][0]["latitude"] is not None:
+        other = pair[1][0]
+        distance = distance_m(case["latitude"], case["longitude"], other["latitude"],
+                              other["longitude"])  # fmt: skip
+    page = render_template("staff/confirm_duplicate.html", case=case, pair=pair,
+                           distance=distance, problem=problem)  # fmt: skip
+    return page, 409 if problem else 200
 
 
 def _saved_message(saved: workflow.Saved) -> str:
@@ -197,6 +234,10 @@ def _saved_message(saved: workflow.Saved) -> str:
         told.append("the person who sent it was e-mailed")
     if saved.mailed_assignee:
         told.append("the assignee was e-mailed")
+    if saved.duplicates_told:
+        many = saved.duplicates_told > 1
+        told.append(f"the reporter{'s' * many} of {saved.duplicates_told} duplicate{'s' * many}"
+                    f" {'were' if many else 'was'} e-mailed")  # fmt: skip
     return "Saved." + (f" {' and '.join(told).capitalize()}." if told else "")
 
 
@@ -229,9 +270,13 @@ def case_print(case_id: int):
         "staff/case_print.html",
         case=case,
         details=details,
+        printed=local_now(),
+        original=db["cases"].get(case["duplicate_of"]) if case["duplicate_of"] else None,
+        duplicates=list(db["cases"].rows_where("duplicate_of = ?", [case_id], select="reference")),
         indicators=json.loads(details["indicators"]) if report else [],
         hazards=report_hazards(rules, details) if report else [],
         sections=None if report else record(case, details),
+        deadlines=None if report else stored_deadlines(case, details, online_filing(), db),
         photos=photos,
         inspections=inspections_of(db, case_id),
         notes=list(db["notes"].rows_where("case_id = ?", [case_id], order_by="id")),

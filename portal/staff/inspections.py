@@ -1,23 +1,33 @@
 """Site visits: an officer records when, who, what was found, whether a sample went to a lab,
 and photos taken on site (checked and cleaned like the public form's). Staff only: the
-photos are served under /staff/, never on a public page."""
+photos are served under /staff/, never on a public page.
+
+The form comes filled with now and the signed-in officer. A refused save shows it again
+with what was typed and the photos already checked, kept on the server as the public
+forms keep theirs (pending photos, by the form's key), so nothing is chosen twice."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import sqlite_utils
-from flask import abort, current_app, flash, redirect, request, url_for
+from flask import abort, current_app, flash, redirect, url_for
 from flask_wtf import FlaskForm
-from wtforms import DateTimeLocalField, MultipleFileField, SelectField, StringField, TextAreaField
+from wtforms import (
+    DateTimeLocalField,
+    HiddenField,
+    MultipleFileField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.validators import DataRequired, InputRequired, Length, Optional
 
 from portal.clock import local_now, local_stamp
 from portal.db import get_db, insert, transaction
-from portal.intake.decoder import clean_photo
 from portal.intake.fields import options
-from portal.intake.forms import MAX_PHOTOS
-from portal.intake.photos import Photo, PhotoError
+from portal.intake.pending import SUBMISSION_KEY, keep_photos
+from portal.intake.storage import new_submission_key
 from portal.staff import bp
 from portal.staff.auth import current_staff
 from portal.staff.workflow import log
@@ -38,6 +48,9 @@ class InspectionForm(FlaskForm):
     )
     lab_reference = StringField("Lab reference", [Optional(), Length(max=100)])
     photos = MultipleFileField("Photos taken on site")
+    # The form's key, and the photos checked on an earlier try (pending photos under it).
+    visit_key = HiddenField()
+    kept_photos = HiddenField()
 
     def validate(self, extra_validators=None) -> bool:
         valid = super().validate(extra_validators)
@@ -62,19 +75,12 @@ def inspections_of(db: sqlite_utils.Database, case_id: int) -> list[dict[str, An
     return visits
 
 
-def _photos(form: InspectionForm) -> list[Photo]:
-    """The uploads, each through the public form's checks; errors go next to the field."""
-    uploads = [f for f in request.files.getlist(form.photos.name) if f and f.filename]
-    if len(uploads) > MAX_PHOTOS:
-        form.photos.errors = [f"Attach at most {MAX_PHOTOS} photos at a time."]
-        return []
-    cleaned = []
-    for upload in uploads:
-        try:
-            cleaned.append(clean_photo(upload.read()))
-        except PhotoError as error:
-            form.photos.errors = [f"{upload.filename}: {error}"]
-    return cleaned
+def new_inspection_form() -> InspectionForm:
+    """An empty form for a visit: now, the signed-in officer, and a key for its photos."""
+    return InspectionForm(formdata=None, data={
+        "visited_at": local_now().replace(tzinfo=None, second=0),
+        "inspector": current_staff()["username"], "visit_key": new_submission_key(),
+    })  # fmt: skip
 
 
 @bp.route("/cases/<int:case_id>/inspections", methods=["POST"])
@@ -83,10 +89,16 @@ def add_inspection(case_id: int):
 
     case = get_case(case_id)
     form = InspectionForm()
+    if not SUBMISSION_KEY.match(form.visit_key.data or ""):
+        form.visit_key.data = new_submission_key()
     valid = form.validate()
-    photos = _photos(form)
-    if not valid or form.photos.errors:
-        return _case_page(case, case_form(case), inspection_form=form, status=422)
+    photos, errors = keep_photos(form, form.visit_key.data)  # at most MAX_PHOTOS
+    if not valid or errors:
+        form.photos.errors = [*form.photos.errors, *errors]
+        form.kept_photos.data = ",".join(photo["id"] for photo in photos)
+        return _case_page(
+            case, case_form(case), inspection_form=form, kept_visit_photos=photos, status=422
+        )
     actor = current_staff()["username"]
     db = get_db()
     with transaction(db):
@@ -98,14 +110,19 @@ def add_inspection(case_id: int):
             "recorded_at": local_stamp(), "recorded_by": actor,
         })  # fmt: skip
         for position, photo in enumerate(photos, start=1):
-            insert(db, "inspection_photos", {
-                "inspection_id": visit, "position": position, "content_type": photo.content_type,
-                "width": photo.width, "height": photo.height, "sha256": photo.sha256,
-                "data": photo.data,
-            })  # fmt: skip
+            # The checked photo moves from the pending table to the visit's, in one go.
+            db.execute(
+                "INSERT INTO inspection_photos (inspection_id, position, content_type, width,"
+                " height, sha256, data) SELECT ?, ?, content_type, width, height, sha256, data"
+                " FROM pending_photos WHERE id = ?",
+                [visit, position, photo["id"]],
+            )
+            db.execute("DELETE FROM pending_photos WHERE id = ?", [photo["id"]])
         log(db, case_id, actor, "inspection", inspection=visit, photos=len(photos))
     flash("Site visit recorded.", "success")
-    return redirect(url_for("staff.case", case_id=case_id, _anchor="inspections"), code=303)
+    # `recorded`: the page tells the browser to forget the draft it kept of this form.
+    target = url_for("staff.case", case_id=case_id, recorded=visit, _anchor="inspections")
+    return redirect(target, code=303)
 
 
 @bp.route("/inspection-photos/<int:photo_id>")

@@ -114,6 +114,11 @@ class Saved:
     changed: list[str] = field(default_factory=list)
     mailed_person: bool = False
     mailed_assignee: bool = False
+    duplicates_told: int = 0  # reporters of duplicates mailed the original's new status
+
+
+def _same(username: str, other: str) -> bool:
+    return username.casefold() == other.casefold()  # usernames are unique ignoring case
 
 
 def _wanted(case: dict[str, Any], changes: Changes, db: sqlite_utils.Database) -> dict[str, Any]:
@@ -143,7 +148,7 @@ def _wanted(case: dict[str, Any], changes: Changes, db: sqlite_utils.Database) -
     if status == "duplicate":
         given = _clean(changes.duplicate_of)
         wanted["duplicate_of"] = (
-            _original(db, case, given)
+            original_of(db, case, given)
             if given or not case["duplicate_of"]
             else case["duplicate_of"]
         )
@@ -231,7 +236,10 @@ def save(
         public = {"status", "public_note"} & set(changed)
         if public and (wanted["public_note"] or "status" in changed):
             result.mailed_person = _tell_the_person(db, case_id, event)
-        if "assignee" in changed and wanted["assignee"]:
+        if "status" in changed:
+            result.duplicates_told = _follow_the_original(db, case_id, actor, wanted)
+        # Nobody is mailed about a case they assigned to themselves.
+        if "assignee" in changed and wanted["assignee"] and not _same(wanted["assignee"], actor):
             result.mailed_assignee = _tell_the_assignee(db, case_id, event, wanted["assignee"])
     courier.dispatch()
     return result
@@ -241,6 +249,49 @@ def tell_the_person(db: sqlite_utils.Database, case_id: int, event_id: int) -> b
     """The update mail to whoever sent the case, for a change saved outside the case form
     (inside the caller's transaction)."""
     return _tell_the_person(db, case_id, event_id)
+
+
+def _follow_the_original(
+    db: sqlite_utils.Database, case_id: int, actor: str, wanted: dict[str, Any]
+) -> int:
+    """The duplicates of a case whose status changed follow it: each one's reporter hears the
+    new status (through the outbox) and each one's log says so. When the case itself becomes
+    a duplicate, its duplicates move to its original, so no chain forms. Returns how many
+    reporters were mailed."""
+    duplicates = list(db.query("SELECT * FROM cases WHERE duplicate_of = ? ORDER BY id", [case_id]))
+    if not duplicates:
+        return 0
+    reference = one_row(db, "SELECT reference FROM cases WHERE id = ?", [case_id])["reference"]
+    if wanted["status"] == "duplicate":
+        original = one_row(db, "SELECT * FROM cases WHERE id = ?", [wanted["duplicate_of"]])
+        db.execute(
+            "UPDATE cases SET duplicate_of = ?, revision = revision + 1 WHERE duplicate_of = ?",
+            [original["id"], case_id],
+        )
+        for duplicate in duplicates:
+            log(db, duplicate["id"], actor, "original", original=original["reference"],
+                moved_from=reference)  # fmt: skip
+        return 0
+    from portal.mail.compose import queue, status_link_for_case
+
+    original = one_row(db, "SELECT * FROM cases WHERE id = ?", [case_id])
+    told = 0
+    for duplicate in duplicates:
+        mailed = bool(duplicate["contact_email"])
+        event = log(db, duplicate["id"], actor, "original", original=reference,
+                    status=wanted["status"], mailed=mailed)  # fmt: skip
+        if mailed:
+            told += queue(
+                db,
+                "original_update",
+                case=duplicate,
+                original=original,
+                purpose=f"original-{event}",
+                recipient=duplicate["contact_email"],
+                subject=f"Update on {duplicate['reference']}",
+                status_link=status_link_for_case(duplicate),
+            )
+    return told
 
 
 def _tell_the_assignee(
@@ -265,7 +316,7 @@ def _tell_the_assignee(
     )
 
 
-def _original(db: sqlite_utils.Database, case: dict[str, Any], reference: str | None) -> int:
+def original_of(db: sqlite_utils.Database, case: dict[str, Any], reference: str | None) -> int:
     """The case this one duplicates, by reference: another case, itself not a duplicate."""
     if not reference:
         raise WorkflowError("Give the reference of the case this one duplicates.", "duplicate_of")
