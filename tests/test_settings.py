@@ -149,7 +149,7 @@ def test_help_of_an_admin_command_needs_no_settings(tmp_path):
     env = {k: v for k, v in portal_env(tmp_path).items() if not k.startswith("PORTAL_")}
     result = check(env, tmp_path, "staff", "add", "--help")
     assert result.returncode == 0, result.stderr
-    assert "Create an account; asks for its password twice." in result.stdout
+    assert "Create an account; asks for its password twice and prints its" in result.stdout
 
 
 def make(tmp_path: Path, *args: str, password: str = "") -> subprocess.CompletedProcess:
