@@ -8,7 +8,7 @@ import time
 
 from crashload import Gunicorn, Resident, Tally, free_port, portal_env
 from helpers import database, open_form, report_data
-from mailserver import MailServer, wait_for
+from mailserver import MailServer, body, wait_for
 
 from portal.mail.outbox import send_pending
 
@@ -183,3 +183,35 @@ def test_a_message_that_cannot_finish_in_time_is_released_for_the_next_sender(
     # not STALE_CLAIM later.
     assert [(s, a) for _, s, a in outbox(app)] == [("queued", 0), ("queued", 0)]
     thread.join(10)  # in a real exit the process ends with the stop; a test waits it out
+
+
+def test_a_worker_that_dies_after_the_commit_loses_no_mail(app, client, mail_server):
+    """The person is answered after one commit; the mail is written by the courier after
+    the response. A worker that dies in between (its courier never gets to run) loses
+    nothing: the next worker's courier writes the mail from the stored case and sends it."""
+    from portal import create_app
+
+    class Dead:
+        """The courier of a worker killed right after its response went out."""
+
+        def start(self) -> None: ...
+
+        def kick(self) -> None: ...
+
+    app.config["OUTBOX_DELIVERY"] = "background"
+    app.extensions["courier"] = Dead()
+    location = submit(client).headers["Location"]
+    token = location.rstrip("/").rsplit("/", 1)[1]
+    assert client.get(location).status_code == 200, "answered, with its reference"
+    assert outbox(app) == [] and mail_server.messages == []
+    with database(app.config["DATABASE"]) as conn:
+        assert conn.execute("SELECT mail_queued_at FROM cases").fetchall() == [(None,)]
+
+    # The next worker (a new process on the same database file and settings).
+    restarted = create_app({**app.config, "OUTBOX_DELIVERY": "background"})
+    restarted.extensions["courier"].kick()
+    wait_for(lambda: len(mail_server.messages) == 2)
+    assert sorted(m["To"] for m in mail_server.messages) == ["pat@example.test", "smo@village.test"]
+    ack = mail_server.to("pat@example.test")[0]
+    assert f"https://portal.village.test/status/{token}/" in body(ack)
+    wait_for(lambda: [status for _, status, _ in outbox(app)] == ["sent", "sent"])

@@ -99,13 +99,27 @@ class Courier:
             self.wake.clear()
             if watch.stop.is_set():
                 break
-            db = connect(self.app.config["DATABASE"])
+            db = courier_connection(self.app)
             try:
                 sweep_and_send(self.app, db, watch)
             except Exception:  # keep the thread alive; the mail stays queued
                 self.app.logger.exception("sending the outbox failed")
             finally:
                 db.conn.close()
+
+
+def courier_connection(app: Flask) -> sqlite_utils.Database:
+    """The courier's own connection, which commits without waiting for the disk.
+
+    Everything it writes can be written again: mail queued with its case's mark, in one
+    transaction (lost together in a power cut, so the next sweep queues it again), and an
+    outbox row's progress (a lost 'sent' sends that message once more). What a person
+    sent is committed by the request with synchronous = FULL (portal/db.py) before they
+    are answered; the courier's commits would otherwise each wait for an fsync too.
+    """
+    db = connect(app.config["DATABASE"])
+    db.execute("PRAGMA synchronous = NORMAL")
+    return db
 
 
 def sweep_and_send(app: Flask, db: sqlite_utils.Database, watch: Watch | None = None) -> SendResult:
@@ -124,8 +138,9 @@ def sweep_and_send(app: Flask, db: sqlite_utils.Database, watch: Watch | None = 
 
 
 def dispatch() -> None:
-    """Get newly queued mail on its way without making the request wait for SMTP."""
+    """Get new mail written and on its way without making the request wait for it."""
     if current_app.config["OUTBOX_DELIVERY"] == "inline":
+        queue_forgotten_mail(get_db())
         send_pending(limit=5)
     else:
         current_app.extensions["courier"].kick()
