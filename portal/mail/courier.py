@@ -20,6 +20,8 @@ from portal.mail.compose import queue_forgotten_mail
 from portal.mail.outbox import SendResult, Watch, mail, send_pending
 
 RETRY_SECONDS = 60
+# Cases whose mail is written, and messages sent, per round of a sweep.
+BATCH = 50
 
 
 class Courier:
@@ -123,18 +125,26 @@ def courier_connection(app: Flask) -> sqlite_utils.Database:
 
 
 def sweep_and_send(app: Flask, db: sqlite_utils.Database, watch: Watch | None = None) -> SendResult:
-    """Queue the mail of cases stored without it, delete photos of forms never sent,
-    then send everything queued."""
-
+    """Delete photos of forms never sent, queue the morning digests, then write the mail
+    of cases stored without it and send everything queued, batch after batch while more
+    is waiting and the mail server takes it (a burst of reports is one wake-up)."""
+    watch = watch or Watch()
+    total = SendResult()
     # A request context: links in the mail need url_for, outside any request here.
     with app.test_request_context(base_url=app.config["PUBLIC_URL"] or "http://localhost"):
-        queue_forgotten_mail(db)
         delete_abandoned_photos(db, local_now())
         # Each officer's morning digest (follow-ups and enforcement dates), once a day.
         from portal.staff.digest import queue_digests
 
         queue_digests(db, local_now())
-        return send_pending(db, watch=watch)
+        while True:
+            written = queue_forgotten_mail(db, limit=BATCH)
+            result = send_pending(db, limit=BATCH, watch=watch)
+            total.sent, total.failed = total.sent + result.sent, total.failed + result.failed
+            total.deferred = result.deferred
+            more = written == BATCH or (result.deferred and result.sent)
+            if watch.stop.is_set() or not more:
+                return total
 
 
 def dispatch() -> None:
