@@ -74,15 +74,45 @@ def test_first_sign_in_sets_up_the_app_and_shows_recovery_codes_once(app, client
 
 
 def test_the_qr_code_holds_the_key_shown_beside_it(app, client):
+    import segno
+
     with app.app_context():
         add_account(get_db(), "smo", PASSWORD)
     password_step(client)
     page = client.get("/staff/enrol").text
     secret = re.search(r'id="setup-key">([A-Z2-7 ]+)<', page).group(1).replace(" ", "")
-    uri = totp.provisioning_uri(
-        secret, "smo", f"{app.extensions['content'].settings.short_name} stormwater"
+    assert re.fullmatch(r"[A-Z2-7]{32}", secret), "160 bits, base32"
+    # What an authenticator app reads (Key Uri Format): the account, the issuer, the key.
+    uri = (
+        f"otpauth://totp/Horseheads%20stormwater:smo?secret={secret}&issuer=Horseheads%20stormwater"
     )
-    assert f'src="{totp.qr_data_uri(uri)}"' in page
+    assert totp.provisioning_uri(secret, "smo", "Horseheads stormwater") == uri
+    qr = segno.make(uri, error="m").svg_data_uri(scale=5, border=4, omit_charset=True)
+    assert f'src="{qr}"' in page
+
+
+# RFC 6238, appendix B: the SHA-1 key "12345678901234567890" gives 07081804 at
+# 1111111109 s (step 37037036); authenticator apps show the last six digits.
+RFC_SECRET = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
+RFC_TIME, RFC_CODE, RFC_STEP = 1111111109, "081804", 37037036
+
+
+@pytest.mark.parametrize(
+    ("seconds_off", "taken"),
+    [(0, True), (-30, True), (30, True), (-60, False), (60, False), (-300, False), (300, False)],
+)
+def test_a_code_is_taken_one_step_either_side_of_now_and_no_further(seconds_off, taken):
+    """A phone's clock may be one 30-second step off; a code two steps old or early is not
+    taken (a wider window gives a guesser and a shoulder-surfer more codes that work)."""
+    step = totp.matching_step(RFC_SECRET, RFC_CODE, after=None, now=RFC_TIME + seconds_off)
+    assert step == (RFC_STEP if taken else None)
+
+
+def test_a_code_at_or_before_the_last_one_used_is_not_taken():
+    assert totp.matching_step(RFC_SECRET, RFC_CODE, after=RFC_STEP - 1, now=RFC_TIME) == RFC_STEP
+    assert totp.matching_step(RFC_SECRET, RFC_CODE, after=RFC_STEP, now=RFC_TIME) is None
+    assert totp.matching_step(RFC_SECRET, "081 804", after=None, now=RFC_TIME) == RFC_STEP
+    assert totp.matching_step(RFC_SECRET, "081805", after=None, now=RFC_TIME) is None
 
 
 def test_a_code_opens_one_sign_in_only(app, client):
