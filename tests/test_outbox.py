@@ -215,3 +215,58 @@ def test_a_worker_that_dies_after_the_commit_loses_no_mail(app, client, mail_ser
     ack = mail_server.to("pat@example.test")[0]
     assert f"https://portal.village.test/status/{token}/" in body(ack)
     wait_for(lambda: [status for _, status, _ in outbox(app)] == ["sent", "sent"])
+
+
+def test_a_try_later_answer_keeps_the_mail_queued_until_it_is_taken(app, client, mail_server):
+    """450 (greylisting, a full mailbox) is not a refusal: the message waits and goes when
+    the server takes it; only a 5xx answer marks it failed."""
+    submit(client, contact_email="busy@example.test")
+    assert [(r, s) for r, s, _ in outbox(app)] == [
+        ("smo@village.test", "sent"), ("busy@example.test", "queued")]  # fmt: skip
+    with database(app.config["DATABASE"]) as conn:
+        (error,) = conn.execute("SELECT last_error FROM outbox WHERE id = 2").fetchone()
+    assert "450" in error
+    mail_server.recorder.busy = False
+    with app.app_context():
+        assert send_pending().sent == 1
+    assert outbox(app)[1] == ("busy@example.test", "sent", 2)
+    assert len(mail_server.to("busy@example.test")) == 1
+
+
+def test_a_server_that_keeps_saying_try_later_is_given_20_tries(app, client, mail_server):
+    submit(client, contact_email="busy@example.test")  # the first try, with the request
+    with app.app_context():
+        for _ in range(18):
+            send_pending()
+    assert outbox(app)[1] == ("busy@example.test", "queued", 19)
+    with app.app_context():
+        result = send_pending()
+    assert (result.failed, result.deferred) == (1, 0)
+    assert outbox(app)[1] == ("busy@example.test", "failed", 20)
+    assert mail_server.recorder.tries.count("busy@example.test") == 20
+
+
+def _claimed(app, minutes_ago: float) -> int:
+    """A message a sender claimed (status 'sending') that long ago and never finished."""
+    from portal.clock import local_now
+
+    with app.app_context():
+        stamp = (local_now() - dt.timedelta(minutes=minutes_ago)).isoformat(timespec="seconds")
+    with database(app.config["DATABASE"]) as conn:
+        return conn.execute(
+            "INSERT INTO outbox (purpose, recipient, subject, body_text, status, attempts,"
+            " created_at, claimed_at) VALUES ('test', ?, 'Claimed', 'Body', 'sending', 1, ?, ?)",
+            [f"claimed-{minutes_ago}@example.test", stamp, stamp],
+        ).lastrowid
+
+
+def test_a_claim_older_than_15_minutes_is_sent_again_and_a_younger_one_is_left(app, mail_server):
+    """A sender that crashed mid-delivery left its claim: after 15 minutes the message goes
+    again. One still within them may be a busy sender's: sending it too would send twice."""
+    crashed, busy = _claimed(app, 16), _claimed(app, 14)
+    with app.app_context():
+        assert send_pending().sent == 1
+    with database(app.config["DATABASE"]) as conn:
+        rows = dict(conn.execute("SELECT id, status FROM outbox"))
+    assert rows == {crashed: "sent", busy: "sending"}
+    assert [m["To"] for m in mail_server.messages] == ["claimed-16@example.test"]
