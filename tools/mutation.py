@@ -1,0 +1,132 @@
+"""`make mutation`: mutmut over the modules where a wrong line costs most, each against the
+tests that are about it, with a score per module. Outside `make test` and CI (it runs for
+long). docs/testing.md records the last score and explains every mutant that survived.
+
+Each module is mutated in its own copy of the tracked tree (instance/mutation/<name>/),
+with its own mutmut settings (the module, the tests about it), so the runs can go one at
+a time and be compared. `python tools/mutation.py [NAME ...]` runs only the modules named;
+`--list` prints each module's surviving mutants too (`mutmut show NAME` in its folder
+prints the diff of one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / "instance" / "mutation"
+
+# name: (the files mutated, the tests that are about them). Browser tests are left out:
+# each mutant runs the module's tests again, and these are the tests that say what it does.
+MODULES = {
+    "deadlines": (["portal/deadlines.py"],
+                  ["tests/test_deadlines.py", "tests/test_business_days_law.py"]),
+    "enforcement-rules": (["portal/enforcement/rules.py"], ["tests/test_enforcement_rules.py"]),
+    "notification-records": (["portal/notification/records.py"],
+                             ["tests/test_notify.py", "tests/test_outbox.py"]),
+    "intake-storage": (["portal/intake/storage.py"],
+                       ["tests/test_storage.py", "tests/test_portal_safety.py",
+                        "tests/test_report.py", "tests/test_submission_cost.py"]),
+    "mail-outbox": (["portal/mail/outbox.py"], ["tests/test_outbox.py"]),
+    "staff-sign-in": (
+        ["portal/staff/auth.py", "portal/staff/second_factor.py", "portal/staff/totp.py"],
+        ["tests/test_staff_access.py", "tests/test_second_factor.py"]),
+    "open311-public": (["portal/open311/public.py"], ["tests/test_open311.py"]),
+    "content-loading": (["content_model/loader.py"],
+                        ["tests/test_content.py", "tests/test_content_check.py"]),
+}  # fmt: skip
+
+# What the tests read besides the code (mutmut copies tests/ and pyproject.toml itself).
+ALSO_COPY = ["content", "templates", "static", "static_site", "bench", "netlify.toml",
+             "README.md", "docs"]  # fmt: skip
+CAUGHT = ("killed", "timeout")
+RESULT = re.compile(r"^\s+(\S+): (.+)$")
+
+
+def prepare(name: str, paths: list[str], tests: list[str]) -> Path:
+    """A copy of the tracked tree with this module's mutmut settings."""
+    folder = WORK / re.sub(r"\W+", "-", name)
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    tracked = (
+        subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True)
+        .stdout.decode()
+        .split("\0")
+    )
+    for file in filter(None, tracked):
+        if (ROOT / file).is_file():
+            (folder / file).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / file, folder / file)
+    # mutmut reads [tool.mutmut] from pyproject.toml, else [mutmut] from setup.cfg.
+    lines = "\n    ".join
+    (folder / "setup.cfg").write_text(
+        "[mutmut]\n"
+        f"source_paths =\n    portal\n    content_model\n"
+        f"only_mutate =\n    {lines(paths)}\n"
+        f"pytest_add_cli_args_test_selection =\n    {lines(tests)}\n"
+        "pytest_add_cli_args =\n    -p\n    no:cacheprovider\n    -x\n    -q\n"
+        f"also_copy =\n    {lines(ALSO_COPY)}\n"
+        # The suites under test use threads, SMTP servers and subprocesses of their own.
+        "process_isolation = forkserver\n"
+        "use_git_change_detection = false\n",
+        encoding="utf-8",
+    )
+    return folder
+
+
+def run(name: str, paths: list[str], tests: list[str], show: bool) -> tuple[int, int]:
+    folder = prepare(name, paths, tests)
+    mutmut = Path(sys.executable).parent / "mutmut"
+    started = time.monotonic()
+    log = folder / "mutmut-run.log"
+    with log.open("w") as out:
+        subprocess.run([str(mutmut), "run"], cwd=folder, stdout=out, stderr=subprocess.STDOUT,
+                       env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, check=False)  # fmt: skip
+    listed = subprocess.run(
+        [str(mutmut), "results", "--all", "true"], cwd=folder, capture_output=True, text=True
+    ).stdout
+    statuses = dict(m.groups() for line in listed.splitlines() if (m := RESULT.match(line)))
+    counts = Counter(statuses.values())
+    # A mutant that makes the tests run past mutmut's time limit (an endless loop) is
+    # caught as surely as one that fails them.
+    killed, total = counts["killed"] + counts["timeout"], len(statuses)
+    score = f"{100 * killed / total:.1f} %" if total else "no mutants (see mutmut-run.log)"
+    other = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()) if s not in CAUGHT)
+    print(f"{name:<34} {killed:>4} killed of {total:>4}  {score:>8}  ({other or 'none left'};"
+          f" {time.monotonic() - started:.0f} s)")  # fmt: skip
+    if show:
+        for mutant, status in sorted(statuses.items()):
+            if status not in CAUGHT:
+                print(f"    {status:<10} {mutant}")
+    return killed, total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python tools/mutation.py", description=__doc__)
+    parser.add_argument("modules", nargs="*", help=f"of: {', '.join(MODULES)} (default: all)")
+    parser.add_argument("--list", action="store_true", help="list the mutants not killed")
+    args = parser.parse_args()
+    if unknown := set(args.modules) - set(MODULES):
+        parser.error(f"no such module: {', '.join(sorted(unknown))}")
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                            capture_output=True, text=True).stdout.strip()  # fmt: skip
+    print(f"Mutation score per module (mutmut, commit {commit}):")
+    killed = total = 0
+    for name in args.modules or MODULES:
+        paths, tests = MODULES[name]
+        k, t = run(name, paths, tests, args.list)
+        killed, total = killed + k, total + t
+    if total:
+        print(f"{'all':<34} {killed:>4} killed of {total:>4}  {100 * killed / total:.1f} %")
+
+
+if __name__ == "__main__":
+    main()
