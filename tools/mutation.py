@@ -2,7 +2,7 @@
 tests that are about it, with a score per module. Outside `make test` and CI (it runs for
 long). docs/testing.md records the last score and explains every mutant that survived.
 
-Each module is mutated in its own copy of the tracked tree (instance/mutation/<name>/),
+Each module is mutated in its own copy of the last commit (instance/mutation/<name>/),
 with its own mutmut settings (the module, the tests about it), so the runs can go one at
 a time and be compared. `python tools/mutation.py [NAME ...]` runs only the modules named;
 `--list` prints each module's surviving mutants too (`mutmut show NAME` in its folder
@@ -51,20 +51,14 @@ CAUGHT = ("killed", "timeout")
 RESULT = re.compile(r"^\s+(\S+): (.+)$")
 
 
-def prepare(name: str, paths: list[str], tests: list[str]) -> Path:
-    """A copy of the tracked tree with this module's mutmut settings."""
+def prepare(name: str, paths: list[str], tests: list[str], commit: str) -> Path:
+    """The committed tree at `commit` (what the score is measured on, whatever is being
+    edited meanwhile), with this module's mutmut settings."""
     folder = WORK / re.sub(r"\W+", "-", name)
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
-    tracked = (
-        subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True)
-        .stdout.decode()
-        .split("\0")
-    )
-    for file in filter(None, tracked):
-        if (ROOT / file).is_file():
-            (folder / file).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / file, folder / file)
+    archive = subprocess.run(["git", "archive", commit], cwd=ROOT, capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
     # mutmut reads [tool.mutmut] from pyproject.toml, else [mutmut] from setup.cfg.
     lines = "\n    ".join
     (folder / "setup.cfg").write_text(
@@ -82,8 +76,8 @@ def prepare(name: str, paths: list[str], tests: list[str]) -> Path:
     return folder
 
 
-def run(name: str, paths: list[str], tests: list[str], show: bool) -> tuple[int, int]:
-    folder = prepare(name, paths, tests)
+def run(name: str, paths: list[str], tests: list[str], commit: str, show: bool) -> tuple[int, int]:
+    folder = prepare(name, paths, tests, commit)
     mutmut = Path(sys.executable).parent / "mutmut"
     started = time.monotonic()
     log = folder / "mutmut-run.log"
@@ -118,11 +112,11 @@ def main() -> None:
         parser.error(f"no such module: {', '.join(sorted(unknown))}")
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
                             capture_output=True, text=True).stdout.strip()  # fmt: skip
-    print(f"Mutation score per module (mutmut, commit {commit}):")
+    print(f"Mutation score per module (mutmut, on the committed tree at {commit}):")
     killed = total = 0
     for name in args.modules or MODULES:
         paths, tests = MODULES[name]
-        k, t = run(name, paths, tests, args.list)
+        k, t = run(name, paths, tests, commit, args.list)
         killed, total = killed + k, total + t
     if total:
         print(f"{'all':<34} {killed:>4} killed of {total:>4}  {100 * killed / total:.1f} %")
