@@ -82,9 +82,10 @@ def run(name: str, paths: list[str], tests: list[str], commit: str, show: bool) 
     started = time.monotonic()
     log = folder / "mutmut-run.log"
     for _ in range(3):
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
         with log.open("w") as out:
-            subprocess.run([str(mutmut), "run"], cwd=folder, stdout=out, stderr=subprocess.STDOUT,
-                           env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, check=False)  # fmt: skip
+            subprocess.run([str(mutmut), "run"], cwd=folder, stdout=out,
+                           stderr=subprocess.STDOUT, env=env, check=False)  # fmt: skip
         # mutmut first runs the tests unmutated, and stops if one fails; on a machine this
         # busy a timing test now and then does (mutmut picks up where it stopped).
         if "failed to collect stats" not in log.read_text(errors="replace"):
