@@ -13,7 +13,6 @@ import cProfile
 import io
 import os
 import pstats
-import re
 import signal
 import tempfile
 import threading
@@ -23,14 +22,8 @@ from pathlib import Path
 from aiosmtpd.controller import Controller
 
 from bench.load import ROOT, Client, Inbox, free_port, start_server
+from bench.portal import HIDDEN, REPORT
 
-HIDDEN = re.compile(r'name="(csrf_token|submission_key)" type="hidden" value="([^"]*)"')
-REPORT = {
-    "indicators": ["suds"],
-    "description": "Suds in the creek by the bridge",
-    "address": "Main Street bridge",
-    "observed_at": "2026-11-29T08:15",
-}
 TOP = 10
 
 
