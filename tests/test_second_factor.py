@@ -231,3 +231,13 @@ def test_accounts_of_an_earlier_install_set_up_the_app_at_their_next_sign_in(tmp
         assert {"totp_secret", "totp_last_step"} <= set(db["staff"].columns_dict)
         assert "client" in db["events"].columns_dict and "staff_recovery_codes" in db.table_names()
     assert password_step(app.test_client()).headers["Location"] == "/staff/enrol"
+
+
+def test_no_code_opens_an_account_without_a_second_factor_or_no_account(app):
+    """An account not yet enrolled has no secret: no code is its code; nor is any code one
+    of an account that does not exist."""
+    with app.app_context():
+        db = get_db()
+        account = add_account(db, "smo", PASSWORD)
+        assert totp.check_code(db, account, RFC_CODE) is False
+        assert totp.check_code(db, account + 1, RFC_CODE) is False

@@ -107,6 +107,13 @@ def run(name: str, paths: list[str], tests: list[str], commit: str, show: bool) 
     other = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()) if s not in CAUGHT)
     print(f"{name:<34} {killed:>4} killed of {total:>4}  {score:>8}  ({other or 'none left'};"
           f" {time.monotonic() - started:.0f} s)")  # fmt: skip
+    # A survivor that only changes the case of SQL keywords and names (SQLite ignores it),
+    # its quoted values untouched, cannot be caught by any test: it is named, not hidden.
+    same = [m for m, status in statuses.items() if status == "survived" and _case_only(folder, m)]
+    if same:
+        adjusted = killed / (total - len(same))
+        print(f"    {len(same)} of the survivors only change the case of SQL: without them"
+              f" {100 * adjusted:.1f} %")  # fmt: skip
     if counts["not checked"] == total:
         print(f"    mutmut did not run the tests; see {log.relative_to(ROOT)}")
     elif show:
@@ -114,6 +121,24 @@ def run(name: str, paths: list[str], tests: list[str], commit: str, show: bool) 
             if status not in CAUGHT:
                 print(f"    {status:<10} {mutant}")
     return killed, total
+
+
+QUOTED = re.compile(r"'[^']*'")
+
+
+def _case_only(folder: Path, mutant: str) -> bool:
+    """Whether a mutant's diff only changes letter case outside SQL's quoted values."""
+    mutmut = Path(sys.executable).parent / "mutmut"
+    diff = subprocess.run([str(mutmut), "show", mutant], cwd=folder, capture_output=True,
+                          text=True).stdout.splitlines()  # fmt: skip
+    old = [line[1:] for line in diff if line.startswith("-") and not line.startswith("---")]
+    new = [line[1:] for line in diff if line.startswith("+") and not line.startswith("+++")]
+    if not old or len(old) != len(new):
+        return False
+    return all(
+        a.lower() == b.lower() and QUOTED.findall(a) == QUOTED.findall(b) and a != b
+        for a, b in zip(old, new, strict=True)
+    )
 
 
 def main() -> None:
