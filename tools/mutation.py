@@ -124,6 +124,7 @@ def run(name: str, paths: list[str], tests: list[str], commit: str, show: bool) 
 
 
 QUOTED = re.compile(r"'[^']*'")
+SQL = re.compile(r"\b(SELECT|UPDATE|INSERT|DELETE|WHERE|FROM|SET|AND|VALUES|IS NULL)\b")
 
 
 def _case_only(folder: Path, mutant: str) -> bool:
@@ -136,7 +137,10 @@ def _case_only(folder: Path, mutant: str) -> bool:
     if not old or len(old) != len(new):
         return False
     return all(
-        a.lower() == b.lower() and QUOTED.findall(a) == QUOTED.findall(b) and a != b
+        a.lower() == b.lower()
+        and a != b
+        and SQL.search(a)
+        and QUOTED.findall(a) == QUOTED.findall(b)
         for a, b in zip(old, new, strict=True)
     )
 
