@@ -52,10 +52,14 @@ CAUGHT = ("killed", "timeout")
 RESULT = re.compile(r"^\s+(\S+): (.+)$")
 
 
+def _folder(name: str) -> Path:
+    return WORK / re.sub(r"\W+", "-", name)
+
+
 def prepare(name: str, paths: list[str], tests: list[str], commit: str) -> Path:
     """The committed tree at `commit` (what the score is measured on, whatever is being
     edited meanwhile), with this module's mutmut settings."""
-    folder = WORK / re.sub(r"\W+", "-", name)
+    folder = _folder(name)
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     archive = subprocess.run(["git", "archive", commit], cwd=ROOT, capture_output=True, check=True)
@@ -95,6 +99,13 @@ def run(name: str, paths: list[str], tests: list[str], commit: str, show: bool) 
         # busy a timing test now and then does (mutmut picks up where it stopped).
         if "failed to collect stats" not in log.read_text(errors="replace"):
             break
+    return score(name, folder, show, f"; {time.monotonic() - started:.0f} s")
+
+
+def score(name: str, folder: Path, show: bool, note: str = "") -> tuple[int, int]:
+    """Print the module's score from the results mutmut keeps in its folder."""
+    mutmut = Path(sys.executable).parent / "mutmut"
+    log = folder / "mutmut-run.log"
     listed = subprocess.run(
         [str(mutmut), "results", "--all", "true"], cwd=folder, capture_output=True, text=True
     ).stdout
@@ -103,10 +114,10 @@ def run(name: str, paths: list[str], tests: list[str], commit: str, show: bool) 
     # A mutant that makes the tests run past mutmut's time limit (an endless loop) is
     # caught as surely as one that fails them.
     killed, total = counts["killed"] + counts["timeout"], len(statuses)
-    score = f"{100 * killed / total:.1f} %" if total else "no mutants (see mutmut-run.log)"
+    percent = f"{100 * killed / total:.1f} %" if total else "no mutants (see mutmut-run.log)"
     other = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()) if s not in CAUGHT)
-    print(f"{name:<34} {killed:>4} killed of {total:>4}  {score:>8}  ({other or 'none left'};"
-          f" {time.monotonic() - started:.0f} s)")  # fmt: skip
+    print(f"{name:<34} {killed:>4} killed of {total:>4}  {percent:>8}  ({other or 'none left'}"
+          f"{note})")  # fmt: skip
     # A survivor that only changes the case of SQL keywords and names (SQLite ignores it),
     # its quoted values untouched, cannot be caught by any test: it is named, not hidden.
     same = [m for m, status in statuses.items() if status == "survived" and _case_only(folder, m)]
@@ -149,16 +160,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python tools/mutation.py", description=__doc__)
     parser.add_argument("modules", nargs="*", help=f"of: {', '.join(MODULES)} (default: all)")
     parser.add_argument("--list", action="store_true", help="list the mutants not killed")
+    parser.add_argument("--report", action="store_true",
+                        help="only print the scores of the last run, from its folders")  # fmt: skip
     args = parser.parse_args()
     if unknown := set(args.modules) - set(MODULES):
         parser.error(f"no such module: {', '.join(sorted(unknown))}")
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
                             capture_output=True, text=True).stdout.strip()  # fmt: skip
-    print(f"Mutation score per module (mutmut, on the committed tree at {commit}):")
+    if not args.report:
+        print(f"Mutation score per module (mutmut, on the committed tree at {commit}):")
     killed = total = 0
     for name in args.modules or MODULES:
         paths, tests = MODULES[name]
-        k, t = run(name, paths, tests, commit, args.list)
+        if args.report:
+            k, t = score(name, _folder(name), args.list)
+        else:
+            k, t = run(name, paths, tests, commit, args.list)
         killed, total = killed + k, total + t
     if total:
         print(f"{'all':<34} {killed:>4} killed of {total:>4}  {100 * killed / total:.1f} %")
