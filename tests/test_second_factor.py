@@ -241,3 +241,11 @@ def test_no_code_opens_an_account_without_a_second_factor_or_no_account(app):
         account = add_account(db, "smo", PASSWORD)
         assert totp.check_code(db, account, RFC_CODE) is False
         assert totp.check_code(db, account + 1, RFC_CODE) is False
+
+
+def test_recovery_codes_are_16_characters_read_easily_off_paper():
+    """Four groups of four from 31 characters (no 0/o, 1/l/i): about 79 bits each."""
+    codes = {totp.new_recovery_code() for _ in range(50)}
+    assert len(codes) == 50
+    for code in codes:
+        assert re.fullmatch(r"[a-hjkmnp-z2-9]{4}(-[a-hjkmnp-z2-9]{4}){3}", code), code
