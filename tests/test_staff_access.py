@@ -213,3 +213,16 @@ def test_usernames_are_ascii_letters_digits_dots_dashes_underscores(tmp_path, us
         add_account(get_db(), username, "a long enough password")
     with app.app_context():
         assert add_account(get_db(), "j.smith-2_b", "a long enough password")
+
+
+def test_a_signed_in_session_cookie_expires_after_30_idle_minutes(app, client):
+    """The browser forgets the sign-in too (not only the server's idle check): the cookie
+    carries an expiry, 30 minutes (PORTAL_STAFF_IDLE_MINUTES' default) after the last page."""
+    import datetime as dt
+
+    sign_in(client, app)
+    client.get("/staff/")
+    expires = client.get_cookie("session").expires
+    assert expires is not None
+    left = expires - dt.datetime.now(dt.UTC)
+    assert dt.timedelta(minutes=29) < left <= dt.timedelta(minutes=30, seconds=5)
