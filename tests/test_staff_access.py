@@ -226,3 +226,21 @@ def test_a_signed_in_session_cookie_expires_after_30_idle_minutes(app, client):
     assert expires is not None
     left = expires - dt.datetime.now(dt.UTC)
     assert dt.timedelta(minutes=29) < left <= dt.timedelta(minutes=30, seconds=5)
+
+
+def test_the_sign_in_page_remembers_the_page_asked_for_on_a_get_only(app, client):
+    page = client.get("/staff/cases/1/?tab=notes")
+    assert page.status_code == 401
+    assert hidden_fields(page.text)["next"] == "/staff/cases/1/?tab=notes"
+    posted = client.post("/staff/cases/1/", data={"status": "resolved"})
+    assert posted.status_code == 401 and hidden_fields(posted.text)["next"] == ""
+
+
+def test_each_page_restarts_the_idle_time(app, client):
+    sign_in(client, app)
+    almost = int(time.time()) - app.config["STAFF_IDLE_MINUTES"] * 60 + 60
+    with client.session_transaction() as session:
+        session["staff_seen"] = almost
+    assert client.get("/staff/").status_code == 200
+    with client.session_transaction() as session:
+        assert session["staff_seen"] >= int(time.time()) - 5, "the clock starts again"
