@@ -232,6 +232,7 @@ def test_the_sign_in_page_remembers_the_page_asked_for_on_a_get_only(app, client
     page = client.get("/staff/cases/1/?tab=notes")
     assert page.status_code == 401
     assert hidden_fields(page.text)["next"] == "/staff/cases/1/?tab=notes"
+    assert "signed out after a time without activity" not in page.text, "nobody was signed in"
     posted = client.post("/staff/cases/1/", data={"status": "resolved"})
     assert posted.status_code == 401 and hidden_fields(posted.text)["next"] == ""
 
