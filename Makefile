@@ -2,6 +2,7 @@
 # make test  set up (browser and checkers included) and run every test
 # make site  freeze the public site into build/
 # make bench print page weights and timings (figures, not tests)
+# make mutation  mutmut over the modules where a wrong line costs most (long; not in CI)
 # make content-check  check a content pack: every problem, with file, field and fix
 # make staff-add NAME=smo [EMAIL=smo@example.org]  a staff account for `make run` (asks a password)
 # make flask ARGS="staff list"  any `flask --app portal` command, with the settings of `make run`
@@ -21,7 +22,7 @@ export SITE_CONTENT_DIR := $(abspath $(CONTENT))
 export PORTAL_CONTENT_DIR := $(abspath $(CONTENT))
 endif
 
-.PHONY: run site test lint format bench clean system-tools content-check local-key staff-add flask
+.PHONY: run site test lint format bench mutation clean system-tools content-check local-key staff-add flask
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -92,6 +93,11 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench --record docs/benchmarks.md
+
+# A score per module; MODULES="deadlines mail-outbox" runs only those (tools/mutation.py).
+# At the lowest priority: it runs each module's tests again for every mutant.
+mutation: $(STAMP)
+	nice -n 19 $(BIN)/python tools/mutation.py --list $(MODULES)
 
 clean:
 	rm -rf build .pytest_cache

@@ -8,7 +8,7 @@ import platform
 import sys
 from pathlib import Path
 
-from bench import load, portal, resize, site, staff, system
+from bench import load, portal, profile, resize, site, staff, system
 
 SECTIONS = {
     "site": site,
@@ -16,6 +16,7 @@ SECTIONS = {
     "resize": resize,
     "staff": staff,
     "load": load,
+    "profile": profile,
     "system": system,
 }
 

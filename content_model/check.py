@@ -11,6 +11,7 @@ through `load_checked`, so a broken pack stops them with the same messages.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from content_model.loader import (
     CONTENT_DIR,
     FRONT_MATTER,
     REQUIRED_ROLES,
+    UNKNOWN_FIELD,
     Content,
     ContentError,
     Ordinance,
@@ -42,6 +44,7 @@ from content_model.loader import (
     ordinance_from,
     parse_yaml,
     slugify,
+    unknown_settings,
 )
 
 # The fields site.yaml must have (dotted paths); each one missing is its own problem.
@@ -131,6 +134,9 @@ def _from_error(error: ContentError) -> Problem:
         fix = f"add `{field.rsplit('.', 1)[-1]}` (the default pack's {file} shows it)"
     elif message.startswith("not valid YAML"):
         fix = "correct the YAML at the line and column named"
+    elif message.startswith(UNKNOWN_FIELD):
+        leaf = field.rsplit(".", 1)[-1]
+        fix = f"remove `{leaf}`, or spell it as the field it was meant to be"
     else:
         fix = f"change `{field or file}` as the message says"
     return Problem(file, field, message, fix, from_loader=True)
@@ -164,6 +170,18 @@ def _check_site(root: Path) -> Iterator[Problem]:
     yield from _check_phones(data)
     yield from _check_holidays(data)
     yield from _check_office_in_area(data)
+    yield from _check_unknown_fields(root)
+
+
+def _check_unknown_fields(root: Path) -> Iterator[Problem]:
+    """Every field of site.yaml that nothing reads: a misspelt switch would otherwise be
+    ignored and its default used (a holiday rule that moves legal deadlines, say)."""
+    try:
+        errors = unknown_settings(root / "site.yaml")
+    except ContentError:
+        return  # the file's first error is reported by the loader's check
+    for error in errors:
+        yield dataclasses.replace(_from_error(error), from_loader=False)
 
 
 # How to mend a value the loader refuses, by the field it names.

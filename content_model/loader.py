@@ -7,6 +7,7 @@ every file is validated in one place and an error always names the file and fiel
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -25,6 +26,8 @@ WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
 LABEL = re.compile(r"^(?:[A-Z]\.|\(\d+\)|\([a-z]\))$")
 SECTION_NUMBER = re.compile(r"^\d+-\d+$")
 RAW_HTML = re.compile(r"<[a-zA-Z/!]")
+# How a field that nothing reads is refused (the checker words its fix by it).
+UNKNOWN_FIELD = "is not a field this file has"
 
 
 class ContentError(ValueError):
@@ -37,18 +40,49 @@ def slugify(text: str) -> str:
 
 
 class _Fields:
-    """One YAML mapping, read field by field; every error names the file and the field."""
+    """One YAML mapping, read field by field; every error names the file and the field.
 
-    def __init__(self, data: Any, file: str, path: str = "") -> None:
+    It remembers which fields were read, so a field nobody reads (a misspelt
+    `saturday_to_fridy: true`, which would otherwise be ignored and leave the Saturday
+    rule at its default) is refused by `refuse_unknown` instead of passing unseen.
+    """
+
+    def __init__(self, data: Any, file: str, path: str = "", parent: _Fields | None = None):
         if not isinstance(data, dict):
             where = path.rstrip(".") or "the top level"
             raise ContentError(f"{file}: {where}: expected a mapping of fields")
         self.data, self.file, self.path = data, file, path
+        self.read: set[str] = set()
+        self.children: list[_Fields] = []
+        if parent is not None:
+            parent.children.append(self)
 
     def fail(self, key: str, message: str) -> ContentError:
         return ContentError(f"{self.file}: {self.path}{key}: {message}")
 
+    def known(self, *keys: str) -> None:
+        """Fields read by other means (a whole mapping passed on as it is)."""
+        self.read.update(keys)
+
+    def unknown(self) -> list[ContentError]:
+        """A field of this mapping, or of one read through it, that nothing reads."""
+        errors = []
+        for key in self.data:
+            if str(key) not in self.read:
+                near = difflib.get_close_matches(str(key), sorted(self.read), n=1)
+                hint = f" (did you mean {near[0]}?)" if near else ""
+                errors.append(self.fail(str(key), f"{UNKNOWN_FIELD}{hint}"))
+        for child in self.children:
+            errors += child.unknown()
+        return errors
+
+    def refuse_unknown(self) -> None:
+        errors = self.unknown()
+        if errors:
+            raise errors[0]
+
     def _get(self, key: str, optional: bool) -> Any:
+        self.read.add(key)
         value = self.data.get(key)
         if value is None and not optional:
             raise self.fail(key, "is missing")
@@ -79,19 +113,21 @@ class _Fields:
         return value
 
     def flag(self, key: str, default: bool) -> bool:
+        self.read.add(key)
         value = self.data.get(key, default)
         if not isinstance(value, bool):
             raise self.fail(key, "must be true or false")
         return value
 
     def mapping(self, key: str) -> _Fields:
-        return _Fields(self._get(key, False), self.file, f"{self.path}{key}.")
+        return _Fields(self._get(key, False), self.file, f"{self.path}{key}.", self)
 
     def records(self, key: str, optional: bool = False) -> list[_Fields]:
         value = self._get(key, optional) or []
         if not isinstance(value, list):
             raise self.fail(key, "must be a list")
-        return [_Fields(item, self.file, f"{self.path}{key}[{i}].") for i, item in enumerate(value)]
+        path = f"{self.path}{key}"
+        return [_Fields(item, self.file, f"{path}[{i}].", self) for i, item in enumerate(value)]
 
     def values(self, key: str, optional: bool = False) -> list[Any]:
         value = self._get(key, optional) or []
@@ -399,6 +435,7 @@ def _service_area(fields: _Fields) -> ServiceArea:
 
 
 def _colours(fields: _Fields) -> Colours:
+    fields.known("colours")  # may be null
     if fields.data.get("colours") is None:
         return Colours()
     colours = fields.mapping("colours")
@@ -410,6 +447,7 @@ def _colours(fields: _Fields) -> Colours:
 
 
 def _map_tiles(fields: _Fields) -> MapTiles | None:
+    fields.known("map_tiles")  # may be null
     if fields.data.get("map_tiles") is None:
         return None  # no map: the report form does not offer one
     tiles = fields.mapping("map_tiles")
@@ -454,6 +492,7 @@ def _texts(fields: _Fields, key: str) -> tuple[str, ...]:
 
 def _location(office: _Fields) -> dict[str, float]:
     """The office's optional `location: {latitude, longitude}`."""
+    office.known("location")  # may be null
     if office.data.get("location") is None:
         return {}
     where = office.mapping("location")
@@ -464,6 +503,17 @@ def _location(office: _Fields) -> dict[str, float]:
 
 
 def load_settings(path: Path) -> Settings:
+    settings, fields = _settings(path)
+    fields.refuse_unknown()
+    return settings
+
+
+def unknown_settings(path: Path) -> list[ContentError]:
+    """Each field of site.yaml that nothing reads (the checker names every one)."""
+    return _settings(path)[1].unknown()
+
+
+def _settings(path: Path) -> tuple[Settings, _Fields]:
     fields = _Fields(_read_yaml(path), path.name)
     town, office, smo = (
         fields.mapping("municipality"),
@@ -479,7 +529,7 @@ def load_settings(path: Path) -> Settings:
     online = fields.mapping("online_filing")
     confirmation = fields.mapping("written_confirmation")
     state = fields.mapping("state_reporting")
-    return Settings(
+    settings = Settings(
         name=town.text("name"),
         short_name=town.text("short_name"),
         kind=town.text("kind"),
@@ -541,6 +591,7 @@ def load_settings(path: Path) -> Settings:
         hazard_rules=tuple(_hazard_rule(rule) for rule in fields.records("hazard_rules")),
         colours=_colours(fields),
     )
+    return settings, fields
 
 
 # ---------------------------------------------------------------- the ordinance
@@ -672,10 +723,11 @@ def ordinance_from(data: Any, file: str = "ordinance.yaml") -> Ordinance:
     roles = {role: roles_map.text(role) for role in REQUIRED_ROLES} | {
         str(role): str(number) for role, number in roles_map.data.items()
     }
+    roles_map.known(*map(str, roles_map.data))  # a pack may name roles of its own
     for role, number in roles.items():
         if number not in seen:
             raise roles_map.fail(role, f"§ {number} is not in the ordinance")
-    return Ordinance(
+    result = Ordinance(
         chapter=chapter,
         article=fields.text("article"),
         title=fields.text("title"),
@@ -688,6 +740,8 @@ def ordinance_from(data: Any, file: str = "ordinance.yaml") -> Ordinance:
         sections=tuple(sections),
         roles=roles,
     )
+    fields.refuse_unknown()
+    return result
 
 
 # ---------------------------------------------------------------- exempt discharges
@@ -753,7 +807,7 @@ def load_exempt(path: Path, ordinance: Ordinance) -> ExemptList:
         Question(q.text("question"), q.text("answer"), q.text("learn", True))
         for q in fields.records("questions", optional=True)
     )
-    return ExemptList(
+    result = ExemptList(
         section,
         fields.text("intro"),
         tuple(entries),
@@ -761,6 +815,8 @@ def load_exempt(path: Path, ordinance: Ordinance) -> ExemptList:
         fields.text("caveat"),
         questions,
     )
+    fields.refuse_unknown()
+    return result
 
 
 def _keywords(fields: _Fields) -> tuple[str, ...]:
@@ -817,7 +873,7 @@ def load_learn_page(path: Path, ordinance: Ordinance) -> LearnPage:
         raise fields.fail("body", "is empty")
     if RAW_HTML.search(body):
         raise fields.fail("body", "must be Markdown without raw HTML")
-    return LearnPage(
+    result = LearnPage(
         slug=path.stem,
         title=fields.text("title"),
         summary=summary,
@@ -826,6 +882,8 @@ def load_learn_page(path: Path, ordinance: Ordinance) -> LearnPage:
         body=body,
         keywords=_keywords(fields),
     )
+    fields.refuse_unknown()
+    return result
 
 
 # ---------------------------------------------------------------- everything

@@ -75,9 +75,11 @@ def load_open311(path: Path) -> Open311:
     forms = [s.form for s in services]
     if len(set(forms)) != len(forms):
         raise ContentError(f"{path.name}: services: two services stand for the same form")
-    return Open311(
+    result = Open311(
         jurisdiction_id=fields.text("jurisdiction_id"),
         changeset=changeset,
         key_service=fields.text("key_service"),
         services=services,
     )
+    fields.refuse_unknown()
+    return result

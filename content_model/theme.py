@@ -63,17 +63,17 @@ def site_links() -> Callable[..., str]:
     return site_url
 
 
-@lru_cache(maxsize=64)
-def _digest(filename: str, mtime_ns: int) -> str:
-    return hashlib.sha256((STATIC / filename).read_bytes()).hexdigest()[:12]
-
-
+@lru_cache(maxsize=256)
 def fingerprint(filename: str) -> str:
-    """A short hash of the file's bytes, so its URL changes whenever its content does."""
+    """A short hash of the file's bytes, so its URL changes whenever its content does.
+
+    Read once per process (a page names a dozen assets; checking the file each time was
+    a stat and a path resolution per link): a deploy restarts the workers, which read the
+    new files. A name that is not a file is not kept, so probing for names costs nothing."""
     path = STATIC / filename
     if not path.is_file() or not path.resolve().is_relative_to(STATIC):
         raise FileNotFoundError(filename)
-    return _digest(filename, path.stat().st_mtime_ns)
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
 
 
 def asset_url(filename: str) -> str:

@@ -553,17 +553,27 @@ CREATE TABLE IF NOT EXISTS open311_filings (
 """
 
 
+# Every connection's settings (bench/baseline.py uses the same, to be a fair yardstick).
+# synchronous = FULL: a commit is on disk before the person is shown its reference. In WAL
+# mode NORMAL syncs only at checkpoints, so a power cut or a crash of the machine (not of
+# the process) could take the last commits with it: a reference shown, then gone. The
+# cost, one fsync per commit, is measured in docs/benchmarks.md.
+PRAGMAS = (
+    "PRAGMA foreign_keys = ON",
+    "PRAGMA busy_timeout = 30000",
+    "PRAGMA journal_mode = WAL",
+    "PRAGMA synchronous = FULL",
+)
+
+
 def connect(path: str | Path) -> sqlite_utils.Database:
     """Open the database file in WAL mode, creating the schema on first use."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     # Autocommit at the driver level: `transaction()` below says where each one begins.
     conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
     db = sqlite_utils.Database(conn)
-    db.execute("PRAGMA foreign_keys = ON")
-    db.execute("PRAGMA busy_timeout = 30000")
-    if db.journal_mode != "wal":
-        db.enable_wal()
-    db.execute("PRAGMA synchronous = NORMAL")  # durable with WAL; fsync at checkpoints
+    for pragma in PRAGMAS:
+        db.execute(pragma)
     _migrate(db)
     return db
 

@@ -9,6 +9,7 @@ from flask import Flask
 from content_model.loader import Content, tel_uri
 from content_model.theme import init_theme, site_links
 from portal.display import clock, day, when
+from portal.intake import widgets
 from portal.intake.fields import field_attrs
 from portal.intake.forms import MAX_PHOTOS
 from portal.intake.photos import MAX_UPLOAD_BYTES
@@ -18,6 +19,7 @@ from portal.statuses import public_wordings
 
 
 def init_templates(app: Flask, content: Content) -> None:
+    widgets.install()  # forms render their attributes without str.format (a page's main cost)
     # The portal does not serve the site's pages, but links to them.
     init_theme(app, content, site_url=site_links())
     from portal.mail.compose import public_url_for

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,10 @@ def content():
 
 @pytest.fixture(scope="session")
 def build(tmp_path_factory) -> Path:
-    """The whole site, frozen once per run into a temporary folder."""
+    """The whole site, frozen once per run into a temporary folder (`make mutation` runs
+    the tests once per mutant, and freezes once for all of them: $TEST_SITE_BUILD)."""
+    if prebuilt := os.environ.get("TEST_SITE_BUILD"):
+        return Path(prebuilt)
     destination = tmp_path_factory.mktemp("build")
     freeze(destination)
     return destination

@@ -13,16 +13,23 @@ from aiosmtpd.controller import Controller
 
 
 class Recorder:
-    """aiosmtpd handler: keeps every message; refuses recipients whose name starts 'reject';
-    takes `delay` seconds to accept each message (a slow server)."""
+    """aiosmtpd handler: keeps every message; refuses for good (550) recipients whose name
+    starts 'reject'; asks to try later (450, as greylisting or a full mailbox does) for
+    those starting 'busy' while `busy` is true; takes `delay` seconds to accept each
+    message (a slow server)."""
 
     def __init__(self, delay: float = 0) -> None:
         self.messages: list[EmailMessage] = []
         self.delay = delay
+        self.busy = True
+        self.tries: list[str] = []
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        self.tries.append(address)
         if address.startswith("reject"):
             return "550 5.1.1 No such mailbox"
+        if address.startswith("busy") and self.busy:
+            return "450 4.2.1 Mailbox busy, try again later"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 

@@ -141,6 +141,15 @@ def test_notes_and_site_visits_are_searchable_once_saved(desk):
     assert len(re.findall(r">IDR-\d{4}-\d{4}</a>", page)) == 1
 
 
+def test_a_case_is_found_by_the_agency_it_was_referred_to(desk):
+    """Referring a case is an edit of the case row: the index must take it in."""
+    assert "Chemung" not in desk.get("/staff/", query_string={"q": "chemung"}).text
+    response = save_case(desk, 1, status="referred", referred_agency="Chemung County")
+    assert response.status_code == 303
+    page = desk.get("/staff/", query_string={"q": "chemung county"}).text
+    assert re.findall(r">IDR-\d{4}-(\d{4})</a>", page) == ["0001"]
+
+
 def test_a_file_from_before_the_index_is_indexed_when_migrated(tmp_path):
     path = tmp_path / "old.sqlite3"
     connect(path).conn.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import shutil
 from pathlib import Path
@@ -163,6 +164,25 @@ BROKEN = [
      "site.yaml: colours.brand: must be a colour like #0b4f6c, not 'navy'"),
     ("raw html", _replace("learn/yard-waste.md", "## Why it matters", "<script>x</script>\n## Why it matters"),
      "learn/yard-waste.md: body: must be Markdown without raw HTML"),
+    ("raw html in capitals", _replace("learn/yard-waste.md", "## Why it matters", "<SCRIPT>x</SCRIPT>\n## Why it matters"),
+     "learn/yard-waste.md: body: must be Markdown without raw HTML"),
+    ("raw html, a capital tag never closed", _replace("learn/yard-waste.md", "## Why it matters", "Keep it out. <IMG SRC=x ONERROR=alert(1)>\n\n## Why it matters"),
+     "learn/yard-waste.md: body: must be Markdown without raw HTML"),
+    # A misspelt switch that decides legal deadlines must not pass as its default.
+    ("misspelt holiday switch", _replace("site.yaml", "saturday_to_friday: false", "saturday_to_fridy: true"),
+     "site.yaml: holidays.saturday_to_fridy: is not a field this file has (did you mean saturday_to_friday?)"),
+    ("unknown office field", _edit_yaml("site.yaml", lambda d: d["office"].update(opening="08:00")),
+     "site.yaml: office.opening: is not a field this file has (did you mean opens?)"),
+    ("unknown field in a list item", _edit_yaml("site.yaml", lambda d: d["holidays"]["observed"][0].update(shifted=False)),
+     "site.yaml: holidays.observed[0].shifted: is not a field this file has (did you mean shift?)"),
+    ("unknown ordinance field", _edit_yaml("ordinance.yaml", lambda d: d["sections"][0].update(titel="x")),
+     "ordinance.yaml: sections[0].titel: is not a field this file has (did you mean title?)"),
+    ("unknown exempt field", _edit_yaml("exempt-discharges.yaml", lambda d: d["entries"][0].update(keyword="hose")),
+     "exempt-discharges.yaml: entries[0].keyword: is not a field this file has (did you mean keywords?)"),
+    ("unknown learn page field", _replace("learn/motor-oil.md", "title:", "keyword: oil\ntitle:"),
+     "learn/motor-oil.md: keyword: is not a field this file has (did you mean keywords?)"),
+    ("unknown open311 field", _replace("open311.yaml", "jurisdiction_id:", "jurisdiction: x\njurisdiction_id:"),
+     "open311.yaml: jurisdiction: is not a field this file has (did you mean jurisdiction_id?)"),
 ]  # fmt: skip
 
 
@@ -176,3 +196,36 @@ def test_broken_content_names_file_and_field(tmp_path, edit, message):
     with pytest.raises(ContentError) as error:
         load_content(root)
     assert str(error.value).startswith(message), str(error.value)
+
+
+def test_a_pack_that_does_not_say_keeps_saturday_holidays_on_saturday(tmp_path):
+    """GCL § 24 moves a Sunday holiday to Monday and says nothing of Saturday: a pack that
+    leaves `saturday_to_friday` out gets no Friday holiday (July 4, 2026 is a Saturday)."""
+    from portal.deadlines import BusinessCalendar
+
+    root = tmp_path / "content"
+    shutil.copytree(CONTENT_DIR, root)
+    _replace("site.yaml", "  saturday_to_friday: false\n", "")(root)
+    rules = load_content(root).settings.holidays
+    assert rules.saturday_to_friday is False and rules.sunday_to_monday is True
+    calendar = BusinessCalendar(rules)
+    assert calendar.is_business_day(dt.date(2026, 7, 3))
+    assert calendar.next_business_day(dt.date(2026, 7, 2)) == dt.date(2026, 7, 3)
+    # Without `sunday_to_monday` either, the Sunday rule of GCL § 24 still applies.
+    _replace("site.yaml", "  sunday_to_monday: true\n", "")(root)
+    calendar = BusinessCalendar(load_content(root).settings.holidays)
+    assert not calendar.is_business_day(dt.date(2027, 7, 5)), "July 4, 2027 is a Sunday"
+
+
+@pytest.mark.parametrize(
+    ("latitude", "longitude", "inside"),
+    [(42.16, -76.82, True),  # the village
+     (42.16, -75.0, False), (42.16, -78.0, False),  # east and west, at a latitude inside
+     (44.0, -76.82, False), (41.0, -76.82, False),  # north and south, at a longitude inside
+     (44.0, -75.0, False)],
+)  # fmt: skip
+def test_the_service_area_holds_a_point_only_inside_on_both_axes(
+    content, latitude, longitude, inside
+):
+    area = content.settings.service_area
+    assert area.contains(latitude, longitude) is inside

@@ -115,6 +115,13 @@ BROKEN = [
     ("exempt list missing", lambda root: (root / "exempt-discharges.yaml").unlink(),
      "exempt-discharges.yaml: file is missing\n"
      "    fix: copy exempt-discharges.yaml from content/ into the pack and change it"),
+    # Misspelt, a switch that moves legal deadlines would silently keep its default.
+    ("misspelt holiday switch", _replace("site.yaml", "saturday_to_friday: true", "saturday_to_fridy: true"),
+     "site.yaml: holidays.saturday_to_fridy: is not a field this file has (did you mean "
+     "saturday_to_friday?)\n    fix: remove `saturday_to_fridy`, or spell it as the field it was meant to be"),
+    ("unknown phone field", _site(lambda d: d["phones"]["police"].update(numbr="911")),
+     "site.yaml: phones.police.numbr: is not a field this file has (did you mean number?)\n"
+     "    fix: remove `numbr`, or spell it as the field it was meant to be"),
     ("exempt note cites a missing section", _replace("exempt-discharges.yaml", "(§ 147-6 A(1))", "(§ 147-9 A(1))"),
      "exempt-discharges.yaml: questions[0].answer: cites § 147-9 A(1), which is not in the "
      f"ordinance\n    fix: {CITE_FIX}"),
@@ -142,8 +149,10 @@ def test_one_broken_thing_gives_its_message(tmp_path, edit, message):
     assert [str(p) for p in problems] == [message]
 
 
-# Cases that undo another's edit (no police phone to misspell, no exempt list to cite from).
-OVERLAPPING = {"missing phone", "fifth Monday", "exempt list missing"}
+# Cases that undo another's edit (no police phone to misspell, no exempt list to cite from),
+# and unknown fields, which are named once the file's values can be read.
+OVERLAPPING = {"missing phone", "fifth Monday", "exempt list missing", "unknown phone field",
+               "misspelt holiday switch"}  # fmt: skip
 
 
 def test_every_problem_is_reported_at_once(tmp_path):
@@ -203,3 +212,17 @@ def test_gunicorn_and_flask_check_name_the_problems_of_a_broken_pack(tmp_path):
     assert checked.returncode == 1 and BROKEN[2][2] in checked.stderr
     log = Gunicorn(free_port(), env, tmp_path).refused_start()
     assert BROKEN[2][2].splitlines()[0] in log
+
+
+def test_the_command_refuses_a_misspelt_switch(tmp_path):
+    edit = next(case[1] for case in BROKEN if case[0] == "misspelt holiday switch")
+    result = run_check(str(broken_pack(tmp_path, edit)))
+    assert result.returncode == 1
+    assert "site.yaml: holidays.saturday_to_fridy: is not a field this file has" in result.stderr
+
+
+def test_every_unknown_field_is_named_at_once(tmp_path):
+    names = ("misspelt holiday switch", "unknown phone field")
+    edits = [case[1] for case in BROKEN if case[0] in names]
+    found = [str(p) for p in check_pack(broken_pack(tmp_path, *edits))]
+    assert sorted(found) == sorted(case[2] for case in BROKEN if case[0] in names)

@@ -36,7 +36,12 @@ def test_every_confirmed_report_survives_a_kill_9(tmp_path):
         began = time.monotonic()
         for resident in residents:
             resident.start()
+        # At least KILL_AFTER of load, and enough confirmed reports to judge (a machine
+        # busy with other work confirms fewer per second: one fsync each, synchronous=FULL).
+        deadline = time.monotonic() + 30
         time.sleep(KILL_AFTER)
+        while len(tally.successes) <= ENOUGH and time.monotonic() < deadline:
+            time.sleep(0.1)
         killed_at = time.monotonic()
         server.kill()
         down_at = time.monotonic()
@@ -44,6 +49,12 @@ def test_every_confirmed_report_survives_a_kill_9(tmp_path):
         server.wait_ready()
         back_at = time.monotonic()
         time.sleep(max(0, max(began + LOAD_SECONDS, back_at + AFTER_RESTART) - time.monotonic()))
+        deadline = time.monotonic() + 30
+        while (
+            sum(s.at >= killed_at for s in tally.successes) <= ENOUGH
+            and time.monotonic() < deadline
+        ):
+            time.sleep(0.1)
         stop.set()
         for resident in residents:
             resident.join(timeout=20)

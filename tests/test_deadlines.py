@@ -193,6 +193,9 @@ AFTER_FIRST = [
     ("election-day-month-starts-tuesday", 1, 0, 2022, "2022-11-08"),
     ("election-day-month-starts-sunday", 1, 0, 2026, "2026-11-03"),
     ("monday-after-first-monday-is-a-week-on", 0, 0, 2026, "2026-11-09"),
+    # Anchors other than a Monday (the content's only kind today) must work as well.
+    ("thursday-after-first-wednesday", 3, 2, 2026, "2026-11-05"),
+    ("monday-after-first-friday", 0, 4, 2026, "2026-11-09"),
 ]
 
 
@@ -207,6 +210,37 @@ def test_after_first_rules(weekday, after_first, year, expected):
     assert list(cal.observed_holidays(year)) == [d(expected)]
 
 
+@pytest.mark.parametrize(
+    ("weekday", "expected"),
+    [(0, "2026-05-25"), (4, "2026-05-29"), (6, "2026-05-31"), (3, "2026-05-28")],
+    ids=["last-monday", "last-friday", "last-sunday-is-the-last-day", "last-thursday"],
+)
+def test_last_weekday_rules(weekday, expected):
+    rule = Holiday("Rule", 5, weekday=weekday, nth=-1, shift=False)
+    cal = BusinessCalendar(HolidayRules((rule,), (), True, True))
+    assert list(cal.observed_holidays(2026)) == [d(expected)]
+
+
+def test_a_rule_with_no_day_in_a_year_does_not_hide_the_rules_after_it():
+    rules = (Holiday("Leap Day", 2, 29), Holiday("Independence Day", 7, 4, shift=False))
+    cal = BusinessCalendar(HolidayRules(rules, (), True, False))
+    assert cal.observed_holidays(2027) == {d("2027-07-04"): "Independence Day"}
+
+
+def test_two_holidays_on_one_day_are_both_named():
+    rules = (Holiday("Founders Day", 7, 4, shift=False), Holiday("Independence Day", 7, 4))
+    cal = BusinessCalendar(HolidayRules(rules, (), True, False))
+    assert cal.observed_holidays(2029) == {d("2029-07-04"): "Founders Day; Independence Day"}
+
+
+def test_close_of_business_is_the_office_closing_time_that_day():
+    from datetime import time
+
+    close = REAL.close_of_business(d("2026-11-02"), NEW_YORK, time(16, 30))
+    assert (close.date(), close.hour, close.minute) == (d("2026-11-02"), 16, 30)
+    assert close.tzinfo is NEW_YORK and close.utcoffset() == timedelta(hours=-5)
+
+
 def test_february_29_rule_only_in_leap_years():
     leap = BusinessCalendar(HolidayRules((Holiday("Leap Day", 2, 29),), (), True, True))
     assert leap.observed_holidays(2028) == {d("2028-02-29"): "Leap Day"}
@@ -215,7 +249,7 @@ def test_february_29_rule_only_in_leap_years():
 
 @pytest.mark.parametrize("n", [0, -1], ids=["zero", "negative"])
 def test_n_below_one_is_refused(n):
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=f"n must be at least 1, not {n}"):
         REAL.add_business_days(d("2026-11-13"), n)
 
 

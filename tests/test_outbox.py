@@ -8,7 +8,7 @@ import time
 
 from crashload import Gunicorn, Resident, Tally, free_port, portal_env
 from helpers import database, open_form, report_data
-from mailserver import MailServer, wait_for
+from mailserver import MailServer, body, wait_for
 
 from portal.mail.outbox import send_pending
 
@@ -183,3 +183,90 @@ def test_a_message_that_cannot_finish_in_time_is_released_for_the_next_sender(
     # not STALE_CLAIM later.
     assert [(s, a) for _, s, a in outbox(app)] == [("queued", 0), ("queued", 0)]
     thread.join(10)  # in a real exit the process ends with the stop; a test waits it out
+
+
+def test_a_worker_that_dies_after_the_commit_loses_no_mail(app, client, mail_server):
+    """The person is answered after one commit; the mail is written by the courier after
+    the response. A worker that dies in between (its courier never gets to run) loses
+    nothing: the next worker's courier writes the mail from the stored case and sends it."""
+    from portal import create_app
+
+    class Dead:
+        """The courier of a worker killed right after its response went out."""
+
+        def start(self) -> None: ...
+
+        def kick(self) -> None: ...
+
+    app.config["OUTBOX_DELIVERY"] = "background"
+    app.extensions["courier"] = Dead()
+    location = submit(client).headers["Location"]
+    token = location.rstrip("/").rsplit("/", 1)[1]
+    assert client.get(location).status_code == 200, "answered, with its reference"
+    assert outbox(app) == [] and mail_server.messages == []
+    with database(app.config["DATABASE"]) as conn:
+        assert conn.execute("SELECT mail_queued_at FROM cases").fetchall() == [(None,)]
+
+    # The next worker (a new process on the same database file and settings).
+    restarted = create_app({**app.config, "OUTBOX_DELIVERY": "background"})
+    restarted.extensions["courier"].kick()
+    wait_for(lambda: len(mail_server.messages) == 2)
+    assert sorted(m["To"] for m in mail_server.messages) == ["pat@example.test", "smo@village.test"]
+    ack = mail_server.to("pat@example.test")[0]
+    assert f"https://portal.village.test/status/{token}/" in body(ack)
+    wait_for(lambda: [status for _, status, _ in outbox(app)] == ["sent", "sent"])
+
+
+def test_a_try_later_answer_keeps_the_mail_queued_until_it_is_taken(app, client, mail_server):
+    """450 (greylisting, a full mailbox) is not a refusal: the message waits and goes when
+    the server takes it; only a 5xx answer marks it failed."""
+    submit(client, contact_email="busy@example.test")
+    assert [(r, s) for r, s, _ in outbox(app)] == [
+        ("smo@village.test", "sent"), ("busy@example.test", "queued")]  # fmt: skip
+    with database(app.config["DATABASE"]) as conn:
+        (error,) = conn.execute("SELECT last_error FROM outbox WHERE id = 2").fetchone()
+    assert "450" in error
+    mail_server.recorder.busy = False
+    with app.app_context():
+        assert send_pending().sent == 1
+    assert outbox(app)[1] == ("busy@example.test", "sent", 2)
+    assert len(mail_server.to("busy@example.test")) == 1
+
+
+def test_a_server_that_keeps_saying_try_later_is_given_20_tries(app, client, mail_server):
+    submit(client, contact_email="busy@example.test")  # the first try, with the request
+    with app.app_context():
+        for _ in range(18):
+            send_pending()
+    assert outbox(app)[1] == ("busy@example.test", "queued", 19)
+    with app.app_context():
+        result = send_pending()
+    assert (result.failed, result.deferred) == (1, 0)
+    assert outbox(app)[1] == ("busy@example.test", "failed", 20)
+    assert mail_server.recorder.tries.count("busy@example.test") == 20
+
+
+def _claimed(app, minutes_ago: float) -> int:
+    """A message a sender claimed (status 'sending') that long ago and never finished."""
+    from portal.clock import local_now
+
+    with app.app_context():
+        stamp = (local_now() - dt.timedelta(minutes=minutes_ago)).isoformat(timespec="seconds")
+    with database(app.config["DATABASE"]) as conn:
+        return conn.execute(
+            "INSERT INTO outbox (purpose, recipient, subject, body_text, status, attempts,"
+            " created_at, claimed_at) VALUES ('test', ?, 'Claimed', 'Body', 'sending', 1, ?, ?)",
+            [f"claimed-{minutes_ago}@example.test", stamp, stamp],
+        ).lastrowid
+
+
+def test_a_claim_older_than_15_minutes_is_sent_again_and_a_younger_one_is_left(app, mail_server):
+    """A sender that crashed mid-delivery left its claim: after 15 minutes the message goes
+    again. One still within them may be a busy sender's: sending it too would send twice."""
+    crashed, busy = _claimed(app, 16), _claimed(app, 14)
+    with app.app_context():
+        assert send_pending().sent == 1
+    with database(app.config["DATABASE"]) as conn:
+        rows = dict(conn.execute("SELECT id, status FROM outbox"))
+    assert rows == {crashed: "sent", busy: "sending"}
+    assert [m["To"] for m in mail_server.messages] == ["claimed-16@example.test"]

@@ -140,3 +140,43 @@ def test_session_cookie_flags(app, client):
     client.get("/report/")
     cookie = client.get_cookie("session")
     assert cookie is not None and cookie.http_only and cookie.same_site == "Lax"
+
+
+def test_status_links_carry_a_long_random_token(app, client):
+    """24 bytes of HMAC (192 bits), 32 URL-safe characters: not a thing to guess."""
+    tokens = set()
+    for _ in range(3):
+        location = submit(client)
+        token = re.fullmatch(r"/report/sent/([^/]+)/", location).group(1)
+        assert re.fullmatch(r"[A-Za-z0-9_-]{32}", token), token
+        page = client.get(location).text
+        assert f'href="/status/{token}/"' in page
+        tokens.add(token)
+    assert len(tokens) == 3
+    # A prefix of a real token opens nothing.
+    assert client.get(f"/status/{token[:4]}/").status_code == 404
+    assert client.get(f"/status/{token[:-1]}/").status_code == 404
+
+
+def test_status_pages_are_rate_limited_by_default(tmp_path):
+    """120 tries a minute per client (PORTAL_STATUS_RATE_LIMIT's default): guessing
+    tokens is slow as well as hopeless."""
+    app = create_app(
+        {"DATABASE": str(tmp_path / "db.sqlite3"), "MAIL_FOLDER": str(tmp_path / "mail")}
+    )
+    client = app.test_client()
+    codes = [client.get(f"/status/guess{n:04d}/").status_code for n in range(121)]
+    assert codes[:120] == [404] * 120
+    assert codes[120] == 429
+
+
+def test_release_notifications_are_rate_limited(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "REPORT_RATE_LIMIT": "2 per minute",
+                      "MAIL_FOLDER": str(tmp_path / "mail")})  # fmt: skip
+    client = app.test_client()
+    answers = [
+        client.post("/notify/", data={**open_form(client, "/notify/"), "step": "triage"})
+        for _ in range(3)
+    ]
+    assert [a.status_code for a in answers[:2]] == [422, 422], "unanswered triage: asked again"
+    assert answers[2].status_code == 429 and "Too many tries" in answers[2].text

@@ -96,15 +96,45 @@ def test_first_sign_in_sets_up_the_app_and_shows_recovery_codes_once(app, client
 
 
 def test_the_qr_code_holds_the_key_shown_beside_it(app, client):
+    import segno
+
     enter = add_with_code(app)
     password_step(client)
     enter_enrol_code(client, enter)
     page = client.get("/staff/enrol").text
     secret = re.search(r'id="setup-key">([A-Z2-7 ]+)<', page).group(1).replace(" ", "")
-    uri = totp.provisioning_uri(
-        secret, "smo", f"{app.extensions['content'].settings.short_name} stormwater"
+    assert re.fullmatch(r"[A-Z2-7]{32}", secret), "160 bits, base32"
+    # What an authenticator app reads (Key Uri Format): the account, the issuer, the key.
+    uri = (
+        f"otpauth://totp/Horseheads%20stormwater:smo?secret={secret}&issuer=Horseheads%20stormwater"
     )
-    assert f'src="{totp.qr_data_uri(uri)}"' in page
+    assert totp.provisioning_uri(secret, "smo", "Horseheads stormwater") == uri
+    qr = segno.make(uri, error="m").svg_data_uri(scale=5, border=4, omit_charset=True)
+    assert f'src="{qr}"' in page
+
+
+# RFC 6238, appendix B: the SHA-1 key "12345678901234567890" gives 07081804 at
+# 1111111109 s (step 37037036); authenticator apps show the last six digits.
+RFC_SECRET = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
+RFC_TIME, RFC_CODE, RFC_STEP = 1111111109, "081804", 37037036
+
+
+@pytest.mark.parametrize(
+    ("seconds_off", "taken"),
+    [(0, True), (-30, True), (30, True), (-60, False), (60, False), (-300, False), (300, False)],
+)
+def test_a_code_is_taken_one_step_either_side_of_now_and_no_further(seconds_off, taken):
+    """A phone's clock may be one 30-second step off; a code two steps old or early is not
+    taken (a wider window gives a guesser and a shoulder-surfer more codes that work)."""
+    step = totp.matching_step(RFC_SECRET, RFC_CODE, after=None, now=RFC_TIME + seconds_off)
+    assert step == (RFC_STEP if taken else None)
+
+
+def test_a_code_at_or_before_the_last_one_used_is_not_taken():
+    assert totp.matching_step(RFC_SECRET, RFC_CODE, after=RFC_STEP - 1, now=RFC_TIME) == RFC_STEP
+    assert totp.matching_step(RFC_SECRET, RFC_CODE, after=RFC_STEP, now=RFC_TIME) is None
+    assert totp.matching_step(RFC_SECRET, "081 804", after=None, now=RFC_TIME) == RFC_STEP
+    assert totp.matching_step(RFC_SECRET, "081805", after=None, now=RFC_TIME) is None
 
 
 def test_a_code_opens_one_sign_in_only(app, client):
@@ -227,3 +257,21 @@ def test_accounts_of_an_earlier_install_set_up_the_app_at_their_next_sign_in(tmp
         assert {"totp_secret", "totp_last_step"} <= set(db["staff"].columns_dict)
         assert "client" in db["events"].columns_dict and "staff_recovery_codes" in db.table_names()
     assert password_step(app.test_client()).headers["Location"] == "/staff/enrol"
+
+
+def test_no_code_opens_an_account_without_a_second_factor_or_no_account(app):
+    """An account not yet enrolled has no secret: no code is its code; nor is any code one
+    of an account that does not exist."""
+    with app.app_context():
+        db = get_db()
+        account = add_account(db, "smo", PASSWORD)
+        assert totp.check_code(db, account, RFC_CODE) is False
+        assert totp.check_code(db, account + 1, RFC_CODE) is False
+
+
+def test_recovery_codes_are_16_characters_read_easily_off_paper():
+    """Four groups of four from 31 characters (no 0/o, 1/l/i): about 79 bits each."""
+    codes = {totp.new_recovery_code() for _ in range(50)}
+    assert len(codes) == 50
+    for code in codes:
+        assert re.fullmatch(r"[a-hjkmnp-z2-9]{4}(-[a-hjkmnp-z2-9]{4}){3}", code), code

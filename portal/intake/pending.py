@@ -22,7 +22,6 @@ from portal.intake.storage import (
     store_case,
 )
 from portal.mail import courier
-from portal.mail.compose import queue_case_mail
 
 
 class UploadsInMemory(Request):
@@ -139,8 +138,14 @@ def store_submission(
     details: dict[str, Any],
     now: dt.datetime,
 ) -> Stored:
-    """Store a valid form once, then queue and try its mail. Raises what store_case raises
-    (PhotoExpired, DuplicateSubmission), with nothing stored: the view says what to do."""
+    """Store a valid form once, then wake the courier. Raises what store_case raises
+    (PhotoExpired, DuplicateSubmission), with nothing stored: the view says what to do.
+
+    The person waits for one commit only. Their mail is written by the courier after the
+    response (portal/mail/courier.py): the case is stored without `mail_queued_at`, and
+    any worker's courier, or `flask --app portal outbox send`, queues the mail of every
+    case stored without it, so a process that dies after the commit loses nothing.
+    """
     stored = store_case(
         get_db(),
         kind=kind,
@@ -151,8 +156,5 @@ def store_submission(
         photo_ids=[photo["id"] for photo in photos],
         now=now,
     )
-    # Only now, with everything committed, is mail queued. Again for a resent form too:
-    # queueing is idempotent, and the first try may have died before it queued anything.
-    queue_case_mail(get_db(), stored.case_id, stored.token)
     courier.dispatch()
     return stored

@@ -73,9 +73,8 @@ def queue(
 def queue_case_mail(db: sqlite_utils.Database, case_id: int, token: str) -> None:
     """Queue a new case's mail, all of it with the mark that says so, in one transaction.
 
-    Safe to repeat (each message is queued once), so a resent form and the sweep below
-    can both call it: a worker that died between storing a case and queueing its mail
-    leaves nothing unsent for long.
+    Safe to repeat (each message is queued once), so two couriers sweeping at once both
+    may call it for the same case.
     """
     with transaction(db):
         case = one_row(db, "SELECT * FROM cases WHERE id = ?", [case_id])
@@ -89,7 +88,8 @@ def queue_case_mail(db: sqlite_utils.Database, case_id: int, token: str) -> None
 
 
 def queue_forgotten_mail(db: sqlite_utils.Database, limit: int = 50) -> int:
-    """Queue the mail of cases stored without it (their worker died in between)."""
+    """Queue the mail of cases stored without it: every new case (a request stores the
+    case alone and leaves its mail to the courier), and any whose worker died before."""
     waiting = db.execute(
         "SELECT id, submission_key FROM cases WHERE mail_queued_at IS NULL LIMIT ?", [limit]
     ).fetchall()

@@ -20,6 +20,8 @@ from portal.mail.compose import queue_forgotten_mail
 from portal.mail.outbox import SendResult, Watch, mail, send_pending
 
 RETRY_SECONDS = 60
+# Cases whose mail is written, and messages sent, per round of a sweep.
+BATCH = 50
 
 
 class Courier:
@@ -99,7 +101,7 @@ class Courier:
             self.wake.clear()
             if watch.stop.is_set():
                 break
-            db = connect(self.app.config["DATABASE"])
+            db = courier_connection(self.app)
             try:
                 sweep_and_send(self.app, db, watch)
             except Exception:  # keep the thread alive; the mail stays queued
@@ -108,24 +110,47 @@ class Courier:
                 db.conn.close()
 
 
-def sweep_and_send(app: Flask, db: sqlite_utils.Database, watch: Watch | None = None) -> SendResult:
-    """Queue the mail of cases stored without it, delete photos of forms never sent,
-    then send everything queued."""
+def courier_connection(app: Flask) -> sqlite_utils.Database:
+    """The courier's own connection, which commits without waiting for the disk.
 
+    Everything it writes can be written again: mail queued with its case's mark, in one
+    transaction (lost together in a power cut, so the next sweep queues it again), and an
+    outbox row's progress (a lost 'sent' sends that message once more). What a person
+    sent is committed by the request with synchronous = FULL (portal/db.py) before they
+    are answered; the courier's commits would otherwise each wait for an fsync too.
+    """
+    db = connect(app.config["DATABASE"])
+    db.execute("PRAGMA synchronous = NORMAL")
+    return db
+
+
+def sweep_and_send(app: Flask, db: sqlite_utils.Database, watch: Watch | None = None) -> SendResult:
+    """Delete photos of forms never sent, queue the morning digests, then write the mail
+    of cases stored without it and send everything queued, batch after batch while more
+    is waiting and the mail server takes it (a burst of reports is one wake-up)."""
+    watch = watch or Watch()
+    total = SendResult()
     # A request context: links in the mail need url_for, outside any request here.
     with app.test_request_context(base_url=app.config["PUBLIC_URL"] or "http://localhost"):
-        queue_forgotten_mail(db)
         delete_abandoned_photos(db, local_now())
         # Each officer's morning digest (follow-ups and enforcement dates), once a day.
         from portal.staff.digest import queue_digests
 
         queue_digests(db, local_now())
-        return send_pending(db, watch=watch)
+        while True:
+            written = queue_forgotten_mail(db, limit=BATCH)
+            result = send_pending(db, limit=BATCH, watch=watch)
+            total.sent, total.failed = total.sent + result.sent, total.failed + result.failed
+            total.deferred = result.deferred
+            more = written == BATCH or (result.deferred and result.sent)
+            if watch.stop.is_set() or not more:
+                return total
 
 
 def dispatch() -> None:
-    """Get newly queued mail on its way without making the request wait for SMTP."""
+    """Get new mail written and on its way without making the request wait for it."""
     if current_app.config["OUTBOX_DELIVERY"] == "inline":
+        queue_forgotten_mail(get_db())
         send_pending(limit=5)
     else:
         current_app.extensions["courier"].kick()
