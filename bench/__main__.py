@@ -8,12 +8,13 @@ import platform
 import sys
 from pathlib import Path
 
-from bench import load, portal, resize, site, staff, system
+from bench import load, portal, resize, send, site, staff, system
 
 SECTIONS = {
     "site": site,
     "portal": portal,
     "resize": resize,
+    "send": send,
     "staff": staff,
     "load": load,
     "system": system,
