@@ -11,6 +11,7 @@ from portal.db import get_db
 from portal.intake.storage import find_by_token
 from portal.notification.records import online_filing as _online
 from portal.notification.records import record, stored_deadlines
+from portal.report.summary import what_was_seen, where
 
 bp = Blueprint("status", __name__, url_prefix="/status")
 
@@ -22,7 +23,14 @@ def show(token: str):
     case = find_by_token(db, token) or abort(404)
     if case["kind"] == "report":
         report = db["reports"].get(case["id"])
-        return render_template("portal/status.html", case=case, report=report, token=token)
+        return render_template(
+            "portal/status.html",
+            case=case,
+            report=report,
+            token=token,
+            what=what_was_seen(report["indicators"]),
+            where=where(case),
+        )
     notification = db["notifications"].get(case["id"])
     return render_template(
         "portal/notification_receipt.html",

@@ -132,8 +132,15 @@ def test_rate_limit_answers_429_with_a_friendly_page(tmp_path, mail_server):
         for _ in range(3)
     ]
     assert codes == [303, 303, 429]
-    page = client.post("/report/", data={**open_form(client), **report_data()}).text
-    assert "Too many tries" in page and "call 911" in page
+    page = client.post("/report/", data={**open_form(client), **report_data()})
+    text = " ".join(re.sub(r"<[^>]+>", " ", page.text).split())
+    # In words, with when to try again; never the limiter's own "2 per 1 minute".
+    assert "Too many reports have come from this connection in a short time." in text
+    assert re.search(
+        r"You can send it again in (a few seconds|about a minute), at \d+:\d\d [ap]\.m\.", text
+    )
+    assert "per 1 minute" not in text and "call 911" in text
+    assert 1 <= int(page.headers["Retry-After"]) <= 60
 
 
 def test_session_cookie_flags(app, client):

@@ -50,9 +50,9 @@ def test_form_page_stays_within_its_weight_budget(client):
 
 
 def test_the_offline_code_stays_within_its_own_budget(client):
-    """The service worker, drafts.js and offline.js: loaded once the form is interactive."""
+    """The service worker, drafts.js, offline.js and send.js: loaded once the form is interactive."""
     files, total = offline_weight(client.get("/report/").data, lambda url: client.get(url).data)
-    assert files == 3
+    assert files == 4
     assert 0 < total <= OFFLINE_BUDGET
 
 
@@ -109,7 +109,10 @@ def test_posting_the_same_form_twice_creates_one_report(app, client, mail_server
     first = client.post("/report/", data={**hidden, **report_data()})
     second = client.post("/report/", data={**hidden, **report_data()})
     assert first.status_code == second.status_code == 303
-    assert first.headers["Location"] == second.headers["Location"]
+    # The same thanks page, saying that this one was already sent.
+    assert second.headers["Location"] == first.headers["Location"] + "?again=1"
+    assert "we have not made a second one" in client.get(second.headers["Location"]).text
+    assert "we have not made a second one" not in client.get(first.headers["Location"]).text
     assert len(rows(app, "SELECT id FROM cases")) == 1
     assert len(mail_server.messages) == 2
 
@@ -119,8 +122,17 @@ def test_reusing_a_form_key_for_other_content_is_refused(app, client):
     client.post("/report/", data={**hidden, **report_data()})
     response = client.post("/report/", data={**hidden, **report_data(description="Other")})
     assert response.status_code == 409
-    assert "already sent as IDR-" in response.text
-    assert "/status/" not in response.text
+    text = " ".join(re.sub(r"<[^>]+>", " ", response.text).split())
+    assert re.search(
+        r"This report was already sent as IDR-2026-0001 , on [A-Z][a-z]+ \d+, 2026 at", text
+    )
+    # Its status link (the key is this form's own, as secret as the link), and nothing that
+    # asks to go back and send it again.
+    assert re.search(
+        r'<a href="/status/[\w-]+/">http://localhost/status/[\w-]+/</a>', response.text
+    )
+    assert "go back, reload" not in response.text.lower()
+    assert len(rows(app, "SELECT id FROM cases")) == 1
 
 
 @pytest.mark.parametrize(
@@ -282,7 +294,7 @@ def test_the_same_form_with_a_photo_sent_twice_creates_one_report(app, client, m
 
     answers = [send(), send()]
     assert [a.status_code for a in answers] == [303, 303]
-    assert answers[0].headers["Location"] == answers[1].headers["Location"]
+    assert answers[1].headers["Location"] == answers[0].headers["Location"] + "?again=1"
     assert len(rows(app, "SELECT id FROM cases")) == 1
     assert (
         len(rows(app, "SELECT id FROM photos")) == 1

@@ -30,7 +30,8 @@ def test_only_the_content_pages_are_indexed(build, content):
         for page in built_pages(build)
         if "data-pagefind-body" in page.read_text(encoding="utf-8")
     }
-    expected = {"/ordinance/", "/exempt-discharges/"} | {f"/learn/{p.slug}/" for p in content.pages}
+    expected = {"/ordinance/", "/exempt-discharges/", "/contact/"}
+    expected |= {f"/learn/{p.slug}/" for p in content.pages}
     assert indexed == expected
     assert {page_url(build, page) for page in built_pages(build)} - indexed == NOT_INDEXED
     # One language, and as many pages as carry the attribute: nothing else slipped in.

@@ -11,7 +11,15 @@ from io import BytesIO
 from PIL import Image, ImageCms, ImageOps
 
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024  # as sent, per photo
+# The longest side a photo is kept at. The form tells the browser (static/js/report.js),
+# which makes photos this size before sending: a pixel the server would drop anyway is
+# never sent over a weak signal.
 MAX_LONG_SIDE = 1600
+# What the browser aims for when it re-encodes a photo: about this size at a good quality
+# (a 12-megapixel phone photo usually gets there at once), and never more than the limit,
+# lowering the quality (then the size) for photos of grass, gravel or leaves that stay heavy.
+SEND_TARGET_BYTES = 400 * 1024
+SEND_LIMIT_BYTES = 1024 * 1024
 MAX_SOURCE_PIXELS = 50_000_000  # refuse anything bigger before decoding (decompression bombs)
 
 # Only these decoders ever see an upload: Pillow can open many more formats (EPS even runs
