@@ -112,7 +112,7 @@ def in_a_while(seconds: int) -> str:
         return "in a few seconds"
     if minutes <= 1:
         return "in about a minute"
-    if minutes < 90:
+    if minutes < 60:
         return f"in about {minutes} minutes"
     hours = round(minutes / 60)
     return f"in about {hours} hour{'s' if hours > 1 else ''}"

@@ -163,6 +163,14 @@ BROKEN = [
      "site.yaml: colours.brand: must be a colour like #0b4f6c, not 'navy'"),
     ("raw html", _replace("learn/yard-waste.md", "## Why it matters", "<script>x</script>\n## Why it matters"),
      "learn/yard-waste.md: body: must be Markdown without raw HTML"),
+    ("search words for a missing section", _replace("search.yaml", '"216-13":', '"216-99":'),
+     "search.yaml: sections.216-99: § 216-99 is not in the ordinance"),
+    ("empty search word", _replace("search.yaml", "contact: [who do I call,", 'contact: [" ",'),
+     "search.yaml: contact: must be a list of words or phrases"),
+    ("shortcut to an unknown page", _replace("search.yaml", "portal: report", "portal: staff"),
+     "search.yaml: shortcuts[0].portal: must be one of report, notify"),
+    ("shortcut without words", _edit_yaml("search.yaml", lambda d: d["shortcuts"][0].pop("words")),
+     "search.yaml: shortcuts[0].words: is missing"),
 ]  # fmt: skip
 
 
@@ -176,3 +184,22 @@ def test_broken_content_names_file_and_field(tmp_path, edit, message):
     with pytest.raises(ContentError) as error:
         load_content(root)
     assert str(error.value).startswith(message), str(error.value)
+
+
+def test_search_words_are_content(content):
+    words = content.search
+    assert words.sections == {
+        "216-13": ("fine", "fines", "penalty", "penalties", "ticket", "punishment")
+    }
+    assert "who do I call" in words.contact and "emergency" in words.contact
+    [report] = words.shortcuts
+    assert (report.portal, report.title) == ("report", "Report a problem")
+    assert {"report", "complaint"} <= set(report.words)
+
+
+def test_a_pack_without_search_words_has_none(tmp_path):
+    root = tmp_path / "content"
+    shutil.copytree(CONTENT_DIR, root)
+    (root / "search.yaml").unlink()
+    words = load_content(root).search
+    assert (words.sections, words.contact, words.shortcuts) == ({}, (), ())

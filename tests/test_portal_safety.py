@@ -9,6 +9,7 @@ from helpers import database, open_form, report_data
 from mailserver import body
 
 from portal import create_app
+from portal.errors import in_a_while
 
 SCRIPT = '<script>alert("x")</script>'
 TEXT_FIELDS = ["color", "description", "address", "source_description", "source_vehicle",
@@ -147,3 +148,38 @@ def test_session_cookie_flags(app, client):
     client.get("/report/")
     cookie = client.get_cookie("session")
     assert cookie is not None and cookie.http_only and cookie.same_site == "Lax"
+
+
+def test_forms_sent_back_to_be_corrected_do_not_count_against_the_report_limit(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "REPORT_RATE_LIMIT": "2 per minute",
+                      "MAIL_FOLDER": str(tmp_path / "mail")})  # fmt: skip
+    client = app.test_client()
+    hidden = open_form(client)
+    mistakes = [client.post("/report/", data={**hidden, **report_data(description="")})
+                for _ in range(4)]  # fmt: skip
+    assert [m.status_code for m in mistakes] == [422] * 4
+    codes = [
+        client.post("/report/", data={**open_form(client), **report_data(description=f"Foam {n}")})
+        for n in range(3)
+    ]
+    assert [c.status_code for c in codes] == [303, 303, 429]
+
+
+def test_every_try_counts_towards_a_wider_limit_of_its_own(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "REPORT_TRY_RATE_LIMIT": "3 per minute",
+                      "MAIL_FOLDER": str(tmp_path / "mail")})  # fmt: skip
+    client = app.test_client()
+    hidden = open_form(client)
+    codes = [client.post("/report/", data={**hidden, **report_data(description="")}).status_code
+             for _ in range(4)]  # fmt: skip
+    assert codes == [422, 422, 422, 429]
+
+
+@pytest.mark.parametrize(
+    ("seconds", "said"),
+    [(8, "in a few seconds"), (30, "in a few seconds"), (31, "in about a minute"),
+     (89, "in about a minute"), (150, "in about 2 minutes"), (3000, "in about 50 minutes"),
+     (3600, "in about 1 hour"), (7200, "in about 2 hours")],
+)  # fmt: skip
+def test_the_wait_is_said_in_words(seconds, said):
+    assert in_a_while(seconds) == said

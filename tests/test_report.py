@@ -10,6 +10,7 @@ import re
 import pytest
 from helpers import (
     database,
+    form_keys,
     hidden_fields,
     jpeg,
     open_form,
@@ -331,3 +332,57 @@ def test_the_report_views_read_the_app_clock(app, client):
     assert post(client, report_data(observed_at="2028-02-29T00:35")).status_code == 303
     received = rows(app, "SELECT received_at FROM cases")[-1]["received_at"]
     assert received == "2028-02-29T00:30:00-05:00"
+
+
+def test_the_form_posts_to_its_own_address_and_is_kept_for_back(client):
+    page = client.get("/report/")
+    assert 'action="/report/send/"' in page.text
+    # Back shows the copy the browser kept, with its key (a POST to the page's own address
+    # would make the browser drop it); every other visit fetches it anew.
+    assert page.headers["Cache-Control"] == "private, no-cache"
+    assert "Cookie" not in page.headers.get("Vary", "")
+    hidden = form_keys(page.text)
+    sent = client.post("/report/send/", data={**hidden, **report_data()})
+    assert sent.status_code == 303 and sent.headers["Location"].startswith("/report/sent/")
+    assert sent.headers["Cache-Control"] == "no-store"
+
+
+def test_a_sent_form_brought_back_without_a_field_is_already_sent_not_an_error(app, client):
+    """Back after Send: the browser keeps what was typed but not the address (autocomplete
+    is off there); the form is in already, so nothing is asked to be corrected."""
+    hidden = open_form(client)
+    client.post("/report/", data={**hidden, **report_data()})
+    again = client.post(
+        "/report/", data={**hidden, **report_data(address="", latitude="", longitude="")}
+    )
+    assert again.status_code == 409
+    assert "This report was already sent as" in again.text and "Please fix" not in again.text
+    assert len(rows(app, "SELECT id FROM cases")) == 1
+
+
+def test_the_forms_script_gets_the_answer_as_json(app, client):
+    hidden = open_form(client)
+    data = {**hidden, **report_data(indicators=["suds"], address="Main Street bridge")}
+    wanted = {"Accept": "application/json"}
+    first = client.post("/report/send/", data=data, headers=wanted)
+    assert first.status_code == 201 and first.mimetype == "application/json"
+    answer = first.json
+    assert re.fullmatch(r"IDR-2026-\d{4}", answer["reference"])
+    assert first.headers["Location"] == answer["thanks"]
+    assert re.fullmatch(r"/report/sent/[\w-]+/", answer["thanks"])
+    assert re.fullmatch(r"http://localhost/status/[\w-]+/", answer["status_url"])
+    assert (answer["what"], answer["where"], answer["status"]) == (
+        "suds or foam",
+        "Main Street bridge",
+        "Received",
+    )
+    assert (
+        answer["already"] is False and "Pat" not in first.text and "example.test" not in first.text
+    )
+    # The same again: the same report, said to be sent already; changed: 409, with its link.
+    again = client.post("/report/send/", data=data, headers=wanted)
+    assert again.status_code == 200 and again.json["already"] is True
+    assert again.json["reference"] == answer["reference"]
+    changed = client.post("/report/send/", data={**data, "description": "Other"}, headers=wanted)
+    assert changed.status_code == 409 and changed.json["status_url"] == answer["status_url"]
+    assert len(rows(app, "SELECT id FROM cases")) == 1

@@ -1,10 +1,7 @@
-/* Reports kept on this device, in IndexedDB, for the report pages and the service worker
-   (no DOM here). Stores, keyed by a string:
-   - outbox: not sent yet {key, fields: [[name, value]], photos: [{name, blob}], saved,
-             notBefore (ms, after a 429), problem (a status: the person must change it)}
-   - draft:  the report being typed ("current")
-   - kept:   "My reports" {reference, url (status link), received, status, checked, what,
-             where, announced (false until a page has said it was sent)} */
+/* Reports kept on this device (IndexedDB), for the pages and the service worker (no DOM).
+   outbox: {key, fields: [[name, value]], photos: [{name, blob}], saved, notBefore, problem}
+   draft: the report being typed ("current")
+   kept ("My reports"): {reference, url, received, status, checked, what, where, announced} */
 (function (g) {
   'use strict';
 

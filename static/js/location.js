@@ -188,9 +188,9 @@
         p.textContent = NO_TILES;
         for (const child of panel.children) child.hidden = true;
         panel.insertBefore(p, panel.firstChild);
-        map.remove();
-        map = marker = null;
         say(NO_TILES, true);
+        // After Leaflet has finished with this event: removed inside it, it trips over itself.
+        setTimeout(() => { map.remove(); map = marker = null; });
       });
       if (p) pin(p[0], p[1]);
       map.on('click', (e) => chosen(e.latlng));

@@ -1,12 +1,7 @@
-/* The report form on a weak signal, loaded after the page is ready (by report.js on the
-   form; directly on "My reports"). Needs drafts.js first.
-   - Registers the service worker (the form then opens offline), keeps a draft.
-   - Keeps a report that could not be sent (offline, or after "too many reports") and
-     sends it when it can: by Background Sync where the browser has it (only then may the
-     page be closed), and here, when the page is opened or goes online (headless Chromium
-     never fires Background Sync). The submission key makes a report sent twice one case.
-   - A report sent from the phone goes under "My reports", and is said once (news.js on
-     the other portal pages). "My reports": what, where and when of each. */
+/* The report form on a weak signal (after drafts.js): the service worker, the draft, and
+   reports kept on the phone (offline, or after a 429), sent by Background Sync where the
+   browser has it (only then may the page be closed) and here when the page opens or goes
+   online; then listed under "My reports" and said once. Also "My reports" itself. */
 (() => {
   'use strict';
   const D = window.Drafts, $ = (id) => document.getElementById(id);
