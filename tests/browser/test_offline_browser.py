@@ -194,6 +194,10 @@ def test_my_reports_keeps_a_report_and_forgets_it(open_tab, portal):
         re.compile(r"\(checked [A-Z][a-z]+ \d{1,2}, \d{4} at \d{1,2}:\d\d [ap]\.m\.\)")
     )
     check(page, "My reports")
+    # "Report a problem" stands clear of the button, not tight under it.
+    button = page.get_by_role("button", name="Forget all my reports on this device").bounding_box()
+    link = page.locator(".after-list a").bounding_box()
+    assert link["y"] - (button["y"] + button["height"]) >= 16, (button, link)
     # Forgetting asks first; "No" keeps them.
     page.get_by_role("button", name="Forget all my reports on this device").click()
     ask = page.get_by_role("group", name=re.compile("Forget the report kept on this device"))

@@ -231,6 +231,16 @@ def test_a_long_description_is_counted_never_cut(open_tab, live_server):
     assert page.input_value("#description") == text.strip()  # kept, all of it
 
 
+def send_report(page, url: str, description: str, place: str) -> str:
+    """Send a report from the form, online; return its status link (a path)."""
+    page.goto(f"{url}/report/")
+    page.get_by_label("Describe what you saw").fill(description)
+    page.get_by_label("Street address or landmark").fill(place)
+    page.get_by_role("button", name="Send report").click()
+    page.wait_for_url(re.compile(r"/report/sent/"))
+    return page.locator(".status-link a").get_attribute("href")
+
+
 def _offline_report(page, url: str, description: str) -> None:
     """Open the form, let the service worker take it, go offline and send a report."""
     page.goto(f"{url}/report/")
@@ -251,12 +261,7 @@ def test_a_report_sent_by_background_sync_is_listed_and_said_on_the_next_page(
     url, app = served.url, served.app
     page = open_tab("phone").page
     # An earlier report, whose status link the person kept.
-    page.goto(f"{url}/report/")
-    page.get_by_label("Describe what you saw").fill("Foam at the outfall.")
-    page.get_by_label("Street address or landmark").fill("The outfall by the park")
-    page.get_by_role("button", name="Send report").click()
-    page.wait_for_url(re.compile(r"/report/sent/"))
-    earlier = url + page.locator(".status-link a").get_attribute("href")
+    earlier = url + send_report(page, url, "Foam at the outfall.", "The outfall by the park")
     _offline_report(page, url, "Rainbow sheen in the culvert.")
     # The person closes the page; the network comes back; the worker's Background Sync
     # sends the report (fired here by hand: headless Chromium never fires it).
@@ -317,11 +322,7 @@ def test_too_many_reports_is_never_called_offline_and_is_not_retried_before_its_
     served = serve_portal(REPORT_RATE_LIMIT="1 per minute")
     url, app = served.url, served.app
     page = open_tab("phone").page
-    page.goto(f"{url}/report/")
-    page.get_by_label("Describe what you saw").fill("Foam in the creek.")
-    page.get_by_label("Street address or landmark").fill("Elm Street bridge")
-    page.get_by_role("button", name="Send report").click()
-    page.wait_for_url(re.compile(r"/report/sent/"))
+    send_report(page, url, "Foam in the creek.", "Elm Street bridge")
     page.goto(f"{url}/report/")
     page.wait_for_function("() => !!window.reportOffline")
     posts = []
