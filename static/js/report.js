@@ -200,13 +200,19 @@
     counter();
     photoList();
     if (!form) return;
-    // Back to this form after sending it, fetched anew with what was typed put back: it
-    // takes the sent report's key (send.js keeps it), so Send again makes no second one.
-    try {
-      const last = sessionStorage.getItem('report-last-sent');
-      if (last && performance.getEntriesByType('navigation')[0].type === 'back_forward') form.elements.submission_key.value = last;
-    } catch (e) { /* no storage: the server still refuses a changed copy of a sent form */ }
-    window.reportForm = { photos, addPhoto, showPhotos, fields, changed, groups: groups(form) };
+    const update = groups(form);
+    // Back to the form just sent, fetched anew with what was typed put back (by the time
+    // of pageshow): it takes the sent report's key (send.js keeps it), so Send again makes
+    // no second one. Another form gone back to says something else, and keeps its own.
+    addEventListener('pageshow', () => {
+      update();
+      try {
+        const last = JSON.parse(sessionStorage.getItem('report-last-sent'));
+        if (last && last.description === form.elements.description.value &&
+            performance.getEntriesByType('navigation')[0].type === 'back_forward') form.elements.submission_key.value = last.key;
+      } catch (e) { /* no storage: a new report is made, as without JavaScript */ }
+    });
+    window.reportForm = { photos, addPhoto, showPhotos, fields, changed, groups: update };
     // Sending with progress, and the offline code, load once the page is ready, outside the
     // form's weight budget; until then the form is sent the usual way, photos made smaller.
     const load = () => ['draftsJs', 'offlineJs', 'sendJs'].reduce((p, key) => p.then(() => new Promise((ok, fail) => {

@@ -22,7 +22,8 @@
   const remember = (key, answer) => {
     try {
       sessionStorage.setItem(SENT + key, JSON.stringify(answer));
-      sessionStorage.setItem('report-last-sent', key); // for report.js, after Back
+      // For report.js, after Back: the key, and the words that tell this form from another.
+      sessionStorage.setItem('report-last-sent', JSON.stringify({ key, description: form.elements.description.value }));
     } catch (e) { /* private mode */ }
   };
   const recall = (key) => { try { return JSON.parse(sessionStorage.getItem(SENT + key)); } catch (e) { return null; } };

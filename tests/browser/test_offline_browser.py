@@ -307,3 +307,24 @@ def test_back_after_send_then_send_again_makes_no_second_report(browser, portal,
     if javascript:  # axe-core runs in the page: only where scripts do
         check(page, "already sent")
     context.close()
+
+
+def test_another_report_gone_back_to_is_still_a_report_of_its_own(open_tab, portal):
+    url, app = portal
+    page = open_tab("phone").page
+    page.goto(f"{url}/report/")
+    page.get_by_label("Describe what you saw").fill("Milky water in the ditch.")
+    page.get_by_label("Street address or landmark").fill("Elm Street")
+    page.get_by_role("button", name="Send report").click()
+    page.wait_for_url(re.compile(r"/report/sent/"))
+    page.get_by_role("link", name="Report another problem").click()
+    page.get_by_label("Describe what you saw").fill("Oil running down the gutter.")
+    page.get_by_role("link", name="My reports").click()
+    page.wait_for_url(re.compile(r"/report/mine/"))
+    page.go_back()
+    expect(page.get_by_label("Describe what you saw")).to_have_value("Oil running down the gutter.")
+    page.get_by_label("Street address or landmark").fill("Main Street")
+    page.get_by_role("button", name="Send report").click()
+    page.wait_for_url(re.compile(r"/report/sent/"))
+    assert "already sent" not in page.locator("main").inner_text()
+    assert rows(app, "SELECT count(*) FROM cases") == [(2,)]
