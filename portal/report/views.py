@@ -16,6 +16,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 
@@ -97,11 +98,13 @@ def submit():
     except DuplicateSubmission:
         return already_sent(key)
     # The same form again, unchanged: a double tap, or Send again after Back (the browser
-    # shows the form it kept, with its key). One case; the thanks page says it was sent.
-    again = {} if stored.created else {"again": 1}
+    # shows the form it kept, with its key). One case, at the same address; the thanks page
+    # says, once, that it was sent before.
+    if not stored.created:
+        session["sent_again"] = stored.reference
     if _wants_json():
         return _answer(stored.token, 201 if stored.created else 200, already=not stored.created)
-    return redirect(url_for("report.sent", token=stored.token, **again), code=303)
+    return redirect(url_for("report.sent", token=stored.token), code=303)
 
 
 def _wants_json() -> bool:
@@ -202,7 +205,7 @@ def sent(token: str):
         "portal/report_sent.html",
         case=case,
         token=token,
-        again=request.args.get("again") == "1",
+        again=session.pop("sent_again", None) == case["reference"],
         hints=exempt_hints(report["description"]),
         what=what_was_seen(report["indicators"]),
         where=where(case),

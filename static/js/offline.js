@@ -179,7 +179,7 @@
       const checked = r.checked ? ` (checked ${when(r.checked)})` : '';
       return el('li', {},
         el('a', { href: r.url, className: 'reference-inline', textContent: r.reference }), ...what,
-        el('br'), `Sent ${when(r.received)}. Status: ${r.status}${checked}.`);
+        el('br'), `Sent ${when(r.received)} Status: ${r.status}${checked}.`); // when() ends in "m."
     }
     async function show() {
       const kept = (await D.all('kept')).sort((a, b) => (a.received < b.received ? 1 : -1));
@@ -195,6 +195,8 @@
     forget.addEventListener('click', async () => {
       const n = (await D.all('kept')).length;
       $('forget-question').textContent = `Forget ${n === 1 ? 'the report' : 'all ' + n + ' reports'} kept on this device? Only this list goes: your reports stay with us, and their status links still work.`;
+      $('forget-yes').textContent = n === 1 ? 'Yes, forget it' : 'Yes, forget them';
+      $('forget-no').textContent = n === 1 ? 'No, keep it' : 'No, keep them';
       forget.hidden = true;
       ask.hidden = false;
       $('forget-yes').focus();

@@ -188,8 +188,9 @@ def test_my_reports_keeps_a_report_and_forgets_it(open_tab, portal):
         f"{reference}: something going into the storm drains, at The creek behind the school."
     )
     expect(item).to_contain_text(
-        re.compile(r"Sent [A-Z][a-z]+ \d{1,2}, \d{4} at \d{1,2}:\d\d [ap]\.m\.")
+        re.compile(r"Sent [A-Z][a-z]+ \d{1,2}, \d{4} at \d{1,2}:\d\d [ap]\.m\. Status: Received \(")
     )
+    assert ".." not in item.inner_text()
     expect(item).to_contain_text(
         re.compile(r"\(checked [A-Z][a-z]+ \d{1,2}, \d{4} at \d{1,2}:\d\d [ap]\.m\.\)")
     )
@@ -203,10 +204,10 @@ def test_my_reports_keeps_a_report_and_forgets_it(open_tab, portal):
     ask = page.get_by_role("group", name=re.compile("Forget the report kept on this device"))
     expect(ask).to_contain_text("Only this list goes: your reports stay with us")
     check(page, "My reports, asking before forgetting")
-    ask.get_by_role("button", name="No, keep them").click()
+    ask.get_by_role("button", name="No, keep it").click()
     expect(item).to_have_count(1)
     page.get_by_role("button", name="Forget all my reports on this device").click()
-    page.get_by_role("button", name="Yes, forget them").click()
+    page.get_by_role("button", name="Yes, forget it").click()
     expect(item).to_have_count(0)
     expect(page.locator("#my-reports-empty")).to_be_visible()
     page.reload()

@@ -300,7 +300,7 @@ def test_a_report_sent_by_background_sync_is_listed_and_said_on_the_next_page(
     other.goto(f"{url}/report/mine/")
     expect(other.locator("#my-reports-list li").first).to_contain_text(re.compile(
         rf"{case['reference']}: oily sheen or rainbow film, at The culvert on Elm Street\."
-        rf"\s*Sent {MOMENT}\."))  # fmt: skip
+        rf"\s*Sent {MOMENT} Status: Received"))  # fmt: skip
 
 
 def test_close_this_page_is_said_only_where_background_sync_can_keep_it(open_tab, portal):
