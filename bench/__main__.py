@@ -8,12 +8,13 @@ import platform
 import sys
 from pathlib import Path
 
-from bench import load, portal, profile, resize, site, staff, system
+from bench import load, portal, profile, resize, send, site, staff, system
 
 SECTIONS = {
     "site": site,
     "portal": portal,
     "resize": resize,
+    "send": send,
     "staff": staff,
     "load": load,
     "profile": profile,

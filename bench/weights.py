@@ -9,8 +9,8 @@ from html.parser import HTMLParser
 
 SITE_PAGE_BUDGET = 14 * 1024
 FORM_PAGE_BUDGET = 20 * 1024
-# The report form's offline code (service worker, drafts, offline.js): loaded after the
-# form is interactive, so outside the form's budget, within one of its own.
+# The report form's offline code (service worker, drafts, offline.js, send.js): loaded after
+# the form is interactive, so outside the form's budget, within one of its own.
 OFFLINE_BUDGET = 10 * 1024
 
 
@@ -38,8 +38,9 @@ def page_weight(html: bytes, fetch: Callable[[str], bytes]) -> tuple[int, int]:
     return gzipped(html), gzipped(html) + sum(gzipped(fetch(url)) for url in parser.found)
 
 
-# Where the report form names its offline code: the worker, and what report.js loads later.
-_OFFLINE_PARTS = re.compile(r'data-(?:sw|drafts-js|offline-js)="([^"]+)"')
+# Where the report form names its offline code: the worker, and what report.js loads later
+# (sending with progress among it).
+_OFFLINE_PARTS = re.compile(r'data-(?:sw|drafts-js|offline-js|send-js)="([^"]+)"')
 
 
 def offline_weight(html: bytes, fetch: Callable[[str], bytes]) -> tuple[int, int]:

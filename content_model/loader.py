@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,6 +19,7 @@ import yaml
 
 if TYPE_CHECKING:
     from content_model.open311 import Open311
+    from content_model.search_words import SearchWords
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 
@@ -896,6 +897,8 @@ class Content:
     exempt: ExemptList
     pages: tuple[LearnPage, ...]
     open311: Open311
+    # content/search.yaml (optional): words and shortcuts for the site's search.
+    search: SearchWords = field(default_factory=lambda: _no_search_words())
 
     @cached_property
     def page_by_slug(self) -> dict[str, LearnPage]:
@@ -922,5 +925,19 @@ def load_content(directory: Path | str | None = None) -> Content:
                     f"exempt-discharges.yaml: {kind}[{i}].learn: no page learn/{item.learn}.md"
                 )
     from content_model.open311 import load_open311  # it reads fields as this module does
+    from content_model.search_words import load_search_words
 
-    return Content(settings, ordinance, exempt, pages, load_open311(root / "open311.yaml"))
+    return Content(
+        settings,
+        ordinance,
+        exempt,
+        pages,
+        load_open311(root / "open311.yaml"),
+        load_search_words(root / "search.yaml", ordinance),
+    )
+
+
+def _no_search_words() -> SearchWords:
+    from content_model.search_words import SearchWords
+
+    return SearchWords()

@@ -40,6 +40,7 @@ SITE_PAGES = {
     "learn": "/learn/",
     "learn_page": "/learn/<slug>/",
     "search": "/search/",
+    "contact": "/contact/",
     "not_found_page": "/404.html",
 }
 

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import math
+
 from flask import Flask, abort, current_app, render_template, request
+from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
+
+from portal.clock import local_now
+from portal.display import clock
 
 TITLES = {
     400: "We could not read that request",
@@ -14,16 +21,17 @@ TITLES = {
     409: "Already sent",
     413: "That was too large to send",
     415: "We could not read that request",
-    429: "Too many tries",
+    429: "Too many in a short time",
     500: "Something went wrong on our side",
 }
 ADVICE = {
     400: "Please go back, reload the page and try again.",
     405: "Please go back and use the links and buttons on the page.",
+    # The message above it says what was sent before; nothing is to be done again.
+    409: "Nothing more was stored from this form.",
     413: "Photos can be up to 10 MB each, and the whole form up to {limit} MB. "
     "Go back, remove a photo or choose a smaller one, and send again.",
-    429: "You have sent this form many times in a short while. Please wait a few minutes "
-    "and try again. If this is an emergency, call 911.",
+    429: "If this is an emergency, call 911.",
     500: "Your information may not have been saved. Please try again in a few minutes, "
     "or call us. If this is an emergency, call 911.",
 }
@@ -54,6 +62,16 @@ def init_errors(app: Flask) -> None:
             return expired()
         return _page(400, "This form has expired. Go back, reload the page and send it again.")
 
+    @app.errorhandler(RateLimitExceeded)
+    def too_many(error: RateLimitExceeded):
+        api = _api_answer(error)
+        if api is not None:
+            return api
+        # In words, with when to try again; never the limiter's "6 per 1 minute".
+        wait = seconds_to_wait()
+        response, code = _page(429, too_many_message(request.endpoint, wait))
+        return response, code, {"Retry-After": str(wait)}
+
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
         api = _api_answer(error)
@@ -68,6 +86,49 @@ def init_errors(app: Flask) -> None:
     def server_error(error: InternalServerError):
         api = _api_answer(error)
         return _page(500, None) if api is None else api
+
+
+# What was sent too often, by endpoint, and whether it is a form to send again.
+_SENT_TOO_OFTEN = {
+    "report.submit": ("reports have", True),
+    "notify.submit": ("forms have", True),
+    "staff.login": ("sign-in tries have", False),
+    "staff.second_factor": ("sign-in tries have", False),
+    "staff.enrol": ("sign-in tries have", False),
+}
+
+
+def seconds_to_wait() -> int:
+    """Until the limit that was hit lets this client in again (at least a second)."""
+    limit = current_app.extensions["rate_limiter"].current_limit
+    now = dt.datetime.now(dt.UTC).timestamp()
+    return max(1, math.ceil((limit.reset_at if limit else now + 60) - now))
+
+
+def in_a_while(seconds: int) -> str:
+    """20 -> 'in a few seconds'; 45 -> 'in about a minute'; 600 -> 'in about 10 minutes'."""
+    minutes = round(seconds / 60)
+    if seconds <= 30:
+        return "in a few seconds"
+    if minutes <= 1:
+        return "in about a minute"
+    if minutes < 60:
+        return f"in about {minutes} minutes"
+    hours = round(minutes / 60)
+    return f"in about {hours} hour{'s' if hours > 1 else ''}"
+
+
+def too_many_message(endpoint: str | None, seconds: int) -> str:
+    """'Too many reports have come from this connection in a short time. …' with when."""
+    what, form = _SENT_TOO_OFTEN.get(endpoint or "", ("requests have", False))
+    again = f"{in_a_while(seconds)}, at {clock(local_now() + dt.timedelta(seconds=seconds))}"
+    said = f"Too many {what} come from this connection in a short time. "
+    if form:
+        return said + (
+            f"This one was not kept. You can send it again {again}: go back to your form "
+            "and press the button to send it then."
+        )
+    return said + f"You can try again {again}."
 
 
 def _api_answer(error: HTTPException):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, request
+from flask.sessions import SecureCookieSessionInterface
 
 
 def content_security_policy(
@@ -89,7 +90,30 @@ def origin(url: str | None) -> str | None:
     return f"{parts.scheme}://{parts.netloc.replace('{s}', '*')}"
 
 
+def keep_for_back(response: Response) -> Response:
+    """Let the browser keep this form page for Back: it fetches it anew for every other
+    visit (no-cache), but Back shows the copy it had, with its submission key, so Back
+    after Send and Send again is the same report, not a second one (a browser goes back
+    to a kept copy, whatever its age, unless told no-store). Private: never a shared
+    cache's, as the page carries the session's CSRF token."""
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.kept_for_back = True  # type: ignore[attr-defined]
+    return response
+
+
+class SessionKeepingPagesForBack(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, except that a page kept for Back does not vary by
+    the cookie: the first visit's copy was fetched before the session cookie existed, and
+    with Vary: Cookie the browser would never use it again."""
+
+    def save_session(self, app: Flask, session, response: Response) -> None:
+        super().save_session(app, session, response)
+        if getattr(response, "kept_for_back", False):
+            response.vary.discard("Cookie")
+
+
 def init_headers(app: Flask) -> None:
+    app.session_interface = SessionKeepingPagesForBack()
     source = app.extensions["map_tiles"]
     tiles = origin(source.url if source else None)
     headers = SECURITY_HEADERS | {

@@ -2,27 +2,50 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
-from flask import Flask
+from flask import Flask, Response
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
 import portal.limit_store  # noqa: F401  (registers the sqlite:// storage)
 
-# Endpoint -> (the config key holding its rate, e.g. "30 per hour;6 per minute", the
-# methods it counts (None: all), and a scope shared with other endpoints, if any).
-RATE_LIMITS = {
-    "report.submit": ("REPORT_RATE_LIMIT", None, None),
-    "notify.submit": ("REPORT_RATE_LIMIT", None, None),
+
+def _not_sent_back(response: Response) -> bool:
+    """A form sent back to be corrected (422) is not a report: a person fixing a typo on a
+    phone must not run out of reports. Every other answer counts (a report stored, one
+    already sent, a refused or malformed request)."""
+    return response.status_code != 422
+
+
+class Rate(NamedTuple):
+    setting: str  # the config key holding the rate, e.g. "30 per hour;6 per minute"
+    methods: list[str] | None = None  # the methods it counts (None: all)
+    scope: str | None = None  # a counter shared with other endpoints, if any
+    counts: Callable[[Response], bool] | None = None  # which answers count (None: all)
+
+
+# Endpoint -> its limits. Reports count only what is not sent back to be corrected; every
+# try counts towards a wider limit of its own, so corrections cannot be sent without end.
+RATE_LIMITS: dict[str, tuple[Rate, ...]] = {
+    "report.submit": (
+        Rate("REPORT_RATE_LIMIT", counts=_not_sent_back),
+        Rate("REPORT_TRY_RATE_LIMIT", scope="public form tries"),
+    ),
+    "notify.submit": (
+        Rate("REPORT_RATE_LIMIT", counts=_not_sent_back),
+        Rate("REPORT_TRY_RATE_LIMIT", scope="public form tries"),
+    ),
     # Every page a secret token opens counts together (review L9: guessing tokens there).
-    "status.show": ("STATUS_RATE_LIMIT", None, "token pages"),
-    "offline.status_json": ("STATUS_RATE_LIMIT", None, "token pages"),
-    "report.sent": ("STATUS_RATE_LIMIT", None, "token pages"),
+    "status.show": (Rate("STATUS_RATE_LIMIT", scope="token pages"),),
+    "offline.status_json": (Rate("STATUS_RATE_LIMIT", scope="token pages"),),
+    "report.sent": (Rate("STATUS_RATE_LIMIT", scope="token pages"),),
     # Passwords and codes count together: guessing codes costs sign-in attempts.
-    "staff.login": ("LOGIN_RATE_LIMIT", ["POST"], "staff sign-in"),
-    "staff.second_factor": ("LOGIN_RATE_LIMIT", ["POST"], "staff sign-in"),
-    "staff.enrol": ("LOGIN_RATE_LIMIT", ["POST"], "staff sign-in"),
+    "staff.login": (Rate("LOGIN_RATE_LIMIT", ["POST"], "staff sign-in"),),
+    "staff.second_factor": (Rate("LOGIN_RATE_LIMIT", ["POST"], "staff sign-in"),),
+    "staff.enrol": (Rate("LOGIN_RATE_LIMIT", ["POST"], "staff sign-in"),),
 }
 
 
@@ -52,11 +75,14 @@ def init_limits(app: Flask) -> None:
     limiter = Limiter(key_func=get_remote_address, app=app, default_limits=[])
     # Flask-Limiter keeps only weak references to its limiter: the app holds the strong one.
     app.extensions["rate_limiter"] = limiter
-    for endpoint, (key, methods, scope) in RATE_LIMITS.items():
-        # The limiter checks inside the wrapper it returns, so the wrapper must be the view.
-        rate = lambda key=key: app.config[key]  # noqa: E731
-        if scope:
-            limit = limiter.shared_limit(rate, scope=scope, methods=methods)
-        else:
-            limit = limiter.limit(rate, methods=methods)
-        app.view_functions[endpoint] = limit(app.view_functions[endpoint])
+    for endpoint, rates in RATE_LIMITS.items():
+        view = app.view_functions[endpoint]
+        for rate in rates:
+            # The limiter checks inside the wrapper it returns, so the wrapper must be the view.
+            value = lambda key=rate.setting: app.config[key]  # noqa: E731
+            options = {"methods": rate.methods, "deduct_when": rate.counts}
+            if rate.scope:
+                view = limiter.shared_limit(value, scope=rate.scope, **options)(view)
+            else:
+                view = limiter.limit(value, **options)(view)
+        app.view_functions[endpoint] = view

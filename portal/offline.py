@@ -31,6 +31,7 @@ CACHED_ASSETS = (
     "js/location.js",
     "js/drafts.js",
     "js/offline.js",
+    "js/send.js",
     "favicon.svg",
 )
 SW_SOURCE = STATIC / "js" / "sw.js"

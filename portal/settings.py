@@ -69,7 +69,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("MAX_CONTENT_LENGTH", 25 * MB),
     Setting("MAX_FORM_MEMORY_SIZE", 1 * MB),
     Setting("WTF_CSRF_TIME_LIMIT", 6 * 3600),
+    # Reports (and release notifications) stored or refused, per client; a form sent back
+    # to be corrected does not count (portal/limits.py).
     Setting("REPORT_RATE_LIMIT", "30 per hour;6 per minute"),
+    # Every try at those forms, corrections included.
+    Setting("REPORT_TRY_RATE_LIMIT", "300 per hour;30 per minute"),
     Setting("STATUS_RATE_LIMIT", "120 per minute"),
     Setting("LOGIN_RATE_LIMIT", "10 per minute;40 per hour"),
     # Open311: reports filed per API key (or address), and reads per key or address.

@@ -11,6 +11,7 @@ from portal.db import get_db
 from portal.intake.storage import find_by_token
 from portal.notification.records import online_filing as _online
 from portal.notification.records import record, stored_deadlines
+from portal.report.summary import what_was_seen, where
 
 bp = Blueprint("status", __name__, url_prefix="/status")
 
@@ -25,7 +26,13 @@ def show(token: str):
         # A duplicate follows the case it was joined to: its status is the one that moves.
         original = db["cases"].get(case["duplicate_of"]) if case["duplicate_of"] else None
         return render_template(
-            "portal/status.html", case=case, report=report, token=token, original=original
+            "portal/status.html",
+            case=case,
+            report=report,
+            token=token,
+            original=original,
+            what=what_was_seen(report["indicators"]),
+            where=where(case),
         )
     notification = db["notifications"].get(case["id"])
     return render_template(

@@ -12,9 +12,15 @@ from portal.display import clock, day, when
 from portal.intake import widgets
 from portal.intake.fields import field_attrs
 from portal.intake.forms import MAX_PHOTOS
-from portal.intake.photos import MAX_UPLOAD_BYTES
+from portal.intake.photos import (
+    MAX_LONG_SIDE,
+    MAX_UPLOAD_BYTES,
+    SEND_LIMIT_BYTES,
+    SEND_TARGET_BYTES,
+)
 from portal.notification.records import record_duty
 from portal.report.choices import CHOICE_LABELS
+from portal.report.forms import DESCRIPTION_LIMIT
 from portal.statuses import public_wordings
 
 
@@ -35,7 +41,13 @@ def init_templates(app: Flask, content: Content) -> None:
         hazardous_defined=content.ordinance.defined("hazardous-materials"),
         max_photos=MAX_PHOTOS,
         record_duty=record_duty,
+        description_limit=DESCRIPTION_LIMIT,
         max_photo_bytes=MAX_UPLOAD_BYTES,
+        # What the browser makes a photo before sending it: the size the server keeps,
+        # the bytes to aim for, and the most it sends.
+        max_photo_side=MAX_LONG_SIDE,
+        photo_target_bytes=SEND_TARGET_BYTES,
+        photo_limit_bytes=SEND_LIMIT_BYTES,
         # For the report form's live hint: [name, [keywords]] of each exempt discharge.
         exempt_keywords=json.dumps(
             [[e.name, list(e.keywords)] for e in content.exempt.entries if e.keywords]

@@ -22,7 +22,10 @@ def index():
 
 @bp.route(SITE_PAGES["ordinance"])
 def ordinance():
-    return render_template("site/ordinance.html", ordinance=_content().ordinance)
+    content = _content()
+    return render_template(
+        "site/ordinance.html", ordinance=content.ordinance, search_words=content.search.sections
+    )
 
 
 @bp.route(SITE_PAGES["exempt_discharges"])
@@ -51,8 +54,30 @@ def learn_page(slug: str):
 
 @bp.route(SITE_PAGES["search"])
 def search():
-    # The folder Pagefind writes its script and index into (see static_site/search.py).
-    return render_template("site/search.html", bundle=url_for("site.index") + SEARCH_BUNDLE + "/")
+    words = _content().search
+    return render_template(
+        "site/search.html",
+        # The folder Pagefind writes its script and index into (see static_site/search.py).
+        bundle=url_for("site.index") + SEARCH_BUNDLE + "/",
+        shortcuts=words.shortcuts,
+        # The hidden lines of words indexed with the pages: search.js keeps them out of
+        # the excerpts it shows.
+        hidden_words=hidden_word_lines(_content()),
+    )
+
+
+def hidden_word_lines(content: Content) -> list[str]:
+    """Every hidden line of search words the pages carry, as the pages write them."""
+    lines = [", ".join(page.keywords) for page in content.pages if page.keywords]
+    lines += [", ".join(words) for words in content.search.sections.values()]
+    if content.search.contact:
+        lines.append(", ".join(content.search.contact))
+    return lines
+
+
+@bp.route(SITE_PAGES["contact"])
+def contact():
+    return render_template("site/contact.html", search_words=_content().search.contact)
 
 
 @bp.route(SITE_PAGES["not_found_page"])

@@ -183,6 +183,14 @@ BROKEN = [
      "learn/motor-oil.md: keyword: is not a field this file has (did you mean keywords?)"),
     ("unknown open311 field", _replace("open311.yaml", "jurisdiction_id:", "jurisdiction: x\njurisdiction_id:"),
      "open311.yaml: jurisdiction: is not a field this file has (did you mean jurisdiction_id?)"),
+    ("search words for a missing section", _replace("search.yaml", '"216-13":', '"216-99":'),
+     "search.yaml: sections.216-99: § 216-99 is not in the ordinance"),
+    ("empty search word", _replace("search.yaml", "contact: [who do I call,", 'contact: [" ",'),
+     "search.yaml: contact: must be a list of words or phrases"),
+    ("shortcut to an unknown page", _replace("search.yaml", "portal: report", "portal: staff"),
+     "search.yaml: shortcuts[0].portal: must be one of report, notify"),
+    ("shortcut without words", _edit_yaml("search.yaml", lambda d: d["shortcuts"][0].pop("words")),
+     "search.yaml: shortcuts[0].words: is missing"),
 ]  # fmt: skip
 
 
@@ -229,3 +237,22 @@ def test_the_service_area_holds_a_point_only_inside_on_both_axes(
 ):
     area = content.settings.service_area
     assert area.contains(latitude, longitude) is inside
+
+
+def test_search_words_are_content(content):
+    words = content.search
+    assert words.sections == {
+        "216-13": ("fine", "fines", "penalty", "penalties", "ticket", "punishment")
+    }
+    assert "who do I call" in words.contact and "emergency" in words.contact
+    [report] = words.shortcuts
+    assert (report.portal, report.title) == ("report", "Report a problem")
+    assert {"report", "complaint"} <= set(report.words)
+
+
+def test_a_pack_without_search_words_has_none(tmp_path):
+    root = tmp_path / "content"
+    shutil.copytree(CONTENT_DIR, root)
+    (root / "search.yaml").unlink()
+    words = load_content(root).search
+    assert (words.sections, words.contact, words.shortcuts) == ({}, (), ())

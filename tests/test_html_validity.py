@@ -62,6 +62,7 @@ def test_every_portal_page_is_valid_html(app, client, tmp_path):
     pages.update(case_desk_pages(app, client))
     client.post("/staff/logout", data={"csrf_token": csrf_of(pages["staff-queue"].text)})
     pages["staff-login"] = client.get("/staff/")
+    pages.update(sent_again_pages(client))
     pages.update(second_factor_pages(app))
     files = []
     for name, response in pages.items():
@@ -70,6 +71,19 @@ def test_every_portal_page_is_valid_html(app, client, tmp_path):
         files[-1].write_bytes(response.data)
     errors = html_errors(files, tmp_path)
     assert not errors, f"{len(errors)} HTML error(s):\n" + "\n".join(errors)
+
+
+def sent_again_pages(client) -> dict:
+    """A report form sent twice: unchanged (the thanks page says so), then changed (409)."""
+    hidden = open_form(client)
+    client.post("/report/", data={**hidden, **report_data(description="Once")})
+    again = client.post("/report/", data={**hidden, **report_data(description="Once")})
+    return {
+        "report-sent-again": client.get(again.headers["Location"]),
+        "report-already-sent": client.post(
+            "/report/", data={**hidden, **report_data(description="Changed")}
+        ),
+    }
 
 
 def case_desk_pages(app, client) -> dict:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
 from helpers import report_data
 from PIL import Image
 from test_report import jpeg, post
@@ -84,17 +85,42 @@ def test_the_status_page_says_what_and_where_in_plain_words(client):
     )
     page = client.get(sent.headers["Location"].replace("/report/sent/", "/status/")).text
     text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
-    assert "You reported suds or foam; oily sheen or rainbow film, at Main Street bridge" in text
+    assert (
+        "You reported suds or foam and oily sheen or rainbow film, at Main Street bridge," in text
+    )
     assert "seen on Sunday, November 29, 2026" in text
     assert "Report of an illicit discharge" not in page
     assert not re.search(r"[ap]\.m\.\.", text)
     assert '<span class="reference-inline">IDR-' in page
 
 
-def test_a_point_without_an_address_is_a_spot_on_the_map(client):
-    sent = post(client, report_data(address="", latitude="42.167", longitude="-76.821"))
+def test_a_point_without_an_address_is_given_as_its_coordinates(client):
+    sent = post(
+        client,
+        report_data(address="", latitude="42.167", longitude="-76.821", indicators=["suds"]),
+    )
     page = client.get(sent.headers["Location"].replace("/report/sent/", "/status/")).text
-    assert "at a spot on the map" in page
+    text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    # It may have come from the phone's location or been typed: never "a spot on the map".
+    assert "You reported suds or foam, at 42.16700, -76.82100, seen on" in text
+    assert "spot on the map" not in text
+
+
+@pytest.mark.parametrize(
+    ("ticked", "said"),
+    [
+        ([], "something going into the storm drains"),
+        (["odor"], "a smell"),
+        (
+            ["sheen", "suds", "trash"],
+            "oily sheen or rainbow film, suds or foam and trash or debris",
+        ),
+    ],
+)
+def test_what_was_seen_is_said_as_a_sentence(client, ticked, said):
+    sent = post(client, report_data(indicators=ticked or None, odor="", address="Elm Street"))
+    page = client.get(sent.headers["Location"].replace("/report/sent/", "/status/")).text
+    assert f"You reported {said}, at Elm Street," in " ".join(re.sub(r"<[^>]+>", " ", page).split())
 
 
 def test_two_problems_are_two_things_to_fix(client):

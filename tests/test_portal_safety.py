@@ -9,6 +9,7 @@ from helpers import database, open_form, report_data
 from mailserver import body
 
 from portal import create_app
+from portal.errors import in_a_while
 
 SCRIPT = '<script>alert("x")</script>'
 TEXT_FIELDS = ["color", "description", "address", "source_description", "source_vehicle",
@@ -132,8 +133,15 @@ def test_rate_limit_answers_429_with_a_friendly_page(tmp_path, mail_server):
         for _ in range(3)
     ]
     assert codes == [303, 303, 429]
-    page = client.post("/report/", data={**open_form(client), **report_data()}).text
-    assert "Too many tries" in page and "call 911" in page
+    page = client.post("/report/", data={**open_form(client), **report_data()})
+    text = " ".join(re.sub(r"<[^>]+>", " ", page.text).split())
+    # In words, with when to try again; never the limiter's own "2 per 1 minute".
+    assert "Too many reports have come from this connection in a short time." in text
+    assert re.search(
+        r"You can send it again in (a few seconds|about a minute), at \d+:\d\d [ap]\.m\.", text
+    )
+    assert "per 1 minute" not in text and "call 911" in text
+    assert 1 <= int(page.headers["Retry-After"]) <= 60
 
 
 def test_session_cookie_flags(app, client):
@@ -171,7 +179,7 @@ def test_status_pages_are_rate_limited_by_default(tmp_path):
 
 
 def test_release_notifications_are_rate_limited(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "REPORT_RATE_LIMIT": "2 per minute",
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "REPORT_TRY_RATE_LIMIT": "2 per minute",
                       "MAIL_FOLDER": str(tmp_path / "mail")})  # fmt: skip
     client = app.test_client()
     answers = [
@@ -180,3 +188,38 @@ def test_release_notifications_are_rate_limited(tmp_path):
     ]
     assert [a.status_code for a in answers[:2]] == [422, 422], "unanswered triage: asked again"
     assert answers[2].status_code == 429 and "Too many tries" in answers[2].text
+
+
+def test_forms_sent_back_to_be_corrected_do_not_count_against_the_report_limit(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "REPORT_RATE_LIMIT": "2 per minute",
+                      "MAIL_FOLDER": str(tmp_path / "mail")})  # fmt: skip
+    client = app.test_client()
+    hidden = open_form(client)
+    mistakes = [client.post("/report/", data={**hidden, **report_data(description="")})
+                for _ in range(4)]  # fmt: skip
+    assert [m.status_code for m in mistakes] == [422] * 4
+    codes = [
+        client.post("/report/", data={**open_form(client), **report_data(description=f"Foam {n}")})
+        for n in range(3)
+    ]
+    assert [c.status_code for c in codes] == [303, 303, 429]
+
+
+def test_every_try_counts_towards_a_wider_limit_of_its_own(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "REPORT_TRY_RATE_LIMIT": "3 per minute",
+                      "MAIL_FOLDER": str(tmp_path / "mail")})  # fmt: skip
+    client = app.test_client()
+    hidden = open_form(client)
+    codes = [client.post("/report/", data={**hidden, **report_data(description="")}).status_code
+             for _ in range(4)]  # fmt: skip
+    assert codes == [422, 422, 422, 429]
+
+
+@pytest.mark.parametrize(
+    ("seconds", "said"),
+    [(8, "in a few seconds"), (30, "in a few seconds"), (31, "in about a minute"),
+     (89, "in about a minute"), (150, "in about 2 minutes"), (3000, "in about 50 minutes"),
+     (3600, "in about 1 hour"), (7200, "in about 2 hours")],
+)  # fmt: skip
+def test_the_wait_is_said_in_words(seconds, said):
+    assert in_a_while(seconds) == said

@@ -10,6 +10,7 @@ import re
 import pytest
 from helpers import (
     database,
+    form_keys,
     hidden_fields,
     jpeg,
     open_form,
@@ -50,9 +51,9 @@ def test_form_page_stays_within_its_weight_budget(client):
 
 
 def test_the_offline_code_stays_within_its_own_budget(client):
-    """The service worker, drafts.js and offline.js: loaded once the form is interactive."""
+    """The service worker, drafts.js, offline.js and send.js: loaded once the form is interactive."""
     files, total = offline_weight(client.get("/report/").data, lambda url: client.get(url).data)
-    assert files == 3
+    assert files == 4
     assert 0 < total <= OFFLINE_BUDGET
 
 
@@ -109,7 +110,10 @@ def test_posting_the_same_form_twice_creates_one_report(app, client, mail_server
     first = client.post("/report/", data={**hidden, **report_data()})
     second = client.post("/report/", data={**hidden, **report_data()})
     assert first.status_code == second.status_code == 303
-    assert first.headers["Location"] == second.headers["Location"]
+    # The same thanks page, saying (once) that this one was already sent.
+    assert second.headers["Location"] == first.headers["Location"]
+    assert "we have not made a second one" in client.get(second.headers["Location"]).text
+    assert "we have not made a second one" not in client.get(first.headers["Location"]).text
     assert len(rows(app, "SELECT id FROM cases")) == 1
     assert len(mail_server.messages) == 2
 
@@ -119,8 +123,17 @@ def test_reusing_a_form_key_for_other_content_is_refused(app, client):
     client.post("/report/", data={**hidden, **report_data()})
     response = client.post("/report/", data={**hidden, **report_data(description="Other")})
     assert response.status_code == 409
-    assert "already sent as IDR-" in response.text
-    assert "/status/" not in response.text
+    text = " ".join(re.sub(r"<[^>]+>", " ", response.text).split())
+    assert re.search(
+        r"This report was already sent as IDR-2026-0001 , on [A-Z][a-z]+ \d+, 2026 at", text
+    )
+    # Its status link (the key is this form's own, as secret as the link), and nothing that
+    # asks to go back and send it again.
+    assert re.search(
+        r'<a href="/status/[\w-]+/">http://localhost/status/[\w-]+/</a>', response.text
+    )
+    assert "go back, reload" not in response.text.lower()
+    assert len(rows(app, "SELECT id FROM cases")) == 1
 
 
 @pytest.mark.parametrize(
@@ -319,3 +332,57 @@ def test_the_report_views_read_the_app_clock(app, client):
     assert post(client, report_data(observed_at="2028-02-29T00:35")).status_code == 303
     received = rows(app, "SELECT received_at FROM cases")[-1]["received_at"]
     assert received == "2028-02-29T00:30:00-05:00"
+
+
+def test_the_form_posts_to_its_own_address_and_is_kept_for_back(client):
+    page = client.get("/report/")
+    assert 'action="/report/send/"' in page.text
+    # Back shows the copy the browser kept, with its key (a POST to the page's own address
+    # would make the browser drop it); every other visit fetches it anew.
+    assert page.headers["Cache-Control"] == "private, no-cache"
+    assert "Cookie" not in page.headers.get("Vary", "")
+    hidden = form_keys(page.text)
+    sent = client.post("/report/send/", data={**hidden, **report_data()})
+    assert sent.status_code == 303 and sent.headers["Location"].startswith("/report/sent/")
+    assert sent.headers["Cache-Control"] == "no-store"
+
+
+def test_a_sent_form_brought_back_without_a_field_is_already_sent_not_an_error(app, client):
+    """Back after Send: the browser keeps what was typed but not the address (autocomplete
+    is off there); the form is in already, so nothing is asked to be corrected."""
+    hidden = open_form(client)
+    client.post("/report/", data={**hidden, **report_data()})
+    again = client.post(
+        "/report/", data={**hidden, **report_data(address="", latitude="", longitude="")}
+    )
+    assert again.status_code == 409
+    assert "This report was already sent as" in again.text and "Please fix" not in again.text
+    assert len(rows(app, "SELECT id FROM cases")) == 1
+
+
+def test_the_forms_script_gets_the_answer_as_json(app, client):
+    hidden = open_form(client)
+    data = {**hidden, **report_data(indicators=["suds"], address="Main Street bridge")}
+    wanted = {"Accept": "application/json"}
+    first = client.post("/report/send/", data=data, headers=wanted)
+    assert first.status_code == 201 and first.mimetype == "application/json"
+    answer = first.json
+    assert re.fullmatch(r"IDR-2026-\d{4}", answer["reference"])
+    assert first.headers["Location"] == answer["thanks"]
+    assert re.fullmatch(r"/report/sent/[\w-]+/", answer["thanks"])
+    assert re.fullmatch(r"http://localhost/status/[\w-]+/", answer["status_url"])
+    assert (answer["what"], answer["where"], answer["status"]) == (
+        "suds or foam",
+        "Main Street bridge",
+        "Received",
+    )
+    assert (
+        answer["already"] is False and "Pat" not in first.text and "example.test" not in first.text
+    )
+    # The same again: the same report, said to be sent already; changed: 409, with its link.
+    again = client.post("/report/send/", data=data, headers=wanted)
+    assert again.status_code == 200 and again.json["already"] is True
+    assert again.json["reference"] == answer["reference"]
+    changed = client.post("/report/send/", data={**data, "description": "Other"}, headers=wanted)
+    assert changed.status_code == 409 and changed.json["status_url"] == answer["status_url"]
+    assert len(rows(app, "SELECT id FROM cases")) == 1

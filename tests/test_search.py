@@ -30,7 +30,8 @@ def test_only_the_content_pages_are_indexed(build, content):
         for page in built_pages(build)
         if "data-pagefind-body" in page.read_text(encoding="utf-8")
     }
-    expected = {"/ordinance/", "/exempt-discharges/"} | {f"/learn/{p.slug}/" for p in content.pages}
+    expected = {"/ordinance/", "/exempt-discharges/", "/contact/"}
+    expected |= {f"/learn/{p.slug}/" for p in content.pages}
     assert indexed == expected
     assert {page_url(build, page) for page in built_pages(build)} - indexed == NOT_INDEXED
     # One language, and as many pages as carry the attribute: nothing else slipped in.
@@ -66,7 +67,7 @@ def test_search_page_without_javascript_offers_the_contents(build):
     page = parse_page(build / "search" / "index.html")
     # The form shows only once the script has started; the ways in by hand are there before.
     assert 'role="search" data-pagefind="/pagefind/pagefind.js" hidden>' in html
-    assert "Search needs JavaScript" in page.text
+    assert "Search needs JavaScript" in html
     assert "/ordinance/#contents" in page.links
 
 
@@ -92,3 +93,53 @@ def test_everywhere_else_keeps_the_strict_policy(client, path):
     policy = client.get(path).headers["Content-Security-Policy"]
     assert "script-src 'self';" in policy
     assert "wasm" not in policy and "unsafe" not in policy
+
+
+def test_the_penalties_section_carries_its_search_words_hidden(build):
+    html = (build / "ordinance" / "index.html").read_text(encoding="utf-8")
+    heading = html.index('<h2 id="sec-216-13"')
+    words = '<p hidden data-pagefind-weight="10">fine, fines, penalty, penalties, ticket, punishment</p>'
+    assert html.index(words) > heading
+    assert html.count('data-pagefind-weight="10">fine,') == 1
+    # Every guide's penalties paragraph weighs lightly: the law's section comes first.
+    guide = (build / "learn" / "pet-waste" / "index.html").read_text(encoding="utf-8")
+    assert '<h2 data-pagefind-weight="0.5">Penalties</h2>' in guide
+
+
+def test_who_to_call_gives_every_number_and_is_searchable(build, content):
+    page = parse_page(build / "contact" / "index.html")
+    html = (build / "contact" / "index.html").read_text(encoding="utf-8")
+    assert "data-pagefind-body" in html
+    for key in ("emergency", "police", "spill_hotline", "national_response_center"):
+        assert content.settings.phones[key].number in page.text, key
+    assert content.settings.office.phone.number in page.text
+    assert "/report/" in page.links
+    # The numbers people look for come first: a search result's excerpt shows them.
+    first = page.text.split("Who to call", 1)[1][:200]
+    assert "911" in first and content.settings.office.phone.number in first
+    # Every page's footer leads to it.
+    for built in built_pages(build):
+        assert "/contact/" in parse_page(built).links, page_url(build, built)
+
+
+def test_the_search_page_carries_its_shortcuts_and_hidden_words(build, content):
+    html = (build / "search" / "index.html").read_text(encoding="utf-8")
+    assert '<li data-words="report|reports|reporting|complaint|complaints|complain|tell">' in html
+    assert '<a href="/report/">Report a problem</a>' in html
+    hidden = json.loads(
+        html.split('data-hidden-words="', 1)[1].split('"', 1)[0].replace("&#34;", '"')
+    )
+    assert "dog poop, dog waste, poop, pooper scooper" in hidden
+    assert "fine, fines, penalty, penalties, ticket, punishment" in hidden
+    assert ", ".join(content.search.contact) in hidden
+    # "Loading" for browsers with scripts, "needs JavaScript" only inside <noscript>.
+    assert '<span class="search-loading">Loading the search…</span>' in html
+    assert "<noscript><p>Search needs JavaScript" in html
+
+
+def test_the_guides_link_the_report_form(build, content):
+    for page in content.pages:
+        html = (build / "learn" / page.slug / "index.html").read_text(encoding="utf-8")
+        assert 'use the <a href="/report/">Report a problem</a> form on this site' in html, (
+            page.slug
+        )

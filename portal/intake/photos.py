@@ -11,12 +11,20 @@ from io import BytesIO
 from PIL import Image, ImageCms, ImageOps
 
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024  # as sent, per photo
+# The longest side a photo is kept at. The form tells the browser (static/js/report.js),
+# which makes photos this size before sending: a pixel the server would drop anyway is
+# never sent over a weak signal.
 MAX_LONG_SIDE = 1600
 # Refused from the header alone, before any pixel is decoded: decompression bombs, and the
 # 7000x7000 PNG (49 MP, 200 KB sent) that held a worker for seconds. A 40 MP phone photo
 # (the largest sensors) still passes; everything is decoded in a child process with a
 # deadline (portal/intake/decoder.py).
 MAX_SOURCE_PIXELS = 40_000_000
+# What the browser aims for when it re-encodes a photo: about this size at a good quality
+# (a 12-megapixel phone photo usually gets there at once), and never more than the limit,
+# lowering the quality (then the size) for photos of grass, gravel or leaves that stay heavy.
+SEND_TARGET_BYTES = 400 * 1024
+SEND_LIMIT_BYTES = 1024 * 1024
 
 # Only these decoders ever see an upload: Pillow can open many more formats (EPS even runs
 # Ghostscript), and every extra parser is extra attack surface for no benefit to residents.

@@ -6,19 +6,35 @@ import json
 import re
 from typing import Any
 
-from flask import Blueprint, abort, current_app, redirect, render_template, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 
 from content_model.loader import Content
 from portal.clock import local_now
 from portal.db import get_db
+from portal.headers import keep_for_back
 from portal.intake.pending import keep_photos, recover, store_submission, submission_key
 from portal.intake.storage import (
     DuplicateSubmission,
     PhotoExpired,
     find_by_token,
     new_submission_key,
+    status_token,
 )
 from portal.report.forms import ReportForm
+from portal.report.summary import what_was_seen, where
+from portal.statuses import STATUSES
 
 bp = Blueprint("report", __name__, url_prefix="/report")
 
@@ -46,16 +62,27 @@ def form():
     form = _form(formdata=None)
     form.submission_key.data = new_submission_key()
     form.observed_at.data = local_now().replace(second=0, tzinfo=None)
-    return render_template("portal/report.html", form=form, photos=[], hints=[], expired=False)
+    page = render_template("portal/report.html", form=form, photos=[], hints=[], expired=False)
+    return keep_for_back(make_response(page))
 
 
+# The form posts to its own address, not the page's: a POST to a URL makes the browser drop
+# its kept copy of that URL, and Back must find the form as it was (keep_for_back). Posts to
+# the page's address are still taken (the phone's outbox, older copies of the form).
 @bp.route("/", methods=["POST"])
+@bp.route("/send/", methods=["POST"])  # first: the address url_for() gives the form
 def submit():
     form = _form()
-    photos, photo_errors = keep_photos(form, submission_key(form))
+    key = submission_key(form)
+    photos, photo_errors = keep_photos(form, key)
     if not form.validate() or photo_errors:
+        if _stored(key):
+            # Sent already, and brought back by Back with a field the browser did not keep:
+            # nothing to correct, it is in. Its link, not a list of errors.
+            return already_sent(key)
         form.photos.errors = photo_errors
         return redisplay(form, photos)
+    now = local_now()
     try:
         stored = store_submission(
             form,
@@ -63,14 +90,69 @@ def submit():
             kind="report",
             case=_case_fields(form),
             details=_report_fields(form),
-            now=local_now(),
+            now=now,
         )
     except PhotoExpired as error:
         form.photos.errors = [error.message]
         return redisplay(form, [])
-    except DuplicateSubmission as error:
-        abort(409, error.message)
+    except DuplicateSubmission:
+        return already_sent(key)
+    # The same form again, unchanged: a double tap, or Send again after Back (the browser
+    # shows the form it kept, with its key). One case, at the same address; the thanks page
+    # says, once, that it was sent before.
+    if not stored.created:
+        session["sent_again"] = stored.reference
+    if _wants_json():
+        return _answer(stored.token, 201 if stored.created else 200, already=not stored.created)
     return redirect(url_for("report.sent", token=stored.token), code=303)
+
+
+def _wants_json() -> bool:
+    """The form's own script asks for the answer as JSON (report.js, the phone's outbox):
+    it then opens the thanks page itself, once, instead of fetching it twice."""
+    best = request.accept_mimetypes.best_match(["text/html", "application/json"])
+    return best == "application/json"
+
+
+def _answer(token: str, code: int, **extra: Any) -> tuple[Response, int]:
+    """A stored report as the form's script needs it: where its pages are, and what to
+    list under "My reports"."""
+    case = find_by_token(get_db(), token)
+    report = get_db()["reports"].get(case["id"])
+    status = STATUSES.get(case["status"])
+    body = {
+        "reference": case["reference"],
+        "thanks": url_for("report.sent", token=token),
+        "status_url": url_for("status.show", token=token, _external=True),
+        "received": case["received_at"],
+        "status": status.label if status else case["status"],
+        "what": what_was_seen(report["indicators"]),
+        "where": where(case),
+        **extra,
+    }
+    response = jsonify(body)
+    if code == 201:
+        response.headers["Location"] = body["thanks"]
+    return response, code
+
+
+def _stored(key: str) -> bool:
+    return find_by_token(get_db(), status_token(current_app.secret_key, key)) is not None
+
+
+def already_sent(key: str):
+    """This form was stored before and comes back changed (Back after Send, then Send):
+    no second case, and its status link (409). The key is this form's own, as secret as
+    the link: only the page that carried it could send it."""
+    token = status_token(current_app.secret_key, key)
+    if _wants_json():
+        return _answer(token, 409, already=True)
+    return render_template(
+        "portal/already_sent.html",
+        case=find_by_token(get_db(), token),
+        status_url=url_for("status.show", token=token, _external=True),
+        status_path=url_for("status.show", token=token),
+    ), 409
 
 
 def redisplay(form: ReportForm, photos: list[dict[str, Any]], expired: bool = False):
@@ -123,7 +205,10 @@ def sent(token: str):
         "portal/report_sent.html",
         case=case,
         token=token,
+        again=session.pop("sent_again", None) == case["reference"],
         hints=exempt_hints(report["description"]),
+        what=what_was_seen(report["indicators"]),
+        where=where(case),
     )
 
 

@@ -5,29 +5,9 @@
  * style-src 'self'): no inline code or style attributes, and Leaflet is added with
  * DOM APIs from our own origin, only when the map is first opened.
  *
- * Markup contract (rendered by the server):
- * <div id="location-tools" class="location-tools" hidden
- *      data-leaflet-js="/assets/<hash>/vendor/leaflet/leaflet.js"
- *      data-leaflet-css="/assets/<hash>/vendor/leaflet/leaflet.css"
- *      data-tile-url="https://tiles.example/{z}/{x}/{y}.png"  (absent or empty: no map,
- *        and the server leaves out #open-map and #map-panel)
- *      data-tile-attribution="© OpenStreetMap contributors"   (optional, plain text)
- *      data-tile-attribution-url="https://www.openstreetmap.org/copyright"  (optional link)
- *      data-max-zoom="19"
- *      data-center-lat="42.1670" data-center-lon="-76.8210" data-zoom="15"
- *      data-marker-icon="…" data-marker-icon-retina="…" data-marker-shadow="…">
- *        (optional: each pin image's own URL; needed when each asset has its own hash
- *         folder, else the images are looked for beside leaflet.css, in images/)
- *   <button type="button" id="use-my-location" class="button-secondary">Use my location</button>
- *   <button type="button" id="open-map" class="button-secondary" aria-expanded="false"
- *           aria-controls="map-panel">Choose the spot on a map</button>
- *   <p id="location-status" class="location-status" role="status" aria-live="polite"></p>
- *   <div id="map-panel" class="map-panel" hidden>
- *     <p id="map-help">Tap the map to drop a pin, or drag the pin to move it.</p>
- *     <div id="map" class="map"></div>
- *   </div>
- * </div>
- * and, elsewhere in the same form, text inputs #latitude and #longitude.
+ * Markup: templates/portal/_location_tools.html (its comment says what each data-*
+ * attribute holds), and text inputs #latitude and #longitude in the same form. A tap on
+ * the map after "Use my location" asks before it replaces the location found.
  */
 (() => {
   'use strict';
@@ -35,8 +15,10 @@
   const UNAVAILABLE = 'The map is not available right now. ' +
     'Use your location or type an address or landmark below.';
   const LOADING = 'Loading the map…';
-  const NO_TILES = 'The map pictures could not be loaded (the map server cannot be reached). ' +
-    'You can still tap to drop a pin, use your location, or type an address or landmark below.';
+  // With no pictures there is nothing to aim at: the map is taken away, never left as a
+  // blank box that invites a tap.
+  const NO_TILES = 'The map pictures could not be loaded (the map server cannot be reached), ' +
+    'so the map is not shown. Use your location, or type an address or landmark below.';
   const PIN = '<svg xmlns="http://www.w3.org/2000/svg" width="25" height="41" viewBox="0 0 25 41">' +
     '<path d="M12.5 1C6 1 1 6 1 12.5 1 21 12.5 40 12.5 40S24 21 24 12.5C24 6 19 1 12.5 1z" ' +
     'fill="#0b4f6c" stroke="#fff" stroke-width="2"/><circle cx="12.5" cy="12.5" r="4.5" fill="#fff"/></svg>';
@@ -49,6 +31,8 @@
     if (!tools || !lat || !lon || !status) return;
     const d = tools.dataset;
     let map = null, marker = null, loading = false, filling = false;
+    // Where the coordinates came from: 'gps' (a fix, with its accuracy), 'map' or 'typed'.
+    let source = '', fix = '';
     tools.hidden = false;
     const hint = $('location-hint');
     if (hint && hint.dataset.withTools) hint.textContent = hint.dataset.withTools;
@@ -95,7 +79,30 @@
     function placed(ll) {
       pin(ll.lat, ll.lng);
       fill(ll.lat, ll.lng);
+      source = 'map';
+      ask.hidden = true;
       say(`Pin placed at ${ll.lat.toFixed(5)}, ${ll.lng.toFixed(5)}.`);
+    }
+
+    // A tap or Enter never replaces a location found by the phone without asking first
+    // (dragging the pin is deliberate, and moves it).
+    const ask = Object.assign(document.createElement('div'), { className: 'map-ask', hidden: true });
+    let tapped = null;
+    function chosen(ll) {
+      if (source !== 'gps') { placed(ll); return; }
+      tapped = ll;
+      ask.replaceChildren(
+        Object.assign(document.createElement('p'), { id: 'map-ask-text',
+          textContent: `Move the pin here? It replaces your location (${fix}).` }),
+        Object.assign(document.createElement('button'), { type: 'button', className: 'button-secondary',
+          textContent: 'Move the pin here', onclick: () => placed(tapped) }),
+        Object.assign(document.createElement('button'), { type: 'button', className: 'button-secondary',
+          textContent: 'Keep my location', onclick: () => { ask.hidden = true; say('Your location is kept.'); } }));
+      ask.setAttribute('role', 'group');
+      ask.setAttribute('aria-labelledby', 'map-ask-text');
+      ask.hidden = false;
+      say(`Move the pin here? It replaces your location (${fix}).`, true);
+      ask.querySelector('button').focus({ preventScroll: true });
     }
 
     if (locate && !navigator.geolocation) locate.hidden = true;
@@ -104,6 +111,9 @@
       navigator.geolocation.getCurrentPosition((pos) => {
         const c = pos.coords, m = Math.round(c.accuracy);
         fill(c.latitude, c.longitude);
+        source = 'gps';
+        fix = `found by your phone, accurate to about ${m < 1000 ? m + ' m' : (m / 1000).toFixed(1) + ' km'}`;
+        if (ask) ask.hidden = true;
         if (map) { pin(c.latitude, c.longitude); map.setView([c.latitude, c.longitude], 17); }
         say(`Location found (accurate to about ${m < 1000 ? m + ' m' : (m / 1000).toFixed(1) + ' km'}).` +
           (d.tileUrl ? ' You can adjust it on the map.' : ''));
@@ -119,6 +129,7 @@
     // Typing valid coordinates moves the pin; our own fill() is skipped, so a tap
     // doesn't also pan the map under the person's finger.
     function typed() {
+      if (!filling) source = 'typed';
       const p = !filling && map && typedPoint();
       if (p) { pin(p[0], p[1]); map.panTo(p); }
     }
@@ -167,25 +178,32 @@
         // The page's Referrer-Policy is same-origin; tile servers want to see our origin.
         referrerPolicy: 'strict-origin'
       }).addTo(map);
-      // No network or a blocked tile host: say so once, above the map, and keep the map
-      // (a pin still gives coordinates) and the other ways to give a place.
-      tiles.once('tileerror', () => {
+      // No network or a blocked tile host: once every tile asked for has failed, the map
+      // goes (a blank box would invite a blind tap) and the other ways to give a place stay.
+      let shown = 0;
+      tiles.on('tileload', () => { shown += 1; });
+      tiles.on('load', () => {
+        if (shown || $('map-no-tiles')) return;
         const p = Object.assign(document.createElement('p'), { className: 'notice', id: 'map-no-tiles' });
         p.textContent = NO_TILES;
+        for (const child of panel.children) child.hidden = true;
         panel.insertBefore(p, panel.firstChild);
         say(NO_TILES, true);
+        // After Leaflet has finished with this event: removed inside it, it trips over itself.
+        setTimeout(() => { map.remove(); map = marker = null; });
       });
       if (p) pin(p[0], p[1]);
-      map.on('click', (e) => placed(e.latlng));
+      map.on('click', (e) => chosen(e.latlng));
       // Keyboard: Leaflet makes the map focusable and pans with the arrow keys;
       // Enter drops the pin in the middle, so a pin never needs a pointer.
       el.setAttribute('role', 'region');
       el.setAttribute('aria-label', 'Map');
       el.setAttribute('aria-describedby', 'map-help map-keys');
       el.addEventListener('keydown', (e) => {
-        if (e.target === el && e.key === 'Enter') { e.preventDefault(); placed(map.getCenter()); }
+        if (e.target === el && e.key === 'Enter') { e.preventDefault(); chosen(map.getCenter()); }
       });
       // Said under the map, so the map isn't pushed further down a phone's screen.
+      el.before(ask);
       el.insertAdjacentElement('afterend', Object.assign(document.createElement('p'), {
         id: 'map-keys', className: 'map-keys',
         textContent: 'With a keyboard: move the map with the arrow keys, then press Enter to drop the pin in the middle.'
@@ -200,7 +218,8 @@
       toggle.setAttribute('aria-expanded', String(open));
       if (!open || loading) return;
       if (map) { map.invalidateSize(); return; } // it may have been built while hidden
-      if (panel.querySelector('.notice')) { say(UNAVAILABLE, true); return; }
+      const gone = panel.querySelector('.notice');
+      if (gone) { say(gone.textContent, true); return; }
       // No tile server configured: don't even download Leaflet.
       if (!d.tileUrl || !d.leafletJs || !d.leafletCss) { unavailable(); return; }
       loading = true;

@@ -1,49 +1,76 @@
-/* The report form on a weak signal, loaded after the page is ready (by report.js on the
-   form; directly on "My reports"). Needs drafts.js first.
-   - Registers the service worker, so the form opens offline once visited.
-   - Keeps what is typed as a draft on this phone until it is sent or discarded.
-   - Keeps a report that could not be sent, and sends it when the network is back: by the
-     service worker's Background Sync where the browser has it, and in any case here, when
-     the page is opened or goes online (headless Chromium never fires Background Sync; the
-     tests rely on this path). The submission key makes a report sent twice one case.
-   - "My reports": the reports the person chose to keep on this phone. */
+/* The report form on a weak signal (after drafts.js): the service worker, the draft, and
+   reports kept on the phone (offline, or after a 429), sent by Background Sync where the
+   browser has it (only then may the page be closed) and here when the page opens or goes
+   online; then listed under "My reports" and said once. Also "My reports" itself. */
 (() => {
   'use strict';
   const D = window.Drafts, $ = (id) => document.getElementById(id);
   const host = document.querySelector('[data-form-url]');
   if (!D || !host || !window.indexedDB) return;
   const formUrl = host.dataset.formUrl, form = host.tagName === 'FORM' ? host : null;
+  const mineUrl = host.dataset.mineUrl, tz = host.dataset.timezone;
   const notice = $('offline-notice');
   const el = (tag, props, ...kids) => { const e = Object.assign(document.createElement(tag), props); e.append(...kids); return e; };
-  const day = (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  const when = (moment, clockOnly) => D.when(moment, tz, clockOnly);
+  const mine = () => el('a', { href: mineUrl, textContent: 'My reports' });
+  // Set while the outbox may hold something to announce: only then does news.js open storage.
+  const FLAG = 'reports-outbox';
+  const flag = (on) => { try { if (on) localStorage.setItem(FLAG, '1'); else localStorage.removeItem(FLAG); } catch (e) { /* private mode */ } };
 
-  function say(...parts) {
-    if (!notice) return;
-    notice.textContent = '';
-    notice.append(el('p', {}, ...parts));
-  }
+  // Said in the notice at the top of the page: one paragraph of `parts`, or paragraphs.
+  const say = (...parts) => notice && notice.replaceChildren(el('p', {}, ...parts));
+  const sayAll = (paragraphs) => notice && notice.replaceChildren(...paragraphs);
+  let listed = () => {}; // "My reports" shows its list again
 
   if ('serviceWorker' in navigator && host.dataset.sw) {
     navigator.serviceWorker.register(host.dataset.sw, { scope: formUrl }).catch(() => {});
     navigator.serviceWorker.addEventListener('message', (e) => e.data && e.data.sent && told(e.data.sent));
   }
 
-  function told(results) {
-    const parts = [];
-    for (const r of results) {
-      if (r.url) parts.push('Your report saved on this phone has been sent' + (r.reference ? ` (${r.reference}). ` : '. '),
-        el('a', { href: r.url, textContent: 'See it and keep its status link' }), '. ');
-      else if (r.problem) parts.push('A report saved on this phone could not be sent as it is. ',
-        el('button', { type: 'button', className: 'button-secondary', textContent: 'Put it back in the form', onclick: reopen }), ' ');
+  // True only where Background Sync will send a kept report with the page closed.
+  function backgroundSync() {
+    if (!('serviceWorker' in navigator) || !('SyncManager' in window)) return Promise.resolve(false);
+    const registered = navigator.serviceWorker.ready
+      .then((r) => r.sync.register('send-reports')).then(() => true, () => false);
+    return Promise.race([registered, new Promise((ok) => setTimeout(() => ok(false), 2000))]);
+  }
+
+  function tooMany(at) {
+    const minutes = Math.round((at - Date.now()) / 60000);
+    const wait = at - Date.now() <= 30000 ? 'in a few seconds' : minutes <= 1 ? 'in about a minute' : `in about ${minutes} minutes`;
+    return 'Too many reports have come from this connection in a short time, so yours is saved on this phone. ' +
+      `We will try again ${wait}, at ${when(at, true)}, while this page is open (or when you next open the form).`;
+  }
+
+  let retry;
+  function later(at) {
+    clearTimeout(retry);
+    retry = setTimeout(sendSaved, Math.max(0, at - Date.now()) + 500);
+  }
+
+  // Say what the outbox did: sent (now under "My reports"), needing changes, held back.
+  async function told(results) {
+    const said = [];
+    for (const r of await D.news()) {
+      said.push(el('p', {}, `Your report saved on this phone has been sent as ${r.reference}` +
+        (r.what ? ` (${r.what}${r.where ? ', at ' + r.where : ''})` : '') + '. ',
+      el('a', { href: r.url, textContent: 'See it and keep its status link' }), '. It is listed under ', mine(), '.'));
     }
-    if (parts.length) say(...parts);
+    if (form && results.some((r) => r.problem)) {
+      said.push(el('p', {}, 'A report saved on this phone could not be sent as it is. ',
+        el('button', { type: 'button', className: 'button-secondary', textContent: 'Put it back in the form', onclick: reopen })));
+    }
+    const waiting = results.filter((r) => r.waiting).map((r) => r.waiting).sort()[0];
+    if (waiting) { said.push(el('p', {}, tooMany(waiting))); later(waiting); }
+    if (said.length) { sayAll(said); listed(); }
+    if (!(await D.all('outbox')).length) flag(false);
   }
 
   let sending = false;
   async function sendSaved() {
     if (sending || !navigator.onLine) return;
     sending = true;
-    try { told(await D.flush(formUrl)); } catch (e) { /* still offline: next time */ } finally { sending = false; }
+    try { await told(await D.flush(formUrl)); } catch (e) { /* still offline: next time */ } finally { sending = false; }
   }
 
   async function waiting() {
@@ -64,6 +91,7 @@
       form.reset();
       R.photos.splice(0).forEach((p) => URL.revokeObjectURL(p.url));
       R.showPhotos();
+      R.changed();
     }
 
     function fill(saved) {
@@ -76,6 +104,7 @@
       }
       saved.photos.forEach((p) => R.addPhoto(p.blob, p.name));
       R.showPhotos();
+      R.changed();
     }
 
     let timer;
@@ -92,21 +121,29 @@
       say('The draft is gone from this phone.');
     });
 
-    // Kept when a send failed (report.js calls this); the form is cleared for another one.
+    // Kept when a send failed (send.js): offline, or not before `notBefore` (ms) after a 429.
     window.reportOffline = {
-      async keep(fields, list) {
+      async keep(fields, list, notBefore) {
         clearTimeout(timer);
         const key = keyField.value;
-        await D.put('outbox', key, { key, fields, photos: list.map((p) => ({ name: p.name, blob: p.blob })), saved: new Date().toISOString() });
+        await D.put('outbox', key, { key, fields, photos: list.map((p) => ({ name: p.name, blob: p.blob })),
+          saved: new Date().toISOString(), notBefore: notBefore || 0 });
+        flag(true);
         await D.remove('draft', 'current');
         clear();
         const bytes = crypto.getRandomValues(new Uint8Array(18));
         keyField.value = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_');
-        say('Saved on this phone; it will be sent when you are back online. You can close this page.');
+        if (notBefore) {
+          say(tooMany(notBefore));
+          later(notBefore);
+        } else {
+          say('Saved on this phone. It will be sent ' + (await backgroundSync()
+            ? 'by itself when you are back online, even if you close this page.'
+            : 'when you are back online while this form is open, or the next time you open it: keep this page open if you can.'),
+          ' Once sent, it is listed under ', mine(), ' with its status link.');
+        }
         notice.focus();
-        navigator.serviceWorker && navigator.serviceWorker.ready
-          .then((r) => r.sync && r.sync.register('send-reports')).catch(() => {});
-        sendSaved();
+        if (!notBefore) sendSaved();
       }
     };
 
@@ -125,43 +162,59 @@
       const draft = $('error-summary') || $('expired-notice') ? null : await D.get('draft', 'current');
       if (draft) {
         fill(draft);
-        say(`The report you started on ${day(draft.saved)} is filled in from this phone. `, discard);
+        say(`The report you started on ${when(draft.saved)} is filled in from this phone. `, discard);
       }
       await waiting();
+      // Sends what is due, and says what the worker sent while no page was open.
       await sendSaved();
     })();
   }
 
-  const mine = $('my-reports');
-  if (mine) {
-    const list = $('my-reports-list'), forget = $('forget-all'), empty = $('my-reports-empty');
+  const list = $('my-reports');
+  if (list) {
+    const items = $('my-reports-list'), empty = $('my-reports-empty');
+    const forget = $('forget-all'), ask = $('forget-ask');
+    function item(r) {
+      const what = r.what ? [`: ${r.what}`, r.where ? `, at ${r.where}` : '', '.'] : ['.'];
+      const checked = r.checked ? ` (checked ${when(r.checked)})` : '';
+      return el('li', {},
+        el('a', { href: r.url, className: 'reference-inline', textContent: r.reference }), ...what,
+        el('br'), `Sent ${when(r.received)} Status: ${r.status}${checked}.`); // when() ends in "m."
+    }
     async function show() {
       const kept = (await D.all('kept')).sort((a, b) => (a.received < b.received ? 1 : -1));
-      list.textContent = '';
-      for (const r of kept) {
-        list.append(el('li', {}, el('a', { href: r.url, className: 'reference-inline', textContent: r.reference }),
-          `, sent ${day(r.received)}. Status: ${r.status}` + (r.checked ? ` (checked ${day(r.checked)}).` : '.')));
-      }
+      items.replaceChildren(...kept.map(item));
       empty.hidden = kept.length > 0;
       forget.hidden = kept.length === 0;
-      mine.hidden = false;
+      ask.hidden = true;
+      list.hidden = false;
       for (const e of document.querySelectorAll('.js-needed')) e.hidden = true;
       return kept;
     }
+    // Forgetting asks first: the list cannot be got back.
     forget.addEventListener('click', async () => {
+      const n = (await D.all('kept')).length;
+      $('forget-question').textContent = `Forget ${n === 1 ? 'the report' : 'all ' + n + ' reports'} kept on this device? Only this list goes: your reports stay with us, and their status links still work.`;
+      $('forget-yes').textContent = n === 1 ? 'Yes, forget it' : 'Yes, forget them';
+      $('forget-no').textContent = n === 1 ? 'No, keep it' : 'No, keep them';
+      forget.hidden = true;
+      ask.hidden = false;
+      $('forget-yes').focus();
+    });
+    $('forget-no').addEventListener('click', () => { ask.hidden = true; forget.hidden = false; forget.focus(); });
+    $('forget-yes').addEventListener('click', async () => {
       await D.clear('kept');
       await show();
       say('This phone no longer keeps any of your reports.');
       empty.focus();
     });
+    listed = show;
     show().then(async (kept) => {
       if (!navigator.onLine) return;
       for (const r of kept) {
         const res = await fetch(r.url + 'status.json', { cache: 'no-store' }).catch(() => null);
-        if (res && res.ok) {
-          const s = await res.json();
-          await D.put('kept', r.reference, { ...r, status: s.status, checked: new Date().toISOString() });
-        }
+        const now = res && res.ok && (await D.get('kept', r.reference));
+        if (now) await D.put('kept', r.reference, { ...now, status: (await res.json()).status, checked: new Date().toISOString() });
       }
       await show();
     });

@@ -1,15 +1,21 @@
-/* Enhancements to the report form; the form works fully without them.
-   - A gentle hint when the description sounds like a discharge the law allows.
-   - Photos made smaller in the phone before sending (longest side 2,048 px, JPEG, turned
-     the right way up, camera details dropped), each with a thumbnail, its size and a
-     Remove button; a photo still too large is refused before anything is sent.
-   - Sending with a progress bar; a report that cannot be sent is kept on the phone by
-     offline.js, loaded (with drafts.js) once the page is ready. */
+/* Enhancements to the report form (and the photos of the business form); the forms work
+   fully without them.
+   - A gentle hint when the description sounds like a discharge the law allows, and how
+     many characters are left.
+   - The optional groups (<details>) say in their summary whether something in them is
+     filled in.
+   - Photos made smaller in the phone before sending: to the size the server keeps
+     (data-max-side), as JPEG at a quality lowered until the photo is about
+     data-target-bytes and never over data-limit-bytes; turned the right way up, camera
+     details dropped; each with a thumbnail, its size and a Remove button, behind an
+     "Add a photo" button. A photo still too large is refused before anything is sent.
+   - Loads, once the page is ready, drafts.js, offline.js (the report kept on the phone)
+     and send.js (sending with a progress bar). */
 (() => {
   'use strict';
 
-  const MAX_SIDE = 2048;
   const $ = (id) => document.getElementById(id);
+  const el = (tag, props, ...kids) => { const e = Object.assign(document.createElement(tag), props); e.append(...kids); return e; };
 
   function exemptHint() {
     const text = document.querySelector('[data-exempt-keywords]');
@@ -26,72 +32,124 @@
       shown = names;
       target.textContent = '';
       if (!names) return;
-      const p = document.createElement('p'), strong = document.createElement('strong');
-      const link = Object.assign(document.createElement('a'),
-        { href: text.dataset.exemptUrl, textContent: 'See what may go down a storm drain' });
-      strong.textContent = 'Good to know:';
-      p.append(strong, ' some discharges are allowed, such as ' + names +
-        '. If that is what you saw, you may not need to report it. ', link, '. You can still send your report.');
-      target.append(p);
+      const link = el('a', { href: text.dataset.exemptUrl, textContent: 'See what may go down a storm drain' });
+      target.append(el('p', {}, el('strong', { textContent: 'Good to know:' }),
+        ' some discharges are allowed, such as ' + names +
+        '. If that is what you saw, you may not need to report it. ', link, '. You can still send your report.'));
     }
     text.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(update, 400); });
   }
 
-  const kb = (n) => (n < 1048576 ? Math.max(1, Math.round(n / 1024)) + ' KB' : (n / 1048576).toFixed(1) + ' MB');
+  /* "120 characters left" near the limit, "35 characters too many" past it: the text is
+     never cut off (the server says the same next to the field if it is sent too long). */
+  function counter() {
+    const text = document.querySelector('textarea[data-limit]');
+    if (!text) return;
+    const limit = Number(text.dataset.limit);
+    const line = el('p', { className: 'char-count', id: text.id + '-count' });
+    line.setAttribute('aria-live', 'polite');
+    text.after(line);
+    text.setAttribute('aria-describedby', [text.getAttribute('aria-describedby'), line.id].filter(Boolean).join(' '));
+    let timer;
+    function update() {
+      const left = limit - text.value.length;
+      line.classList.toggle('char-count-over', left < 0);
+      line.textContent = left < 0 ? `${(-left).toLocaleString('en-US')} character${left === -1 ? '' : 's'} too many`
+        : left <= limit / 10 ? `${left.toLocaleString('en-US')} character${left === 1 ? '' : 's'} left` : '';
+    }
+    // Read out once typing pauses, not at every key.
+    text.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(update, 600); });
+    update();
+  }
 
-  /* A photo as a JPEG whose longest side is at most MAX_SIDE; drawing it on a canvas
-     applies its orientation and leaves its metadata (location, camera) behind. */
-  async function resize(file) {
+  /* Each optional group's summary says "filled in" once something in it is answered
+     (a field that comes filled in, such as "now", counts once it is changed). */
+  function groups(form) {
+    const all = [...form.querySelectorAll('details[data-group]')];
+    if (!all.length) return () => {};
+    const answered = (e) => (e.type === 'checkbox' || e.type === 'radio' ? e.checked
+      : e.dataset.prefilled !== undefined ? e.value !== e.defaultValue : !!e.value.trim());
+    const update = () => all.forEach((group) => {
+      const state = group.querySelector('.group-state');
+      if (group.classList.contains('has-error')) return; // "has an error" until it is sent again
+      state.textContent = [...group.querySelectorAll('input, select, textarea')].some(answered) ? state.dataset.filled : '';
+    });
+    form.querySelectorAll('details[data-group] input[type=datetime-local]').forEach((e) => { e.dataset.prefilled = ''; });
+    form.addEventListener('input', update);
+    form.addEventListener('change', update);
+    return update;
+  }
+
+  const kb = (n) => (n < 1048576 ? Math.max(1, Math.round(n / 1024)) + ' KB' : (n / 1048576).toFixed(1) + ' MB');
+  const QUALITIES = [0.8, 0.7, 0.6, 0.5, 0.4, 0.3];
+
+  /* A photo as a JPEG at most `side` px long: drawing it on a canvas applies its
+     orientation and leaves its metadata (location, camera) behind. The quality goes down
+     until it is about `target` bytes (not below 0.6 for that), then, for a photo that
+     stays heavy, until it is at most `limit`; then the size goes down too. */
+  async function resize(file, side, target, limit) {
     const bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });
-    const scale = Math.min(1, MAX_SIDE / Math.max(bitmap.width, bitmap.height));
     const canvas = document.createElement('canvas');
-    canvas.width = Math.round(bitmap.width * scale);
-    canvas.height = Math.round(bitmap.height * scale);
-    canvas.getContext('2d').drawImage(bitmap, 0, 0, canvas.width, canvas.height);
-    bitmap.close();
-    const blob = await new Promise((ok) => canvas.toBlob(ok, 'image/jpeg', 0.85));
-    if (!blob) throw new Error('not encoded');
-    return blob;
+    try {
+      for (let scale = Math.min(1, side / Math.max(bitmap.width, bitmap.height)); ; scale *= 0.75) {
+        canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+        canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+        canvas.getContext('2d').drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+        for (const quality of QUALITIES) {
+          const blob = await new Promise((ok) => canvas.toBlob(ok, 'image/jpeg', quality));
+          if (!blob) throw new Error('not encoded');
+          if (blob.size <= target || (quality <= 0.6 && blob.size <= limit)) return blob;
+          if (canvas.width < 64) return blob;
+        }
+      }
+    } finally {
+      bitmap.close();
+    }
   }
 
   const photos = []; // {name, blob, url}
-  let form, input, list, problems;
+  let form, input, list, problems, add;
 
   function showPhotos() {
     list.textContent = '';
     photos.forEach((photo, i) => {
-      const li = document.createElement('li');
-      const img = Object.assign(document.createElement('img'), { src: photo.url, alt: '', width: 64, height: 64 });
-      const name = Object.assign(document.createElement('span'), { textContent: photo.name + ' (' + kb(photo.blob.size) + ')' });
-      const remove = Object.assign(document.createElement('button'),
-        { type: 'button', className: 'button-secondary', textContent: 'Remove' });
+      const img = el('img', { src: photo.url, alt: '', width: 64, height: 64 });
+      const name = el('span', { className: 'photo-name', textContent: photo.name });
+      const size = el('span', { className: 'photo-size', textContent: ' (' + kb(photo.blob.size) + ')' });
+      const remove = el('button', { type: 'button', className: 'button-secondary', textContent: 'Remove' });
       remove.setAttribute('aria-label', 'Remove ' + photo.name);
       remove.addEventListener('click', () => {
         URL.revokeObjectURL(photo.url);
         photos.splice(i, 1);
         showPhotos();
-        input.focus();
+        (add || input).focus();
         changed();
       });
-      li.append(img, name, remove);
-      list.append(li);
+      list.append(el('li', {}, img, el('span', { className: 'photo-label' }, name, size), remove));
     });
     list.hidden = !photos.length;
+    if (add) {
+      const room = photos.length < Number(input.dataset.maxFiles);
+      add.hidden = !room;
+      add.textContent = photos.length ? 'Add another photo' : 'Add a photo';
+    }
   }
 
-  const changed = () => input.form.dispatchEvent(new Event('input'));
+  const changed = () => input && input.form.dispatchEvent(new Event('input'));
 
   function addPhoto(blob, name) {
     photos.push({ name, blob, url: URL.createObjectURL(blob) });
   }
 
   async function photosChosen() {
-    const maxFiles = Number(input.dataset.maxFiles), maxBytes = Number(input.dataset.maxBytes);
+    const d = input.dataset, maxFiles = Number(d.maxFiles), maxBytes = Number(d.maxBytes);
     const said = [];
     for (const file of input.files) {
       if (photos.length >= maxFiles) { said.push(`${file.name}: you can attach up to ${maxFiles} photos.`); continue; }
       let blob = file;
-      try { blob = await resize(file); } catch (e) { /* not a picture the browser reads: the server decides */ }
+      try {
+        blob = await resize(file, Number(d.maxSide) || 1600, Number(d.targetBytes) || 409600, Number(d.limitBytes) || 1048576);
+      } catch (e) { /* not a picture the browser reads: the server decides */ }
       if (blob.size > maxBytes) said.push(`${file.name} is ${kb(file.size)}, over the ${kb(maxBytes)} limit. Choose a smaller photo.`);
       else addPhoto(blob, blob === file ? file.name : file.name.replace(/\.\w+$/, '') + '.jpg');
     }
@@ -104,12 +162,21 @@
 
   function photoList() {
     if (!input) return;
-    list = Object.assign(document.createElement('ul'), { className: 'photo-list', hidden: true });
+    const hint = $(input.id + '-hint');
+    if (hint && input.dataset.hintWithJs) hint.textContent = input.dataset.hintWithJs;
+    list = el('ul', { className: 'photo-list', hidden: true });
     list.setAttribute('aria-label', 'Photos to send');
-    problems = Object.assign(document.createElement('p'), { className: 'error-message', id: 'photos-problems', hidden: true });
+    problems = el('p', { className: 'error-message', id: input.id + '-problems', hidden: true });
     problems.setAttribute('role', 'alert');
+    // The input itself says "No file chosen" once its photos have moved to the list: a
+    // button opens it instead, and the list shows what will be sent.
+    add = el('button', { type: 'button', className: 'button-secondary add-photo', textContent: 'Add a photo' });
+    add.setAttribute('aria-describedby', [hint && hint.id, problems.id].filter(Boolean).join(' '));
+    add.addEventListener('click', () => input.click());
+    input.classList.add('visually-hidden');
+    input.tabIndex = -1;
     input.before(problems);
-    input.after(list);
+    input.after(add, list);
     input.addEventListener('change', photosChosen);
     // A form sent the usual way (not by send() below) carries the smaller photos too.
     input.form.addEventListener('submit', (e) => {
@@ -118,6 +185,7 @@
       photos.forEach((p) => dt.items.add(new File([p.blob], p.name, { type: p.blob.type })));
       input.files = dt.files;
     });
+    showPhotos();
   }
 
   /* What the form holds, as offline.js keeps it: [[name, value]] and the photos. */
@@ -125,83 +193,30 @@
     return [...new FormData(form)].filter(([n, v]) => typeof v === 'string' && n !== 'csrf_token');
   }
 
-  function body() {
-    const data = new FormData(form);
-    data.delete('photos');
-    photos.forEach((p) => data.append('photos', p.blob, p.name));
-    return data;
-  }
-
-  function send(event) {
-    const bar = $('send-progress'), say = $('send-status'), box = bar && bar.parentElement;
-    if (!bar || !window.FormData) return;
-    event.preventDefault();
-    const button = form.querySelector('[type=submit]');
-    let retried = false, stall, spoken = 0;
-    const data = body();
-    const done = () => { clearTimeout(stall); button.disabled = false; box.hidden = true; };
-    const failed = () => {
-      done();
-      if (window.reportOffline) window.reportOffline.keep(fields(), photos);
-      else say.textContent = 'Your report could not be sent. Check your connection and press Send again.';
-    };
-    function go() {
-      const xhr = new XMLHttpRequest();
-      const watch = () => { clearTimeout(stall); stall = setTimeout(() => xhr.abort(), 30000); };
-      xhr.open('POST', form.action);
-      xhr.upload.onprogress = (e) => {
-        watch();
-        if (!e.lengthComputable) return;
-        const part = Math.round((100 * e.loaded) / e.total);
-        bar.value = part;
-        // Said at each quarter, not at every event.
-        if (part >= spoken + 25 || part === 100) { spoken = part - (part % 25); say.textContent = `${part}% sent`; }
-      };
-      xhr.onload = () => {
-        if (/\/report\/sent\//.test(xhr.responseURL)) {
-          clearTimeout(stall);
-          const gone = window.Drafts ? window.Drafts.remove('draft', 'current') : Promise.resolve();
-          gone.finally(() => location.assign(xhr.responseURL));
-          return;
-        }
-        const token = /name="csrf_token" type="hidden" value="([^"]+)"/.exec(xhr.responseText);
-        if (xhr.status === 400 && token && !retried && xhr.responseText.includes('id="expired-notice"')) {
-          // The token expired while the form was open: send again with a fresh one.
-          retried = true;
-          data.set('csrf_token', token[1]);
-          go();
-          return;
-        }
-        done();
-        if (xhr.status >= 500 || xhr.status === 429) { failed(); return; }
-        // The server's answer (what to fix) replaces the page, as without JavaScript.
-        document.open();
-        document.write(xhr.responseText);
-        document.close();
-      };
-      xhr.onerror = xhr.onabort = xhr.ontimeout = failed;
-      watch();
-      xhr.send(data);
-    }
-    button.disabled = true;
-    box.hidden = false;
-    bar.value = 0;
-    say.textContent = 'Sending your report';
-    go();
-  }
-
   function start() {
     form = document.querySelector('form[data-offline-js]');
     input = document.querySelector('input[type=file][data-max-bytes]');
     exemptHint();
-    if (form) form.addEventListener('submit', send);
+    counter();
     photoList();
     if (!form) return;
-    window.reportForm = { photos, addPhoto, showPhotos, fields };
-    // The offline code loads once the page is ready, outside the form's weight budget.
-    const load = () => ['draftsJs', 'offlineJs'].reduce((p, key) => p.then(() => new Promise((ok, fail) => {
-      document.head.append(Object.assign(document.createElement('script'),
-        { src: form.dataset[key], onload: ok, onerror: fail }));
+    const update = groups(form);
+    // Back to the form just sent, fetched anew with what was typed put back (by the time
+    // of pageshow): it takes the sent report's key (send.js keeps it), so Send again makes
+    // no second one. Another form gone back to says something else, and keeps its own.
+    addEventListener('pageshow', () => {
+      update();
+      try {
+        const last = JSON.parse(sessionStorage.getItem('report-last-sent'));
+        if (last && last.description === form.elements.description.value &&
+            performance.getEntriesByType('navigation')[0].type === 'back_forward') form.elements.submission_key.value = last.key;
+      } catch (e) { /* no storage: a new report is made, as without JavaScript */ }
+    });
+    window.reportForm = { photos, addPhoto, showPhotos, fields, changed, groups: update };
+    // Sending with progress, and the offline code, load once the page is ready, outside the
+    // form's weight budget; until then the form is sent the usual way, photos made smaller.
+    const load = () => ['draftsJs', 'offlineJs', 'sendJs'].reduce((p, key) => p.then(() => new Promise((ok, fail) => {
+      document.head.append(el('script', { src: form.dataset[key], onload: ok, onerror: fail }));
     })), Promise.resolve()).catch(() => {});
     if (document.readyState === 'complete') load();
     else addEventListener('load', load);

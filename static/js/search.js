@@ -1,32 +1,62 @@
 /* The search page: Pagefind's index, loaded from this site only when this page is open.
    A result on a page with anchored headings (the law's sections, the exempt entries)
-   links to the best-matching parts of it, each as a result of its own. */
+   links to the best-matching parts of it, each as a result of its own. A query naming a
+   portal page's words (content/search.yaml) shows that page first; the hidden lines of
+   search words the pages carry never show in an excerpt. */
 
 const form = document.querySelector("form[data-pagefind]");
 const input = document.getElementById("search-query");
 const status = document.getElementById("search-status");
 const list = document.getElementById("search-results");
 const fallback = document.getElementById("search-fallback"); // the ways in by hand
-const needsScript = document.getElementById("search-needs-script");
+const shortcuts = [...document.querySelectorAll("#search-shortcuts > li")];
 const PAGES = 8; // pages fetched per query
 const PARTS = 3; // anchored parts shown per page
+const WORDS = 30; // words in an excerpt, as Pagefind's own
+const plain = (word) => word.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+// Each hidden line of search words, as the words Pagefind indexed.
+const hiddenLines = JSON.parse(fallback.dataset.hiddenWords || "[]")
+  .map((line) => line.split(/\s+/).map(plain).filter(Boolean));
 
 let pagefind = null;
 let latest = 0;
 
-/* Pagefind's excerpt is escaped text with <mark> around the words found: keep just those. */
-function excerpt(html) {
-  const p = document.createElement("p");
-  const body = new DOMParser().parseFromString(html, "text/html").body;
-  for (const node of body.childNodes) {
-    if (node.nodeName === "MARK") {
-      const mark = document.createElement("mark");
-      mark.textContent = node.textContent;
-      p.append(mark);
-    } else {
-      p.append(node.textContent);
+/* The positions of a page's words that belong to its hidden lines of search words. */
+function hiddenIn(words) {
+  const hidden = new Set();
+  const text = words.map(plain);
+  for (const line of hiddenLines) {
+    for (let i = 0; i + line.length <= text.length; i++) {
+      if (line.every((word, j) => text[i + j] === word)) line.forEach((_, j) => hidden.add(i + j));
     }
   }
+  return hidden;
+}
+
+/* An excerpt of the words from..to of a page, around its best match, without the hidden
+   words (a part found only by them starts at its beginning); the words found are marked. */
+function excerpt(data, part, from, to) {
+  const words = data.content.split(/[\r\n\s]+/g);
+  data.hidden = data.hidden || hiddenIn(words);
+  const found = (part.weighted_locations || [])
+    .filter((l) => !data.hidden.has(l.location) && l.location >= from && l.location < to)
+    .sort((a, b) => b.balanced_score - a.balanced_score);
+  const marked = new Set(found.map((l) => l.location));
+  const shown = [];
+  for (let i = from; i < to; i++) if (!data.hidden.has(i)) shown.push(i);
+  const best = found.length ? shown.indexOf(found[0].location) : 0;
+  const start = Math.max(0, Math.min(best - 6, shown.length - WORDS));
+  const p = document.createElement("p");
+  shown.slice(start, start + WORDS).forEach((i, n) => {
+    if (n) p.append(" ");
+    if (marked.has(i)) {
+      const mark = document.createElement("mark");
+      mark.textContent = words[i];
+      p.append(mark);
+    } else {
+      p.append(words[i]);
+    }
+  });
   return p;
 }
 
@@ -46,10 +76,15 @@ function byScore(a, b) {
    heading with an id links to it; the part before the first such heading is the page. */
 function entries(data) {
   const title = data.meta.title;
-  return data.sub_results.sort(byScore).slice(0, PARTS)
-    .map((part) => part.url.includes("#")
-      ? [part.url, part.title, title, part.excerpt]
-      : [data.url, title, "", part.excerpt]);
+  const starts = data.anchors.filter((a) => /h\d/i.test(a.element) && a.id && (a.text || "").trim())
+    .map((a) => a.location).sort((a, b) => a - b);
+  const end = (from) => starts.find((at) => at > from) ?? Number.MAX_SAFE_INTEGER;
+  return data.sub_results.sort(byScore).slice(0, PARTS).map((part) => {
+    const from = part.anchor ? part.anchor.location : 0;
+    const to = Math.min(end(from), data.content.split(/[\r\n\s]+/g).length);
+    const text = excerpt(data, part, from, to);
+    return part.url.includes("#") ? [part.url, part.title, title, text] : [data.url, title, "", text];
+  });
 }
 
 function item([url, title, page, text]) {
@@ -66,8 +101,17 @@ function item([url, title, page, text]) {
     where.textContent = page;
     li.append(where);
   }
-  li.append(excerpt(text));
+  li.append(text);
   return li;
+}
+
+/* The portal pages whose words are in the query (content/search.yaml), as results. */
+function answers(query) {
+  const said = query.toLowerCase();
+  const words = said.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return shortcuts.filter((li) => li.dataset.words.split("|")
+    .some((w) => (w.includes(" ") ? said.includes(w) : words.includes(w))))
+    .map((li) => li.cloneNode(true));
 }
 
 async function run(query) {
@@ -81,8 +125,8 @@ async function run(query) {
   const search = await pagefind.search(query);
   const pages = await Promise.all(search.results.slice(0, PAGES).map((r) => r.data()));
   if (ticket !== latest) return; // a newer query has started meanwhile
-  const shown = pages.flatMap(entries);
-  list.replaceChildren(...shown.map(item));
+  const shown = [...answers(query), ...pages.flatMap(entries).map(item)];
+  list.replaceChildren(...shown);
   status.textContent = shown.length
     ? `${shown.length} result${shown.length === 1 ? "" : "s"} for “${query}”`
     : `Nothing found for “${query}”. Try another word, or start from one of these pages:`;
@@ -92,8 +136,8 @@ async function run(query) {
 function failed() {
   form.hidden = true;
   status.textContent = "Search could not start in this browser.";
+  document.getElementById("search-while").textContent = "You can find every topic from these pages:";
   fallback.hidden = false;
-  needsScript.hidden = false;
 }
 
 async function start() {
@@ -106,7 +150,7 @@ async function start() {
   }
   form.hidden = false;
   fallback.hidden = true;
-  needsScript.hidden = true;
+  status.textContent = "";
   const query = new URLSearchParams(location.search).get("q") || "";
   input.value = query;
   let timer = 0;

@@ -2,7 +2,8 @@
    "Keep on this phone" (with drafts.js, on the thanks page). The buttons stay hidden
    without JavaScript; the link itself is on the page either way.
    Markup: <div class="share" data-url="…" data-title="…" hidden> with #copy-link,
-   #share-link, optional #keep-report (data-reference, data-received) and #share-status. */
+   #share-link, optional #keep-report (data-reference, data-received, data-status,
+   data-what, data-where, data-mine: the address of "My reports") and #share-status. */
 (() => {
   'use strict';
   function start() {
@@ -24,9 +25,11 @@
       const d = keep.dataset;
       window.Drafts.get('kept', d.reference).then((known) => { if (known) keep.hidden = true; });
       keep.addEventListener('click', () => window.Drafts.put('kept', d.reference,
-        { reference: d.reference, url, received: d.received, status: d.status, checked: null }).then(() => {
+        { reference: d.reference, url, received: d.received, status: d.status, checked: null,
+          what: d.what, where: d.where, announced: true }).then(() => {
         keep.hidden = true;
-        status.textContent = 'Kept on this phone. Find it under My reports.';
+        const mine = Object.assign(document.createElement('a'), { href: d.mine, textContent: 'My reports' });
+        status.replaceChildren('Kept on this phone. Find it under ', mine, '.');
       }));
     } else if (keep) keep.hidden = true;
   }

@@ -53,9 +53,12 @@ self.addEventListener('fetch', (event) => {
   }
 });
 
+// Open pages are told at once (the next one opened says it otherwise). A report held back
+// after a 429 fails the sync, so the browser tries again later.
 async function sendSaved() {
   const results = await self.Drafts.flush(self.FORM_URL);
   for (const client of await self.clients.matchAll()) client.postMessage({ sent: results });
+  if (results.some((r) => r.waiting)) throw new Error('a report waits for its time');
 }
 
 self.addEventListener('sync', (event) => {

@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from browsing import VIEWPORTS
 from playwright.sync_api import Page, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
@@ -16,11 +17,6 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync"]  # fmt: skip
-VIEWPORTS = {
-    "phone": {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
-              "device_scale_factor": 2},
-    "desktop": {"viewport": {"width": 1280, "height": 900}},
-}  # fmt: skip
 TIMEOUT_MS = 15_000
 
 
@@ -111,3 +107,37 @@ def tiled_server(tmp_path, build):
     yield Served(f"http://127.0.0.1:{server.server_port}", app)
     server.shutdown()
     thread.join()
+
+
+@pytest.fixture
+def serve_portal(tmp_path, build):
+    """`serve_portal(**settings)`: the portal on its own database (so a test can count what
+    arrived), with these settings, on 127.0.0.1 in a thread; returns a Served."""
+    from werkzeug.serving import make_server
+
+    from portal import create_app
+
+    servers = []
+
+    def serve(**settings) -> Served:
+        folder = tmp_path / f"portal{len(servers)}"
+        folder.mkdir()
+        app = create_app({"DATABASE": str(folder / "db.sqlite3"), "SITE_DIR": str(build),
+                          "MAIL_FOLDER": str(folder / "mail"), "MAP_TILE_URL": "", **settings})  # fmt: skip
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        servers.append((server, thread))
+        return Served(f"http://127.0.0.1:{server.server_port}", app)
+
+    yield serve
+    for server, thread in servers:
+        server.shutdown()
+        thread.join()
+
+
+@pytest.fixture
+def portal(serve_portal):
+    """The portal on its own database, so a test can count what arrived: (url, app)."""
+    served = serve_portal()
+    return served.url, served.app

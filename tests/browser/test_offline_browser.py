@@ -5,33 +5,15 @@ from __future__ import annotations
 
 import io
 import re
-import threading
 
 import pytest
-from browsing import check
+from browsing import VIEWPORTS, check
 from PIL import Image
 from playwright.sync_api import expect
 
 from portal.db import get_db
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def portal(tmp_path, build):
-    """The portal on its own database, so a test can count what arrived."""
-    from werkzeug.serving import make_server
-
-    from portal import create_app
-
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "SITE_DIR": str(build),
-                      "MAIL_FOLDER": str(tmp_path / "mail"), "MAP_TILE_URL": ""})  # fmt: skip
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}", app
-    server.shutdown()
-    thread.join()
 
 
 def jpeg(width: int, height: int, noisy: bool = False) -> bytes:
@@ -75,21 +57,39 @@ def test_a_report_made_offline_is_kept_and_sent_once_when_back_online(open_tab, 
     )
     expect(page.locator(".photo-list li")).to_have_count(1)
     page.get_by_role("button", name="Send report").click()
+    # This Chromium has Background Sync: it may send the report with the page closed.
     expect(page.locator("#offline-notice")).to_contain_text(
-        "Saved on this phone; it will be sent when you are back online"
+        "Saved on this phone. It will be sent by itself when you are back online, even if you"
+        " close this page."
     )
     assert rows(app, "SELECT count(*) FROM cases") == [(0,)]
     expect(page.get_by_label("Describe what you saw")).to_have_value("")
 
     # Back online: the page sends it (Background Sync never fires in headless Chromium).
     context.set_offline(False)
-    expect(page.locator("#offline-notice")).to_contain_text("has been sent (IDR-", timeout=20_000)
-    page.reload()  # opening the form again sends nothing more
+    notice = page.locator("#offline-notice")
+    expect(notice).to_contain_text(
+        re.compile(r"has been sent as (IDR-\d{4}-\d{4}) \(something going into the storm drains,"
+                   r" at The creek behind the school\)\."), timeout=20_000)  # fmt: skip
+    reference = re.search(r"IDR-\d{4}-\d{4}", notice.inner_text()).group(0)
+    status_link = notice.get_by_role("link", name="See it and keep its status link").get_attribute(
+        "href"
+    )
+    assert re.fullmatch(rf"{url}/status/[\w-]+/", status_link)
+    page.reload()  # opening the form again sends nothing more, and says nothing again
     page.wait_for_timeout(1500)
-    cases = rows(app, "SELECT id, address FROM cases")
-    assert len(cases) == 1 and cases[0][1] == "The creek behind the school"
+    expect(notice).not_to_contain_text("has been sent")
+    cases = rows(app, "SELECT id, address, reference FROM cases")
+    assert len(cases) == 1 and cases[0][1:] == ("The creek behind the school", reference)
     assert rows(app, "SELECT count(*) FROM photos WHERE case_id = ?", cases[0][0]) == [(1,)]
     assert page.evaluate("Drafts.all('outbox').then(items => items.length)") == 0
+    # Listed under My reports without anyone pressing "Keep on this phone".
+    page.goto(f"{url}/report/mine/")
+    item = page.locator("#my-reports-list li")
+    expect(item).to_contain_text(
+        f"{reference}: something going into the storm drains, at The creek behind the school."
+    )
+    assert item.get_by_role("link", name=reference).get_attribute("href") == status_link
     assert not tab.external_requests
 
 
@@ -121,17 +121,17 @@ def test_a_big_photo_arrives_resized_with_progress_shown(open_tab, portal):
              "downloadThroughput": 1_000_000, "uploadThroughput": 150_000})  # fmt: skip
     with page.expect_request(lambda r: r.method == "POST") as posted:
         page.get_by_role("button", name="Send report").click()
-    # What travelled: a JPEG 2,048 px wide, under 1 MB, without the camera's metadata.
+    # What travelled: a JPEG the size the server keeps (1,600 px), at most 1 MB, without
+    # the camera's metadata.
     body = posted.value.post_data_buffer
     part = body.split(b'filename="big.jpg"', 1)[1].split(b"\r\n\r\n", 1)[1]
     sent = part[: part.index(b"\r\n--")]
-    assert len(sent) < 1_000_000
+    assert len(sent) <= 1024 * 1024
     with Image.open(io.BytesIO(sent)) as image:
-        assert (image.format, image.size) == ("JPEG", (2048, 1536))
+        assert (image.format, image.size) == ("JPEG", (1600, 1200))
         assert not image.getexif()
     page.wait_for_url(re.compile(r"/report/sent/"))
-    (width, height), *_ = rows(app, "SELECT width, height FROM photos")
-    assert max(width, height) <= 2048
+    assert rows(app, "SELECT width, height FROM photos") == [(1600, 1200)]
     assert "Sending your report" in said and "100% sent" in said, said
 
 
@@ -174,15 +174,40 @@ def test_my_reports_keeps_a_report_and_forgets_it(open_tab, portal):
     expect(page.get_by_role("button", name="Copy link")).to_be_visible()
     check(page, "the thanks page with its buttons")
     page.get_by_role("button", name="Keep on this phone").click()
-    expect(page.locator("#share-status")).to_contain_text("Kept on this phone")
+    expect(page.locator("#share-status")).to_have_text(
+        "Kept on this phone. Find it under My reports."
+    )
+    mine = page.locator("#share-status").get_by_role("link", name="My reports")
+    assert mine.get_attribute("href") == "/report/mine/"
 
     page.goto(f"{url}/report/mine/")
     item = page.locator("#my-reports-list li")
     expect(item).to_have_count(1)
-    expect(item).to_contain_text(reference)
-    expect(item).to_contain_text("(checked")  # fetched fresh, online
+    # What and where, and when, as every page of the site writes a moment.
+    expect(item).to_contain_text(
+        f"{reference}: something going into the storm drains, at The creek behind the school."
+    )
+    expect(item).to_contain_text(
+        re.compile(r"Sent [A-Z][a-z]+ \d{1,2}, \d{4} at \d{1,2}:\d\d [ap]\.m\. Status: Received \(")
+    )
+    assert ".." not in item.inner_text()
+    expect(item).to_contain_text(
+        re.compile(r"\(checked [A-Z][a-z]+ \d{1,2}, \d{4} at \d{1,2}:\d\d [ap]\.m\.\)")
+    )
     check(page, "My reports")
+    # "Report a problem" stands clear of the button, not tight under it.
+    button = page.get_by_role("button", name="Forget all my reports on this device").bounding_box()
+    link = page.locator(".after-list a").bounding_box()
+    assert link["y"] - (button["y"] + button["height"]) >= 16, (button, link)
+    # Forgetting asks first; "No" keeps them.
     page.get_by_role("button", name="Forget all my reports on this device").click()
+    ask = page.get_by_role("group", name=re.compile("Forget the report kept on this device"))
+    expect(ask).to_contain_text("Only this list goes: your reports stay with us")
+    check(page, "My reports, asking before forgetting")
+    ask.get_by_role("button", name="No, keep it").click()
+    expect(item).to_have_count(1)
+    page.get_by_role("button", name="Forget all my reports on this device").click()
+    page.get_by_role("button", name="Yes, forget it").click()
     expect(item).to_have_count(0)
     expect(page.locator("#my-reports-empty")).to_be_visible()
     page.reload()
@@ -254,19 +279,53 @@ def test_an_expired_form_is_sent_again_with_a_fresh_token_and_nothing_lost(open_
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["with-js", "without-js"])
-def test_back_from_the_thanks_page_keeps_the_coordinates_typed(open_tab, portal, javascript):
+def test_back_after_send_then_send_again_makes_no_second_report(browser, portal, javascript):
     url, app = portal
-    page = open_tab("phone", java_script_enabled=javascript).page
+    # A context of its own: Playwright turns the browser's cache off wherever a request is
+    # routed (as open_tab does), and going back to the copy the browser kept is the point.
+    context = browser.new_context(**VIEWPORTS["phone"], java_script_enabled=javascript)
+    page = context.new_page()
     page.goto(f"{url}/report/")
     page.get_by_label("Describe what you saw").fill("Milky water in the ditch.")
     page.get_by_label("Latitude").fill("42.16701")
     page.get_by_label("Longitude").fill("-76.82099")
     page.get_by_role("button", name="Send report").click()
     page.wait_for_url(re.compile(r"/report/sent/"))
+    reference = page.text_content(".reference").strip()
+    status = page.locator(".status-link a").get_attribute("href")
     page.go_back()
+    # What was typed is still there...
     expect(page.get_by_label("Latitude")).to_have_value("42.16701")
-    expect(page.get_by_label("Longitude")).to_have_value("-76.82099")
-    # Sent again, it goes through (a report of its own) instead of asking where it is.
+    expect(page.get_by_label("Describe what you saw")).to_have_value("Milky water in the ditch.")
+    # ...and sending it again says it was sent, with its status link, and stores nothing.
+    page.get_by_role("button", name="Send report").click()
+    expect(page.get_by_text(f"This report was already sent as {reference}")).to_be_visible()
+    links = page.locator("main a[href*='/status/']")
+    assert status in [
+        links.nth(i).get_attribute("href").replace(url, "") for i in range(links.count())
+    ]
+    assert rows(app, "SELECT count(*) FROM cases") == [(1,)]
+    if javascript:  # axe-core runs in the page: only where scripts do
+        check(page, "already sent")
+    context.close()
+
+
+def test_another_report_gone_back_to_is_still_a_report_of_its_own(open_tab, portal):
+    url, app = portal
+    page = open_tab("phone").page
+    page.goto(f"{url}/report/")
+    page.get_by_label("Describe what you saw").fill("Milky water in the ditch.")
+    page.get_by_label("Street address or landmark").fill("Elm Street")
     page.get_by_role("button", name="Send report").click()
     page.wait_for_url(re.compile(r"/report/sent/"))
-    assert rows(app, "SELECT count(*) FROM cases WHERE latitude IS NOT NULL") == [(2,)]
+    page.get_by_role("link", name="Report another problem").click()
+    page.get_by_label("Describe what you saw").fill("Oil running down the gutter.")
+    page.get_by_role("link", name="My reports").click()
+    page.wait_for_url(re.compile(r"/report/mine/"))
+    page.go_back()
+    expect(page.get_by_label("Describe what you saw")).to_have_value("Oil running down the gutter.")
+    page.get_by_label("Street address or landmark").fill("Main Street")
+    page.get_by_role("button", name="Send report").click()
+    page.wait_for_url(re.compile(r"/report/sent/"))
+    assert "already sent" not in page.locator("main").inner_text()
+    assert rows(app, "SELECT count(*) FROM cases") == [(2,)]

@@ -100,11 +100,16 @@ def test_keyboard_only_without_javascript_using_an_address(open_tab, live_server
     page.keyboard.type("Suds in the creek behind the school.")
     tab_to(page, "address")
     page.keyboard.type("Creek behind the middle school")
+    # The kind of place is in a group of its own, closed: its summary opens it.
+    tab_to(page, "group-place-kind-summary")
+    page.keyboard.press("Enter")
     tab_to(page, "location_type-0")  # a radio group: Tab enters it, arrows choose
     page.keyboard.press("Space")
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")
     assert page.is_checked("#location_type-2")  # Creek or stream
+    tab_to(page, "group-contact-summary")
+    page.keyboard.press("Enter")
     tab_to(page, "contact_email")
     page.keyboard.type("neighbor@example.test")
     for _ in range(10):  # on to the button, then send
@@ -129,32 +134,82 @@ def test_without_a_tile_source_no_map_is_offered_and_leaflet_is_not_loaded(open_
     assert not tab.errors
 
 
-def test_when_tiles_cannot_load_the_picker_says_so_and_other_ways_stay(open_tab, tiled_server):
+def test_when_tiles_cannot_load_no_blank_map_invites_a_tap(open_tab, tiled_server):
     tab = open_tab("phone")
     page = tab.page
     page.route("https://tiles.test/**", lambda route: route.abort("internetdisconnected"))
     page.goto(f"{tiled_server.url}/report/")
     page.get_by_role("button", name="Choose the spot on a map").click()
     notice = page.locator("#map-no-tiles")
-    expect(notice).to_contain_text("The map pictures could not be loaded")
-    expect(page.locator("#location-status")).to_contain_text("could not be loaded")
-    # A pin still gives coordinates, and the address field is still there.
-    page.click("#map", position={"x": 120, "y": 150})
-    expect(page.locator("#location-status")).to_contain_text("Pin placed at")
+    expect(notice).to_have_text(
+        "The map pictures could not be loaded (the map server cannot be reached), so the map"
+        " is not shown. Use your location, or type an address or landmark below."
+    )
+    # No box to tap on, and no word of tapping or dropping a pin.
+    expect(page.locator("#map")).to_have_count(1)
+    expect(page.locator("#map")).to_be_hidden()
+    expect(page.locator("#map-help")).to_be_hidden()
+    assert "tap" not in notice.inner_text().lower()
+    expect(page.get_by_role("button", name="Use my location")).to_be_visible()
     page.get_by_label("Street address or landmark").fill("Behind the library")
     assert_accessible(page, "picker without tiles")
     assert all("tiles.test" in error for error in tab.errors), tab.errors
 
 
-def test_a_pin_dropped_on_the_map_fills_the_coordinates(open_tab, tiled_server):
+def _tiles(page) -> None:
     tile = io.BytesIO()
     Image.new("RGB", (256, 256), "lightgray").save(tile, "PNG")
-    tab = open_tab("phone")
-    page = tab.page
     page.route(
         "https://tiles.test/**",
         lambda route: route.fulfill(body=tile.getvalue(), content_type="image/png"),
     )
+
+
+def test_a_tap_on_the_map_asks_before_it_replaces_a_gps_fix(open_tab, tiled_server):
+    tab = open_tab("phone", geolocation=HERE, permissions=["geolocation"])
+    page = tab.page
+    _tiles(page)
+    page.goto(f"{tiled_server.url}/report/")
+    page.get_by_role("button", name="Use my location").click()
+    expect(page.locator("#latitude")).to_have_value("42.167010")
+    page.get_by_role("button", name="Choose the spot on a map").click()
+    page.wait_for_selector("#map .leaflet-tile-loaded")
+    page.click("#map", position={"x": 170, "y": 220})
+    ask = page.get_by_role("group", name=re.compile("Move the pin here"))
+    expect(ask).to_contain_text(
+        "It replaces your location (found by your phone, accurate to about 12 m)"
+    )
+    # Nothing replaced yet; keeping it keeps it.
+    expect(page.locator("#latitude")).to_have_value("42.167010")
+    ask.get_by_role("button", name="Keep my location").click()
+    expect(ask).to_be_hidden()
+    expect(page.locator("#latitude")).to_have_value("42.167010")
+    expect(page.locator("#longitude")).to_have_value("-76.820990")
+    # Asked again, and told to move: then the tap counts.
+    page.click("#map", position={"x": 170, "y": 220})
+    page.get_by_role("button", name="Move the pin here").click()
+    expect(page.locator("#location-status")).to_contain_text("Pin placed at")
+    assert page.input_value("#latitude") != "42.167010"
+    assert_accessible(page, "the map after a tap")
+    assert all("tiles.test" in url for url in tab.external_requests)
+
+
+def test_the_place_fields_say_one_of_them_is_needed(open_tab, live_server):
+    for javascript in (True, False):
+        page = open_tab("phone", java_script_enabled=javascript).page
+        page.goto(f"{live_server}/report/")
+        expect(page.locator("#location-hint")).to_contain_text("One of them is needed.")
+        for field in ("address", "latitude", "longitude"):
+            label = page.locator(f"label[for={field}]")
+            assert "optional" not in label.inner_text(), (javascript, field)
+        # The fieldset carries the hint, so it is read with each of its fields' group.
+        assert page.get_attribute("fieldset:has(#address)", "aria-describedby") == "location-hint"
+
+
+def test_a_pin_dropped_on_the_map_fills_the_coordinates(open_tab, tiled_server):
+    tab = open_tab("phone")
+    page = tab.page
+    _tiles(page)
     page.goto(f"{tiled_server.url}/report/")
     page.get_by_role("button", name="Choose the spot on a map").click()
     page.wait_for_selector("#map .leaflet-tile-loaded")
