@@ -10,6 +10,8 @@ from pathlib import Path
 from content_model.loader import CONTENT_DIR, _Fields, _read_yaml
 
 FILE = "outfalls.yaml"
+# Where the portal serves the inventory when it is public (the site's proxy passes it on).
+OPEN_DATA_PATH = "/open-data/"
 # The State's MS4 permit asks that every outfall be screened at least once in five years.
 DEFAULT_EVERY_YEARS = 5
 

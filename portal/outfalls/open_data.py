@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app
 
+from content_model.outfalls import OPEN_DATA_PATH
 from portal.outfalls.views import geojson_response
 
-# The path the public site's proxy passes to the portal when the inventory is public
+# The site's proxy passes this path to the portal when the inventory is public
 # (static_site/freeze.py writes it into Netlify's _redirects).
-PUBLIC_PATH = "/open-data/"
-bp = Blueprint("open_data", __name__, url_prefix=PUBLIC_PATH.rstrip("/"))
+bp = Blueprint("open_data", __name__, url_prefix=OPEN_DATA_PATH.rstrip("/"))
 
 
 @bp.route("/outfalls.geojson")
