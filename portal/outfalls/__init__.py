@@ -12,9 +12,17 @@ def init_outfalls(app: Flask) -> None:
     """Read content/outfalls.yaml, register the inventory's and the screenings' pages and
     the `outfalls` command."""
     app.extensions["outfalls"] = load_outfall_settings(app.config["CONTENT_DIR"])
+    # Imported here: portal/db.py reads this package's schema while it loads.
+    from portal.db import get_db
     from portal.outfalls import commands, open_data, views
+    from portal.outfalls.choices import labels
+    from portal.outfalls.map_layer import nearest_to
     from portal.screening import init_screening
 
+    app.jinja_env.globals.update(
+        nearest_structures=lambda case: nearest_to(get_db(), case),
+        structure_words=labels("structure_type"),
+    )
     app.register_blueprint(views.bp)
     app.register_blueprint(open_data.bp)
     app.cli.add_command(commands.outfalls_command)

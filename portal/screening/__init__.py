@@ -4,6 +4,7 @@ rotation every outfall is screened on, and a day's printed route."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from flask import Flask, current_app
 
@@ -17,6 +18,18 @@ def outfalls_waiting(today: dt.date | None = None) -> Waiting:
     digest show (one call, so they say the same)."""
     years = current_app.extensions["outfalls"].every_years
     return waiting(get_db(), years, today or local_today())
+
+
+def digest_outfalls(today: dt.date) -> dict[str, Any] | None:
+    """The morning digest's line on outfall screening: how many are overdue and due this
+    month, with a link to the list (None: nothing waiting). Call with an app context."""
+    from portal.mail.compose import public_url_for
+
+    found = outfalls_waiting(today)
+    if not found:
+        return None
+    return {"overdue": len(found.overdue), "due": len(found.due),
+            "link": public_url_for("screening.due")}  # fmt: skip
 
 
 def init_screening(app: Flask) -> None:
