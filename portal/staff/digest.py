@@ -9,8 +9,8 @@ passed, the cases received since the previous digest (hazardous ones first) and 
 ones nobody has looked at yet, of their own and of nobody's, and the enforcement dates of
 those cases that are overdue or due within the week, and a line on the outfalls overdue
 or due this month for screening (portal/screening/, the same count the queue shows).
-The first digest of an install starts the count: it lists follow-ups and enforcement dates only (each case that came in before
-it was mailed to the office as it arrived).
+The first digest of an install starts the count: it lists follow-ups and enforcement
+dates only (each case that came in before it was mailed to the office as it arrived).
 
 Officers are the enabled staff accounts with an e-mail address. While no account has one,
 the digest goes to PORTAL_SMO_EMAIL (the office's mailbox) with everything in it."""
