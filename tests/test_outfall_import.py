@@ -33,8 +33,18 @@ def test_geojson_rows_and_their_refusals():
         Refusal(6, "outfall_id", "missing: every structure needs its id"),
         Refusal(7, "geometry", "longitude 200.0 is not between -180 and 180", "OF-006"),
         Refusal(8, "type", f"unknown type 'Pump station' {ACCEPTED}", "OF-007"),
-        Refusal(9, "outfall_id", "OF-008 is also on feature 10 of this file: keep one and import again", "OF-008"),
-        Refusal(10, "outfall_id", "OF-008 is also on feature 9 of this file: keep one and import again", "OF-008"),
+        Refusal(
+            9,
+            "outfall_id",
+            "OF-008 is also on feature 10 of this file: keep one and import again",
+            "OF-008",
+        ),
+        Refusal(
+            10,
+            "outfall_id",
+            "OF-008 is also on feature 9 of this file: keep one and import again",
+            "OF-008",
+        ),
         Refusal(11, "geometry", f"42.30000, -76.82000 {OUTSIDE_HH}", "OF-009"),
     ]
     first = records[0].values
@@ -170,7 +180,10 @@ def test_a_reimport_updates_by_id_and_never_adds_twice(app):
     assert csv_report.not_in_file == 3
     (of1,) = rows(app, "SELECT * FROM outfalls WHERE code = 'OF-001'")
     assert (of1["condition"], of1["notes"], of1["conveyance"]) == (
-        "fair", "Headwall cracked (seen 2026)", "closed-pipe")  # kept: the CSV has no column
+        "fair",
+        "Headwall cracked (seen 2026)",
+        "closed-pipe",
+    )  # kept: the CSV has no column
     again = imported(app, "horseheads-outfalls.geojson")
     assert counts(again) == (0, 1, 4, 6)  # OF-001 good again; its note stays
     assert rows(app, "SELECT count(*) AS n FROM outfalls")[0]["n"] == 6

@@ -101,7 +101,9 @@ def test_the_due_list_on_29_february_of_a_leap_year(app, client):
     page = client.get("/staff/screenings/due").text
     overdue = page.split('id="due-this-month"')[0]
     assert all(code in overdue for code in ("OF-A", "OF-C", "OF-D"))  # 28 February has passed
-    assert 'Due by <time datetime="2029-03-31">' in page and "OF-B" in page.split('id="follow-up"')[0]
+    assert (
+        'Due by <time datetime="2029-03-31">' in page and "OF-B" in page.split('id="follow-up"')[0]
+    )
 
 
 def test_never_screened_is_due_a_cycle_after_it_was_added(app, client):
@@ -111,7 +113,9 @@ def test_never_screened_is_due_a_cycle_after_it_was_added(app, client):
     page = client.get("/staff/screenings/due").text
     rest = page.split('id="due-this-month"')[1]
     # Added on 29 February 2024: due 28 February 2029, listed as never screened.
-    assert re.search(r'OF-C</a>, At OF-C: due by <time datetime="2029-02-28">[^<]+</time>, never screened', rest)
+    assert re.search(
+        r'OF-C</a>, At OF-C: due by <time datetime="2029-02-28">[^<]+</time>, never screened', rest
+    )
 
 
 def test_the_queue_and_the_digest_say_the_same(app, client, mail_server):
@@ -174,7 +178,10 @@ def test_a_sheet_saved_without_javascript(app, client):
                   'Next due</dt><dd><time datetime="2031-11-20">'):  # fmt: skip
         assert words in page, words
     assert "Total chlorine" not in page  # not taken, not shown
-    (row,) = rows(app, "SELECT overall, flow, observations, case_id FROM screenings WHERE outfall_id = 1 AND inspector = 'Jo Smith'")
+    (row,) = rows(
+        app,
+        "SELECT overall, flow, observations, case_id FROM screenings WHERE outfall_id = 1 AND inspector = 'Jo Smith'",
+    )
     assert (row["overall"], row["flow"], row["case_id"]) == ("suspect", "moderate", None)
     assert json.loads(row["observations"])["odor_severity"] == 3
     assert rows(app, "SELECT count(*) AS n FROM screening_photos")[0]["n"] == 1
@@ -182,7 +189,9 @@ def test_a_sheet_saved_without_javascript(app, client):
     again = client.post("/staff/screenings/outfall/1/new", data={**fields, **SHEET},
                         content_type="multipart/form-data")  # fmt: skip
     assert again.headers["Location"] == saved.headers["Location"].split("?")[0]
-    assert rows(app, "SELECT count(*) AS n FROM screenings WHERE inspector = 'Jo Smith'")[0]["n"] == 1
+    assert (
+        rows(app, "SELECT count(*) AS n FROM screenings WHERE inspector = 'Jo Smith'")[0]["n"] == 1
+    )
     due = client.get("/staff/screenings/due").text
     assert "Screenings that need follow-up: 1" in due and "suspect, no case linked yet" in due
 
@@ -200,18 +209,27 @@ def test_a_sheet_refused_keeps_what_was_typed(app, client, change, field, messag
     add_outfalls(app, *INVENTORY)
     sign_in(client, app)
     clocked(app, dt.datetime(2026, 11, 30, 9, 0, tzinfo=NY))
-    answer = client.post("/staff/screenings/outfall/1/new", data={**open_sheet(client), **SHEET, **change})
+    answer = client.post(
+        "/staff/screenings/outfall/1/new", data={**open_sheet(client), **SHEET, **change}
+    )
     assert answer.status_code == 422
-    assert re.search(rf'id="{field}-error"><span class="visually-hidden">Error: </span>{re.escape(message)}', answer.text)
+    assert re.search(
+        rf'id="{field}-error"><span class="visually-hidden">Error: </span>{re.escape(message)}',
+        answer.text,
+    )
     assert "Grey flow, sewage smell</textarea>" in answer.text
-    assert rows(app, "SELECT count(*) AS n FROM screenings WHERE inspector = 'Jo Smith'")[0]["n"] == 0
+    assert (
+        rows(app, "SELECT count(*) AS n FROM screenings WHERE inspector = 'Jo Smith'")[0]["n"] == 0
+    )
 
 
 def test_a_sheet_with_an_expired_token_comes_back_filled(app, client):
     add_outfalls(app, *INVENTORY)
     sign_in(client, app)
     fields = open_sheet(client)
-    answer = client.post("/staff/screenings/outfall/1/new", data={**fields, **SHEET, "csrf_token": "stale"})
+    answer = client.post(
+        "/staff/screenings/outfall/1/new", data={**fields, **SHEET, "csrf_token": "stale"}
+    )
     assert answer.status_code == 400
     assert "everything you typed is kept below" in answer.text
     assert "Grey flow, sewage smell</textarea>" in answer.text
@@ -222,7 +240,9 @@ def test_picking_the_outfall_by_id_or_place(app, client):
     add_outfalls(app, *INVENTORY)
     sign_in(client, app)
     typed = client.get("/staff/screenings/?q=of-b")
-    assert typed.status_code == 302 and typed.headers["Location"] == "/staff/screenings/outfall/2/new"
+    assert (
+        typed.status_code == 302 and typed.headers["Location"] == "/staff/screenings/outfall/2/new"
+    )
     some = client.get("/staff/screenings/?q=OF").text
     assert all(f">{code}</a>" in some for code in ("OF-A", "OF-B", "OF-C", "OF-D"))
     near = client.get("/staff/screenings/?lat=42.1656&lon=-76.8200").text
@@ -318,4 +338,3 @@ def test_edit_one_structure(app, client):
     listing = client.get("/staff/outfalls/?q=rink").text
     assert "1 structure matches." in listing and ">OF-77</a>" in listing
     assert "0 structures match." in client.get("/staff/outfalls/?type=manhole").text
-
