@@ -185,7 +185,7 @@ def add_photos(outfall_id: int):
         inventory.move_pending_photos(db, "outfall_photos", "outfall_id", outfall_id, photos,
             {"added_at": local_stamp(), "added_by": current_staff()["username"]})  # fmt: skip
     flash(f"{len(photos)} photo{'s' if len(photos) != 1 else ''} added.", "success")
-    return redirect(url_for("outfalls.detail", outfall_id=outfall_id, _anchor="photos"), 303)
+    return redirect(url_for("outfalls.detail", outfall_id=outfall_id, _anchor="outfall-photos"), 303)
 
 
 @bp.route("/photos/<int:photo_id>")

@@ -91,6 +91,11 @@ def _number(label: str, low: float, high: float) -> DecimalField:
         f"Enter a number from {low:g} to {high:g}, or leave it empty.")])  # fmt: skip
 
 
+def _indicator(name: str) -> SelectField:
+    label, kinds, _ = INDICATORS[name]
+    return SelectField(label, choices=options(kinds), default="none")
+
+
 class SheetForm(FlaskForm):
     """One screening, as the officer types it at the outfall."""
 
@@ -104,19 +109,17 @@ class SheetForm(FlaskForm):
     rain_inches = _number("How much it rained (inches)", 0, 50)
     flow = choice("Flow", FLOWS, required="Say whether water was flowing.")
     flow_gpm = _number("Flow, estimated (gallons a minute)", 0, 100_000)
-    odor = SelectField(INDICATORS["odor"][0], choices=options(INDICATORS["odor"][1]))
-    odor_severity = SelectField("Odor severity", choices=options(SEVERITY))
-    color = SelectField(INDICATORS["color"][0], choices=options(INDICATORS["color"][1]))
-    color_severity = SelectField("Colour severity", choices=options(SEVERITY))
-    turbidity = SelectField(INDICATORS["turbidity"][0], choices=options(INDICATORS["turbidity"][1]))
-    floatables = SelectField(INDICATORS["floatables"][0],
-                             choices=options(INDICATORS["floatables"][1]))  # fmt: skip
-    floatables_severity = SelectField("Floatables severity", choices=options(SEVERITY))
-    deposits = SelectField(INDICATORS["deposits"][0], choices=options(INDICATORS["deposits"][1]))
-    staining = SelectField(INDICATORS["staining"][0], choices=options(INDICATORS["staining"][1]))
-    vegetation = SelectField(INDICATORS["vegetation"][0],
-                             choices=options(INDICATORS["vegetation"][1]))  # fmt: skip
-    damage = SelectField(INDICATORS["damage"][0], choices=options(INDICATORS["damage"][1]))
+    odor = _indicator("odor")
+    odor_severity = SelectField("Odor severity", choices=options(SEVERITY), default="")
+    color = _indicator("color")
+    color_severity = SelectField("Colour severity", choices=options(SEVERITY), default="")
+    turbidity = _indicator("turbidity")
+    floatables = _indicator("floatables")
+    floatables_severity = SelectField("Floatables severity", choices=options(SEVERITY), default="")
+    deposits = _indicator("deposits")
+    staining = _indicator("staining")
+    vegetation = _indicator("vegetation")
+    damage = _indicator("damage")
     temperature_f = _number(*TESTS["temperature_f"])
     ph = _number(*TESTS["ph"])
     ammonia_mg_l = _number(*TESTS["ammonia_mg_l"])
