@@ -107,7 +107,7 @@ class SheetForm(FlaskForm):
     inspector = StringField("Screened by", [DataRequired("Say who screened."), Length(max=200)])
     hours_since_rain = _number("Hours since the last rain", 0, 100_000)
     rain_inches = _number("How much it rained (inches)", 0, 50)
-    flow = choice("Flow", FLOWS, required="Say whether water was flowing.")
+    flow = choice("Is water flowing?", FLOWS, required="Say whether water was flowing.")
     flow_gpm = _number("Flow, estimated (gallons a minute)", 0, 100_000)
     odor = _indicator("odor")
     odor_severity = SelectField("Odor severity", choices=options(SEVERITY), default="")
