@@ -8,13 +8,14 @@ import platform
 import sys
 from pathlib import Path
 
-from bench import load, portal, profile, resize, site, staff, system
+from bench import load, outfalls, portal, profile, resize, site, staff, system
 
 SECTIONS = {
     "site": site,
     "portal": portal,
     "resize": resize,
     "staff": staff,
+    "outfalls": outfalls,
     "load": load,
     "profile": profile,
     "system": system,

@@ -338,3 +338,13 @@ def test_edit_one_structure(app, client):
     listing = client.get("/staff/outfalls/?q=rink").text
     assert "1 structure matches." in listing and ">OF-77</a>" in listing
     assert "0 structures match." in client.get("/staff/outfalls/?type=manhole").text
+
+
+def test_the_sheet_weighs_no_more_than_the_report_form(app, client):
+    from bench.weights import page_weight
+
+    add_outfalls(app, *INVENTORY)
+    sign_in(client, app)
+    html = client.get("/staff/screenings/outfall/1/new").data
+    _, total = page_weight(html, lambda url: client.get(url).data)
+    assert total <= 20 * 1024  # gzipped HTML, CSS and scripts: the report form's budget
