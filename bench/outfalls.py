@@ -100,8 +100,9 @@ def run(repeat: int = 7) -> None:
             f"Outfalls: {OUTFALLS:,} structures beside {CASES:,} cases (seeded in {seeded:.1f} s)"
         )
         print(f"  (median of {repeat} requests each, in process; sizes as sent and gzipped)")
-        print(f"  {'map frame, open cases only':<36}{before * 1000:>8.1f} ms {len(data) / 1024:>8.1f}"
-              f" KB {gzipped(data) / 1024:>7.1f} KB gz")  # fmt: skip
+        label = "map frame, open cases only"
+        print(f"  {label:<36}{before * 1000:>8.1f} ms {len(data) / 1024:>8.1f} KB"
+              f" {gzipped(data) / 1024:>7.1f} KB gz")  # fmt: skip
         for label, url in PAGES.items():
             median, data = _time(client, url, repeat)
             print(f"  {label:<36}{median * 1000:>8.1f} ms {len(data) / 1024:>8.1f} KB"
