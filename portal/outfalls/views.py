@@ -185,17 +185,24 @@ def add_photos(outfall_id: int):
         inventory.move_pending_photos(db, "outfall_photos", "outfall_id", outfall_id, photos,
             {"added_at": local_stamp(), "added_by": current_staff()["username"]})  # fmt: skip
     flash(f"{len(photos)} photo{'s' if len(photos) != 1 else ''} added.", "success")
-    return redirect(url_for("outfalls.detail", outfall_id=outfall_id, _anchor="outfall-photos"), 303)
+    return redirect(
+        url_for("outfalls.detail", outfall_id=outfall_id, _anchor="outfall-photos"), 303
+    )
+
+
+def photo_response(table: str, photo_id: int, name: str) -> Response:
+    """One stored photo (staff only: served under /staff/), or the 404 page."""
+    row = get_db().execute(
+        f"SELECT data, content_type FROM {table} WHERE id = ?", [photo_id]
+    ).fetchone() or abort(404)
+    response = current_app.response_class(row[0], mimetype=row[1])
+    response.headers["Content-Disposition"] = f"inline; filename={name}-{photo_id}.jpg"
+    return response
 
 
 @bp.route("/photos/<int:photo_id>")
 def photo(photo_id: int):
-    row = get_db().execute(
-        "SELECT data, content_type FROM outfall_photos WHERE id = ?", [photo_id]
-    ).fetchone() or abort(404)
-    response = current_app.response_class(row[0], mimetype=row[1])
-    response.headers["Content-Disposition"] = f"inline; filename=outfall-{photo_id}.jpg"
-    return response
+    return photo_response("outfall_photos", photo_id, "outfall")
 
 
 @bp.route("/import", methods=["GET", "POST"])

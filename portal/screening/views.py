@@ -22,6 +22,7 @@ from portal.db import get_db, insert, transaction
 from portal.intake.pending import SUBMISSION_KEY, keep_photos
 from portal.intake.storage import new_submission_key
 from portal.outfalls import inventory
+from portal.outfalls.views import photo_response
 from portal.screening import rotation, sheet
 from portal.screening.route import MAX_STOPS, walking_order
 from portal.staff.auth import current_staff
@@ -190,12 +191,7 @@ def saved(screening_id: int):
 
 @bp.route("/photos/<int:photo_id>")
 def photo(photo_id: int):
-    row = get_db().execute(
-        "SELECT data, content_type FROM screening_photos WHERE id = ?", [photo_id]
-    ).fetchone() or abort(404)
-    response = current_app.response_class(row[0], mimetype=row[1])
-    response.headers["Content-Disposition"] = f"inline; filename=screening-{photo_id}.jpg"
-    return response
+    return photo_response("screening_photos", photo_id, "screening")
 
 
 def needing_follow_up(db) -> list[dict[str, Any]]:
