@@ -281,13 +281,42 @@ def test_the_inventory_as_geojson(app, client):
 
 
 def test_a_pack_may_publish_its_inventory(tmp_path, build):
-    from pack_traces import PACK
+    from helpers import DATA
+    from pack_traces import PACK, traces
 
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite3"),
-                      "CONTENT_DIR": str(PACK), "SITE_DIR": str(build)})  # fmt: skip
-    add_outfalls(app, ("WF-1", 42.9405, -76.0412, "2026-01-05T09:00:00-05:00"))
+                      "CONTENT_DIR": str(PACK), "SITE_DIR": str(build),
+                      "SESSION_COOKIE_SECURE": False})  # fmt: skip
+    # The Town's own file, checked against the Town's service area.
+    result = app.test_cli_runner().invoke(
+        args=["outfalls", "import", str(DATA / "outfalls" / "wrenfield-outfalls.geojson")]
+    )
+    assert result.output.splitlines()[:4] == [
+        "wrenfield-outfalls.geojson: 5 features read",
+        "added 3, updated 0, unchanged 0, refused 2",
+        "  feature 4 (WF-3), geometry: 42.93000, -76.50000 is outside the service area (the"
+        " Town of Wrenfield: latitude 42.9 to 42.98, longitude -76.1 to -75.98)",
+        "  feature 5, outfall_id: missing: every structure needs its id",
+    ]  # fmt: skip
     with app.app_context():
-        get_db().execute("UPDATE outfalls SET notes = 'Owner Pat Doe says it floods'")
+        get_db().execute("UPDATE outfalls SET notes = 'Owner Pat Doe says it floods'"
+                         " WHERE code != 'WF-1'")  # fmt: skip
+    client = app.test_client()
+    sign_in(client, app)
+    for url in ("/staff/outfalls/", "/staff/outfalls/1/", "/staff/screenings/outfall/1/new",
+                "/staff/screenings/due", "/staff/screenings/route", "/staff/outfalls/import",
+                "/staff/screenings/?lat=42.94&lon=-76.04"):  # fmt: skip
+        page = client.get(url)
+        assert page.status_code == 200, url
+        assert not traces(page.text), (url, traces(page.text))
+    route = client.get("/staff/screenings/route").text
+    # The pack's own start (outfalls.yaml, route_start); nothing is due yet.
+    assert "Screening route from Wrenfield Town Hall" in route
+    assert "No outfall is overdue or due this month." in route
+    assert "every outfall is screened in dry weather at least once in 3 years" in client.get(
+        "/staff/screenings/due").text.lower()  # fmt: skip
+    with app.app_context():
+        get_db().execute("DELETE FROM outfalls WHERE code != 'WF-1'")
     public = app.test_client().get("/open-data/outfalls.geojson")
     assert public.status_code == 200
     assert public.headers["Access-Control-Allow-Origin"] == "*"
