@@ -202,6 +202,9 @@ def test_a_sheet_saved_without_javascript(app, client):
     ({"odor_severity": ""}, "odor_severity", "Grade the odor from 1 to 3."),
     ({"floatables_severity": "2"}, "floatables_severity", "No floatables was chosen: leave this at —."),
     ({"ph": "15"}, "ph", "Enter a number from 0 to 14, or leave it empty."),
+    ({"ph": "sNaN"}, "ph", "Enter a number from 0 to 14, or leave it empty."),
+    ({"rain_inches": "NaN"}, "rain_inches", "Enter a number from 0 to 50, or leave it empty."),
+    ({"hours_since_rain": "lots"}, "hours_since_rain", "Enter a number from 0 to 100000, or leave it empty."),
     ({"screened_at": "2026-12-01T10:00"}, "screened_at", "The screening cannot be in the future."),
     ({"flow": "none"}, "flow_gpm", "No flow was chosen: leave the estimate empty."),
 ])  # fmt: skip

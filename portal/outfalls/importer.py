@@ -264,7 +264,7 @@ def _zipped_parts(data: bytes) -> dict[str, bytes]:
         base, dot, ending = name.rpartition(".")
         if dot and base == stem and ending.lower() in ("shp", "shx", "dbf", "prj", "cpg"):
             info = archive.getinfo(name)
-            if info.file_size > 200 * 1024 * 1024:
+            if info.file_size > 50 * 1024 * 1024:
                 raise FileRefused(f"{name} is too large to read here.")
             parts[ending.lower()] = archive.read(name)
     return parts

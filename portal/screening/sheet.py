@@ -16,7 +16,14 @@ from wtforms import (
     SelectField,
     StringField,
 )
-from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
+from wtforms.validators import (
+    DataRequired,
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    StopValidation,
+)
 
 from portal.clock import local_now
 from portal.intake.fields import choice, long_text, options
@@ -86,9 +93,29 @@ UNITS = {"temperature_f": "°F", "ph": "", "ammonia_mg_l": "mg/L", "chlorine_mg_
          "detergents_mg_l": "mg/L"}  # fmt: skip
 
 
+class _Number(DecimalField):
+    """A decimal whose refusal is said in the sheet's words, not WTForms' own."""
+
+    def __init__(self, *args: Any, message: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.message = message
+
+    def process_formdata(self, valuelist: list) -> None:
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            raise ValueError(self.message) from None
+
+
 def _number(label: str, low: float, high: float) -> DecimalField:
-    return DecimalField(label, [Optional(), NumberRange(low, high,
-        f"Enter a number from {low:g} to {high:g}, or leave it empty.")])  # fmt: skip
+    message = f"Enter a number from {low:g} to {high:g}, or leave it empty."
+
+    def finite(form: object, field: DecimalField) -> None:
+        # "NaN" and "sNaN" parse as decimals, and comparing sNaN raises: refused first.
+        if field.data is not None and not field.data.is_finite():
+            raise StopValidation(message)
+
+    return _Number(label, [Optional(), finite, NumberRange(low, high, message)], message=message)
 
 
 def _indicator(name: str) -> SelectField:
