@@ -100,6 +100,21 @@ def test_a_shapefile_in_state_plane_feet_is_refused_whole():
     )
 
 
+def test_a_damaged_shapefile_is_refused_in_words():
+    with zipfile.ZipFile(FILES / "horseheads-outfalls.zip") as archive:
+        parts = {n.rsplit(".", 1)[1]: archive.read(n) for n in archive.namelist()}
+    for cut in (40, 120, 200):
+        with pytest.raises(FileRefused) as refused:
+            importer.read_shapefile({**parts, "shp": parts["shp"][:cut]})
+        assert str(refused.value).startswith("The shapefile cannot be read (is it damaged?)")
+    with pytest.raises(FileRefused) as refused:
+        importer.read_shapefile({"shp": parts["shp"], "dbf": parts["dbf"]})
+    assert str(refused.value) == (
+        "A shapefile comes in parts, and .shx is missing: give the .shp, .shx and .dbf"
+        " together (zip them)."
+    )
+
+
 @pytest.mark.parametrize(("name", "data", "message"), [
     ("inventory.xlsx", b"PK", "inventory.xlsx: not a kind of file read here."),
     ("a.geojson", b"{not json", "The file is not valid JSON"),

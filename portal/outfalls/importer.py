@@ -20,6 +20,8 @@ import io
 import json
 import math
 import re
+import struct
+import warnings
 import zipfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -283,6 +285,12 @@ def shapefile_parts(path: str) -> dict[str, bytes]:
     return parts
 
 
+# What pyshp raises on a damaged file: its own error, or a short read or a bad number deep
+# inside it (a fuzzed file showed each).
+DAMAGED = (shapefile.ShapefileException, struct.error, KeyError, ValueError, IndexError,
+           EOFError, OverflowError)  # fmt: skip
+
+
 def read_shapefile(parts: Mapping[str, bytes]) -> Sheet:
     """A point shapefile from its parts ({"shp": ..., "shx": ..., "dbf": ..., "prj": ...}),
     records numbered from 1."""
@@ -299,20 +307,22 @@ def read_shapefile(parts: Mapping[str, bytes]) -> Sheet:
         raise FileRefused(_projected(f"it is in {system.group(1) if system else 'a projection'}"))
     encoding = parts.get("cpg", b"").decode("ascii", errors="ignore").strip() or "utf-8"
     try:
-        reader = shapefile.Reader(
-            shp=io.BytesIO(parts["shp"]),
-            shx=io.BytesIO(parts["shx"]),
-            dbf=io.BytesIO(parts["dbf"]),
-            encoding=_python_encoding(encoding),
-            encodingErrors="replace",
-        )
-        names = [f[0] for f in reader.fields[1:]]
-        rows = []
-        for number, item in enumerate(reader.iterShapeRecords(), start=1):
-            point, problem = _shape_point(item.shape)
-            rows.append(Row(number, item.record.as_dict(), point, problem))
-    except shapefile.ShapefileException as error:
-        raise FileRefused(f"The shapefile cannot be read: {error}.") from None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a damaged header: the reading below decides
+            reader = shapefile.Reader(
+                shp=io.BytesIO(parts["shp"]),
+                shx=io.BytesIO(parts["shx"]),
+                dbf=io.BytesIO(parts["dbf"]),
+                encoding=_python_encoding(encoding),
+                encodingErrors="replace",
+            )
+            names = [f[0] for f in reader.fields[1:]]
+            rows = []
+            for number, item in enumerate(reader.iterShapeRecords(), start=1):
+                point, problem = _shape_point(item.shape)
+                rows.append(Row(number, item.record.as_dict(), point, problem))
+    except DAMAGED as error:
+        raise FileRefused(f"The shapefile cannot be read (is it damaged?): {error}.") from None
     return _sheet(rows, names, "record")
 
 
