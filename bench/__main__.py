@@ -8,7 +8,7 @@ import platform
 import sys
 from pathlib import Path
 
-from bench import load, portal, profile, resize, send, site, staff, system
+from bench import load, outfalls, portal, profile, resize, send, site, staff, system
 
 SECTIONS = {
     "site": site,
@@ -16,6 +16,7 @@ SECTIONS = {
     "resize": resize,
     "send": send,
     "staff": staff,
+    "outfalls": outfalls,
     "load": load,
     "profile": profile,
     "system": system,

@@ -496,12 +496,24 @@ def check_pack(directory: Path | str | None = None) -> list[Problem]:
     except ContentError as error:
         found.append(_from_error(error))
     found += _check_learn(root, ordinance, citations)
+    found += _check_outfalls(root)
     if not found:
         try:  # what only the whole pack can tell: the exempt list's links to learn pages
             load_content(root)
         except ContentError as error:
             found.append(_from_error(error))
     return _unique(found)
+
+
+def _check_outfalls(root: Path) -> list[Problem]:
+    """content/outfalls.yaml, if the pack has one (the screening rotation, open data)."""
+    from content_model.outfalls import load_outfall_settings
+
+    try:
+        load_outfall_settings(root)
+    except ContentError as error:
+        return [_from_error(error)]
+    return []
 
 
 def _unique(problems: list[Problem]) -> list[Problem]:

@@ -24,6 +24,7 @@ from portal.limits import init_limits
 from portal.mail.courier import init_outbox
 from portal.offline import init_offline
 from portal.open311 import init_open311
+from portal.outfalls import init_outfalls
 from portal.proxy import init_proxy
 from portal.settings import SettingsError, defaults, require
 from portal.staff import init_staff
@@ -110,6 +111,8 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     }
     init_limits(app)
     init_open311(app, csrf)
+    # The outfall inventory and its screening (after expired_forms: it adds its sheet).
+    init_outfalls(app)
 
     if app.config["SITE_DIR"]:
         from portal.site_files import init_site_files

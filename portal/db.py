@@ -16,6 +16,7 @@ import sqlite_utils
 from flask import Flask, current_app, g
 
 from portal import search_index
+from portal.outfalls import schema as outfalls_schema
 from portal.statuses import STATUSES
 
 # Version of the schema below; bump it and add a step to MIGRATIONS when it changes.
@@ -26,7 +27,8 @@ from portal.statuses import STATUSES
 # release notices as recorded (a notice's filing and mailed letter), report_hazards for
 # the queue, notice_met that can be unknown (see _relax_notice_met), events by time,
 # the morning digests made (digests).
-SCHEMA_VERSION = 10
+# 11: the outfall inventory and dry-weather screenings (PACKAGE_SCHEMAS below).
+SCHEMA_VERSION = 11
 
 SCHEMA = """
 -- One row per thing the public sent: a resident report or a business notification.
@@ -552,6 +554,10 @@ CREATE TABLE IF NOT EXISTS open311_filings (
 );
 """
 
+# Feature packages that keep their tables beside their code: each a script of CREATE ...
+# IF NOT EXISTS statements, run after SCHEMA. (Outfalls: to become a migration step.)
+PACKAGE_SCHEMAS = [outfalls_schema.SCHEMA]
+
 
 # Every connection's settings (bench/baseline.py uses the same, to be a fair yardstick).
 # synchronous = FULL: a commit is on disk before the person is shown its reference. In WAL
@@ -667,7 +673,7 @@ def _migrate(db: sqlite_utils.Database) -> None:
         if "notifications" in tables:
             _relax_notice_met(db)
         # Statement by statement: executescript() would commit halfway.
-        for statement in _statements(SCHEMA):
+        for statement in _statements(SCHEMA + "".join(PACKAGE_SCHEMAS)):
             db.execute(statement)
         search_index.create(db, rebuild="case_search" not in tables)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

@@ -7,9 +7,10 @@ nothing, so what staff add during the day waits for the next business day's.
 Each officer's digest holds their open cases whose follow-up date is that day or has
 passed, the cases received since the previous digest (hazardous ones first) and hazardous
 ones nobody has looked at yet, of their own and of nobody's, and the enforcement dates of
-those cases that are overdue or due within the week. The first digest of an install starts
-the count: it lists follow-ups and enforcement dates only (each case that came in before
-it was mailed to the office as it arrived).
+those cases that are overdue or due within the week, and a line on the outfalls overdue
+or due this month for screening (portal/screening/, the same count the queue shows).
+The first digest of an install starts the count: it lists follow-ups and enforcement
+dates only (each case that came in before it was mailed to the office as it arrived).
 
 Officers are the enabled staff accounts with an e-mail address. While no account has one,
 the digest goes to PORTAL_SMO_EMAIL (the office's mailbox) with everything in it."""
@@ -27,9 +28,12 @@ from portal.deadlines import BusinessCalendar
 from portal.enforcement.records import open_dates
 from portal.hazards import case_hazards
 from portal.mail import outbox
+from portal.screening import digest_outfalls
 from portal.statuses import CLOSED
 
 PURPOSE = "digest"
+# What a digest may hold; one with none of them is not sent.
+PARTS = ("follow_ups", "new", "waiting", "dates", "outfalls")
 # Enforcement dates further ahead than this wait for a later digest (the deadlines page
 # lists them all).
 DATES_AHEAD = dt.timedelta(days=7)
@@ -136,6 +140,7 @@ def queue_digests(db: sqlite_utils.Database, now: dt.datetime) -> int:
         new, waiting = _cases_to_watch(db, since, stamp)
         all_dates = _enforcement_dates(db, today)
         assignees = dict(db.execute("SELECT id, assignee FROM cases").fetchall())
+        outfalls = digest_outfalls(today)  # the screening rotation (portal/screening/)
         links: dict[int, str] = {}
 
         def link(case_id: int) -> str:
@@ -151,8 +156,9 @@ def queue_digests(db: sqlite_utils.Database, now: dt.datetime) -> int:
                 "new": _theirs(username, new), "waiting": _theirs(username, waiting),
                 "dates": [(d, n) for d, n in all_dates
                           if username is None or assignees.get(n["case_id"]) in (None, username)],
+                "outfalls": outfalls,
             }  # fmt: skip
-            if not any(context[part] for part in ("follow_ups", "new", "waiting", "dates")):
+            if not any(context[part] for part in PARTS):
                 continue
             for part in ("follow_ups", "new", "waiting"):
                 for case in context[part]:
@@ -179,7 +185,9 @@ def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def subject(today: dt.date, follow_ups: list, new: list, waiting: list, dates: list, **_) -> str:
+def subject(
+    today: dt.date, follow_ups: list, new: list, waiting: list, dates: list, outfalls=None, **_
+) -> str:
     """What the digest holds, in a line: "Morning digest, Tuesday, December 1: 2 follow-ups
     due, 3 new cases (1 hazardous), 1 enforcement date"."""
     parts = []
@@ -195,4 +203,8 @@ def subject(today: dt.date, follow_ups: list, new: list, waiting: list, dates: l
         overdue = sum(d.overdue for d, _ in dates)
         parts.append(_count(len(dates), "enforcement date", "enforcement dates")
                      + (f" ({overdue} overdue)" if overdue else ""))  # fmt: skip
+    if outfalls:
+        late = outfalls["overdue"]
+        parts.append(_count(late + outfalls["due"], "outfall to screen", "outfalls to screen")
+                     + (f" ({late} overdue)" if late else ""))  # fmt: skip
     return f"Morning digest, {today:%A}, {today:%B} {today.day}: " + ", ".join(parts)

@@ -10,6 +10,7 @@ from flask import current_app, render_template, request, url_for
 
 from portal.db import get_db
 from portal.headers import origin
+from portal.outfalls.map_layer import case_layers, inventory_layers
 from portal.staff import bp
 from portal.staff.cases import get_case
 from portal.staff.maps import MapPoint, RenderedMap, case_map, cases_map, csp_for, legend
@@ -55,8 +56,14 @@ def _frame(rendered: RenderedMap):
 def cases_map_page():
     filters = Filters.from_args(request.args)
     located, missing = _open_cases(filters)
+    structures = get_db().execute("SELECT count(*) FROM outfalls").fetchone()[0]
     return render_template(
-        "staff/map.html", filters=filters, count=len(located), missing=missing, legend=legend()
+        "staff/map.html",
+        filters=filters,
+        count=len(located),
+        missing=missing,
+        legend=legend(),
+        structures=structures,
     )
 
 
@@ -69,6 +76,7 @@ def cases_map_frame():
         center=(settings.service_area.center_latitude, settings.service_area.center_longitude),
         zoom=settings.service_area.zoom,
         tiles=current_app.extensions["map_tiles"],
+        layers=inventory_layers(get_db()),
     )
     return _frame(rendered)
 
@@ -81,5 +89,6 @@ def case_map_frame(case_id: int):
         _point(case),
         others,
         tiles=current_app.extensions["map_tiles"],
+        layers=case_layers(get_db(), case),
     )
     return _frame(rendered)

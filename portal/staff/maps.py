@@ -14,13 +14,13 @@ import base64
 import hashlib
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import folium
 from branca.element import MacroElement
-from folium.map import FitBounds, Layer
+from folium.map import FitBounds, Layer, LayerControl
 from folium.plugins import FastMarkerCluster
 from folium.template import Template
 
@@ -139,10 +139,11 @@ class _StatusClusters(FastMarkerCluster):
 
     _template = _LAYER_TEMPLATE
 
-    def __init__(self, points: list[MapPoint]) -> None:
+    def __init__(self, points: list[MapPoint], control: bool = False) -> None:
         # Data is kept out of folium (its FastMarkerCluster would validate and re-serialise
         # every row); chunkedLoading keeps the page responsive while 5,000+ markers are added.
-        super().__init__([], chunked_loading=True, control=False)
+        # `control`: named in a layer control, beside other layers (the outfalls).
+        super().__init__([], chunked_loading=True, control=control, name="Open cases")
         _prepare(self, points, None, clustered=True)
         # Instance attributes, never the class lists folium's add_js_link would mutate.
         self.default_js = [
@@ -162,8 +163,8 @@ class _StatusMarkers(Layer):
 
     _template = _LAYER_TEMPLATE
 
-    def __init__(self, point: MapPoint, nearby: list[MapPoint]) -> None:
-        super().__init__(control=False)
+    def __init__(self, point: MapPoint, nearby: list[MapPoint], control: bool = False) -> None:
+        super().__init__(control=control, name="Cases")
         self._name = "StatusMarkers"
         _prepare(self, nearby, point, clustered=False)
 
@@ -219,7 +220,7 @@ def _add_tiles(fmap: folium.Map, tiles: TileSource | None) -> None:
         raise ValueError(f"tile URL needs {{z}}/{{x}}/{{y}} placeholders: {tiles.url!r}")
     # The attribution is plain text, linked if its provider asks (portal/tiles.py).
     layer = folium.TileLayer(
-        tiles.url, attr=str(tiles.attribution_html) or "-", max_zoom=tiles.max_zoom
+        tiles.url, attr=str(tiles.attribution_html) or "-", max_zoom=tiles.max_zoom, control=False
     )
     if not tiles.attribution:
         # TileLayer refuses an empty attribution; drop the placeholder afterwards.
@@ -238,8 +239,10 @@ def cases_map(
     center: tuple[float, float],
     zoom: int,
     tiles: TileSource | None,
+    layers: Sequence[Layer] = (),
 ) -> RenderedMap:
-    """All cases on one map, clustered in the browser; fitted to the cases if there are any."""
+    """All cases on one map, clustered in the browser; fitted to the cases if there are any.
+    `layers`: more to show beside them (the outfalls), each with a box to hide it."""
     fmap = _base_map(center, zoom, tiles)
     if points:
         lats = [p.latitude for p in points]
@@ -250,9 +253,19 @@ def cases_map(
         # No zoom animation: tiles are then fetched for the fitted view only, not the first.
         fit.options["animate"] = False
         fit.add_to(fmap)
-    _StatusClusters(points).add_to(fmap)
+    _StatusClusters(points, control=bool(layers)).add_to(fmap)
+    _add_layers(fmap, layers)
     _add_tiles(fmap, tiles)
     return _finish(fmap)
+
+
+def _add_layers(fmap: folium.Map, layers: Sequence[Layer]) -> None:
+    if not layers:
+        return
+    for layer in layers:
+        layer.add_to(fmap)
+    # Always open: a collapsed control opens on hover only.
+    LayerControl(position="topright", collapsed=False).add_to(fmap)
 
 
 def case_map(
@@ -261,10 +274,13 @@ def case_map(
     *,
     tiles: TileSource | None,
     zoom: int = 17,
+    layers: Sequence[Layer] = (),
 ) -> RenderedMap:
-    """One case, as a larger outlined marker, and the cases near it as smaller ones."""
+    """One case, as a larger outlined marker, and the cases near it as smaller ones;
+    `layers`: more beside them (the outfalls nearest the case)."""
     fmap = _base_map((point.latitude, point.longitude), zoom, tiles)
-    _StatusMarkers(point, nearby).add_to(fmap)
+    _StatusMarkers(point, nearby, control=bool(layers)).add_to(fmap)
+    _add_layers(fmap, layers)
     _add_tiles(fmap, tiles)
     return _finish(fmap)
 

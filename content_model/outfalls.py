@@ -1,0 +1,52 @@
+"""content/outfalls.yaml: how often each outfall is screened, and whether the inventory is
+public. The file is optional: a pack without it gets the defaults below (a pack adopted
+before the inventory existed keeps working), and a file that is there is checked whole."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from content_model.loader import CONTENT_DIR, _Fields, _read_yaml
+
+FILE = "outfalls.yaml"
+# Where the portal serves the inventory when it is public (the site's proxy passes it on).
+OPEN_DATA_PATH = "/open-data/"
+# The State's MS4 permit asks that every outfall be screened at least once in five years.
+DEFAULT_EVERY_YEARS = 5
+
+
+@dataclass(frozen=True)
+class OutfallSettings:
+    """The rotation (every outfall screened at least once in `every_years`) and whether
+    the inventory's GeoJSON is open to anyone (`public`) or to signed-in staff only."""
+
+    every_years: int = DEFAULT_EVERY_YEARS
+    public: bool = False
+    # Where a printed route starts when no start is given: a name and a place (optional).
+    route_start_name: str | None = None
+    route_start: tuple[float, float] | None = None
+
+
+def load_outfall_settings(directory: Path | str | None = None) -> OutfallSettings:
+    """Read content/outfalls.yaml if the pack has one; every error names the file and field."""
+    path = Path(directory or CONTENT_DIR) / FILE
+    if not path.exists():
+        return OutfallSettings()
+    fields = _Fields(_read_yaml(path), FILE)
+    screening = fields.mapping("screening")
+    years = screening.integer("every_years")
+    if not 1 <= years <= 20:
+        raise screening.fail("every_years", "must be a whole number of years from 1 to 20")
+    open_data = fields.mapping("open_data")
+    public = open_data.flag("public", False)
+    start, start_name = None, None
+    fields.known("route_start")
+    if fields.data.get("route_start") is not None:
+        route = fields.mapping("route_start")
+        start_name = route.text("name")
+        start = (route.number("latitude", -90, 90), route.number("longitude", -180, 180))
+    fields.refuse_unknown()
+    return OutfallSettings(
+        every_years=years, public=public, route_start_name=start_name, route_start=start
+    )

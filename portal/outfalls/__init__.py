@@ -1,0 +1,29 @@
+"""The MS4 outfall inventory (staff pages at /staff/outfalls/, the import command, the
+open-data GeoJSON). Its tables are in schema.py; nothing in them is personal."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from content_model.outfalls import load_outfall_settings
+
+
+def init_outfalls(app: Flask) -> None:
+    """Read content/outfalls.yaml, register the inventory's and the screenings' pages and
+    the `outfalls` command."""
+    app.extensions["outfalls"] = load_outfall_settings(app.config["CONTENT_DIR"])
+    # Imported here: portal/db.py reads this package's schema while it loads.
+    from portal.db import get_db
+    from portal.outfalls import commands, open_data, views
+    from portal.outfalls.choices import labels
+    from portal.outfalls.map_layer import nearest_to
+    from portal.screening import init_screening
+
+    app.jinja_env.globals.update(
+        nearest_structures=lambda case: nearest_to(get_db(), case),
+        structure_words=labels("structure_type"),
+    )
+    app.register_blueprint(views.bp)
+    app.register_blueprint(open_data.bp)
+    app.cli.add_command(commands.outfalls_command)
+    init_screening(app)

@@ -1,0 +1,94 @@
+"""The staff forms of the inventory: one structure, its photos, and a file to import."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    FileField,
+    HiddenField,
+    MultipleFileField,
+    SelectField,
+    StringField,
+)
+from wtforms.validators import Length, ValidationError
+
+from portal.intake.fields import coordinate_field, long_text, options, text
+from portal.outfalls import importer
+from portal.outfalls.choices import labels
+
+MAX_IMPORT_BYTES = 20 * 1024 * 1024
+
+
+def _choices(field: str, blank: str | None = "Not recorded") -> list:
+    pairs = list(labels(field).items())
+    return options(([("", blank)] if blank else []) + pairs)
+
+
+def _size(form: object, field: Any) -> None:
+    """A size in inches: 24, 24 in, 600 mm (see importer.parse_size), or empty."""
+    value = (field.data or "").strip()
+    field.data = value or None
+    if not value:
+        return
+    try:
+        inches, second = importer.parse_size(value)
+    except ValueError:
+        raise ValidationError("Enter the size in inches, like 24 (or 600 mm).") from None
+    if second is not None:
+        raise ValidationError("Enter one number here; the height has its own box.")
+    field.data = inches
+
+
+class OutfallForm(FlaskForm):
+    """One structure of the inventory, as staff add or edit it."""
+
+    code = text("Id", 40, required="Enter the id your inventory uses, like OF-012.")
+    structure_type = SelectField("Kind of structure", choices=_choices("structure_type", None))
+    latitude = coordinate_field("Latitude", -90, 90)
+    longitude = coordinate_field("Longitude", -180, 180)
+    location = text("Where it is", 2000)
+    conveyance = SelectField("Conveyance", choices=_choices("conveyance"))
+    material = SelectField("Material", choices=_choices("material"))
+    shape = SelectField("Shape", choices=_choices("shape"))
+    size_in = StringField("Diameter or width (inches)", [Length(max=30), _size])
+    height_in = StringField("Height (inches)", [Length(max=30), _size])
+    receiving_water = text("Receiving water", 2000)
+    drainage_area = text("Sewershed or drainage area", 2000)
+    condition = SelectField("Condition", choices=_choices("condition"))
+    notes = long_text("Notes", 2000)
+
+    def validate(self, extra_validators=None) -> bool:
+        valid = super().validate(extra_validators)
+        for name in ("latitude", "longitude"):
+            field = getattr(self, name)
+            if field.data is None and not field.errors:
+                field.errors = [f"Enter the {name} (in degrees, like the map shows it)."]
+                valid = False
+        return valid
+
+    def values(self) -> dict[str, Any]:
+        """What to store: every field, empty ones as None."""
+        return {
+            name: (getattr(self, name).data or None) for name in ("code", *importer.STORED_FIELDS)
+        }
+
+
+class PhotosForm(FlaskForm):
+    photos = MultipleFileField("Photos of the structure")
+    # keep_photos() reads these two; an edit page keeps no photos between tries.
+    kept_photos = HiddenField()
+
+
+class ImportForm(FlaskForm):
+    file = FileField("Inventory file")
+    check_only = BooleanField("Only check the file: change nothing")
+
+    def validate_file(self, field: Any) -> None:
+        upload = field.data
+        if not upload or not getattr(upload, "filename", ""):
+            raise ValidationError(
+                "Choose a file: GeoJSON, CSV with latitude and longitude, or a zipped shapefile."
+            )

@@ -1,0 +1,192 @@
+"""The inventory in the database: reading structures, the nearest ones to a place, and
+storing an import or a staff edit."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import sqlite_utils
+
+from portal.db import insert, transaction
+from portal.outfalls import importer
+from portal.outfalls.importer import Area, FileRefused, Plan, Report
+from portal.staff.queue import METERS_PER_DEGREE, distance_m
+
+Row = dict[str, Any]
+
+
+def area_of(settings: Any) -> Area:
+    """The content's service area, as the importer checks places against it."""
+    box = settings.service_area
+    return Area(box.name, box.south, box.west, box.north, box.east)
+
+
+def stored(db: sqlite_utils.Database) -> dict[str, Row]:
+    """Every structure by its id, case-folded (as the importer compares them)."""
+    return {row["code"].casefold(): row for row in db.query("SELECT * FROM outfalls")}
+
+
+def get(db: sqlite_utils.Database, outfall_id: int) -> Row | None:
+    return next(db.query("SELECT * FROM outfalls WHERE id = ?", [outfall_id]), None)
+
+
+def by_code(db: sqlite_utils.Database, code: str) -> Row | None:
+    return next(db.query("SELECT * FROM outfalls WHERE code = ?", [code.strip()]), None)
+
+
+def nearest(
+    db: sqlite_utils.Database,
+    latitude: float,
+    longitude: float,
+    *,
+    limit: int = 10,
+    within_m: float = 2000,
+    outfalls_only: bool = False,
+) -> list[Row]:
+    """The structures nearest a place, nearest first, each with its `distance` (metres);
+    only those within `within_m` (a box through the index, then the exact distance)."""
+    dlat = within_m / METERS_PER_DEGREE
+    dlon = within_m / (METERS_PER_DEGREE * max(math.cos(math.radians(latitude)), 0.01))
+    only = " AND structure_type = 'outfall'" if outfalls_only else ""
+    rows = []
+    for row in db.query(
+        "SELECT id, code, structure_type, latitude, longitude, location, receiving_water"
+        " FROM outfalls WHERE latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?" + only,
+        [latitude - dlat, latitude + dlat, longitude - dlon, longitude + dlon],
+    ):
+        row["distance"] = distance_m(latitude, longitude, row["latitude"], row["longitude"])
+        if row["distance"] <= within_m:
+            rows.append(row)
+    rows.sort(key=lambda row: (row["distance"], row["code"]))
+    return rows[:limit]
+
+
+def import_file(
+    db: sqlite_utils.Database,
+    name: str,
+    sheet_or_data: importer.Sheet | bytes,
+    area: Area,
+    *,
+    actor: str,
+    stamp: str,
+    check_only: bool = False,
+) -> Report:
+    """Read, check and (unless `check_only`) store a file in one transaction; the report
+    says what was added, updated, unchanged and refused."""
+    try:
+        sheet = (
+            sheet_or_data
+            if isinstance(sheet_or_data, importer.Sheet)
+            else importer.read_file(name, sheet_or_data)
+        )
+    except FileRefused as error:
+        return Report(name, "row", 0, 0, 0, 0, [], [], 0, check_only, str(error))
+    records, refusals = importer.check_rows(sheet, area)
+    with transaction(db):
+        current = stored(db)
+        planned = importer.plan(records, current)
+        if not check_only:
+            apply(db, planned, actor=actor, stamp=stamp)
+    in_file = {record.code.casefold() for record in records} | {
+        refusal.code.casefold() for refusal in refusals if refusal.code
+    }
+    return Report(
+        file=name,
+        unit=sheet.unit,
+        read=len(sheet.rows),
+        added=len(planned.added),
+        updated=len(planned.updated),
+        unchanged=len(planned.unchanged),
+        refusals=refusals,
+        ignored=sheet.ignored,
+        not_in_file=len(set(current) - in_file),
+        checked_only=check_only,
+    )
+
+
+def apply(db: sqlite_utils.Database, planned: Plan, *, actor: str, stamp: str) -> None:
+    """Store a plan (call inside a transaction)."""
+    for record in planned.added:
+        insert(db, "outfalls", {
+            "code": record.code, "structure_type": "outfall", **record.values,
+            "created_at": stamp, "updated_at": stamp, "updated_by": actor,
+        })  # fmt: skip
+    for _, row_id, changes in planned.updated:
+        _update(db, row_id, changes, actor, stamp)
+
+
+def _update(db: sqlite_utils.Database, row_id: int, changes: Row, actor: str, stamp: str):
+    unknown = set(changes) - set(importer.STORED_FIELDS) - {"code"}
+    if unknown:
+        raise KeyError(f"not an inventory field: {sorted(unknown)}")
+    sets = ", ".join(f'"{name}" = ?' for name in changes)
+    db.execute(
+        f"UPDATE outfalls SET {sets}, updated_at = ?, updated_by = ? WHERE id = ?",
+        [*changes.values(), stamp, actor, row_id],
+    )
+
+
+def save(db: sqlite_utils.Database, row_id: int | None, values: Row, actor: str, stamp: str):
+    """A staff edit (or a new structure, `row_id` None); returns the structure's id."""
+    with transaction(db):
+        if row_id is None:
+            return insert(db, "outfalls", {
+                **values, "created_at": stamp, "updated_at": stamp, "updated_by": actor,
+            })  # fmt: skip
+        _update(db, row_id, values, actor, stamp)
+        return row_id
+
+
+def photos_of(db: sqlite_utils.Database, outfall_id: int) -> list[Row]:
+    return list(db.query(
+        "SELECT id, position, width, height, added_at, added_by FROM outfall_photos"
+        " WHERE outfall_id = ? ORDER BY position", [outfall_id]))  # fmt: skip
+
+
+def move_pending_photos(
+    db: sqlite_utils.Database,
+    table: str,
+    owner: str,
+    owner_id: int,
+    photos: list[Row],
+    extra: Row | None = None,
+) -> None:
+    """Checked photos from the pending table into `table` under its `owner` column, after
+    the owner's last one (call inside a transaction)."""
+    start = db.execute(
+        f"SELECT coalesce(max(position), 0) FROM {table} WHERE {owner} = ?", [owner_id]
+    ).fetchone()[0]
+    extra = extra or {}
+    names = "".join(f", {name}" for name in extra)
+    marks = "".join(", ?" for _ in extra)
+    for position, photo in enumerate(photos, start=start + 1):
+        db.execute(
+            f"INSERT INTO {table} ({owner}, position, content_type, width, height, sha256,"
+            f" data{names}) SELECT ?, ?, content_type, width, height, sha256, data{marks}"
+            " FROM pending_photos WHERE id = ?",
+            [owner_id, position, *extra.values(), photo["id"]],
+        )
+        db.execute("DELETE FROM pending_photos WHERE id = ?", [photo["id"]])
+
+
+# Left out of the public file: free text a person typed may name someone.
+PRIVATE_FIELDS = ("notes",)
+
+
+def geojson_features(db: sqlite_utils.Database, *, public: bool) -> Iterator[Row]:
+    """Every structure as a GeoJSON feature: its fields, never who edited it (and, in the
+    public file, no free-text notes)."""
+    left_out = {"latitude", "longitude", *(PRIVATE_FIELDS if public else ())}
+    for row in db.query("SELECT * FROM outfalls ORDER BY code"):
+        properties = {
+            "id": row["code"],
+            **{name: row[name] for name in importer.STORED_FIELDS if name not in left_out},
+            "updated_at": row["updated_at"],
+        }
+        yield {
+            "type": "Feature",
+            "geometry": {"type": "Point", "coordinates": [row["longitude"], row["latitude"]]},
+            "properties": properties,
+        }

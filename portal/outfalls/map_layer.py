@@ -1,0 +1,151 @@
+"""The inventory on the staff maps: one layer of structures, clustered on the map of open
+cases and plain on a case's own map. Built like the cases' layer (portal/staff/maps.py):
+the structures travel as ONE escaped JSON array, turned into markers by one function, and
+popups are made with DOM calls, so an id is always plain text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import sqlite_utils
+from flask import url_for
+from folium.map import Layer
+from folium.template import Template
+
+from content_model.theme import asset_url
+from portal.outfalls.choices import labels
+from portal.outfalls.inventory import nearest
+from portal.staff.maps import _script_json
+
+LAYER_NAME = "Outfalls and structures"
+
+
+@dataclass(frozen=True)
+class StructurePoint:
+    latitude: float
+    longitude: float
+    code: str  # the inventory's id, e.g. "OF-012"
+    label: str  # its kind, e.g. "Outfall"
+    url: str  # its page, e.g. "/staff/outfalls/3/"
+
+    def __post_init__(self) -> None:
+        if not self.url.startswith("/") or self.url.startswith("//"):
+            raise ValueError(f"structure URL must be a path on this site: {self.url!r}")
+
+
+# A hollow dark ring: unlike the cases' filled status colours. Clusters of structures are
+# dark squares with their count in white (the cases' clusters are round and coloured).
+_TEMPLATE = Template(
+    """
+    {% macro header(this, kwargs) %}
+    {%- if this.clustered %}
+    <style>.structure-cluster { background: #1f2d3d; color: #ffffff; border: 2px solid #ffffff;
+        border-radius: 4px; font: 700 13px/30px sans-serif; text-align: center; }</style>
+    {%- endif %}
+    {% endmacro %}
+    {% macro script(this, kwargs) %}
+        var {{ this.get_name() }} = (function () {
+            var data = {{ this.data_json }};
+            var markers = [];
+            for (var i = 0; i < data.length; i++) {
+                (function (row) {
+                    var marker = L.circleMarker([row[0], row[1]], {
+                        radius: 6, color: "#1f2d3d", weight: 3,
+                        fillColor: "#ffffff", fillOpacity: 1
+                    });
+                    marker.bindPopup(function () {
+                        var link = document.createElement("a");
+                        link.href = row[4];
+                        link.textContent = row[2] + " \\u00b7 " + row[3];
+                        return link;
+                    });
+                    markers.push(marker);
+                })(data[i]);
+            }
+            {%- if this.clustered %}
+            var group = L.markerClusterGroup({
+                chunkedLoading: true, maxClusterRadius: 60,
+                iconCreateFunction: function (cluster) {
+                    return L.divIcon({html: String(cluster.getChildCount()),
+                        className: "structure-cluster", iconSize: L.point(34, 34)});
+                }
+            });
+            group.addLayers(markers);
+            {%- else %}
+            var group = L.featureGroup(markers);
+            {%- endif %}
+            return group;
+        })();
+    {% endmacro %}
+    """
+)
+
+
+class StructureLayer(Layer):
+    """The structures as a layer the map's layer control can hide and show."""
+
+    _template = _TEMPLATE
+
+    def __init__(self, points: list[StructurePoint], *, clustered: bool) -> None:
+        super().__init__(name=LAYER_NAME, overlay=True, control=True)
+        self._name = "StructureLayer"
+        self.clustered = clustered
+        self.data_json = _script_json([_row(point) for point in points])
+        if clustered:
+            self.default_js = [
+                ("markerclusterjs",
+                 asset_url("vendor/leaflet.markercluster/leaflet.markercluster.js")),
+            ]  # fmt: skip
+            self.default_css = [
+                ("markerclustercss", asset_url("vendor/leaflet.markercluster/MarkerCluster.css")),
+            ]
+
+
+def _row(point: StructurePoint) -> list[Any]:
+    return [round(point.latitude, 6), round(point.longitude, 6), point.code, point.label,
+            point.url]  # fmt: skip
+
+
+# The outfalls shown with a case: the nearest few, as far as a flow may plausibly be traced.
+NEAR_CASE = 5
+NEAR_CASE_METERS = 500
+
+
+def _pages() -> Callable[[int], str]:
+    # One url_for, then the id put in: thousands of markers, one route lookup.
+    first = url_for("outfalls.detail", outfall_id=0)
+    head, tail = first.rsplit("/0/", 1)
+    return lambda row_id: f"{head}/{row_id}/{tail}"
+
+
+def inventory_layers(db: sqlite_utils.Database) -> list[Layer]:
+    """Every structure, clustered (none: no layer, and the map stays as it was)."""
+    page, words = _pages(), labels("structure_type")
+    points = [
+        StructurePoint(lat, lon, code, words.get(kind, kind), page(row_id))
+        for row_id, code, kind, lat, lon in db.execute(
+            "SELECT id, code, structure_type, latitude, longitude FROM outfalls"
+        )
+    ]
+    return [StructureLayer(points, clustered=True)] if points else []
+
+
+def nearest_to(db: sqlite_utils.Database, case: dict[str, Any]) -> list[dict[str, Any]]:
+    """The structures nearest a case's place, nearest first (none without coordinates)."""
+    if case.get("latitude") is None:
+        return []
+    return nearest(db, case["latitude"], case["longitude"], limit=NEAR_CASE,
+                   within_m=NEAR_CASE_METERS)  # fmt: skip
+
+
+def case_layers(db: sqlite_utils.Database, case: dict[str, Any]) -> list[Layer]:
+    """The structures nearest a case, for its map (none: no layer)."""
+    page, words = _pages(), labels("structure_type")
+    points = [
+        StructurePoint(row["latitude"], row["longitude"], row["code"],
+                       words.get(row["structure_type"], row["structure_type"]), page(row["id"]))
+        for row in nearest_to(db, case)
+    ]  # fmt: skip
+    return [StructureLayer(points, clustered=False)] if points else []

@@ -1,0 +1,90 @@
+"""The outfall inventory's and the screenings' tables (CREATE ... IF NOT EXISTS only).
+
+Kept here, beside the code that writes them, and run by portal/db.py's migrator with the
+rest of the schema (PACKAGE_SCHEMAS there). Nothing in these tables is personal: the
+inventory may be published as open data (portal/outfalls/open_data.py)."""
+
+from __future__ import annotations
+
+SCHEMA = """
+-- The MS4's structures: outfalls first, and (optionally) catch basins, manholes and the
+-- like. `code` is the id the municipality already uses (its GIS or spreadsheet), unique
+-- whatever its case; the importer updates a structure by it.
+CREATE TABLE IF NOT EXISTS outfalls (
+    id INTEGER PRIMARY KEY,
+    code TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (length(code) BETWEEN 1 AND 40),
+    structure_type TEXT NOT NULL DEFAULT 'outfall',
+    latitude REAL NOT NULL CHECK (latitude BETWEEN -90 AND 90),
+    longitude REAL NOT NULL CHECK (longitude BETWEEN -180 AND 180),
+    -- Where it is, in words (a street, "behind the school").
+    location TEXT,
+    -- The Outfall Reconnaissance Inventory's words: closed pipe, open drainage, in-stream.
+    conveyance TEXT,
+    material TEXT,
+    shape TEXT,
+    -- Diameter (or width) and height, in inches.
+    size_in REAL CHECK (size_in IS NULL OR size_in > 0),
+    height_in REAL CHECK (height_in IS NULL OR height_in > 0),
+    receiving_water TEXT,
+    drainage_area TEXT,
+    condition TEXT,
+    notes TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    -- Who last changed it: a staff username, or "import <file name>".
+    updated_by TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS outfalls_place ON outfalls (latitude, longitude);
+CREATE INDEX IF NOT EXISTS outfalls_type ON outfalls (structure_type, code);
+
+CREATE TABLE IF NOT EXISTS outfall_photos (
+    id INTEGER PRIMARY KEY,
+    outfall_id INTEGER NOT NULL REFERENCES outfalls (id),
+    position INTEGER NOT NULL,
+    content_type TEXT NOT NULL,
+    width INTEGER NOT NULL,
+    height INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    data BLOB NOT NULL,
+    added_at TEXT NOT NULL,
+    added_by TEXT NOT NULL,
+    UNIQUE (outfall_id, position)
+);
+
+-- A dry-weather screening of one outfall, as the field sheet has it (the Center for
+-- Watershed Protection's Outfall Reconnaissance Inventory). `sheet_key` makes a sheet sent
+-- twice (a retry on a weak signal) one screening. `overall` is the call a later step opens
+-- a case from (suspect, obvious); `case_id` is that case, once there is one.
+CREATE TABLE IF NOT EXISTS screenings (
+    id INTEGER PRIMARY KEY,
+    outfall_id INTEGER NOT NULL REFERENCES outfalls (id),
+    sheet_key TEXT NOT NULL UNIQUE,
+    screened_at TEXT NOT NULL,
+    inspector TEXT NOT NULL,
+    hours_since_rain REAL CHECK (hours_since_rain IS NULL OR hours_since_rain >= 0),
+    rain_inches REAL CHECK (rain_inches IS NULL OR rain_inches >= 0),
+    flow TEXT NOT NULL CHECK (flow IN ('none', 'trickle', 'moderate', 'substantial')),
+    -- Every observation, as a JSON object of the sheet's field names (portal/screening/sheet.py).
+    observations TEXT NOT NULL DEFAULT '{}',
+    notes TEXT,
+    overall TEXT NOT NULL CHECK (overall IN ('unlikely', 'potential', 'suspect', 'obvious')),
+    case_id INTEGER REFERENCES cases (id),
+    recorded_at TEXT NOT NULL,
+    recorded_by TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS screenings_outfall ON screenings (outfall_id, screened_at);
+CREATE INDEX IF NOT EXISTS screenings_follow_up ON screenings (overall)
+    WHERE overall IN ('suspect', 'obvious') AND case_id IS NULL;
+
+CREATE TABLE IF NOT EXISTS screening_photos (
+    id INTEGER PRIMARY KEY,
+    screening_id INTEGER NOT NULL REFERENCES screenings (id),
+    position INTEGER NOT NULL,
+    content_type TEXT NOT NULL,
+    width INTEGER NOT NULL,
+    height INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    data BLOB NOT NULL,
+    UNIQUE (screening_id, position)
+);
+"""

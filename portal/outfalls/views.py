@@ -1,0 +1,239 @@
+"""The inventory in the staff workspace: the list, one structure, its edit form and photos,
+the import page, and the GeoJSON for staff."""
+
+from __future__ import annotations
+
+import json
+import math
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from portal.clock import local_stamp, local_today
+from portal.db import get_db, transaction
+from portal.intake.pending import keep_photos
+from portal.intake.storage import new_submission_key
+from portal.outfalls import inventory
+from portal.outfalls.choices import VOCABULARIES, labels
+from portal.outfalls.forms import MAX_IMPORT_BYTES, ImportForm, OutfallForm, PhotosForm
+from portal.screening.rotation import turn_of, turns
+from portal.staff.auth import current_staff
+
+bp = Blueprint("outfalls", __name__, url_prefix="/staff/outfalls")
+PER_PAGE = 100
+STATES = ("overdue", "due", "later")
+
+
+def _settings():
+    return current_app.extensions["outfalls"]
+
+
+def _filters() -> dict[str, str]:
+    """The list's filters from the query string, each kept only if it is one we know."""
+    args = request.args
+    found = {"q": " ".join(args.get("q", "").split())[:100]}
+    kind = args.get("type", "")
+    found["type"] = kind if kind in labels("structure_type") else ""
+    condition = args.get("condition", "")
+    found["condition"] = condition if condition in labels("condition") else ""
+    found["water"] = args.get("water", "")[:200]
+    found["due"] = args.get("due", "") if args.get("due") in STATES else ""
+    return found
+
+
+@bp.route("/")
+def inventory_list():
+    db = get_db()
+    filters = _filters()
+    where, params = ["1 = 1"], []
+    if filters["q"]:
+        where.append("(code LIKE ? OR location LIKE ? OR receiving_water LIKE ?"
+                     " OR drainage_area LIKE ? OR notes LIKE ?)")  # fmt: skip
+        params += [f"%{filters['q']}%"] * 5
+    for name, column in (("type", "structure_type"), ("condition", "condition"),
+                         ("water", "receiving_water")):  # fmt: skip
+        if filters[name]:
+            where.append(f"{column} = ?")
+            params.append(filters[name])
+    rows = list(db.query(
+        "SELECT id, code, structure_type, location, receiving_water, drainage_area, condition"
+        f" FROM outfalls WHERE {' AND '.join(where)} ORDER BY code", params))  # fmt: skip
+    by_id = {row["id"]: row["turn"] for row in turns(db, _settings().every_years, local_today())}
+    for row in rows:
+        row["turn"] = by_id.get(row["id"])
+    if filters["due"]:
+        rows = [row for row in rows if row["turn"] and row["turn"].state == filters["due"]]
+    total = len(rows)
+    try:
+        page = max(1, min(int(request.args.get("page", "1")), 10_000))
+    except ValueError:
+        page = 1
+    pages = max(1, math.ceil(total / PER_PAGE))
+    waters = [r[0] for r in db.execute(
+        "SELECT DISTINCT receiving_water FROM outfalls WHERE receiving_water IS NOT NULL"
+        " ORDER BY receiving_water")]  # fmt: skip
+    return render_template(
+        "staff/outfalls/list.html",
+        rows=rows[(page - 1) * PER_PAGE : page * PER_PAGE],
+        total=total,
+        page=page,
+        pages=pages,
+        filters=filters,
+        args={k: v for k, v in filters.items() if v},
+        waters=waters,
+        type_labels=labels("structure_type"),
+        condition_labels=labels("condition"),
+        stored=db.execute("SELECT count(*) FROM outfalls").fetchone()[0],
+    )
+
+
+def _get(outfall_id: int) -> dict:
+    return inventory.get(get_db(), outfall_id) or abort(404)
+
+
+@bp.route("/<int:outfall_id>/")
+def detail(outfall_id: int):
+    return _detail_page(_get(outfall_id), PhotosForm(formdata=None))
+
+
+def _detail_page(outfall: dict, photos_form: PhotosForm, status: int = 200):
+    db = get_db()
+    screenings = list(db.query(
+        "SELECT id, screened_at, inspector, flow, overall FROM screenings WHERE outfall_id = ?"
+        " ORDER BY screened_at DESC, id DESC", [outfall["id"]]))  # fmt: skip
+    page = render_template(
+        "staff/outfalls/detail.html",
+        outfall=outfall,
+        labels={name: labels(name) for name in VOCABULARIES},
+        photos=inventory.photos_of(db, outfall["id"]),
+        photos_form=photos_form,
+        screenings=screenings,
+        turn=turn_of(db, outfall, _settings().every_years, local_today()),
+        every_years=_settings().every_years,
+        nearby=[
+            n
+            for n in inventory.nearest(
+                db, outfall["latitude"], outfall["longitude"], limit=6, within_m=300
+            )
+            if n["id"] != outfall["id"]
+        ],
+    )
+    return page, status
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new():
+    form = OutfallForm()
+    if request.method == "GET":
+        form.structure_type.data = "outfall"
+    return _edit(form, None)
+
+
+@bp.route("/<int:outfall_id>/edit", methods=["GET", "POST"])
+def edit(outfall_id: int):
+    outfall = _get(outfall_id)
+    form = OutfallForm(data=outfall) if request.method == "GET" else OutfallForm()
+    if request.method == "GET":
+        for name in ("size_in", "height_in"):
+            value = outfall[name]
+            getattr(form, name).data = f"{value:g}" if value is not None else ""
+    return _edit(form, outfall)
+
+
+def _edit(form: OutfallForm, outfall: dict | None):
+    status = 200
+    if request.method == "POST":
+        db = get_db()
+        if form.validate():
+            other = inventory.by_code(db, form.code.data)
+            if other and (outfall is None or other["id"] != outfall["id"]):
+                form.code.errors = [f"{other['code']} is already in the inventory."]
+            else:
+                saved = inventory.save(db, outfall["id"] if outfall else None, form.values(),
+                                       current_staff()["username"], local_stamp())  # fmt: skip
+                flash(f"{form.code.data} saved.", "success")
+                return redirect(url_for("outfalls.detail", outfall_id=saved), code=303)
+        status = 422
+    return render_template("staff/outfalls/edit.html", form=form, outfall=outfall), status
+
+
+@bp.route("/<int:outfall_id>/photos", methods=["POST"])
+def add_photos(outfall_id: int):
+    outfall = _get(outfall_id)
+    form = PhotosForm()
+    if not form.validate():
+        return _detail_page(outfall, form, 422)
+    photos, errors = keep_photos(form, new_submission_key())
+    if not photos and not errors:
+        errors = ["Choose one or more photos to add."]
+    if errors:
+        form.photos.errors = errors
+        for photo in photos:  # nothing half-added: the refused try adds none of them
+            get_db().execute("DELETE FROM pending_photos WHERE id = ?", [photo["id"]])
+        return _detail_page(outfall, form, 422)
+    db = get_db()
+    with transaction(db):
+        inventory.move_pending_photos(db, "outfall_photos", "outfall_id", outfall_id, photos,
+            {"added_at": local_stamp(), "added_by": current_staff()["username"]})  # fmt: skip
+    flash(f"{len(photos)} photo{'s' if len(photos) != 1 else ''} added.", "success")
+    return redirect(
+        url_for("outfalls.detail", outfall_id=outfall_id, _anchor="outfall-photos"), 303
+    )
+
+
+def photo_response(table: str, photo_id: int, name: str) -> Response:
+    """One stored photo (staff only: served under /staff/), or the 404 page."""
+    row = get_db().execute(
+        f"SELECT data, content_type FROM {table} WHERE id = ?", [photo_id]
+    ).fetchone() or abort(404)
+    response = current_app.response_class(row[0], mimetype=row[1])
+    response.headers["Content-Disposition"] = f"inline; filename={name}-{photo_id}.jpg"
+    return response
+
+
+@bp.route("/photos/<int:photo_id>")
+def photo(photo_id: int):
+    return photo_response("outfall_photos", photo_id, "outfall")
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_page():
+    form = ImportForm()
+    report, status = None, 200
+    if request.method == "POST":
+        if form.validate():
+            upload = form.file.data
+            data = upload.read(MAX_IMPORT_BYTES + 1)
+            if len(data) > MAX_IMPORT_BYTES:
+                form.file.errors = [f"The file is over {MAX_IMPORT_BYTES // 2**20} MB."]
+            else:
+                name = (upload.filename or "file").rsplit("/", 1)[-1][:120]
+                report = inventory.import_file(
+                    get_db(), name, data, inventory.area_of(current_app.extensions["content"]
+                    .settings), actor=f"import {name} by {current_staff()['username']}",
+                    stamp=local_stamp(), check_only=form.check_only.data)  # fmt: skip
+        status = 422 if form.errors or (report and report.refused_file) else 200
+    return render_template("staff/outfalls/import.html", form=form, report=report), status
+
+
+def geojson_response(public: bool) -> Response:
+    """The inventory as a GeoJSON FeatureCollection (a download)."""
+    features = list(inventory.geojson_features(get_db(), public=public))
+    body = json.dumps({"type": "FeatureCollection", "features": features}, ensure_ascii=False)
+    response = Response(body, mimetype="application/geo+json")
+    response.headers["Content-Disposition"] = 'attachment; filename="outfalls.geojson"'
+    return response
+
+
+@bp.route("/outfalls.geojson")
+def staff_geojson():
+    return geojson_response(public=False)

@@ -1,0 +1,41 @@
+"""Dry-weather outfall screening (staff pages at /staff/screenings/): the field sheet, the
+rotation every outfall is screened on, and a day's printed route."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from flask import Flask, current_app
+
+from portal.clock import local_today
+from portal.db import get_db
+from portal.screening.rotation import Waiting, waiting
+
+
+def outfalls_waiting(today: dt.date | None = None) -> Waiting:
+    """The outfalls overdue and due this month: the line the queue page and the morning
+    digest show (one call, so they say the same)."""
+    years = current_app.extensions["outfalls"].every_years
+    return waiting(get_db(), years, today or local_today())
+
+
+def digest_outfalls(today: dt.date) -> dict[str, Any] | None:
+    """The morning digest's line on outfall screening: how many are overdue and due this
+    month, with a link to the list (None: nothing waiting). Call with an app context."""
+    from portal.mail.compose import public_url_for
+
+    found = outfalls_waiting(today)
+    if not found:
+        return None
+    return {"overdue": len(found.overdue), "due": len(found.due),
+            "link": public_url_for("screening.due")}  # fmt: skip
+
+
+def init_screening(app: Flask) -> None:
+    from portal.screening import views
+
+    app.register_blueprint(views.bp)
+    app.jinja_env.globals["outfalls_waiting"] = outfalls_waiting
+    # The sheet shown again, with what was typed, when its CSRF token has expired.
+    app.extensions.setdefault("expired_forms", {})["screening.submit"] = views.expired

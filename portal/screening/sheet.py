@@ -1,0 +1,220 @@
+"""The dry-weather screening field sheet, after the Center for Watershed Protection's Outfall
+Reconnaissance Inventory (IDDE Guidance Manual, 2004): the weather, the flow, the physical
+indicators (each with its severity, 1 to 3, as the inventory form grades them), optional
+field tests with their units, photos, and the overall call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    DateTimeLocalField,
+    DecimalField,
+    HiddenField,
+    MultipleFileField,
+    SelectField,
+    StringField,
+)
+from wtforms.validators import (
+    DataRequired,
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    StopValidation,
+)
+
+from portal.clock import local_now
+from portal.intake.fields import choice, long_text, options
+
+FLOWS = [
+    ("none", "No flow"),
+    ("trickle", "Trickle"),
+    ("moderate", "Moderate"),
+    ("substantial", "Substantial"),
+]
+# The overall characterization, with the inventory's own definitions.
+OVERALL = [
+    ("unlikely", "Unlikely"),
+    ("potential", "Potential (two or more indicators)"),
+    ("suspect", "Suspect (one or more indicators with a severity of 3)"),
+    ("obvious", "Obvious (an illicit discharge seen)"),
+]
+FOLLOW_UP = ("suspect", "obvious")
+SEVERITY = [("", "—"), ("1", "1 (faint)"), ("2", "2 (easily seen or smelt)"), ("3", "3 (strong)")]
+
+# Each indicator: its kinds (the first, "none", means not seen) and whether it has a severity.
+INDICATORS: dict[str, tuple[str, list[tuple[str, str]], bool]] = {
+    "odor": ("Odor", [
+        ("none", "None"), ("sewage", "Sewage"), ("sulfide", "Sulfide (rotten eggs)"),
+        ("rancid", "Rancid or sour"), ("petroleum", "Petroleum or gas"), ("other", "Other"),
+    ], True),
+    "color": ("Colour", [
+        ("none", "Clear or none"), ("brown", "Brown"), ("gray", "Gray"), ("yellow", "Yellow"),
+        ("green", "Green"), ("orange", "Orange"), ("red", "Red"), ("other", "Other"),
+    ], True),
+    "turbidity": ("Turbidity", [
+        ("none", "None"), ("slight", "Slight cloudiness"), ("cloudy", "Cloudy"),
+        ("opaque", "Opaque"),
+    ], False),
+    "floatables": ("Floatables", [
+        ("none", "None"), ("sewage", "Sewage (toilet paper and the like)"), ("suds", "Suds"),
+        ("petroleum", "Petroleum (oil sheen)"), ("other", "Other"),
+    ], True),
+    "deposits": ("Deposits", [
+        ("none", "None"), ("sediment", "Sediment"), ("oily", "Oily"),
+        ("solids", "Solids or trash"), ("other", "Other"),
+    ], False),
+    "staining": ("Staining", [
+        ("none", "None"), ("flow-line", "Flow line"), ("oily", "Oily"), ("paint", "Paint"),
+        ("rust", "Rust"), ("other", "Other"),
+    ], False),
+    "vegetation": ("Vegetation", [
+        ("none", "Normal"), ("excessive", "Excessive growth"), ("inhibited", "Inhibited growth"),
+    ], False),
+    "damage": ("Damage to the outfall", [
+        ("none", "None"), ("cracking", "Spalling, cracking or chipping"),
+        ("paint", "Peeling paint"), ("corrosion", "Corrosion"), ("other", "Other"),
+    ], False),
+}  # fmt: skip
+# Turbidity's grades are its severity: slight 1, cloudy 2, opaque 3.
+TURBIDITY_SEVERITY = {"slight": 1, "cloudy": 2, "opaque": 3}
+
+# Field tests: (label with its unit, low, high). Units are fixed, and said with each value.
+TESTS: dict[str, tuple[str, float, float]] = {
+    "temperature_f": ("Water temperature (°F)", 20, 120),
+    "ph": ("pH (standard units)", 0, 14),
+    "ammonia_mg_l": ("Ammonia (mg/L as N)", 0, 1000),
+    "chlorine_mg_l": ("Total chlorine (mg/L)", 0, 1000),
+    "detergents_mg_l": ("Detergents, as surfactants (mg/L as MBAS)", 0, 1000),
+}
+UNITS = {"temperature_f": "°F", "ph": "", "ammonia_mg_l": "mg/L", "chlorine_mg_l": "mg/L",
+         "detergents_mg_l": "mg/L"}  # fmt: skip
+
+
+class _Number(DecimalField):
+    """A decimal whose refusal is said in the sheet's words, not WTForms' own."""
+
+    def __init__(self, *args: Any, message: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.message = message
+
+    def process_formdata(self, valuelist: list) -> None:
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            raise ValueError(self.message) from None
+
+
+def _number(label: str, low: float, high: float) -> DecimalField:
+    message = f"Enter a number from {low:g} to {high:g}, or leave it empty."
+
+    def finite(form: object, field: DecimalField) -> None:
+        # "NaN" and "sNaN" parse as decimals, and comparing sNaN raises: refused first.
+        if field.data is not None and not field.data.is_finite():
+            raise StopValidation(message)
+
+    return _Number(label, [Optional(), finite, NumberRange(low, high, message)], message=message)
+
+
+def _indicator(name: str) -> SelectField:
+    label, kinds, _ = INDICATORS[name]
+    return SelectField(label, choices=options(kinds), default="none")
+
+
+class SheetForm(FlaskForm):
+    """One screening, as the officer types it at the outfall."""
+
+    screened_at = DateTimeLocalField(
+        "Date and time",
+        [InputRequired("Enter when the outfall was screened.")],
+        format=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S"],
+    )
+    inspector = StringField("Screened by", [DataRequired("Say who screened."), Length(max=200)])
+    hours_since_rain = _number("Hours since the last rain", 0, 100_000)
+    rain_inches = _number("How much it rained (inches)", 0, 50)
+    flow = choice("Is water flowing?", FLOWS, required="Say whether water was flowing.")
+    flow_gpm = _number("Flow, estimated (gallons a minute)", 0, 100_000)
+    odor = _indicator("odor")
+    odor_severity = SelectField("Odor severity", choices=options(SEVERITY), default="")
+    color = _indicator("color")
+    color_severity = SelectField("Colour severity", choices=options(SEVERITY), default="")
+    turbidity = _indicator("turbidity")
+    floatables = _indicator("floatables")
+    floatables_severity = SelectField("Floatables severity", choices=options(SEVERITY), default="")
+    deposits = _indicator("deposits")
+    staining = _indicator("staining")
+    vegetation = _indicator("vegetation")
+    damage = _indicator("damage")
+    temperature_f = _number(*TESTS["temperature_f"])
+    ph = _number(*TESTS["ph"])
+    ammonia_mg_l = _number(*TESTS["ammonia_mg_l"])
+    chlorine_mg_l = _number(*TESTS["chlorine_mg_l"])
+    detergents_mg_l = _number(*TESTS["detergents_mg_l"])
+    notes = long_text("Notes", 4000)
+    overall = choice("Overall call", OVERALL, required="Choose the overall call.")
+    photos = MultipleFileField("Photos")
+    # The sheet's key (a sheet sent twice is one screening) and photos kept from a refused try.
+    sheet_key = HiddenField()
+    kept_photos = HiddenField()
+
+    def validate(self, extra_validators=None) -> bool:
+        valid = super().validate(extra_validators)
+        now = local_now().replace(tzinfo=None)
+        if self.screened_at.data and self.screened_at.data > now:
+            self.screened_at.errors = ["The screening cannot be in the future."]
+            valid = False
+        for name in ("odor", "color", "floatables"):
+            kind, severity = getattr(self, name), getattr(self, f"{name}_severity")
+            if kind.data not in (None, "", "none") and not severity.data:
+                severity.errors = [f"Grade the {kind.label.text.lower()} from 1 to 3."]
+                valid = False
+            elif kind.data in (None, "", "none") and severity.data:
+                severity.errors = [f"No {kind.label.text.lower()} was chosen: leave this at —."]
+                valid = False
+        if self.flow.data == "none" and self.flow_gpm.data:
+            self.flow_gpm.errors = ["No flow was chosen: leave the estimate empty."]
+            valid = False
+        return valid
+
+    def observations(self) -> dict[str, Any]:
+        """What the sheet saw, as stored (JSON): indicators not seen are left out."""
+        found: dict[str, Any] = {}
+        for name in INDICATORS:
+            kind = getattr(self, name).data
+            if kind and kind != "none":
+                found[name] = kind
+                severity = getattr(self, f"{name}_severity", None)
+                if severity is not None and severity.data:
+                    found[f"{name}_severity"] = int(severity.data)
+        if self.flow_gpm.data is not None:
+            found["flow_gpm"] = float(self.flow_gpm.data)
+        for name in TESTS:
+            value = getattr(self, name).data
+            if value is not None:
+                found[name] = float(value)
+        return found
+
+
+def indicator_lines(observations: dict[str, Any]) -> list[str]:
+    """The indicators seen, in words: "Odor: sewage (severity 3)"."""
+    lines = []
+    for name, (label, kinds, _) in INDICATORS.items():
+        kind = observations.get(name)
+        if not kind:
+            continue
+        words = dict(kinds).get(kind, kind)
+        severity = observations.get(f"{name}_severity") or TURBIDITY_SEVERITY.get(
+            kind if name == "turbidity" else ""
+        )
+        lines.append(f"{label}: {words.lower()}" + (f" (severity {severity})" if severity else ""))
+    return lines
+
+
+def test_lines(observations: dict[str, Any]) -> list[str]:
+    """The field tests taken, with their units: "pH (standard units): 7.2"."""
+    return [
+        f"{label}: {observations[name]:g}" for name, (label, _, _) in TESTS.items()
+        if name in observations
+    ]  # fmt: skip

@@ -1,0 +1,258 @@
+"""Dry-weather screening in the staff workspace: picking the outfall (nearest by GPS, or by
+its id), the field sheet, the saved sheet, the rotation's due list and a day's route."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from portal.clock import local_now, local_stamp, local_today
+from portal.db import get_db, insert, transaction
+from portal.intake.pending import SUBMISSION_KEY, keep_photos
+from portal.intake.storage import new_submission_key
+from portal.outfalls import inventory
+from portal.outfalls.views import photo_response
+from portal.screening import rotation, sheet
+from portal.screening.route import MAX_STOPS, walking_order
+from portal.staff.auth import current_staff
+
+bp = Blueprint("screening", __name__, url_prefix="/staff/screenings")
+NEAREST = 10
+NEAREST_WITHIN_M = 3000
+
+
+def _years() -> int:
+    return current_app.extensions["outfalls"].every_years
+
+
+def _place(args: Any) -> tuple[float, float] | None:
+    """A latitude and longitude from the query string, if both are numbers in range."""
+    try:
+        lat, lon = float(args.get("lat", "")), float(args.get("lon", ""))
+    except ValueError:
+        return None
+    return (lat, lon) if -90 <= lat <= 90 and -180 <= lon <= 180 else None
+
+
+@bp.route("/")
+def pick():
+    """Which outfall: the nearest to where the phone is, or the one whose id is typed."""
+    db = get_db()
+    typed = " ".join(request.args.get("q", "").split())[:40]
+    matches = []
+    if typed:
+        exact = inventory.by_code(db, typed)
+        if exact:
+            return redirect(url_for("screening.new_sheet", outfall_id=exact["id"]))
+        matches = list(db.query(
+            "SELECT id, code, structure_type, location, receiving_water FROM outfalls"
+            " WHERE code LIKE ? OR location LIKE ? ORDER BY code LIMIT 20",
+            [f"%{typed}%", f"%{typed}%"]))  # fmt: skip
+    place = _place(request.args)
+    near = []
+    if place:
+        near = inventory.nearest(db, *place, limit=NEAREST, within_m=NEAREST_WITHIN_M,
+                                 outfalls_only=True)  # fmt: skip
+    recent = list(db.query(
+        "SELECT s.id, s.screened_at, s.overall, o.code FROM screenings s JOIN outfalls o"
+        " ON o.id = s.outfall_id ORDER BY s.screened_at DESC, s.id DESC LIMIT 10"))  # fmt: skip
+    return render_template(
+        "staff/outfalls/pick.html",
+        typed=typed,
+        matches=matches,
+        place=place,
+        near=near,
+        within=NEAREST_WITHIN_M,
+        recent=recent,
+        overall_words=dict(sheet.OVERALL),
+        bad_place=bool(request.args.get("lat") or request.args.get("lon")) and not place,
+    )
+
+
+def _outfall(outfall_id: int) -> dict[str, Any]:
+    return inventory.get(get_db(), outfall_id) or abort(404)
+
+
+def _blank_sheet() -> sheet.SheetForm:
+    return sheet.SheetForm(formdata=None, data={
+        "screened_at": local_now().replace(tzinfo=None, second=0),
+        "inspector": current_staff()["username"], "sheet_key": new_submission_key(),
+    })  # fmt: skip
+
+
+def _sheet_page(outfall, form, photos=(), status: int = 200, expired: bool = False):
+    return render_template(
+        "staff/outfalls/sheet.html",
+        outfall=outfall,
+        form=form,
+        kept=list(photos),
+        indicators=sheet.INDICATORS,
+        expired=expired,
+        fresh=request.method == "GET",
+    ), status
+
+
+@bp.route("/outfall/<int:outfall_id>/new", methods=["GET"])
+def new_sheet(outfall_id: int):
+    return _sheet_page(_outfall(outfall_id), _blank_sheet())
+
+
+@bp.route("/outfall/<int:outfall_id>/new", methods=["POST"])
+def submit(outfall_id: int):
+    outfall = _outfall(outfall_id)
+    form = sheet.SheetForm()
+    if not SUBMISSION_KEY.match(form.sheet_key.data or ""):
+        form.sheet_key.data = new_submission_key()
+    db = get_db()
+    done = db.execute("SELECT id FROM screenings WHERE sheet_key = ?", [form.sheet_key.data])
+    if (row := done.fetchone()) is not None:
+        # Sent again (a retry on a weak signal after the first one arrived): one screening.
+        return redirect(url_for("screening.saved", screening_id=row[0]), code=303)
+    valid = form.validate()
+    photos, errors = keep_photos(form, form.sheet_key.data)
+    if not valid or errors:
+        form.photos.errors = [*form.photos.errors, *errors]
+        form.kept_photos.data = ",".join(photo["id"] for photo in photos)
+        return _sheet_page(outfall, form, photos, 422)
+    actor = current_staff()["username"]
+    with transaction(db):
+        screening = insert(db, "screenings", {
+            "outfall_id": outfall_id, "sheet_key": form.sheet_key.data,
+            "screened_at": form.screened_at.data.isoformat(timespec="minutes"),
+            "inspector": form.inspector.data.strip(),
+            "hours_since_rain": _float(form.hours_since_rain.data),
+            "rain_inches": _float(form.rain_inches.data), "flow": form.flow.data,
+            "observations": json.dumps(form.observations(), sort_keys=True),
+            "notes": (form.notes.data or "").strip() or None, "overall": form.overall.data,
+            "recorded_at": local_stamp(), "recorded_by": actor,
+        })  # fmt: skip
+        inventory.move_pending_photos(db, "screening_photos", "screening_id", screening, photos)
+    flash(f"Screening of {outfall['code']} saved.", "success")
+    return redirect(url_for("screening.saved", screening_id=screening, recorded=1), code=303)
+
+
+def _float(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def expired():
+    """The sheet again after a stale CSRF token (hours at the outfalls), with what was typed."""
+    outfall_id = (request.view_args or {}).get("outfall_id")
+    outfall = _outfall(outfall_id)
+    form = sheet.SheetForm()
+    if not SUBMISSION_KEY.match(form.sheet_key.data or ""):
+        form.sheet_key.data = new_submission_key()
+    photos, errors = keep_photos(form, form.sheet_key.data)
+    form.photos.errors = errors
+    form.kept_photos.data = ",".join(photo["id"] for photo in photos)
+    return _sheet_page(outfall, form, photos, 400, expired=True)
+
+
+def screening_of(screening_id: int) -> dict[str, Any]:
+    db = get_db()
+    row = next(db.query("SELECT * FROM screenings WHERE id = ?", [screening_id]), None)
+    if row is None:
+        abort(404)
+    row["observations"] = json.loads(row["observations"])
+    row["photos"] = list(db.query(
+        "SELECT id, position, width, height FROM screening_photos WHERE screening_id = ?"
+        " ORDER BY position", [screening_id]))  # fmt: skip
+    return row
+
+
+@bp.route("/<int:screening_id>/")
+def saved(screening_id: int):
+    screening = screening_of(screening_id)
+    outfall = _outfall(screening["outfall_id"])
+    turn = rotation.turn_of(get_db(), outfall, _years(), local_today())
+    return render_template(
+        "staff/outfalls/saved.html",
+        screening=screening,
+        outfall=outfall,
+        turn=turn,
+        flows=dict(sheet.FLOWS),
+        overall_words=dict(sheet.OVERALL),
+        follow_up=screening["overall"] in sheet.FOLLOW_UP,
+        indicators=sheet.indicator_lines(screening["observations"]),
+        tests=sheet.test_lines(screening["observations"]),
+    )
+
+
+@bp.route("/photos/<int:photo_id>")
+def photo(photo_id: int):
+    return photo_response("screening_photos", photo_id, "screening")
+
+
+def needing_follow_up(db) -> list[dict[str, Any]]:
+    """Suspect and obvious screenings with no case yet (a case is opened from one later)."""
+    return list(db.query(
+        "SELECT s.id, s.screened_at, s.overall, o.id AS outfall_id, o.code FROM screenings s"
+        " JOIN outfalls o ON o.id = s.outfall_id WHERE s.overall IN ('suspect', 'obvious')"
+        " AND s.case_id IS NULL ORDER BY s.screened_at DESC"))  # fmt: skip
+
+
+@bp.route("/due")
+def due():
+    db = get_db()
+    today = local_today()
+    return render_template(
+        "staff/outfalls/due.html",
+        waiting=rotation.waiting(db, _years(), today),
+        today=today,
+        month_end=rotation.month_end(today),
+        every_years=_years(),
+        follow_ups=needing_follow_up(db),
+        overall_words=dict(sheet.OVERALL),
+        max_stops=MAX_STOPS,
+    )
+
+
+@bp.route("/route")
+def route():
+    """A day's route through the outfalls overdue and due this month (or those named),
+    in walking order from a start: the place given, an outfall's id, or the content's."""
+    db = get_db()
+    settings = current_app.extensions["outfalls"]
+    try:
+        count = max(1, min(int(request.args.get("stops", "20")), MAX_STOPS))
+    except ValueError:
+        count = 20
+    waiting = rotation.waiting(db, _years(), local_today())
+    stops = (waiting.overdue + waiting.due)[:count]
+    start_code = " ".join(request.args.get("from", "").split())[:40]
+    start, start_name, problem = _place(request.args), None, None
+    if start:
+        start_name = f"{start[0]:.5f}, {start[1]:.5f}"
+    elif start_code:
+        found = inventory.by_code(db, start_code)
+        if found:
+            start, start_name = (found["latitude"], found["longitude"]), found["code"]
+        else:
+            problem = f"No structure has the id {start_code}: the route starts at the first due."
+    if start is None and settings.route_start:
+        start, start_name = settings.route_start, settings.route_start_name
+    if start is None and stops:
+        start, start_name = (stops[0]["latitude"], stops[0]["longitude"]), stops[0]["code"]
+    ordered = walking_order(stops, start) if start else []
+    return render_template(
+        "staff/outfalls/route.html",
+        stops=ordered,
+        start_name=start_name,
+        start_code=start_code,
+        count=count,
+        problem=problem,
+        printed=local_now(),
+        waiting_total=len(waiting.overdue) + len(waiting.due),
+        max_stops=MAX_STOPS,
+    )

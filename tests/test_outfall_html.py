@@ -1,0 +1,62 @@
+"""Every page of the outfall inventory and of screening is valid HTML (Nu HTML Checker):
+empty and filled, with errors, with an import's report, and the maps with their layer."""
+
+from __future__ import annotations
+
+import io
+import re
+
+from helpers import DATA, csrf_of, hidden_fields, jpeg, open_form, report_data, sign_in
+from nuchecker import html_errors
+
+
+def test_every_outfall_page_is_valid_html(app, client, tmp_path):
+    client.post("/report/", data={**open_form(client), **report_data(latitude="42.1656",
+                longitude="-76.8200")})  # fmt: skip
+    sign_in(client, app)
+    pages = {"inventory-empty": client.get("/staff/outfalls/"),
+             "import-form": client.get("/staff/outfalls/import")}  # fmt: skip
+    token = csrf_of(pages["import-form"].text)
+    for name in ("horseheads-outfalls.geojson", "horseheads-stateplane.zip"):
+        data = (DATA / "outfalls" / name).read_bytes()
+        pages[f"import-{name}"] = client.post(
+            "/staff/outfalls/import", content_type="multipart/form-data",
+            data={"csrf_token": token, "file": (io.BytesIO(data), name)})  # fmt: skip
+    pages["import-no-file"] = client.post("/staff/outfalls/import", data={"csrf_token": token})
+    for name, url in [("inventory", "/staff/outfalls/"), ("inventory-filtered", "/staff/outfalls/?q=brook&due=later"),
+                      ("outfall", "/staff/outfalls/1/"), ("edit", "/staff/outfalls/1/edit"),
+                      ("new", "/staff/outfalls/new"), ("pick", "/staff/screenings/"),
+                      ("pick-typed", "/staff/screenings/?q=OF"), ("pick-none", "/staff/screenings/?q=zz"),
+                      ("pick-near", "/staff/screenings/?lat=42.1656&lon=-76.82"),
+                      ("pick-bad-place", "/staff/screenings/?lat=x&lon=y"),
+                      ("sheet", "/staff/screenings/outfall/1/new"), ("due", "/staff/screenings/due"),
+                      ("route", "/staff/screenings/route"), ("route-bad-start", "/staff/screenings/route?from=zz"),
+                      ("case-with-outfalls", "/staff/cases/1/"), ("map", "/staff/map/"),
+                      ("map-frame", "/staff/map/frame"), ("case-map-frame", "/staff/cases/1/map")]:  # fmt: skip
+        pages[name] = client.get(url)
+    pages["edit-errors"] = client.post("/staff/outfalls/1/edit", data={"csrf_token": token,
+                                       "code": "", "latitude": "x", "size_in": "big"})  # fmt: skip
+    pages["photos-refused"] = client.post("/staff/outfalls/1/photos", data={"csrf_token": token},
+                                          content_type="multipart/form-data")  # fmt: skip
+    fields = hidden_fields(pages["sheet"].text)
+    sheet = {**fields, "screened_at": "2026-11-20T10:30", "inspector": "Jo", "flow": "trickle",
+             "odor": "sewage", "odor_severity": "", "overall": "obvious",
+             "photos": [(io.BytesIO(jpeg((800, 600))), "outfall.jpg")]}  # fmt: skip
+    pages["sheet-errors"] = client.post("/staff/screenings/outfall/1/new", data=sheet,
+                                        content_type="multipart/form-data")  # fmt: skip
+    pages["sheet-expired"] = client.post("/staff/screenings/outfall/1/new",
+                                         data={**sheet, "csrf_token": "old", "photos": []})  # fmt: skip
+    kept = re.search(r'name="kept_photos" type="hidden" value="([^"]*)"',
+                     pages["sheet-errors"].text).group(1)  # fmt: skip
+    saved = client.post("/staff/screenings/outfall/1/new", data={**sheet, "odor_severity": "3",
+                        "kept_photos": kept, "photos": []})  # fmt: skip
+    assert saved.status_code == 303, saved.text[:500]
+    pages["saved-obvious"] = client.get(saved.headers["Location"])
+    pages["due-with-follow-up"] = client.get("/staff/screenings/due")
+    files = []
+    for name, response in pages.items():
+        assert response.mimetype == "text/html" and response.status_code < 500, name
+        files.append(tmp_path / f"{name}.html")
+        files[-1].write_bytes(response.data)
+    errors = html_errors(files, tmp_path)
+    assert not errors, f"{len(errors)} HTML error(s):\n" + "\n".join(errors)
