@@ -14,21 +14,21 @@ from flask_wtf.csrf import CSRFProtect
 
 from content_model.check import load_checked
 from content_model.theme import TEMPLATES
-from portal.backup import init_backup
-from portal.db import init_db
-from portal.deadlines import BusinessCalendar
-from portal.errors import init_errors, init_request_checks
-from portal.headers import init_headers
+from portal.core.backup import init_backup
+from portal.core.db import init_db
+from portal.core.deadlines import BusinessCalendar
+from portal.core.settings import SettingsError, defaults, require
 from portal.intake.pending import UploadsInMemory
-from portal.limits import init_limits
 from portal.mail.courier import init_outbox
-from portal.offline import init_offline
 from portal.open311 import init_open311
-from portal.proxy import init_proxy
-from portal.settings import SettingsError, defaults, require
 from portal.staff import init_staff
-from portal.templating import init_templates
-from portal.tiles import tile_source
+from portal.web.errors import init_errors, init_request_checks
+from portal.web.headers import init_headers
+from portal.web.limits import init_limits
+from portal.web.offline import init_offline
+from portal.web.proxy import init_proxy
+from portal.web.templating import init_templates
+from portal.web.tiles import tile_source
 
 csrf = CSRFProtect()
 # For a local copy: the Makefile gives admin commands the settings `make run` serves with.
@@ -46,7 +46,7 @@ def _asking_for_help() -> bool:
 
 def create_app(test_config: dict[str, Any] | None = None, require_settings: bool = True) -> Flask:
     """Build the portal; settings come from `PORTAL_*` environment variables or `test_config`
-    (the defaults and what each is for: portal/settings.py)."""
+    (the defaults and what each is for: portal/core/settings.py)."""
     app = Flask(
         __name__, instance_relative_config=True, template_folder=str(TEMPLATES), static_folder=None
     )
@@ -95,9 +95,9 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     init_staff(app)
     csrf.init_app(app)
 
-    from portal import status
     from portal.notification import views as notify
     from portal.report import views as report
+    from portal.status import views as status
 
     app.register_blueprint(report.bp)
     app.register_blueprint(notify.bp)
@@ -112,7 +112,7 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     init_open311(app, csrf)
 
     if app.config["SITE_DIR"]:
-        from portal.site_files import init_site_files
+        from portal.web.site_files import init_site_files
 
         init_site_files(app, app.config["SITE_DIR"])
     return app

@@ -12,10 +12,10 @@ import pytest
 from helpers import hidden_inputs, jpeg, open_form, report_data, rows, save_case, sign_in
 from mailserver import body
 
-from portal import search_index
-from portal.clock import local_now
-from portal.db import connect
-from portal.hazards import report_hazards
+from portal.core import search_index
+from portal.core.clock import local_now
+from portal.core.db import connect
+from portal.report.hazards import report_hazards
 
 TZ = dt.timezone(dt.timedelta(hours=-5))
 

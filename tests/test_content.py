@@ -201,7 +201,7 @@ def test_broken_content_names_file_and_field(tmp_path, edit, message):
 def test_a_pack_that_does_not_say_keeps_saturday_holidays_on_saturday(tmp_path):
     """GCL § 24 moves a Sunday holiday to Monday and says nothing of Saturday: a pack that
     leaves `saturday_to_friday` out gets no Friday holiday (July 4, 2026 is a Saturday)."""
-    from portal.deadlines import BusinessCalendar
+    from portal.core.deadlines import BusinessCalendar
 
     root = tmp_path / "content"
     shutil.copytree(CONTENT_DIR, root)

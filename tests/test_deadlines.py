@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from content_model.loader import Holiday, HolidayRules, load_content
 from portal import create_app
-from portal.deadlines import BusinessCalendar
+from portal.core.deadlines import BusinessCalendar
 
 RULES = load_content().settings.holidays
 REAL = BusinessCalendar(RULES)

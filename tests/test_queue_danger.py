@@ -13,7 +13,7 @@ from helpers import sign_in
 
 from bench.seed import case_row, insert_reports, report_row
 from content_model.loader import HazardRule
-from portal.db import get_db
+from portal.core.db import get_db
 from portal.staff.danger import refresh_hazards, untouched_before
 from portal.staff.matches import found_in
 

@@ -14,10 +14,10 @@ from helpers import csrf_of, file_notification, notification_data, rows, save_ca
 from mailserver import body
 from nuchecker import html_errors
 
-from portal.db import SCHEMA, _statements, connect, get_db
+from portal.core.db import SCHEMA, _statements, connect, get_db
+from portal.core.statuses import STATUSES
 from portal.notification.compliance import notice_limit
 from portal.staff.reports import annual_counts
-from portal.statuses import STATUSES
 
 NEW_YORK = ZoneInfo("America/New_York")
 # The permit year holding March 2027 (content: January 3 to January 2).
@@ -73,7 +73,7 @@ def stored(app) -> dict:
 
 def figures(app) -> dict:
     with app.app_context():
-        from portal.clock import local_now
+        from portal.core.clock import local_now
 
         return annual_counts(get_db(), *YEAR_2027, now=local_now())
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from portal import create_app
-from portal.settings import problems
+from portal.core.settings import problems
 
 
 def test_every_page_a_token_opens_counts_against_one_limit(tmp_path):
@@ -33,7 +33,7 @@ def test_a_file_from_before_gets_its_public_times_from_updated_at(tmp_path):
     """Cases stored before the public times were kept: their last known change stands in."""
     import sqlite3
 
-    from portal.db import connect
+    from portal.core.db import connect
 
     path = tmp_path / "old.sqlite3"
     connect(path).conn.close()

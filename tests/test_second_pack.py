@@ -31,8 +31,8 @@ from pack_traces import PACK, PATTERNS, traces
 
 from content_model.loader import load_content
 from portal import create_app as create_portal
-from portal.clock import local_now
-from portal.db import get_db
+from portal.core.clock import local_now
+from portal.core.db import get_db
 from portal.mail.outbox import send_pending
 from portal.open311.keys import add_key
 from portal.staff.accounts import set_email

@@ -13,7 +13,7 @@ from helpers import built_pages, page_url, parse_page
 from bench.site import page_weights
 from bench.weights import SITE_PAGE_BUDGET as PAGE_BUDGET
 from content_model.theme import PORTAL_PATHS
-from portal.headers import SITE_HEADERS
+from portal.web.headers import SITE_HEADERS
 from static_site.freeze import freeze, netlify_redirects
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from portal.statuses import CLOSED, COLORS, INVESTIGATED, STATUSES, Status, statuses_for
+from portal.core.statuses import CLOSED, COLORS, INVESTIGATED, STATUSES, Status, statuses_for
 
 
 def test_every_status_applies_to_a_known_kind_and_says_something_to_the_public():

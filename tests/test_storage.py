@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from portal import create_app
-from portal.db import get_db
+from portal.core.db import get_db
 from portal.intake.storage import (
     KINDS,
     DuplicateSubmission,

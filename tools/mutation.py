@@ -27,7 +27,7 @@ WORK = ROOT / "instance" / "mutation"
 # name: (the files mutated, the tests that are about them). Browser tests are left out:
 # each mutant runs the module's tests again, and these are the tests that say what it does.
 MODULES = {
-    "deadlines": (["portal/deadlines.py"],
+    "deadlines": (["portal/core/deadlines.py"],
                   ["tests/test_deadlines.py", "tests/test_business_days_law.py"]),
     "enforcement-rules": (["portal/enforcement/rules.py"], ["tests/test_enforcement_rules.py"]),
     "notification-records": (["portal/notification/records.py"],

@@ -11,8 +11,8 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 from wtforms import SelectField
 
-from portal.clock import local_today
-from portal.db import get_db, transaction
+from portal.core.clock import local_today
+from portal.core.db import get_db, transaction
 from portal.enforcement import forms, records
 from portal.enforcement.timeline import day_of
 from portal.enforcement.views import _context, _notice, _violation, law, signer

@@ -14,9 +14,9 @@ from typing import Any
 import sqlite_utils
 
 from content_model.enforcement import Terms
-from portal.clock import local_stamp
-from portal.db import insert, transaction
-from portal.deadlines import BusinessCalendar
+from portal.core.clock import local_stamp
+from portal.core.db import insert, transaction
+from portal.core.deadlines import BusinessCalendar
 from portal.enforcement.timeline import Deadline, timeline
 from portal.intake.storage import next_reference
 from portal.staff.workflow import WorkflowError, log

@@ -10,8 +10,8 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, url_for
 from flask_wtf import FlaskForm
 
-from portal.clock import local_today
-from portal.db import get_db
+from portal.core.clock import local_today
+from portal.core.db import get_db
 from portal.enforcement import forms, people, records
 from portal.enforcement.views import _actor, section_choices
 from portal.staff import bp

@@ -10,8 +10,8 @@ from typing import Any
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 
-from portal.clock import local_today
-from portal.db import get_db, transaction
+from portal.core.clock import local_today
+from portal.core.db import get_db, transaction
 from portal.enforcement import forms, people, records, rules
 from portal.enforcement.timeline import Timeline, day_of, timeline
 from portal.staff import bp

@@ -11,8 +11,8 @@ from typing import Any
 from flask import Request, abort, current_app, request
 from werkzeug.datastructures import FileStorage
 
-from portal.clock import local_now, local_stamp
-from portal.db import get_db, one_row
+from portal.core.clock import local_now, local_stamp
+from portal.core.db import get_db, one_row
 from portal.intake.decoder import clean_photo
 from portal.intake.forms import MAX_PHOTOS, PublicForm
 from portal.intake.photos import PhotoError

@@ -13,7 +13,7 @@ from typing import Any
 
 import sqlite_utils
 
-from portal.db import insert, transaction
+from portal.core.db import insert, transaction
 
 
 @dataclass(frozen=True)

@@ -8,13 +8,13 @@ from urllib.parse import urlsplit
 import sqlite_utils
 from flask import current_app, render_template, url_for
 
-from portal.clock import local_stamp
-from portal.db import one_row, transaction
-from portal.hazards import report_hazards
+from portal.core.clock import local_stamp
+from portal.core.db import one_row, transaction
 from portal.intake.storage import status_token
 from portal.mail import outbox
 from portal.notification.records import online_filing as _online
 from portal.notification.records import record, stored_deadlines
+from portal.report.hazards import report_hazards
 
 
 def public_url_for(endpoint: str, **values: Any) -> str:

@@ -13,8 +13,8 @@ from typing import ClassVar
 import sqlite_utils
 from flask import Flask, current_app
 
-from portal.clock import local_now
-from portal.db import connect, get_db
+from portal.core.clock import local_now
+from portal.core.db import connect, get_db
 from portal.intake.storage import delete_abandoned_photos
 from portal.mail.compose import queue_forgotten_mail
 from portal.mail.outbox import SendResult, Watch, mail, send_pending
@@ -116,7 +116,7 @@ def courier_connection(app: Flask) -> sqlite_utils.Database:
     Everything it writes can be written again: mail queued with its case's mark, in one
     transaction (lost together in a power cut, so the next sweep queues it again), and an
     outbox row's progress (a lost 'sent' sends that message once more). What a person
-    sent is committed by the request with synchronous = FULL (portal/db.py) before they
+    sent is committed by the request with synchronous = FULL (portal/core/db.py) before they
     are answered; the courier's commits would otherwise each wait for an fsync too.
     """
     db = connect(app.config["DATABASE"])

@@ -22,7 +22,7 @@ import sqlite_utils
 from flask import current_app
 
 from content_model.loader import OnlineFiling
-from portal.deadlines import END_OF_DAY, BusinessCalendar
+from portal.core.deadlines import END_OF_DAY, BusinessCalendar
 from portal.notification.choices import SPOKEN_NOTICES
 
 # The section asks that a notice in person or by telephone be "confirmed by written notice

@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
-from portal.clock import local_now
+from portal.core.clock import local_now
 from portal.intake.pending import keep_photos, recover, store_submission, submission_key
 from portal.intake.storage import DuplicateSubmission, PhotoExpired, new_submission_key
 from portal.notification.forms import TRIAGE_FIELDS, NotificationForm, TriageForm, from_form

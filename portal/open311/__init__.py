@@ -7,7 +7,7 @@ from flask import Flask
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect
 
-from portal.db import get_db
+from portal.core.db import get_db
 from portal.open311 import views
 from portal.open311.keys import init_key_commands, known_key
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
-from portal.db import get_db
+from portal.core.db import get_db
 from portal.open311.filing import Refused, file_request
 from portal.open311.formats import answer, errors, format_of
 from portal.open311.keys import ApiKey, use_key

@@ -9,8 +9,8 @@ from typing import Any
 from flask import Blueprint, abort, current_app, redirect, render_template, url_for
 
 from content_model.loader import Content
-from portal.clock import local_now
-from portal.db import get_db
+from portal.core.clock import local_now
+from portal.core.db import get_db
 from portal.intake.pending import keep_photos, recover, store_submission, submission_key
 from portal.intake.storage import (
     DuplicateSubmission,

@@ -10,7 +10,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, PasswordField, StringField
 from wtforms.validators import DataRequired, Length
 
-from portal.db import get_db
+from portal.core.db import get_db
 from portal.staff import bp, guessing, sessions
 from portal.staff.accounts import active_account, verify
 from portal.staff.second_factor import await_code, start_session

@@ -12,15 +12,16 @@ from flask_wtf import FlaskForm
 from wtforms import DateField, HiddenField, SelectField, StringField, TextAreaField
 from wtforms.validators import Length, Optional
 
-from portal.clock import local_now, local_today
-from portal.db import get_db
-from portal.display import day
-from portal.hazards import report_hazards
+from portal.core.clock import local_now, local_today
+from portal.core.db import get_db
+from portal.core.display import day
+from portal.core.statuses import STATUSES, statuses_for
 from portal.intake.fields import options
 from portal.mail.compose import map_link
 from portal.notification.choices import LABELS as NOTIFICATION_LABELS
 from portal.notification.compliance import confirmation_recorded
 from portal.notification.records import online_filing, record, stored_deadlines
+from portal.report.hazards import report_hazards
 from portal.staff import bp, workflow
 from portal.staff.accounts import usernames
 from portal.staff.auth import current_staff
@@ -28,7 +29,6 @@ from portal.staff.inspections import inspections_of, new_inspection_form
 from portal.staff.phone_notices import release_record
 from portal.staff.queue import distance_m, nearby
 from portal.staff.workflow import WorkflowError, describe
-from portal.statuses import STATUSES, statuses_for
 
 CONFIRMED_CHOICES = [("no", "Not confirmed"), ("yes", "Confirmed illicit discharge")]
 

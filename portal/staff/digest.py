@@ -22,12 +22,12 @@ from typing import Any
 import sqlite_utils
 from flask import current_app, render_template
 
-from portal.db import insert, transaction
-from portal.deadlines import BusinessCalendar
+from portal.core.db import insert, transaction
+from portal.core.deadlines import BusinessCalendar
+from portal.core.statuses import CLOSED
 from portal.enforcement.records import open_dates
-from portal.hazards import case_hazards
 from portal.mail import outbox
-from portal.statuses import CLOSED
+from portal.report.hazards import case_hazards
 
 PURPOSE = "digest"
 # Enforcement dates further ahead than this wait for a later digest (the deadlines page

@@ -18,14 +18,14 @@ from typing import Any
 
 from flask import current_app, render_template, request
 
-from portal.db import get_db
-from portal.hazards import case_hazards
+from portal.core.db import get_db
+from portal.core.statuses import STATUSES
 from portal.notification.choices import LABELS as NOTIFICATION_LABELS
 from portal.report.choices import CHOICE_LABELS
+from portal.report.hazards import case_hazards
 from portal.staff import bp
 from portal.staff.queue import FROM, Filters
 from portal.staff.reports import date_window
-from portal.statuses import STATUSES
 
 # Excel reads a file as UTF-8 only when it starts with this.
 BYTE_ORDER_MARK = "\ufeff"

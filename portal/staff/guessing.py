@@ -1,6 +1,6 @@
 """Wrong passwords and codes, counted per username whatever address they come from.
 
-The per-address rate limit (portal/limits.py) stops one machine; many addresses (a
+The per-address rate limit (portal/web/limits.py) stops one machine; many addresses (a
 botnet, an IPv6 /64) could still guess an officer's password, or its 6-digit code once
 the password is known. So every failure (a wrong password, authenticator code, recovery
 code or enrolment code) also counts against the username. After FAILURES of them, each
@@ -19,7 +19,7 @@ import time
 import sqlite_utils
 from flask import current_app, render_template
 
-from portal.db import transaction
+from portal.core.db import transaction
 from portal.mail import courier, outbox
 
 FAILURES = 10
@@ -103,7 +103,7 @@ def _tell_the_officer(
     if not recipient:
         current_app.logger.warning("sign-in of %s waits after %d failures", row[0], FAILURES)
         return False
-    from portal.clock import local_stamp
+    from portal.core.clock import local_stamp
 
     stamp = local_stamp()
     context = {"username": row[0], "failures": FAILURES, "window": WINDOW // 60,

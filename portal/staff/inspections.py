@@ -23,8 +23,8 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, InputRequired, Length, Optional
 
-from portal.clock import local_now, local_stamp
-from portal.db import get_db, insert, transaction
+from portal.core.clock import local_now, local_stamp
+from portal.core.db import get_db, insert, transaction
 from portal.intake.fields import options
 from portal.intake.pending import SUBMISSION_KEY, keep_photos
 from portal.intake.storage import new_submission_key

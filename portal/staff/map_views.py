@@ -8,13 +8,13 @@ from typing import Any
 
 from flask import current_app, render_template, request, url_for
 
-from portal.db import get_db
-from portal.headers import origin
+from portal.core.db import get_db
+from portal.core.statuses import STATUSES
 from portal.staff import bp
 from portal.staff.cases import get_case
 from portal.staff.maps import MapPoint, RenderedMap, case_map, cases_map, csp_for, legend
 from portal.staff.queue import FROM, Filters, nearby
-from portal.statuses import STATUSES
+from portal.web.headers import origin
 
 
 def _point(case: dict[str, Any]) -> MapPoint:

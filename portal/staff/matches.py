@@ -7,7 +7,7 @@ import re
 
 import sqlite_utils
 
-from portal.search_index import SEPARATORS, TEXT_COLUMNS, compact
+from portal.core.search_index import SEPARATORS, TEXT_COLUMNS, compact
 
 # Characters shown either side of what matched.
 AROUND = 40

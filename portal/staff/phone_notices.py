@@ -18,9 +18,9 @@ from flask_wtf import FlaskForm
 from wtforms import DateField, HiddenField, StringField
 from wtforms.validators import DataRequired, Length, Optional, ValidationError
 
-from portal.clock import local_now, local_stamp, local_today
-from portal.db import get_db, one_row, transaction
-from portal.display import day
+from portal.core.clock import local_now, local_stamp, local_today
+from portal.core.db import get_db, one_row, transaction
+from portal.core.display import day
 from portal.intake.choices import YES_NO_UNSURE
 from portal.intake.fields import choice, long_text, moment, text
 from portal.intake.validators import email_address, phone_number

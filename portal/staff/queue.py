@@ -13,15 +13,15 @@ from typing import Any
 import sqlite_utils
 from flask import current_app, render_template, request
 
-from portal import search_index
-from portal.clock import local_now
-from portal.db import get_db
+from portal.core import search_index
+from portal.core.clock import local_now
+from portal.core.db import get_db
+from portal.core.statuses import CLOSED, STATUSES, statuses_for
 from portal.staff import bp, danger
 from portal.staff.accounts import usernames
 from portal.staff.auth import current_staff
 from portal.staff.matches import matches
 from portal.staff.phone_notices import HOW_WORDS, waiting_notices
-from portal.statuses import CLOSED, STATUSES, statuses_for
 
 PER_PAGE = 50
 NEARBY_METERS = 150

@@ -20,13 +20,13 @@ from typing import Any
 import sqlite_utils
 from flask import current_app, render_template, request
 
-from portal.clock import local_now, local_today
-from portal.db import get_db
+from portal.core.clock import local_now, local_today
+from portal.core.db import get_db
+from portal.core.statuses import INVESTIGATED
 from portal.notification.choices import SPOKEN_NOTICES
 from portal.report.choices import INDICATORS
 from portal.staff import bp
 from portal.staff.queue import Filters
-from portal.statuses import INVESTIGATED
 
 
 @dataclass(frozen=True)

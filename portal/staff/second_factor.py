@@ -13,8 +13,8 @@ from flask_wtf import FlaskForm
 from wtforms import StringField
 from wtforms.validators import DataRequired, Length, Optional
 
-from portal.clock import local_stamp
-from portal.db import get_db
+from portal.core.clock import local_stamp
+from portal.core.db import get_db
 from portal.staff import bp, guessing, sessions, totp
 from portal.staff.accounts import active_account, enrol_code_matches, has_enrol_code
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import sqlite_utils
 
-from portal.db import insert, one_row
+from portal.core.db import insert, one_row
 
 SIGNED_IN, CODE = "signed-in", "code"
 # Time to type the code after the password; then the password is asked for again.

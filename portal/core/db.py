@@ -15,8 +15,8 @@ from typing import Any
 import sqlite_utils
 from flask import Flask, current_app, g
 
-from portal import search_index
-from portal.statuses import STATUSES
+from portal.core import search_index
+from portal.core.statuses import STATUSES
 
 # Version of the schema below; bump it and add a step to MIGRATIONS when it changes.
 # 7: enforcement; 9: the Open311 keys and filings (8 is the staff desk's, merged apart);

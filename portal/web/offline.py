@@ -14,11 +14,11 @@ from functools import lru_cache
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
 from content_model.theme import STATIC, asset_url
-from portal.db import get_db
-from portal.headers import content_security_policy, origin
-from portal.icons import ICON_SIZES, icon_png
+from portal.core.db import get_db
+from portal.core.statuses import public_wordings
 from portal.intake.storage import find_by_token
-from portal.statuses import public_wordings
+from portal.web.headers import content_security_policy, origin
+from portal.web.icons import ICON_SIZES, icon_png
 
 bp = Blueprint("offline", __name__)
 

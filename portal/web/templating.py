@@ -8,14 +8,14 @@ from flask import Flask
 
 from content_model.loader import Content, tel_uri
 from content_model.theme import init_theme, site_links
-from portal.display import clock, day, when
+from portal.core.display import clock, day, when
+from portal.core.statuses import public_wordings
 from portal.intake import widgets
 from portal.intake.fields import field_attrs
 from portal.intake.forms import MAX_PHOTOS
 from portal.intake.photos import MAX_UPLOAD_BYTES
 from portal.notification.records import record_duty
 from portal.report.choices import CHOICE_LABELS
-from portal.statuses import public_wordings
 
 
 def init_templates(app: Flask, content: Content) -> None:

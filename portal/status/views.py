@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
 
-from portal.db import get_db
+from portal.core.db import get_db
 from portal.intake.storage import find_by_token
 from portal.notification.records import online_filing as _online
 from portal.notification.records import record, stored_deadlines

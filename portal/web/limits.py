@@ -8,7 +8,7 @@ from flask import Flask
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
-import portal.limit_store  # noqa: F401  (registers the sqlite:// storage)
+import portal.web.limit_store  # noqa: F401  (registers the sqlite:// storage)
 
 # Endpoint -> (the config key holding its rate, e.g. "30 per hour;6 per minute", the
 # methods it counts (None: all), and a scope shared with other endpoints, if any).
@@ -32,7 +32,7 @@ def init_limits(app: Flask) -> None:
     One per app (not a module-level one) so each app's RATELIMIT_* settings stay its own.
     Counters live in a SQLite file beside the database, shared by every worker, unless
     RATELIMIT_STORAGE_URI names another store. The client is `request.remote_addr`, as
-    portal/proxy.py sets it from the trusted proxies' headers.
+    portal/web/proxy.py sets it from the trusted proxies' headers.
     """
     if not app.config.get("RATELIMIT_STORAGE_URI"):
         database = Path(app.config["DATABASE"]).resolve()
