@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from content_model.loader import ContentError
+from content_model.fields import ContentError
 from portal.core.settings import SETTINGS, Problem, problems, shown
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from flask_frozen import Freezer, FrozenFlaskWarning
 
-from content_model.loader import ContentError
+from content_model.fields import ContentError
 from content_model.theme import PORTAL_PATHS
 from static_site import create_app
 from static_site.search import SearchIndexError, index_site

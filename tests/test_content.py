@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from content_model.loader import CONTENT_DIR, ContentError, load_content, slugify
+from content_model.fields import CONTENT_DIR, ContentError, slugify
+from content_model.loader import load_content
 
 REQUIRED_PAGES = {"pet-waste", "motor-oil", "lawn-chemicals", "yard-waste", "car-washing",
                   "pools-and-hot-tubs", "paint-and-cleaners", "fats-oils-grease"}  # fmt: skip

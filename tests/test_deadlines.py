@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from content_model.loader import Holiday, HolidayRules, load_content
+from content_model.loader import load_content
+from content_model.site import Holiday, HolidayRules
 from portal import create_app
 from portal.core.deadlines import BusinessCalendar
 

@@ -21,7 +21,7 @@ from typing import Any
 import sqlite_utils
 from flask import current_app
 
-from content_model.loader import OnlineFiling
+from content_model.site import OnlineFiling
 from portal.core.deadlines import END_OF_DAY, BusinessCalendar
 from portal.notification.choices import SPOKEN_NOTICES
 

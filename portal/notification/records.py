@@ -10,7 +10,7 @@ from typing import Any
 import sqlite_utils
 from flask import current_app
 
-from content_model.loader import OnlineFiling
+from content_model.site import OnlineFiling
 from portal.core.clock import local_now
 from portal.core.db import get_db
 from portal.core.deadlines import BusinessCalendar

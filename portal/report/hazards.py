@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from content_model.loader import HazardRule
+from content_model.site import HazardRule
 
 
 @lru_cache(maxsize=64)

@@ -18,7 +18,7 @@ from typing import Any
 
 import sqlite_utils
 
-from content_model.loader import HazardRule
+from content_model.site import HazardRule
 from portal.core.db import transaction
 from portal.core.deadlines import BusinessCalendar
 from portal.core.statuses import CLOSED

@@ -6,7 +6,8 @@ import json
 
 from flask import Flask
 
-from content_model.loader import Content, tel_uri
+from content_model.loader import Content
+from content_model.site import tel_uri
 from content_model.theme import init_theme, site_links
 from portal.core.display import clock, day, when
 from portal.core.statuses import public_wordings
