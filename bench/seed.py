@@ -10,9 +10,9 @@ from typing import Any
 
 import sqlite_utils
 
+from portal.core.cases import token_hash
 from portal.core.db import insert, transaction
-from portal.core.statuses import statuses_for
-from portal.intake.storage import token_hash
+from portal.core.kinds import statuses_for
 from portal.report.choices import INDICATORS
 
 TZ = dt.timezone(dt.timedelta(hours=-5))

@@ -18,10 +18,15 @@ from portal.core.backup import init_backup
 from portal.core.db import init_db
 from portal.core.deadlines import BusinessCalendar
 from portal.core.settings import SettingsError, defaults, require
-from portal.intake.pending import UploadsInMemory
+from portal.digest import init_digest
+from portal.enforcement import init_enforcement
+from portal.intake import init_intake
 from portal.mail.courier import init_outbox
+from portal.notification import init_notification
 from portal.open311 import init_open311
+from portal.report import init_report
 from portal.staff import init_staff
+from portal.status import init_status
 from portal.web.errors import init_errors, init_request_checks
 from portal.web.headers import init_headers
 from portal.web.limits import init_limits
@@ -50,7 +55,6 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     app = Flask(
         __name__, instance_relative_config=True, template_folder=str(TEMPLATES), static_folder=None
     )
-    app.request_class = UploadsInMemory
     app.config.from_mapping(defaults(Path(app.instance_path)))
     app.config.from_prefixed_env("PORTAL")
     if test_config:
@@ -91,25 +95,18 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     init_outbox(app)
     init_backup(app)
     init_errors(app)
+    init_intake(app)
     # Before CSRF: an anonymous request to /staff/ gets the sign-in page, whatever it posts.
     init_staff(app)
+    init_enforcement(app)
     csrf.init_app(app)
-
-    from portal.notification import views as notify
-    from portal.report import views as report
-    from portal.status import views as status
-
-    app.register_blueprint(report.bp)
-    app.register_blueprint(notify.bp)
-    app.register_blueprint(status.bp)
+    init_report(app)
+    init_notification(app)
+    init_status(app)
     init_offline(app)
-    # Forms shown again, with what was typed, when their CSRF token has expired.
-    app.extensions["expired_forms"] = {
-        "report.submit": report.expired,
-        "notify.submit": notify.expired,
-    }
     init_limits(app)
     init_open311(app, csrf)
+    init_digest(app)
 
     if app.config["SITE_DIR"]:
         from portal.web.site_files import init_site_files

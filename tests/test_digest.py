@@ -13,10 +13,10 @@ from helpers import add_enrolled_account, open_form, report_data, rows, save_cas
 
 from portal.core.db import get_db
 from portal.core.deadlines import BusinessCalendar
+from portal.digest import morning as digest
+from portal.digest.morning import queue_digests
 from portal.enforcement.timeline import Deadline
 from portal.mail.courier import sweep_and_send
-from portal.staff import digest
-from portal.staff.digest import queue_digests
 
 NEW_YORK = ZoneInfo("America/New_York")
 

@@ -191,7 +191,7 @@ CREATE INDEX IF NOT EXISTS phone_notices_letter_waiting ON phone_notices (confir
     WHERE letter_mailed_on IS NULL;
 CREATE INDEX IF NOT EXISTS phone_notices_case ON phone_notices (case_id) WHERE case_id IS NOT NULL;
 
--- The morning digest of each business day, made once (portal/staff/digest.py): the next
+-- The morning digest of each business day, made once (portal/digest/morning.py): the next
 -- one lists the cases received since this one was made.
 CREATE TABLE IF NOT EXISTS digests (
     day TEXT PRIMARY KEY,
@@ -575,6 +575,10 @@ def connect(path: str | Path) -> sqlite_utils.Database:
     for pragma in PRAGMAS:
         db.execute(pragma)
     _migrate(db)
+    # The search index follows the registered kinds: made again when they changed.
+    if not search_index.up_to_date(db):
+        with transaction(db):
+            search_index.ensure(db)
     return db
 
 
@@ -669,7 +673,6 @@ def _migrate(db: sqlite_utils.Database) -> None:
         # Statement by statement: executescript() would commit halfway.
         for statement in _statements(SCHEMA):
             db.execute(statement)
-        search_index.create(db, rebuild="case_search" not in tables)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
@@ -744,6 +747,19 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
 def one_row(db: sqlite_utils.Database, sql: str, params: list[Any]) -> dict[str, Any] | None:
     """The first row a query returns, as a dict (sqlite-utils names the columns), or None."""
     return next(db.query(sql, params), None)
+
+
+def rows(db: sqlite_utils.Database, sql: str, params: list[Any] | tuple = ()) -> list[dict]:
+    """Every row a query returns, as dicts."""
+    cursor = db.execute(sql, list(params))
+    columns = [c[0] for c in cursor.description]
+    return [dict(zip(columns, row, strict=True)) for row in cursor]
+
+
+def one(db: sqlite_utils.Database, sql: str, params: list[Any] | tuple = ()) -> dict | None:
+    """The first row a query returns, as a dict, or None."""
+    found = rows(db, sql, params)
+    return found[0] if found else None
 
 
 # Each table's columns, by connection: the schema is settled when a connection opens, and

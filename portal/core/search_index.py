@@ -13,27 +13,36 @@ from typing import Any
 
 import sqlite_utils
 
+from portal.core import kinds
+
 # What is taken out of `compact`: what people put between the letters of a plate or the
 # digits of a phone number.
 SEPARATORS = " \n\t-().,/+#:;'\"_"
 
 # Every text an officer may search for, with what the queue calls it when it matches
-# (portal/staff/matches.py): (label, SQL over cases c, reports r, notifications n).
-TEXT_COLUMNS = [
+# (portal/staff/matches.py): (label, SQL over the cases c joined with each kind's details
+# by its alias). The case's own, then each kind's (its descriptor's search_columns), then
+# what staff wrote on it.
+CASE_COLUMNS = [
     ("Reference", "c.reference"), ("Address", "c.address"), ("Name", "c.contact_name"),
     ("E-mail", "c.contact_email"), ("Phone", "c.contact_phone"),
-    ("Referred to", "c.referred_to"), ("Description", "r.description"), ("Color", "r.color"),
-    ("Business or property named", "r.source_description"),
-    ("Vehicle and license plate", "r.source_vehicle"),
-    ("What they were seen doing", "r.source_notes"), ("Facility", "n.facility_name"),
-    ("Facility address", "n.facility_address"), ("Material released", "n.materials"),
-    ("Permit number", "n.permit_number"), ("NYSDEC spill number", "n.dec_spill_number"),
-    ("Job title", "n.responsible_title"), ("Cause", "n.cause"), ("Cleanup", "n.cleanup"),
+    ("Referred to", "c.referred_to"),
+]  # fmt: skip
+STAFF_COLUMNS = [
     ("Internal note", "(SELECT group_concat(body, ' ') FROM notes WHERE case_id = c.id)"),
     ("Site visit", "(SELECT group_concat(findings || ' ' || coalesce(lab_reference, ''), ' ')"
      " FROM inspections WHERE case_id = c.id)"),
 ]  # fmt: skip
-_TEXT_COLUMNS = [column for _, column in TEXT_COLUMNS]
+
+
+def text_columns() -> list[tuple[str, str]]:
+    """(label, SQL) of every searchable text, the registered kinds' included."""
+    own = [
+        (label, f"{k.alias}.{column}")
+        for k in kinds.all_kinds()
+        for label, column in k.search_columns
+    ]
+    return [*CASE_COLUMNS, *own, *STAFF_COLUMNS]
 
 
 def _compact(expression: str) -> str:
@@ -44,14 +53,13 @@ def _compact(expression: str) -> str:
     return f"lower({expression})"
 
 
-_BODY = " || ' ' || ".join(f"coalesce({column}, '')" for column in _TEXT_COLUMNS)
+INDEX = "CREATE VIRTUAL TABLE case_search USING fts5(body, compact, tokenize='trigram')"
 
-SCHEMA = [
-    "CREATE VIRTUAL TABLE IF NOT EXISTS case_search USING fts5(body, compact, tokenize='trigram')",
-    "CREATE VIEW IF NOT EXISTS case_search_text AS SELECT c.id AS id, "
-    f"{_BODY} AS body FROM cases c LEFT JOIN reports r ON r.case_id = c.id"
-    " LEFT JOIN notifications n ON n.case_id = c.id",
-]
+
+def _view() -> str:
+    body = " || ' ' || ".join(f"coalesce({column}, '')" for _, column in text_columns())
+    joined = f"cases c{kinds.joins()}"
+    return f"CREATE VIEW case_search_text AS SELECT c.id AS id, {body} AS body FROM {joined}"
 
 
 def _refresh(case_id: str) -> str:
@@ -63,40 +71,74 @@ def _refresh(case_id: str) -> str:
     )
 
 
-# (table, event, the case's id in that row): every change that alters a case's text. A new
-# case is indexed when its details are stored (same transaction, just after the case row).
-_TRIGGERS = [
-    ("cases", "UPDATE OF reference, address, contact_name, contact_email, contact_phone,"
-     " referred_to", "NEW.id"),
-    ("reports", "INSERT", "NEW.case_id"), ("reports", "UPDATE", "NEW.case_id"),
-    ("notifications", "INSERT", "NEW.case_id"), ("notifications", "UPDATE", "NEW.case_id"),
-    ("notes", "INSERT", "NEW.case_id"), ("notes", "UPDATE", "NEW.case_id"),
-    ("notes", "DELETE", "OLD.case_id"),
-    ("inspections", "INSERT", "NEW.case_id"), ("inspections", "UPDATE", "NEW.case_id"),
-    ("inspections", "DELETE", "OLD.case_id"),
-]  # fmt: skip
-
-
-def create(db: sqlite_utils.Database, rebuild: bool) -> None:
-    """Create the index, its view and triggers (inside the migration's transaction);
-    `rebuild` (a file from before the index): index every case already stored."""
-    for statement in SCHEMA:
-        db.execute(statement)
-    for number, (table, event, key) in enumerate(_TRIGGERS):
-        db.execute(
-            f"CREATE TRIGGER IF NOT EXISTS case_search_{table}_{number} AFTER {event} ON {table}"
-            f" BEGIN {_refresh(key)} END"
-        )
-    db.execute(
-        "CREATE TRIGGER IF NOT EXISTS case_search_forget AFTER DELETE ON cases"
+def _triggers() -> dict[str, str]:
+    """Every change that alters a case's text, each a trigger by name. A new case is indexed
+    when its details are stored (same transaction, just after the case row)."""
+    watched = [
+        ("cases", "update", "UPDATE OF reference, address, contact_name, contact_email,"
+         " contact_phone, referred_to", "NEW.id"),
+        *[(k.table, event, event.upper(), "NEW.case_id") for k in kinds.all_kinds()
+          for event in ("insert", "update")],
+        ("notes", "insert", "INSERT", "NEW.case_id"), ("notes", "update", "UPDATE", "NEW.case_id"),
+        ("notes", "delete", "DELETE", "OLD.case_id"),
+        ("inspections", "insert", "INSERT", "NEW.case_id"),
+        ("inspections", "update", "UPDATE", "NEW.case_id"),
+        ("inspections", "delete", "DELETE", "OLD.case_id"),
+    ]  # fmt: skip
+    found = {
+        f"case_search_{table}_{name}": f"CREATE TRIGGER case_search_{table}_{name} AFTER {event}"
+        f" ON {table} BEGIN {_refresh(key)} END"
+        for table, name, event, key in watched
+    }
+    found["case_search_forget"] = (
+        "CREATE TRIGGER case_search_forget AFTER DELETE ON cases"
         " BEGIN DELETE FROM case_search WHERE rowid = OLD.id; END"
     )
-    if rebuild:
-        db.execute("DELETE FROM case_search")
-        db.execute(
-            f"INSERT INTO case_search (rowid, body, compact) SELECT id, body, {_compact('body')}"
-            " FROM case_search_text"
-        )
+    return found
+
+
+def drop(db: sqlite_utils.Database) -> None:
+    """Drop the view and triggers (a table they name is about to be rebuilt); `ensure` makes
+    them again. The index's rows stay."""
+    for (name,) in db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'case\\_search%'"
+        " ESCAPE '\\'"
+    ).fetchall():
+        db.execute(f'DROP TRIGGER "{name}"')
+    db.execute("DROP VIEW IF EXISTS case_search_text")
+
+
+def _wanted() -> dict[str, str]:
+    return {"case_search_text": _view(), **_triggers()}
+
+
+def up_to_date(db: sqlite_utils.Database) -> bool:
+    """Whether the index, its view and its triggers are those the registered kinds make."""
+    stored = dict(db.execute(
+        "SELECT name, sql FROM sqlite_master WHERE name IN ('case_search', 'case_search_text')"
+        " OR (type = 'trigger' AND name LIKE 'case_search%')"
+    ).fetchall())  # fmt: skip
+    return stored.pop("case_search", None) is not None and stored == _wanted()
+
+
+def ensure(db: sqlite_utils.Database) -> bool:
+    """Make the index, its view and its triggers match the registered kinds (inside the
+    caller's transaction); when they did not (a new file, a file from before, a kind added
+    or its searchable fields changed), index every case again. True if anything changed."""
+    if up_to_date(db):
+        return False
+    has_index = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'case_search'").fetchone()
+    drop(db)
+    if not has_index:
+        db.execute(INDEX)
+    for statement in _wanted().values():
+        db.execute(statement)
+    db.execute("DELETE FROM case_search")
+    db.execute(
+        f"INSERT INTO case_search (rowid, body, compact) SELECT id, body, {_compact('body')}"
+        " FROM case_search_text"
+    )
+    return True
 
 
 def _phrase(text: str) -> str:

@@ -1,2 +1,25 @@
 """What every public form shares: fields, validators, the base form, photo intake,
 pending uploads, and storing a case."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from portal.intake import widgets
+from portal.intake.fields import field_attrs
+from portal.intake.forms import MAX_PHOTOS
+from portal.intake.pending import UploadsInMemory
+from portal.intake.photos import MAX_UPLOAD_BYTES
+from portal.intake.storage import delete_abandoned_photos
+from portal.mail.courier import add_job
+
+
+def init_intake(app: Flask) -> None:
+    """Uploads read into memory, photos of forms never sent swept by the courier, and what
+    the form templates need."""
+    app.request_class = UploadsInMemory
+    widgets.install()  # forms render their attributes without str.format (a page's main cost)
+    add_job(app, delete_abandoned_photos)
+    app.jinja_env.globals.update(
+        field_attrs=field_attrs, max_photos=MAX_PHOTOS, max_photo_bytes=MAX_UPLOAD_BYTES
+    )

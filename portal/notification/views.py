@@ -9,13 +9,21 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+import sqlite_utils
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
+from portal.core.cases import new_submission_key
 from portal.core.clock import local_now
 from portal.intake.pending import keep_photos, recover, store_submission, submission_key
-from portal.intake.storage import DuplicateSubmission, PhotoExpired, new_submission_key
+from portal.intake.storage import DuplicateSubmission, PhotoExpired
 from portal.notification.forms import TRIAGE_FIELDS, NotificationForm, TriageForm, from_form
-from portal.notification.records import record, release_deadlines, with_deadlines
+from portal.notification.records import (
+    online_filing,
+    record,
+    release_deadlines,
+    stored_deadlines,
+    with_deadlines,
+)
 
 bp = Blueprint("notify", __name__, url_prefix="/notify")
 
@@ -154,6 +162,20 @@ def _store(form: NotificationForm, photos: list[dict[str, Any]]):
     except DuplicateSubmission as error:
         abort(409, error.message)
     return redirect(url_for("status.show", token=stored.token, filed=1), code=303)
+
+
+def receipt(db: sqlite_utils.Database, case: dict[str, Any], token: str):
+    """A filing's status page, which is also its receipt: the facility's written record."""
+    notification = db["notifications"].get(case["id"])
+    return render_template(
+        "portal/notification_receipt.html",
+        case=case,
+        notification=notification,
+        sections=record(case, notification),
+        deadlines=stored_deadlines(case, notification, online_filing()),
+        photo_count=db["photos"].count_where("case_id = ?", [case["id"]]),
+        filed=request.args.get("filed") == "1",
+    )
 
 
 def expired():

@@ -6,18 +6,15 @@ import json
 import re
 from typing import Any
 
+import sqlite_utils
 from flask import Blueprint, abort, current_app, redirect, render_template, url_for
 
 from content_model.loader import Content
+from portal.core.cases import find_by_token, new_submission_key
 from portal.core.clock import local_now
 from portal.core.db import get_db
 from portal.intake.pending import keep_photos, recover, store_submission, submission_key
-from portal.intake.storage import (
-    DuplicateSubmission,
-    PhotoExpired,
-    find_by_token,
-    new_submission_key,
-)
+from portal.intake.storage import DuplicateSubmission, PhotoExpired
 from portal.report.forms import ReportForm
 
 bp = Blueprint("report", __name__, url_prefix="/report")
@@ -124,6 +121,16 @@ def sent(token: str):
         case=case,
         token=token,
         hints=exempt_hints(report["description"]),
+    )
+
+
+def status_page(db: sqlite_utils.Database, case: dict[str, Any], token: str):
+    """A report's public status page: what was reported, roughly where, and its status."""
+    report = db["reports"].get(case["id"])
+    # A duplicate follows the case it was joined to: its status is the one that moves.
+    original = db["cases"].get(case["duplicate_of"]) if case["duplicate_of"] else None
+    return render_template(
+        "portal/status.html", case=case, report=report, token=token, original=original
     )
 
 

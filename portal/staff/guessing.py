@@ -14,6 +14,7 @@ officer (or, without an address, the SMO) is told by mail when the waiting begin
 from __future__ import annotations
 
 import json
+import math
 import time
 
 import sqlite_utils
@@ -117,4 +118,13 @@ def _tell_the_officer(
         subject=f"Sign-in of {row[0]} paused after {FAILURES} wrong tries",
         text=render_template("mail/sign_in_wait.txt", **context),
         html=render_template("mail/sign_in_wait.html", **context),
+    )
+
+
+def wait_words(seconds: float) -> str:
+    minutes = max(1, math.ceil(seconds / 60))
+    return (
+        "Too many wrong passwords or codes were given for this username, from wherever they "
+        f"came, so signing in to it waits: try again in {minutes} minute"
+        f"{'s' if minutes != 1 else ''}."
     )

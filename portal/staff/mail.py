@@ -6,7 +6,7 @@ from flask import flash, redirect, render_template, url_for
 
 from portal.core.db import get_db
 from portal.mail import courier
-from portal.staff import bp
+from portal.staff.blueprint import bp
 
 
 @bp.route("/outbox/")

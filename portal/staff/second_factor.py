@@ -15,8 +15,12 @@ from wtforms.validators import DataRequired, Length, Optional
 
 from portal.core.clock import local_stamp
 from portal.core.db import get_db
-from portal.staff import bp, guessing, sessions, totp
+from portal.staff import guessing, sessions, totp
 from portal.staff.accounts import active_account, enrol_code_matches, has_enrol_code
+from portal.staff.blueprint import bp
+from portal.staff.forms import LoginForm
+from portal.staff.guessing import wait_words
+from portal.staff.sessions import limits
 
 PENDING_SECONDS = sessions.PENDING_SECONDS
 
@@ -47,8 +51,6 @@ def start_session(account: dict[str, Any]) -> None:
     sessions.end(db, session.get("staff_pending"))
     session.clear()
     session.permanent = True
-    from portal.staff.auth import limits
-
     sessions.forget_old(db, *limits())
     session["staff_session"] = sessions.open_session(
         db, account["id"], sessions.SIGNED_IN, client=request.remote_addr
@@ -95,8 +97,6 @@ def _start_again():
 def _waiting(account: dict[str, Any], row: dict[str, Any]) -> Any:
     """The name waits after too many wrong tries: the half sign-in ends, the sign-in page
     says how long."""
-    from portal.staff.auth import LoginForm, wait_words
-
     db = get_db()
     wait = guessing.waiting(db, account["username"])
     if not wait:

@@ -15,7 +15,8 @@ from flask import has_request_context, render_template, request
 from portal.core.clock import local_stamp
 from portal.core.db import insert, one_row, transaction
 from portal.core.display import day
-from portal.core.statuses import STATUSES, statuses_for
+from portal.core.kinds import statuses_for
+from portal.core.statuses import STATUSES
 from portal.mail import courier
 from portal.notification.compliance import confirmation_recorded
 

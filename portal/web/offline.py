@@ -14,9 +14,9 @@ from functools import lru_cache
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
 from content_model.theme import STATIC, asset_url
+from portal.core.cases import find_by_token
 from portal.core.db import get_db
 from portal.core.statuses import public_wordings
-from portal.intake.storage import find_by_token
 from portal.web.headers import content_security_policy, origin
 from portal.web.icons import ICON_SIZES, icon_png
 

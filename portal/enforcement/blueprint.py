@@ -1,0 +1,6 @@
+"""Enforcement's blueprint: its pages sit under /staff/ beside the workspace's, behind the
+same sign-in check (portal/staff/auth.py guards every /staff/ path)."""
+
+from flask import Blueprint
+
+bp = Blueprint("enforcement", __name__, url_prefix="/staff")
