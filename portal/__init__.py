@@ -104,8 +104,9 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     init_notification(app)
     init_status(app)
     init_offline(app)
-    init_limits(app)
     init_open311(app, csrf)
+    # Last: every route is registered, and each declared what it needs (portal/web/routes.py).
+    init_limits(app)
     init_digest(app)
 
     if app.config["SITE_DIR"]:

@@ -13,20 +13,19 @@ from typing import Any
 from flask_frozen import Freezer, FrozenFlaskWarning
 
 from content_model.fields import ContentError
-from content_model.theme import PORTAL_PATHS
 from static_site import create_app
 from static_site.search import SearchIndexError, index_site
 
 
 def netlify_redirects(portal_origin: str | None) -> str:
-    """Netlify `_redirects` rules proxying the portal's paths to its origin (status 200)."""
+    """Netlify `_redirects`: every path the built site has no file for is proxied to the
+    portal (status 200, so visitors stay on the site's address). Not forced, so the site's
+    pages and assets win; the portal answers the rest, its pages whatever path they declare
+    (a new form needs no rule of its own) and, for a path nobody has, the site's own 404
+    page. Nothing here lists the portal's paths."""
     if not portal_origin:
         return ""
-    origin = portal_origin.rstrip("/")
-    rules = [f"{path}*  {origin}{path}:splat  200!" for path in PORTAL_PATHS.values()]
-    # Not forced: assets in the build win; only the portal's own ones are proxied.
-    rules.append(f"/assets/*  {origin}/assets/:splat  200")
-    return "\n".join(rules) + "\n"
+    return f"/*  {portal_origin.rstrip('/')}/:splat  200\n"
 
 
 def freeze(destination: Path | str, test_config: dict[str, Any] | None = None) -> list[str]:

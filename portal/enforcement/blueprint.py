@@ -3,4 +3,6 @@ same sign-in check (portal/staff/auth.py guards every /staff/ path)."""
 
 from flask import Blueprint
 
-bp = Blueprint("enforcement", __name__, url_prefix="/staff")
+from portal.web.routes import NO_STORE, declare_blueprint
+
+bp = declare_blueprint(Blueprint("enforcement", __name__, url_prefix="/staff"), caching=NO_STORE)

@@ -12,5 +12,3 @@ from portal.notification.records import record_duty
 def init_notification(app: Flask) -> None:
     app.register_blueprint(views.bp)
     app.jinja_env.globals["record_duty"] = record_duty
-    # The step shown again, with what was typed, when its CSRF token has expired.
-    app.extensions.setdefault("expired_forms", {})["notify.submit"] = views.expired

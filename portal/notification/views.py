@@ -24,6 +24,8 @@ from portal.notification.records import (
     stored_deadlines,
     with_deadlines,
 )
+from portal.web.limits import FORM
+from portal.web.routes import declare
 
 bp = Blueprint("notify", __name__, url_prefix="/notify")
 
@@ -33,11 +35,13 @@ def _form(**kwargs: Any) -> NotificationForm:
 
 
 @bp.route("/", methods=["GET"])
+@declare(photo_previews=True)
 def start():
     return render_template("portal/notify_triage.html", form=TriageForm(formdata=None))
 
 
 @bp.route("/", methods=["POST"])
+@declare(limit=FORM, back_step=True, photo_previews=True, on_expired=lambda: expired())
 def submit():
     # Step 2's "Change the safety answers" button: its own name, as the form's hidden `step`
     # comes first in what the browser sends.

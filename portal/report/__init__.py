@@ -12,5 +12,3 @@ def init_report(app: Flask) -> None:
     app.register_blueprint(views.bp)
     # The form's choices in words, for every page that shows a report.
     app.jinja_env.globals["labels"] = CHOICE_LABELS
-    # Shown again, with what was typed, when its CSRF token has expired.
-    app.extensions.setdefault("expired_forms", {})["report.submit"] = views.expired

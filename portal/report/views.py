@@ -16,6 +16,8 @@ from portal.core.db import get_db
 from portal.intake.pending import keep_photos, recover, store_submission, submission_key
 from portal.intake.storage import DuplicateSubmission, PhotoExpired
 from portal.report.forms import ReportForm
+from portal.web.limits import FORM, TOKEN_PAGES
+from portal.web.routes import NO_STORE, declare
 
 bp = Blueprint("report", __name__, url_prefix="/report")
 
@@ -39,6 +41,7 @@ def exempt_hints(text: str) -> list[Any]:
 
 
 @bp.route("/", methods=["GET"])
+@declare(photo_previews=True)
 def form():
     form = _form(formdata=None)
     form.submission_key.data = new_submission_key()
@@ -47,6 +50,7 @@ def form():
 
 
 @bp.route("/", methods=["POST"])
+@declare(limit=FORM, photo_previews=True, on_expired=lambda: expired())
 def submit():
     form = _form()
     photos, photo_errors = keep_photos(form, submission_key(form))
@@ -111,6 +115,7 @@ def _report_fields(form: ReportForm) -> dict[str, Any]:
 
 
 @bp.route("/sent/<token>/")
+@declare(limit=TOKEN_PAGES, caching=NO_STORE)
 def sent(token: str):
     case = find_by_token(get_db(), token) or abort(404)
     if case["kind"] != "report":

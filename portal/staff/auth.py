@@ -14,6 +14,8 @@ from portal.staff.forms import LoginForm
 from portal.staff.guessing import wait_words
 from portal.staff.second_factor import await_code, start_session
 from portal.staff.sessions import limits
+from portal.web.limits import SIGN_IN
+from portal.web.routes import NO_STORE, declare
 
 # The only staff pages an anonymous visitor may reach.
 OPEN_ENDPOINTS = {"staff.login", "staff.second_factor", "staff.enrol"}
@@ -59,10 +61,16 @@ def require_staff():
     form = LoginForm(formdata=None, next=request.full_path if request.method == "GET" else "")
     hours = current_app.config["STAFF_SESSION_HOURS"]
     notice = ENDED[ended].format(hours=hours) if ended else None
-    return render_template("staff/login.html", form=form, notice=notice), 401
+    # Whatever path it answers (/staff too, which has no route of its own), never kept.
+    return (
+        render_template("staff/login.html", form=form, notice=notice),
+        401,
+        {"Cache-Control": NO_STORE},
+    )
 
 
 @bp.route("/login", methods=["GET", "POST"])
+@declare(limit=SIGN_IN)
 def login():
     form = LoginForm()
     if current_staff():

@@ -2,4 +2,7 @@
 
 from flask import Blueprint
 
-bp = Blueprint("staff", __name__, url_prefix="/staff")
+from portal.web.routes import NO_STORE, declare_blueprint
+
+# Every page of it shows what people sent or staff wrote: never kept by a browser.
+bp = declare_blueprint(Blueprint("staff", __name__, url_prefix="/staff"), caching=NO_STORE)

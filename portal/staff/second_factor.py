@@ -21,6 +21,8 @@ from portal.staff.blueprint import bp
 from portal.staff.forms import LoginForm
 from portal.staff.guessing import wait_words
 from portal.staff.sessions import limits
+from portal.web.limits import SIGN_IN
+from portal.web.routes import declare
 
 PENDING_SECONDS = sessions.PENDING_SECONDS
 
@@ -114,6 +116,7 @@ def _failed(account: dict[str, Any], row: dict[str, Any]) -> Any:
 
 
 @bp.route("/second-factor", methods=["GET", "POST"])
+@declare(limit=SIGN_IN)
 def second_factor():
     found = _pending()
     if found is None:
@@ -156,6 +159,7 @@ def second_factor():
 
 
 @bp.route("/enrol", methods=["GET", "POST"])
+@declare(limit=SIGN_IN)
 def enrol():
     """Set up the authenticator: first the enrolment code from the administrator (L6 of the
     review: the password alone must not bind a phone), then a code from the app."""

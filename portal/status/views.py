@@ -9,11 +9,14 @@ from flask import Blueprint, abort
 from portal.core import kinds
 from portal.core.cases import find_by_token
 from portal.core.db import get_db
+from portal.web.limits import TOKEN_PAGES
+from portal.web.routes import NO_STORE, declare
 
 bp = Blueprint("status", __name__, url_prefix="/status")
 
 
 @bp.route("/<token>/")
+@declare(limit=TOKEN_PAGES, caching=NO_STORE)
 def show(token: str):
     db = get_db()
     # Only the token opens a case; a wrong one gets the same 404 as an unknown page.

@@ -9,25 +9,19 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
 import portal.web.limit_store  # noqa: F401  (registers the sqlite:// storage)
+from portal.web.routes import Limit, declarations
 
-# Endpoint -> (the config key holding its rate, e.g. "30 per hour;6 per minute", the
-# methods it counts (None: all), and a scope shared with other endpoints, if any).
-RATE_LIMITS = {
-    "report.submit": ("REPORT_RATE_LIMIT", None, None),
-    "notify.submit": ("REPORT_RATE_LIMIT", None, None),
-    # Every page a secret token opens counts together (review L9: guessing tokens there).
-    "status.show": ("STATUS_RATE_LIMIT", None, "token pages"),
-    "offline.status_json": ("STATUS_RATE_LIMIT", None, "token pages"),
-    "report.sent": ("STATUS_RATE_LIMIT", None, "token pages"),
-    # Passwords and codes count together: guessing codes costs sign-in attempts.
-    "staff.login": ("LOGIN_RATE_LIMIT", ["POST"], "staff sign-in"),
-    "staff.second_factor": ("LOGIN_RATE_LIMIT", ["POST"], "staff sign-in"),
-    "staff.enrol": ("LOGIN_RATE_LIMIT", ["POST"], "staff sign-in"),
-}
+# Shared by every page a secret token opens (review L9: guessing tokens there).
+TOKEN_PAGES = Limit("STATUS_RATE_LIMIT", scope="token pages")
+# Passwords and codes count together: guessing codes costs sign-in attempts.
+SIGN_IN = Limit("LOGIN_RATE_LIMIT", methods=("POST",), scope="staff sign-in")
+# Each public form's POST.
+FORM = Limit("REPORT_RATE_LIMIT")
 
 
 def init_limits(app: Flask) -> None:
-    """Attach a limiter to an app whose blueprints are registered.
+    """Attach a limiter to an app whose blueprints are registered: each route's declared
+    limit (portal/web/routes.py) wraps its view.
 
     One per app (not a module-level one) so each app's RATELIMIT_* settings stay its own.
     Counters live in a SQLite file beside the database, shared by every worker, unless
@@ -52,11 +46,17 @@ def init_limits(app: Flask) -> None:
     limiter = Limiter(key_func=get_remote_address, app=app, default_limits=[])
     # Flask-Limiter keeps only weak references to its limiter: the app holds the strong one.
     app.extensions["rate_limiter"] = limiter
-    for endpoint, (key, methods, scope) in RATE_LIMITS.items():
+    for endpoint, declared in declarations(app).items():
+        if declared.limit is None:
+            continue
+        setting, methods = declared.limit.setting, declared.limit.methods
         # The limiter checks inside the wrapper it returns, so the wrapper must be the view.
-        rate = lambda key=key: app.config[key]  # noqa: E731
-        if scope:
-            limit = limiter.shared_limit(rate, scope=scope, methods=methods)
+        rate = lambda setting=setting: app.config[setting]  # noqa: E731
+        methods = list(methods) if methods else None
+        if declared.limit.scope:
+            limit = limiter.shared_limit(
+                rate, scope=declared.limit.scope, methods=methods, key_func=declared.limit.key
+            )
         else:
-            limit = limiter.limit(rate, methods=methods)
+            limit = limiter.limit(rate, methods=methods, key_func=declared.limit.key)
         app.view_functions[endpoint] = limit(app.view_functions[endpoint])
