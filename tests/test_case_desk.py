@@ -165,7 +165,6 @@ def test_a_file_from_before_the_index_is_indexed_when_migrated(tmp_path):
             " received_at, updated_at, service_code, address, contact_name) VALUES ('report',"
             " 'IDR-2026-0001', 't', 'k', 'd', '2026', '2026', 'x', 'Elm', 'Maria')"
         )
-        conn.execute("PRAGMA user_version = 6")
     conn.close()
     db = connect(path)
     where, params = search_index.condition("mar")

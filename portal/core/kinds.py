@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sqlite_utils
+from sqlite_utils import Migrations
 
 from portal.core.statuses import STATUSES
 
@@ -92,6 +93,8 @@ class Kind:
     # Whether staff may mark a case of it a duplicate of another (the case page's link).
     duplicates: bool = False
     counted: Counted | None = None
+    # Its tables, as numbered migrations (applied after the portal's own).
+    migrations: Migrations | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 

@@ -11,12 +11,14 @@ A migration that changes a table in a way ALTER TABLE cannot uses sqlite-utils'
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
 import sqlite_utils
 from sqlite_utils import Migrations
 
+from portal.core import kinds
 from portal.core.statuses import STATUSES
 
 VERSION_9 = Path(__file__).with_name("schema_v9.sql")
@@ -40,7 +42,17 @@ def registered() -> tuple[Migrations, ...]:
 def statements(script: str) -> list[str]:
     """The statements of a script, one by one (executescript() would commit halfway)."""
     lines = [line for line in script.splitlines() if not line.strip().startswith("--")]
-    return [part.strip() for part in "\n".join(lines).split(";") if part.strip()]
+    found, pending = [], ""
+    for part in "\n".join(lines).split(";"):
+        pending += part
+        # A trigger's body holds statements of its own: it runs on to its END.
+        if re.search(r"\bBEGIN\b", pending) and not pending.rstrip().endswith("END"):
+            pending += ";"
+            continue
+        if pending.strip():
+            found.append(pending.strip())
+        pending = ""
+    return found
 
 
 def run(db: sqlite_utils.Database, script: str) -> None:
@@ -250,14 +262,8 @@ def kinds_checked_in_code(db: sqlite_utils.Database) -> None:
 
 def sets() -> list[Migrations]:
     """Every set, in the order they are applied: the portal's, each feature's, each kind's."""
-    from_kinds = [k.migrations for k in _kinds() if k.migrations is not None]
+    from_kinds = [k.migrations for k in kinds.all_kinds() if k.migrations is not None]
     return [migrations, *registered(), *(m for m in from_kinds if m not in _SETS)]
-
-
-def _kinds():
-    from portal.core import kinds  # kinds read the statuses; this reads the kinds
-
-    return kinds.all_kinds()
 
 
 def pending(db: sqlite_utils.Database) -> bool:

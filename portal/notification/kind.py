@@ -12,6 +12,7 @@ from portal.core.columns import time_of, yes_no
 from portal.notification.choices import LABELS
 from portal.notification.compliance import release_record
 from portal.notification.mail import queue_notification_mail
+from portal.notification.migrations import migrations
 from portal.notification.records import online_filing, record, stored_deadlines
 from portal.notification.views import receipt
 
@@ -106,6 +107,7 @@ NOTIFICATION = kinds.register(
             ("Cause", "cause"),
             ("Cleanup", "cleanup"),
         ),
+        migrations=migrations,
         counted=kinds.Counted("release notifications", "closed"),
         about=lambda details: details["facility_name"],
     )

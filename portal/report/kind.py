@@ -13,6 +13,7 @@ from portal.core.columns import time_of
 from portal.report.choices import CHOICE_LABELS
 from portal.report.hazards import report_hazards
 from portal.report.mail import queue_report_mail
+from portal.report.migrations import migrations
 from portal.report.views import status_page
 
 
@@ -89,6 +90,7 @@ REPORT = kinds.register(
             ("What they were seen doing", "source_notes"),
         ),
         duplicates=True,
+        migrations=migrations,
         counted=kinds.Counted("resident reports", "resolved"),
     )
 )
