@@ -6,7 +6,7 @@ portal's throughput over this one is the price of everything the portal does.
 
 To be a fair yardstick it gets every advantage the portal has: one connection per
 thread kept open between requests (as the portal's pool does), the portal's own pragmas
-(`portal.db.PRAGMAS`: WAL, the same `synchronous`, the same busy timeout), the same
+(`portal.core.db.PRAGMAS`: WAL, the same `synchronous`, the same busy timeout), the same
 gunicorn with the same workers, and the same load generator (bench/load.py).
 """
 
@@ -19,7 +19,7 @@ import threading
 
 from flask import Flask, make_response, redirect, request
 
-from portal.db import PRAGMAS
+from portal.core.db import PRAGMAS
 
 PAGE = (
     '<!doctype html><title>Report</title><form method="post">'

@@ -18,7 +18,7 @@ from werkzeug.test import encode_multipart
 from bench.load import Inbox, free_port
 from bench.weights import FORM_PAGE_BUDGET, OFFLINE_BUDGET, offline_weight, page_weight
 from portal import create_app
-from portal.db import get_db
+from portal.core.db import get_db
 
 HIDDEN = re.compile(r'name="(csrf_token|submission_key)" type="hidden" value="([^"]*)"')
 REPORT = {
@@ -116,7 +116,7 @@ def _run(repeat: int, mail_port: int) -> None:
                 f" {statistics.median(cpu) * 1000:.1f} ms over {count} (server side, in process)"
             )
         # What synchronous = FULL costs here: the same text report on a connection that
-        # commits without waiting for the disk (portal/db.py explains the choice).
+        # commits without waiting for the disk (portal/core/db.py explains the choice).
         pool = app.extensions["db_pool"]
         for db in pool.idle:
             db.execute("PRAGMA synchronous = NORMAL")

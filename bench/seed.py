@@ -10,10 +10,10 @@ from typing import Any
 
 import sqlite_utils
 
-from portal.db import insert, transaction
-from portal.intake.storage import token_hash
+from portal.core.cases import token_hash
+from portal.core.db import insert, transaction
+from portal.core.kinds import statuses_for
 from portal.report.choices import INDICATORS
-from portal.statuses import statuses_for
 
 TZ = dt.timezone(dt.timedelta(hours=-5))
 

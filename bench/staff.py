@@ -10,8 +10,9 @@ import time
 from pathlib import Path
 
 from bench.seed import seed_reports
-from portal import create_app, search_index
-from portal.db import get_db, transaction
+from portal import create_app
+from portal.core import search_index
+from portal.core.db import get_db, transaction
 from portal.staff.accounts import add_account
 
 CASES = 10_000

@@ -5,6 +5,7 @@ names the file and field of anything wrong; `theme` is the shared look both apps
 with: the templates folder, fingerprinted assets, Markdown and the citation filter.
 """
 
-from content_model.loader import CONTENT_DIR, Content, ContentError, load_content
+from content_model.fields import CONTENT_DIR, ContentError
+from content_model.loader import Content, load_content
 
 __all__ = ["CONTENT_DIR", "Content", "ContentError", "load_content"]

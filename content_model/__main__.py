@@ -7,7 +7,7 @@ import sys
 import time
 
 from content_model.check import check_pack, report
-from content_model.loader import CONTENT_DIR
+from content_model.fields import CONTENT_DIR
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,30 +20,28 @@ from typing import Any
 
 import yaml
 
-from content_model.loader import (
+from content_model.enforcement import unknown_enforcement
+from content_model.exempt import load_exempt
+from content_model.fields import (
     CONTENT_DIR,
-    FRONT_MATTER,
-    REQUIRED_ROLES,
     UNKNOWN_FIELD,
-    Content,
     ContentError,
-    Ordinance,
-    Provision,
+    Fields,
+    parse_yaml,
+    slugify,
+)
+from content_model.learn import FRONT_MATTER, load_learn_page
+from content_model.loader import Content, load_content
+from content_model.ordinance import REQUIRED_ROLES, Ordinance, Provision, ordinance_from
+from content_model.site import (
     _clock_time,
     _closure,
-    _Fields,
     _holiday,
     _map_tiles,
     _month_day,
     _service_area,
     _timezone,
-    load_content,
-    load_exempt,
-    load_learn_page,
     load_settings,
-    ordinance_from,
-    parse_yaml,
-    slugify,
     unknown_settings,
 )
 
@@ -200,12 +198,12 @@ VALUE_FIXES = {
 
 def _check_values(data: dict) -> Iterator[Problem]:
     """The loader's own tests of each value, one at a time, so each failing one is named."""
-    fields = _Fields(data, "site.yaml")
+    fields = Fields(data, "site.yaml")
     office = data.get("office") if isinstance(data.get("office"), dict) else {}
     holidays = data.get("holidays") if isinstance(data.get("holidays"), dict) else {}
     office_fields, holiday_fields = (
-        _Fields(office, "site.yaml", "office."),
-        _Fields(holidays, "site.yaml", "holidays."),
+        Fields(office, "site.yaml", "office."),
+        Fields(holidays, "site.yaml", "holidays."),
     )
     checks = [
         (data.get("timezone"), lambda: _timezone(fields)),
@@ -268,7 +266,7 @@ def _check_holidays(data: dict) -> Iterator[Problem]:
                 "write it like {name: Labor Day, month: 9, weekday: monday, nth: 1}",
             )
             continue
-        fields = _Fields(rule, "site.yaml", f"holidays.observed[{i}].")
+        fields = Fields(rule, "site.yaml", f"holidays.observed[{i}].")
         try:
             holiday = _holiday(fields)
         except ContentError as error:
@@ -418,7 +416,9 @@ def _ordinance(root: Path) -> tuple[Ordinance | None, list[Problem]]:
     problems = list(_check_roles(data, chapter, numbers))
     if problems and numbers:
         first = min(numbers)
-        data = dict(data, roles={role: first for role in REQUIRED_ROLES})
+        roles = _get(data, "roles") if isinstance(_get(data, "roles"), dict) else {}
+        kept = {role: n for role, n in roles.items() if str(n) in numbers}
+        data = dict(data, roles={**{role: first for role in REQUIRED_ROLES}, **kept})
     try:
         return ordinance_from(data), problems
     except ContentError as error:
@@ -468,6 +468,17 @@ def _check_learn(root: Path, ordinance: Ordinance, citations: Citations) -> Iter
             yield _from_error(ContentError(str(error)))
 
 
+def _check_enforcement(root: Path, ordinance: Ordinance) -> Iterator[Problem]:
+    """enforcement.yaml against the ordinance, then every field of it that nothing reads."""
+    try:
+        errors = unknown_enforcement(ordinance, root)
+    except ContentError as error:
+        yield _from_error(error)
+        return
+    for error in errors:
+        yield dataclasses.replace(_from_error(error), from_loader=False)
+
+
 # ---------------------------------------------------------------- the whole pack
 
 
@@ -497,6 +508,7 @@ def check_pack(directory: Path | str | None = None) -> list[Problem]:
         found.append(_from_error(error))
     found += _check_learn(root, ordinance, citations)
     found += _check_outfalls(root)
+    found += _check_enforcement(root, ordinance)
     if not found:
         try:  # what only the whole pack can tell: the exempt list's links to learn pages
             load_content(root)

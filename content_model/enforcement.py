@@ -1,5 +1,6 @@
-"""content/enforcement.yaml: the sections the enforcement steps cite (by role), the bodies
-the law names, its amounts and periods, and the readings taken where its text is silent.
+"""content/enforcement.yaml: the bodies the law names, its amounts and periods, and the
+readings taken where its text is silent; the sections the enforcement steps cite are the
+ordinance's roles (ordinance.yaml).
 
 Every field has the model law's value as its default in `Terms`, so the rules module can
 be used without a file; the file, when read, is validated here and every error names the
@@ -11,10 +12,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from content_model.loader import CONTENT_DIR, Ordinance, Provision, _Fields, _read_yaml
+from content_model.fields import CONTENT_DIR, ContentError, Fields, read_yaml
+from content_model.ordinance import Ordinance, Provision
 
 FILE = "enforcement.yaml"
-ROLES = ("notice", "appeal", "corrective", "costs", "access")
+# What the pages call each section they cite -> its role in ordinance.yaml's `roles`.
+ROLES = {
+    "notice": "notice_of_violation",
+    "appeal": "appeals",
+    "corrective": "corrective_measures",
+    "costs": "cost_of_abatement",
+    "access": "access_and_monitoring",
+}
 # Parts of the notice section, and how many items each must have (0: any number).
 PARTS = {"orders": 1, "abatement_statement": 0, "penalties": 0, "conditions": 1, "remedies": 1}
 
@@ -105,14 +114,14 @@ PERIODS = {
 }  # fmt: skip
 
 
-def _whole(fields: _Fields, key: str, low: int, high: int) -> int:
+def _whole(fields: Fields, key: str, low: int, high: int) -> int:
     value = fields.integer(key)
     if not low <= value <= high:
         raise fields.fail(key, f"must be a whole number from {low} to {high}")
     return value
 
 
-def _tiers(fields: _Fields) -> tuple[Tier, ...]:
+def _tiers(fields: Fields) -> tuple[Tier, ...]:
     tiers = []
     for i, item in enumerate(fields.records("penalties")):
         if item.integer("offense") != i + 1:
@@ -128,7 +137,7 @@ def _tiers(fields: _Fields) -> tuple[Tier, ...]:
     return tuple(tiers)
 
 
-def _terms(fields: _Fields) -> Terms:
+def _terms(fields: Fields) -> Terms:
     periods, readings = fields.mapping("periods"), fields.mapping("readings")
     values: dict = {key: _whole(periods, key, *bounds) for key, bounds in PERIODS.items()}
     values["interest_percent"] = periods.number("interest_percent", 0, 100)
@@ -140,6 +149,7 @@ def _terms(fields: _Fields) -> Terms:
     values["roll_to_business_day"] = readings.flag("roll_to_business_day", True)
     values["appeal_suspends_deadline"] = readings.flag("appeal_suspends_deadline", True)
     values["presumed_mail_days"] = _whole(readings, "presumed_mail_days", 0, 60)
+    readings.known("interest_days_in_year")
     year = readings.data.get("interest_days_in_year")
     if year != "actual" and (not isinstance(year, int) or isinstance(year, bool)
                              or not 360 <= year <= 366):  # fmt: skip
@@ -151,7 +161,7 @@ def _terms(fields: _Fields) -> Terms:
     return Terms(tiers=_tiers(fields), **values)
 
 
-def _parts(fields: _Fields, ordinance: Ordinance, section: str) -> dict[str, Provision]:
+def _parts(fields: Fields, ordinance: Ordinance, section: str) -> dict[str, Provision]:
     """Each part named by its labels ("A. (1)") within the notice section."""
     found = {}
     for key, needs_items in PARTS.items():
@@ -170,15 +180,25 @@ def _parts(fields: _Fields, ordinance: Ordinance, section: str) -> dict[str, Pro
 
 def load_enforcement(ordinance: Ordinance, directory: Path | str | None = None) -> Enforcement:
     """Read and check content/enforcement.yaml against the ordinance it cites."""
+    result, fields = _enforcement(ordinance, directory)
+    fields.refuse_unknown()
+    return result
+
+
+def unknown_enforcement(ordinance: Ordinance, directory: Path | str) -> list[ContentError]:
+    """Every field of enforcement.yaml that nothing reads (a misspelt reading would
+    otherwise leave its default in force, and move a legal deadline)."""
+    return _enforcement(ordinance, directory)[1].unknown()
+
+
+def _enforcement(ordinance: Ordinance, directory: Path | str | None) -> tuple[Enforcement, Fields]:
     path = Path(directory or CONTENT_DIR) / FILE
-    fields = _Fields(_read_yaml(path), FILE)
-    sections = fields.mapping("sections")
+    fields = Fields(read_yaml(path), FILE)
     roles = {}
-    for role in ROLES:
-        number = sections.text(role)
-        if number not in ordinance.by_number:
-            raise sections.fail(role, f"§ {number} is not in the ordinance")
-        roles[role] = number
+    for short, role in ROLES.items():
+        if role not in ordinance.roles:
+            raise ContentError(f"ordinance.yaml: roles.{role}: is missing (enforcement cites it)")
+        roles[short] = ordinance.roles[role]
     bodies = fields.mapping("bodies")
     parts = _parts(fields.mapping("provisions"), ordinance, roles["notice"])
     abatement = fields.text("abatement_order")
@@ -196,7 +216,7 @@ def load_enforcement(ordinance: Ordinance, directory: Path | str | None = None) 
     methods = tuple(str(method).strip() for method in fields.values("service_methods"))
     if not methods or not all(methods):
         raise fields.fail("service_methods", "must list the ways a notice is served")
-    return Enforcement(
+    result = Enforcement(
         sections=roles,
         provisions=parts,
         abatement_order=abatement,
@@ -210,3 +230,4 @@ def load_enforcement(ordinance: Ordinance, directory: Path | str | None = None) 
         service_methods=methods,
         terms=_terms(fields),
     )
+    return result, fields

@@ -6,7 +6,7 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
-from content_model.loader import ContentError, _Fields, _read_yaml
+from content_model.fields import ContentError, Fields, read_yaml
 
 # The web forms a service can stand for (the portal maps each to its form).
 FORMS = ("report",)
@@ -38,7 +38,7 @@ class Open311:
         return next((s for s in self.services if s.form == form), None)
 
 
-def _service(fields: _Fields) -> Service:
+def _service(fields: Fields) -> Service:
     code = fields.text("service_code")
     if not all(c.isalnum() or c in "-_" for c in code):
         raise fields.fail("service_code", "use letters, digits, dashes or underscores")
@@ -58,7 +58,7 @@ def _service(fields: _Fields) -> Service:
 
 
 def load_open311(path: Path) -> Open311:
-    fields = _Fields(_read_yaml(path), path.name)
+    fields = Fields(read_yaml(path), path.name)
     changeset = fields.text("changeset")
     try:
         dt.datetime.fromisoformat(changeset)

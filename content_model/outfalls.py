@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from content_model.loader import CONTENT_DIR, _Fields, _read_yaml
+from content_model.fields import CONTENT_DIR, Fields, read_yaml
 
 FILE = "outfalls.yaml"
 # Where the portal serves the inventory when it is public (the site's proxy passes it on).
@@ -33,7 +33,7 @@ def load_outfall_settings(directory: Path | str | None = None) -> OutfallSetting
     path = Path(directory or CONTENT_DIR) / FILE
     if not path.exists():
         return OutfallSettings()
-    fields = _Fields(_read_yaml(path), FILE)
+    fields = Fields(read_yaml(path), FILE)
     screening = fields.mapping("screening")
     years = screening.integer("every_years")
     if not 1 <= years <= 20:

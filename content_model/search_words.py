@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from content_model.loader import Ordinance, _Fields, _read_yaml
+from content_model.fields import Fields, read_yaml
+from content_model.ordinance import Ordinance
 
 # The portal's pages a shortcut can lead to (content_model.theme.PORTAL_PATHS).
 SHORTCUT_PAGES = ("report", "notify")
@@ -33,7 +34,7 @@ class SearchWords:
     shortcuts: tuple[Shortcut, ...] = ()
 
 
-def _words(fields: _Fields, key: str) -> tuple[str, ...]:
+def _words(fields: Fields, key: str) -> tuple[str, ...]:
     words = tuple(str(w).strip() for w in fields.values(key, optional=True))
     if not all(words):
         raise fields.fail(key, "must be a list of words or phrases")
@@ -43,7 +44,7 @@ def _words(fields: _Fields, key: str) -> tuple[str, ...]:
 def load_search_words(path: Path, ordinance: Ordinance) -> SearchWords:
     if not path.exists():
         return SearchWords()
-    fields = _Fields(_read_yaml(path), path.name)
+    fields = Fields(read_yaml(path), path.name)
     sections = {}
     if fields.data.get("sections") is not None:
         by_section = fields.mapping("sections")

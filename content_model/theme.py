@@ -22,7 +22,8 @@ TEMPLATES = ROOT / "templates"
 STATIC = ROOT / "static"
 ASSET_MAX_AGE = 365 * 24 * 3600
 
-# Paths the portal answers; the static site links to them and Netlify proxies them.
+# Portal pages the shared templates link to by name (`portal_url('report')`). Netlify proxies
+# every path the site has no file for to the portal (static_site/freeze.py), listed or not.
 PORTAL_PATHS = {
     "report": "/report/",
     "notify": "/notify/",

@@ -14,22 +14,27 @@ from flask_wtf.csrf import CSRFProtect
 
 from content_model.check import load_checked
 from content_model.theme import TEMPLATES
-from portal.backup import init_backup
-from portal.db import init_db
-from portal.deadlines import BusinessCalendar
-from portal.errors import init_errors, init_request_checks
-from portal.headers import init_headers
-from portal.intake.pending import UploadsInMemory
-from portal.limits import init_limits
+from portal.core.backup import init_backup
+from portal.core.db import init_db
+from portal.core.deadlines import BusinessCalendar
+from portal.core.settings import SettingsError, defaults, require
+from portal.digest import init_digest
+from portal.enforcement import init_enforcement
+from portal.intake import init_intake
 from portal.mail.courier import init_outbox
-from portal.offline import init_offline
+from portal.notification import init_notification
 from portal.open311 import init_open311
 from portal.outfalls import init_outfalls
-from portal.proxy import init_proxy
-from portal.settings import SettingsError, defaults, require
+from portal.report import init_report
 from portal.staff import init_staff
-from portal.templating import init_templates
-from portal.tiles import tile_source
+from portal.status import init_status
+from portal.web.errors import init_errors, init_request_checks
+from portal.web.headers import init_headers
+from portal.web.limits import init_limits
+from portal.web.offline import init_offline
+from portal.web.proxy import init_proxy
+from portal.web.templating import init_templates
+from portal.web.tiles import tile_source
 
 csrf = CSRFProtect()
 # For a local copy: the Makefile gives admin commands the settings `make run` serves with.
@@ -47,11 +52,10 @@ def _asking_for_help() -> bool:
 
 def create_app(test_config: dict[str, Any] | None = None, require_settings: bool = True) -> Flask:
     """Build the portal; settings come from `PORTAL_*` environment variables or `test_config`
-    (the defaults and what each is for: portal/settings.py)."""
+    (the defaults and what each is for: portal/core/settings.py)."""
     app = Flask(
         __name__, instance_relative_config=True, template_folder=str(TEMPLATES), static_folder=None
     )
-    app.request_class = UploadsInMemory
     app.config.from_mapping(defaults(Path(app.instance_path)))
     app.config.from_prefixed_env("PORTAL")
     if test_config:
@@ -92,30 +96,23 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     init_outbox(app)
     init_backup(app)
     init_errors(app)
+    init_intake(app)
     # Before CSRF: an anonymous request to /staff/ gets the sign-in page, whatever it posts.
     init_staff(app)
+    init_enforcement(app)
     csrf.init_app(app)
-
-    from portal import status
-    from portal.notification import views as notify
-    from portal.report import views as report
-
-    app.register_blueprint(report.bp)
-    app.register_blueprint(notify.bp)
-    app.register_blueprint(status.bp)
+    init_report(app)
+    init_notification(app)
+    init_status(app)
     init_offline(app)
-    # Forms shown again, with what was typed, when their CSRF token has expired.
-    app.extensions["expired_forms"] = {
-        "report.submit": report.expired,
-        "notify.submit": notify.expired,
-    }
-    init_limits(app)
     init_open311(app, csrf)
-    # The outfall inventory and its screening (after expired_forms: it adds its sheet).
     init_outfalls(app)
+    # Last: every route is registered, and each declared what it needs (portal/web/routes.py).
+    init_limits(app)
+    init_digest(app)
 
     if app.config["SITE_DIR"]:
-        from portal.site_files import init_site_files
+        from portal.web.site_files import init_site_files
 
         init_site_files(app, app.config["SITE_DIR"])
     return app

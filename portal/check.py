@@ -13,8 +13,8 @@ from typing import Any
 
 import click
 
-from content_model.loader import ContentError
-from portal.settings import SETTINGS, Problem, problems, shown
+from content_model.fields import ContentError
+from portal.core.settings import SETTINGS, Problem, problems, shown
 
 
 def try_smtp(config: dict[str, Any]) -> Problem | None:
@@ -56,7 +56,7 @@ def check_command() -> None:
     made_up = app.extensions["secret_key_made_up"]
     given = dict(config, SECRET_KEY=None if made_up else config["SECRET_KEY"])
     width = max(len(s.variable) for s in SETTINGS)
-    click.echo("Settings (PORTAL_* environment variables; defaults in portal/settings.py):")
+    click.echo("Settings (PORTAL_* environment variables; defaults in portal/core/settings.py):")
     # Unset here, but taken from content/site.yaml: say what the portal will use.
     tiles = app.extensions["map_tiles"]
     from_content = {

@@ -12,30 +12,20 @@ from typing import Any
 
 from flask_frozen import Freezer, FrozenFlaskWarning
 
-from content_model.loader import ContentError
-from content_model.theme import PORTAL_PATHS
+from content_model.fields import ContentError
 from static_site import create_app
 from static_site.search import SearchIndexError, index_site
 
 
-def netlify_redirects(portal_origin: str | None, public_paths: tuple[str, ...] = ()) -> str:
-    """Netlify `_redirects` rules proxying the portal's paths to its origin (status 200);
-    `public_paths`: more the content opens to the public (the outfall open data)."""
+def netlify_redirects(portal_origin: str | None) -> str:
+    """Netlify `_redirects`: every path the built site has no file for is proxied to the
+    portal (status 200, so visitors stay on the site's address). Not forced, so the site's
+    pages and assets win; the portal answers the rest, its pages whatever path they declare
+    (a new form needs no rule of its own) and, for a path nobody has, the site's own 404
+    page. Nothing here lists the portal's paths."""
     if not portal_origin:
         return ""
-    origin = portal_origin.rstrip("/")
-    paths = [*PORTAL_PATHS.values(), *public_paths]
-    rules = [f"{path}*  {origin}{path}:splat  200!" for path in paths]
-    # Not forced: assets in the build win; only the portal's own ones are proxied.
-    rules.append(f"/assets/*  {origin}/assets/:splat  200")
-    return "\n".join(rules) + "\n"
-
-
-def _open_data_paths(content_dir: str | None) -> tuple[str, ...]:
-    """The outfall inventory's open-data path, when the content makes it public."""
-    from content_model.outfalls import OPEN_DATA_PATH, load_outfall_settings
-
-    return (OPEN_DATA_PATH,) if load_outfall_settings(content_dir).public else ()
+    return f"/*  {portal_origin.rstrip('/')}/:splat  200\n"
 
 
 def freeze(destination: Path | str, test_config: dict[str, Any] | None = None) -> list[str]:
@@ -60,7 +50,7 @@ def freeze(destination: Path | str, test_config: dict[str, Any] | None = None) -
     index_site(destination)
     settings = app.extensions["content"].settings
     origin = os.environ.get("SITE_PORTAL_ORIGIN") or settings.portal_origin
-    rules = netlify_redirects(origin, _open_data_paths(app.config["CONTENT_DIR"]))
+    rules = netlify_redirects(origin)
     if rules:
         (Path(destination) / "_redirects").write_text(rules, encoding="utf-8")
     return [page.url for page in urls]

@@ -23,7 +23,7 @@ def post_prefixed(client, url: str, page_url: str, prefix: str, **data):
 
 
 def local_today(app) -> dt.date:
-    from portal.clock import local_today as today
+    from portal.core.clock import local_today as today
 
     with app.test_request_context():
         return today()

@@ -214,7 +214,7 @@ PASSWORD = "a long staff password"
 
 def add_enrolled_account(app, username: str, password: str = PASSWORD) -> None:
     """A staff account whose authenticator app is set up (its secret only in the database)."""
-    from portal.db import get_db
+    from portal.core.db import get_db
     from portal.staff import totp
     from portal.staff.accounts import add_account
 
@@ -250,7 +250,7 @@ def next_code(app, username: str) -> str:
     step early passes for clock drift; past that, wait for the app's next code."""
     import pyotp
 
-    from portal.db import get_db
+    from portal.core.db import get_db
 
     # The portal takes a code one step early (tests/test_second_factor.py pins the window):
     # written here, not read from the code under test.

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 from helpers import sign_in
 
 from bench.seed import case_row, insert_reports, report_row
-from portal.db import get_db, insert, transaction
+from portal.core.db import get_db, insert, transaction
 from portal.staff import workflow
 from portal.staff.reports import annual_counts
 

@@ -9,7 +9,7 @@ import time
 from helpers import database, open_form, report_data
 
 from portal import create_app
-from portal.backup import backup
+from portal.core.backup import backup
 
 
 def test_a_backup_under_load_restores_every_record_committed_before_it(app, tmp_path):

@@ -15,7 +15,7 @@ from datetime import date, timedelta
 import pytest
 
 from content_model.loader import load_content
-from portal.deadlines import BusinessCalendar
+from portal.core.deadlines import BusinessCalendar
 
 MON, TUE, THU, SAT, SUN = 0, 1, 3, 5, 6
 YEARS = range(2024, 2032)

@@ -12,10 +12,10 @@ import pytest
 from helpers import hidden_inputs, jpeg, open_form, report_data, rows, save_case, sign_in
 from mailserver import body
 
-from portal import search_index
-from portal.clock import local_now
-from portal.db import connect
-from portal.hazards import report_hazards
+from portal.core import search_index
+from portal.core.clock import local_now
+from portal.core.db import connect
+from portal.report.hazards import report_hazards
 
 TZ = dt.timezone(dt.timedelta(hours=-5))
 
@@ -165,7 +165,6 @@ def test_a_file_from_before_the_index_is_indexed_when_migrated(tmp_path):
             " received_at, updated_at, service_code, address, contact_name) VALUES ('report',"
             " 'IDR-2026-0001', 't', 'k', 'd', '2026', '2026', 'x', 'Elm', 'Maria')"
         )
-        conn.execute("PRAGMA user_version = 6")
     conn.close()
     db = connect(path)
     where, params = search_index.condition("mar")

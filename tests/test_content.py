@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from content_model.loader import CONTENT_DIR, ContentError, load_content, slugify
+from content_model.fields import CONTENT_DIR, ContentError, slugify
+from content_model.loader import load_content
 
 REQUIRED_PAGES = {"pet-waste", "motor-oil", "lawn-chemicals", "yard-waste", "car-washing",
                   "pools-and-hot-tubs", "paint-and-cleaners", "fats-oils-grease"}  # fmt: skip
@@ -209,7 +210,7 @@ def test_broken_content_names_file_and_field(tmp_path, edit, message):
 def test_a_pack_that_does_not_say_keeps_saturday_holidays_on_saturday(tmp_path):
     """GCL § 24 moves a Sunday holiday to Monday and says nothing of Saturday: a pack that
     leaves `saturday_to_friday` out gets no Friday holiday (July 4, 2026 is a Saturday)."""
-    from portal.deadlines import BusinessCalendar
+    from portal.core.deadlines import BusinessCalendar
 
     root = tmp_path / "content"
     shutil.copytree(CONTENT_DIR, root)

@@ -15,7 +15,7 @@ from crashload import Gunicorn, flask_command, free_port, portal_env
 from pack_traces import PACK
 
 from content_model.check import check_pack, is_phone_number
-from content_model.loader import CONTENT_DIR, ContentError
+from content_model.fields import CONTENT_DIR, ContentError
 from portal import create_app as create_portal
 from static_site.freeze import main as freeze_main
 
@@ -122,6 +122,17 @@ BROKEN = [
     ("unknown phone field", _site(lambda d: d["phones"]["police"].update(numbr="911")),
      "site.yaml: phones.police.numbr: is not a field this file has (did you mean number?)\n"
      "    fix: remove `numbr`, or spell it as the field it was meant to be"),
+    # The enforcement sections are the ordinance's roles: a list of its own is refused, and
+    # so is a misspelt reading (it would leave the default in force and move a deadline).
+    ("enforcement lists sections of its own", _replace("enforcement.yaml", "violable:", "sections:\n  notice: '147-13'\nviolable:"),
+     "enforcement.yaml: sections: is not a field this file has\n"
+     "    fix: remove `sections`, or spell it as the field it was meant to be"),
+    ("misspelt enforcement reading", _replace("enforcement.yaml", "  roll_to_business_day:", "  roll_to_busines_day:"),
+     "enforcement.yaml: readings.roll_to_busines_day: is not a field this file has (did you mean"
+     " roll_to_business_day?)\n    fix: remove `roll_to_busines_day`, or spell it as the field it was meant to be"),
+    ("enforcement role left out", _replace("ordinance.yaml", "  corrective_measures: 147-15", "  correction: 147-15"),
+     "ordinance.yaml: roles.corrective_measures: is missing\n"
+     "    fix: name the section that does this job, like `corrective_measures: 147-N`"),
     ("exempt note cites a missing section", _replace("exempt-discharges.yaml", "(§ 147-6 A(1))", "(§ 147-9 A(1))"),
      "exempt-discharges.yaml: questions[0].answer: cites § 147-9 A(1), which is not in the "
      f"ordinance\n    fix: {CITE_FIX}"),
@@ -152,7 +163,8 @@ def test_one_broken_thing_gives_its_message(tmp_path, edit, message):
 # Cases that undo another's edit (no police phone to misspell, no exempt list to cite from),
 # and unknown fields, which are named once the file's values can be read.
 OVERLAPPING = {"missing phone", "fifth Monday", "exempt list missing", "unknown phone field",
-               "misspelt holiday switch"}  # fmt: skip
+               "misspelt holiday switch", "enforcement lists sections of its own",
+               "misspelt enforcement reading"}  # fmt: skip
 
 
 def test_every_problem_is_reported_at_once(tmp_path):

@@ -14,9 +14,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from content_model.loader import Holiday, HolidayRules, load_content
+from content_model.loader import load_content
+from content_model.site import Holiday, HolidayRules
 from portal import create_app
-from portal.deadlines import BusinessCalendar
+from portal.core.deadlines import BusinessCalendar
 
 RULES = load_content().settings.holidays
 REAL = BusinessCalendar(RULES)

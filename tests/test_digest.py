@@ -11,12 +11,12 @@ from zoneinfo import ZoneInfo
 import pytest
 from helpers import add_enrolled_account, open_form, report_data, rows, save_case, sign_in
 
-from portal.db import get_db
-from portal.deadlines import BusinessCalendar
+from portal.core.db import get_db
+from portal.core.deadlines import BusinessCalendar
+from portal.digest import morning as digest
+from portal.digest.morning import queue_digests
 from portal.enforcement.timeline import Deadline
 from portal.mail.courier import sweep_and_send
-from portal.staff import digest
-from portal.staff.digest import queue_digests
 
 NEW_YORK = ZoneInfo("America/New_York")
 

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from content_model.enforcement import load_enforcement
-from content_model.loader import CONTENT_DIR, ContentError
+from content_model.fields import CONTENT_DIR, ContentError
 
 
 @pytest.fixture
@@ -43,7 +43,8 @@ def test_the_sections_are_found_by_role(content):
     assert enforcement.terms.interest_days_in_year is None, "interest on the actual days"
     assert enforcement.terms.appeal_filed_when == "received"
     assert enforcement.terms.correction_after_appeal == "later"
-    assert all(n in content.ordinance.by_number for n in enforcement.sections.values())
+    assert enforcement.sections == {"notice": "216-13", "appeal": "216-14", "corrective": "216-15",
+                                    "costs": "216-16", "access": "216-10"}  # fmt: skip
     orders = enforcement.provisions["orders"].items
     assert [o.label for o in orders] == ["(a)", "(b)", "(c)", "(d)", "(e)", "(f)"]
     assert orders[2].text.startswith("The abatement or remediation")
@@ -52,8 +53,10 @@ def test_the_sections_are_found_by_role(content):
 
 
 BROKEN = [
-    ("sections.appeal: § 216-99 is not in the ordinance", lambda d: d["sections"].update(appeal="216-99")),
-    ("sections.costs: is missing", lambda d: d["sections"].pop("costs")),
+    # The sections come from the ordinance's roles: a list of its own is refused.
+    ("sections: is not a field this file has", lambda d: d.update(sections={"appeal": "216-14"})),
+    ("readings.roll_to_busines_day: is not a field this file has (did you mean roll_to_business_day?)",
+     lambda d: d["readings"].update(roll_to_busines_day=d["readings"].pop("roll_to_business_day"))),
     ("readings.day_kind: must be one of calendar, business, not 'weekdays'",
      lambda d: d["readings"].update(day_kind="weekdays")),
     ("readings.protest_runs_from: must be one of receipt, mailing", lambda d: d["readings"].update(protest_runs_from="sent")),

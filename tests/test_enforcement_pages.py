@@ -14,7 +14,7 @@ from enforcement_helpers import issue, issue_notice, ok, post, times, violation
 from helpers import open_form, report_data, sign_in
 from mailserver import body
 
-from portal.db import get_db
+from portal.core.db import get_db
 
 pytest_plugins = ["enforcement_fixtures"]  # the clock and the signed-in officer
 TZ = ZoneInfo("America/New_York")

@@ -10,7 +10,7 @@ import datetime as dt
 import pytest
 
 from content_model.enforcement import Terms
-from portal.deadlines import BusinessCalendar
+from portal.core.deadlines import BusinessCalendar
 from portal.enforcement import rules
 
 D = dt.date.fromisoformat

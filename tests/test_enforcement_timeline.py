@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 
 from content_model.enforcement import Terms
-from portal.deadlines import BusinessCalendar
+from portal.core.deadlines import BusinessCalendar
 from portal.enforcement.records import STEP_COLUMNS
 from portal.enforcement.timeline import timeline
 

@@ -771,7 +771,7 @@ def test_pages_with_arbitrary_tokens_queries_and_cookies_never_fail(fuzz_app, ta
 
 
 def test_staff_sign_in_never_fails_and_never_leaves_the_site(fuzz_app):
-    from portal.db import get_db
+    from portal.core.db import get_db
     from portal.staff.accounts import add_account
 
     app = fuzz_app
@@ -824,7 +824,7 @@ def test_second_factor_codes_never_fail_and_never_open_the_workspace(fuzz_app):
         recovery=st.one_of(st.just(""), st.sampled_from(["aaaa-bbbb-cccc-dddd"]), TEXTS),
     )
     def run(code, recovery):
-        from portal.db import get_db
+        from portal.core.db import get_db
 
         # Ten wrong codes make the name wait (tests/test_guessing.py): each example is a
         # first try, so the fuzzing reaches the code check every time.

@@ -11,7 +11,7 @@ from helpers import PASSWORD, add_enrolled_account, enter_code, hidden_fields, n
 from mailserver import body, wait_for
 
 from portal import create_app
-from portal.db import get_db
+from portal.core.db import get_db
 
 
 @pytest.fixture

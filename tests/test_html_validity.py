@@ -101,7 +101,7 @@ def case_desk_pages(app, client) -> dict:
     # A second report, marked a duplicate of the first through the confirm step; its status.
     client.post("/report/", data={**open_form(client), **report_data(contact_email="sam@x.test")})
     with app.app_context():
-        from portal.db import get_db
+        from portal.core.db import get_db
 
         db = get_db()
         (second,) = db.execute("SELECT max(id) FROM cases").fetchone()
@@ -124,7 +124,7 @@ def case_desk_pages(app, client) -> dict:
 
 def second_factor_pages(app) -> dict:
     """The sign-in's second step, with and without errors; enrolment and recovery codes."""
-    from portal.db import get_db
+    from portal.core.db import get_db
     from portal.staff.accounts import add_account, issue_enrol_code
 
     with app.app_context():

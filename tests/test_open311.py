@@ -567,8 +567,8 @@ def test_reads_are_rate_limited_per_address_in_the_api_format(tmp_path):
 
 
 def test_cases_whose_status_is_not_listed_are_not_shown(tmp_path, monkeypatch):
-    from portal import statuses
-    from portal.db import get_db
+    from portal.core import statuses
+    from portal.core.db import get_db
     from portal.open311.keys import add_key
 
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3"),

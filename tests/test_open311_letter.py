@@ -280,7 +280,7 @@ def test_a_retried_post_returns_the_first_id_and_files_nothing_new(http, portal,
 
 
 def test_a_retry_after_ten_minutes_is_a_new_report(tmp_path):
-    from portal.db import get_db
+    from portal.core.db import get_db
     from portal.open311.keys import add_key
 
     now = [dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)]

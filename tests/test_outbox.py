@@ -146,8 +146,8 @@ def test_every_stored_time_is_local_with_its_offset(app, client, mail_server, co
 
 
 def test_the_sweep_deletes_photos_of_forms_never_sent_after_a_day(app, content):
-    from portal.clock import local_now
-    from portal.db import get_db
+    from portal.core.clock import local_now
+    from portal.core.db import get_db
     from portal.mail.courier import sweep_and_send
 
     zone = content.settings.timezone
@@ -248,7 +248,7 @@ def test_a_server_that_keeps_saying_try_later_is_given_20_tries(app, client, mai
 
 def _claimed(app, minutes_ago: float) -> int:
     """A message a sender claimed (status 'sending') that long ago and never finished."""
-    from portal.clock import local_now
+    from portal.core.clock import local_now
 
     with app.app_context():
         stamp = (local_now() - dt.timedelta(minutes=minutes_ago)).isoformat(timespec="seconds")

@@ -11,7 +11,7 @@ import pytest
 from helpers import DATA, csrf_of, rows, sign_in
 
 from content_model.loader import load_content
-from portal.db import get_db
+from portal.core.db import get_db
 from portal.outfalls import importer, inventory
 from portal.outfalls.importer import Area, FileRefused, Refusal
 

@@ -27,7 +27,7 @@ def _urls(app):
             yield url_for(rule.endpoint, **values)
 
 
-# Written out, not taken from portal/headers.py: a weakened header there must fail here.
+# Written out, not taken from portal/web/headers.py: a weakened header there must fail here.
 POLICY = ("default-src 'self'; img-src 'self' data: https://tile.openstreetmap.org{blob};"
           " script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'self';"
           " form-action 'self'; frame-ancestors 'none'")  # fmt: skip
@@ -90,7 +90,7 @@ def test_without_a_configured_secret_key_each_process_gets_a_random_one(tmp_path
 def test_without_a_tile_source_no_map_is_offered_and_no_tile_host_allowed(tmp_path):
     app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "MAP_TILE_URL": ""})
     response = app.test_client().get("/report/")
-    # blob: only for the previews of photos chosen on this form (portal/offline.py).
+    # blob: only for the previews of photos chosen on this form (portal/web/offline.py).
     assert "img-src 'self' data: blob:;" in response.headers["Content-Security-Policy"]
     assert "Use my location" in response.text
     assert 'id="open-map"' not in response.text and "data-tile-url" not in response.text

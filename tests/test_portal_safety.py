@@ -9,7 +9,7 @@ from helpers import database, open_form, report_data
 from mailserver import body
 
 from portal import create_app
-from portal.errors import in_a_while
+from portal.web.errors import in_a_while
 
 SCRIPT = '<script>alert("x")</script>'
 TEXT_FIELDS = ["color", "description", "address", "source_description", "source_vehicle",
@@ -187,7 +187,8 @@ def test_release_notifications_are_rate_limited(tmp_path):
         for _ in range(3)
     ]
     assert [a.status_code for a in answers[:2]] == [422, 422], "unanswered triage: asked again"
-    assert answers[2].status_code == 429 and "Too many tries" in answers[2].text
+    assert answers[2].status_code == 429
+    assert "Too many forms have come from this connection" in answers[2].text
 
 
 def test_forms_sent_back_to_be_corrected_do_not_count_against_the_report_limit(tmp_path):

@@ -11,8 +11,8 @@ from flask import request
 from helpers import form_keys, open_form, report_data, save_case, sign_in
 
 from portal import create_app
-from portal.db import get_db
-from portal.limit_store import SQLiteStorage
+from portal.core.db import get_db
+from portal.web.limit_store import SQLiteStorage
 
 # The default report limit, "30 per hour;6 per minute": the seventh in a minute is refused.
 PER_MINUTE = 6

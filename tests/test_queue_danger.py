@@ -12,8 +12,8 @@ import pytest
 from helpers import sign_in
 
 from bench.seed import case_row, insert_reports, report_row
-from content_model.loader import HazardRule
-from portal.db import get_db
+from content_model.site import HazardRule
+from portal.core.db import get_db
 from portal.staff.danger import refresh_hazards, untouched_before
 from portal.staff.matches import found_in
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import sqlite3
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -14,10 +13,10 @@ from helpers import csrf_of, file_notification, notification_data, rows, save_ca
 from mailserver import body
 from nuchecker import html_errors
 
-from portal.db import SCHEMA, _statements, connect, get_db
+from portal.core.db import get_db
+from portal.core.statuses import STATUSES
 from portal.notification.compliance import notice_limit
 from portal.staff.reports import annual_counts
-from portal.statuses import STATUSES
 
 NEW_YORK = ZoneInfo("America/New_York")
 # The permit year holding March 2027 (content: January 3 to January 2).
@@ -73,7 +72,7 @@ def stored(app) -> dict:
 
 def figures(app) -> dict:
     with app.app_context():
-        from portal.clock import local_now
+        from portal.core.clock import local_now
 
         return annual_counts(get_db(), *YEAR_2027, now=local_now())
 
@@ -301,67 +300,6 @@ def test_the_status_wordings_claim_no_more_than_the_record():
     assert "No further action" not in closed
     assert "a written confirmation still due must still be mailed" in closed
     assert "at least three years" in closed
-
-
-# ---------------------------------------------------------------- a file from before
-
-
-def test_a_version_9_file_stops_taking_the_filing_for_the_notice(tmp_path):
-    path = tmp_path / "old.sqlite3"
-    connect(path).conn.close()
-    old = sqlite3.connect(path)
-    old.execute(
-        "INSERT INTO cases (id, kind, reference, token_hash, submission_key, submission_digest,"
-        " received_at, updated_at, service_code, address) VALUES"
-        " (1, 'notification', 'REL-2026-0001', 'a', 'a', 'a', '2026-11-02T11:00:00-05:00',"
-        " '2026-11-02T11:00:00-05:00', 'release', 'Dock'),"
-        " (2, 'notification', 'REL-2026-0002', 'b', 'b', 'b', '2026-11-02T11:00:00-05:00',"
-        " '2026-11-02T11:00:00-05:00', 'release', 'Dock')"
-    )
-    filing = ("'no', 'no', 'no', 'Depot', '12 Depot', 'commercial', 'none',"
-              " '2026-11-02T09:00:00-05:00', 'yes', 'Diesel', 'no', 'hose', 'pads', 'hoses',"
-              " 'none', '2026-11-04T16:00:00-05:00', 1, '2029-11-02'")  # fmt: skip
-    for case_id in (1, 2):
-        old.execute(
-            "INSERT INTO notifications (case_id, danger, hazardous, petroleum, facility_name,"
-            " facility_address, facility_kind, permit, discovered_at, is_over, materials,"
-            " reached_drain, cause, cleanup, prevention, prior_notice, notice_due, notice_met,"
-            f" retain_until) VALUES ({case_id}, {filing})"
-        )
-    # Version 9: notice_met required (each filing stored as "in time"), and a filing linked
-    # to a call taken for its written confirmation.
-    old.execute("DROP VIEW case_search_text")
-    for (name,) in old.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'"):
-        old.execute(f'DROP TRIGGER "{name}"')
-    old.execute("ALTER TABLE notifications RENAME TO notifications_new")
-    [create] = [s for s in _statements(SCHEMA) if "EXISTS notifications (" in s]
-    old.execute(create.replace("notice_met INTEGER,", "notice_met INTEGER NOT NULL,"))
-    old.execute("INSERT INTO notifications SELECT * FROM notifications_new")
-    old.execute("DROP TABLE notifications_new")
-    old.execute(
-        "INSERT INTO phone_notices (told_at, how, facility_name, caller_name, material,"
-        " taken_by, logged_at, confirmation_due, confirmed_by) VALUES ('2026-11-04T17:30-05:00',"
-        " 'fax', 'Depot', 'Sam', 'Diesel', 'smo', '2026-11-04T17:40:00-05:00', NULL, 1)"
-    )
-    old.execute("PRAGMA user_version = 9")
-    old.commit()
-    old.close()
-    db = connect(path)
-    notices = {r["case_id"]: r["notice_met"] for r in db.query("SELECT * FROM notifications")}
-    # The linked fax at 5:30 p.m. on the due day is in time; the other has no notice at all.
-    assert notices == {1: 1, 2: None}
-    [notice] = db.query("SELECT case_id, confirmed_by FROM phone_notices")
-    assert notice == {"case_id": 1, "confirmed_by": None}
-    [[required]] = db.execute(
-        "SELECT \"notnull\" FROM pragma_table_info('notifications') WHERE name = 'notice_met'"
-    ).fetchall()
-    assert required == 0
-    found = db.execute("SELECT rowid FROM case_search WHERE case_search MATCH 'Depot'").fetchall()
-    assert sorted(found) == [(1,), (2,)], "the search index still finds both filings"
-    db.execute("INSERT INTO notes (case_id, at, author, body) VALUES (2, 'now', 'smo', 'Zebra')")
-    found = db.execute("SELECT rowid FROM case_search WHERE case_search MATCH 'Zebra'").fetchall()
-    assert found == [(2,)], "and its triggers work again"
-    db.conn.close()
 
 
 # ---------------------------------------------------------------- valid HTML

@@ -22,7 +22,7 @@ from helpers import (
 from mailserver import body
 
 from bench.weights import FORM_PAGE_BUDGET, OFFLINE_BUDGET, offline_weight, page_weight
-from portal.db import get_db
+from portal.core.db import get_db
 from portal.intake.storage import PhotoExpired, store_case
 
 

@@ -14,7 +14,7 @@ import pytest
 from helpers import csrf_of, hidden_fields, jpeg, rows, sign_in
 
 from portal import create_app
-from portal.db import get_db, insert, transaction
+from portal.core.db import get_db, insert, transaction
 from portal.screening.rotation import DUE, LATER, OVERDUE, add_years, turn
 from portal.screening.route import walking_order
 
@@ -119,8 +119,8 @@ def test_never_screened_is_due_a_cycle_after_it_was_added(app, client):
 
 
 def test_the_queue_and_the_digest_say_the_same(app, client, mail_server):
+    from portal.digest.morning import queue_digests
     from portal.staff.accounts import set_email
-    from portal.staff.digest import queue_digests
 
     add_outfalls(app, *INVENTORY)
     sign_in(client, app)
@@ -327,17 +327,6 @@ def test_a_pack_may_publish_its_inventory(tmp_path, build):
     assert feature["properties"]["id"] == "WF-1"
     assert "notes" not in feature["properties"]  # free text may name a person
     assert app.extensions["outfalls"].every_years == 3
-
-
-def test_the_site_proxies_the_open_data_only_when_public(tmp_path, monkeypatch):
-    from pack_traces import PACK
-
-    from static_site.freeze import _open_data_paths, netlify_redirects
-
-    assert _open_data_paths(None) == ()
-    assert _open_data_paths(str(PACK)) == ("/open-data/",)
-    rules = netlify_redirects("https://portal.example.test", ("/open-data/",))
-    assert "/open-data/*  https://portal.example.test/open-data/:splat  200!" in rules
 
 
 def test_edit_one_structure(app, client):

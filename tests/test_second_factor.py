@@ -13,7 +13,7 @@ from helpers import PASSWORD, enter_code, hidden_fields, next_code, sign_in
 from werkzeug.security import generate_password_hash
 
 from portal import create_app
-from portal.db import get_db
+from portal.core.db import get_db
 from portal.staff import totp
 from portal.staff.accounts import add_account, issue_enrol_code
 

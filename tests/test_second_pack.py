@@ -31,12 +31,12 @@ from pack_traces import PACK, PATTERNS, traces
 
 from content_model.loader import load_content
 from portal import create_app as create_portal
-from portal.clock import local_now
-from portal.db import get_db
+from portal.core.clock import local_now
+from portal.core.db import get_db
+from portal.digest.morning import queue_digests
 from portal.mail.outbox import send_pending
 from portal.open311.keys import add_key
 from portal.staff.accounts import set_email
-from portal.staff.digest import queue_digests
 from static_site.freeze import freeze
 
 PACK_CONTENT = load_content(PACK)

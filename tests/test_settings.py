@@ -15,7 +15,7 @@ from helpers import form_keys, open_form, report_data
 from mailserver import MailServer, body
 
 from portal import create_app
-from portal.settings import SETTINGS
+from portal.core.settings import SETTINGS
 
 
 def test_the_readme_table_names_every_setting_and_nothing_else():

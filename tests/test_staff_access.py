@@ -8,7 +8,7 @@ import pytest
 from helpers import PASSWORD, enter_code, hidden_fields, open_form, report_data, sign_in
 from werkzeug.routing import Rule
 
-from portal.db import get_db
+from portal.core.db import get_db
 
 # The only staff pages an anonymous visitor may reach: written out here, so a page added
 # to portal/staff/auth.py's list must be added here too, on purpose.

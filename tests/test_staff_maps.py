@@ -13,7 +13,8 @@ import pytest
 
 from content_model.theme import asset_url
 from portal import create_app
-from portal.headers import origin
+from portal.core.statuses import COLORS as STATUS_COLORS
+from portal.core.statuses import STATUSES
 from portal.staff.maps import (
     MapPoint,
     RenderedMap,
@@ -22,9 +23,8 @@ from portal.staff.maps import (
     csp_for,
     legend,
 )
-from portal.statuses import COLORS as STATUS_COLORS
-from portal.statuses import STATUSES
-from portal.tiles import TileSource
+from portal.web.headers import origin
+from portal.web.tiles import TileSource
 
 TILES = "https://tiles.example.org/{z}/{x}/{y}.png"
 HOSTILE = "</script><script>alert(1)</script>"
@@ -260,6 +260,6 @@ def test_the_legend_swatches_use_the_marker_colors():
 
 
 def test_tile_servers_on_subdomains_get_a_wildcard_origin():
-    from portal.headers import origin
+    from portal.web.headers import origin
 
     assert origin("https://{s}.tile.example.org/{z}/{x}/{y}.png") == "https://*.tile.example.org"

@@ -9,7 +9,7 @@ import time
 import pytest
 from helpers import PASSWORD, csrf_of, hidden_fields, sign_in
 
-from portal.db import get_db
+from portal.core.db import get_db
 
 NEW_PASSWORD = "copper kettle under the willow"
 

@@ -21,7 +21,7 @@ from helpers import (
 from mailserver import body
 
 from bench.seed import seed_reports
-from portal.db import get_db
+from portal.core.db import get_db
 from portal.staff.reports import reporting_year
 
 

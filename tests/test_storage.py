@@ -7,14 +7,8 @@ import datetime as dt
 import pytest
 
 from portal import create_app
-from portal.db import get_db
-from portal.intake.storage import (
-    KINDS,
-    DuplicateSubmission,
-    PhotoExpired,
-    StorageError,
-    store_case,
-)
+from portal.core.db import get_db
+from portal.intake.storage import DuplicateSubmission, PhotoExpired, StorageError, store_case
 
 NOW = dt.datetime(2028, 2, 29, 0, 30, tzinfo=dt.timezone(dt.timedelta(hours=-5)))
 KEY = "k" * 24
@@ -63,7 +57,7 @@ def test_the_kind_alone_decides_the_reference_and_the_details_table(db):
         "contact_email": "a@x.org",
     }
     notice = store(db, key="n" * 24, case=case, kind="notification", details=details)
-    assert notice.reference.startswith(KINDS["notification"].prefix + "-2028-")
+    assert notice.reference.startswith("REL-2028-")
     assert db["notifications"].get(notice.case_id)["facility_name"] == "Garage"
 
 

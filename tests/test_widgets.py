@@ -48,7 +48,7 @@ def test_the_report_form_renders_as_with_wtforms_own(app, monkeypatch, typed):
     from flask import render_template
     from werkzeug.datastructures import MultiDict
 
-    from portal.clock import local_now
+    from portal.core.clock import local_now
     from portal.report.forms import ReportForm
 
     with app.test_request_context():

@@ -27,12 +27,12 @@ WORK = ROOT / "instance" / "mutation"
 # name: (the files mutated, the tests that are about them). Browser tests are left out:
 # each mutant runs the module's tests again, and these are the tests that say what it does.
 MODULES = {
-    "deadlines": (["portal/deadlines.py"],
+    "deadlines": (["portal/core/deadlines.py"],
                   ["tests/test_deadlines.py", "tests/test_business_days_law.py"]),
     "enforcement-rules": (["portal/enforcement/rules.py"], ["tests/test_enforcement_rules.py"]),
     "notification-records": (["portal/notification/records.py"],
                              ["tests/test_notify.py", "tests/test_outbox.py"]),
-    "intake-storage": (["portal/intake/storage.py"],
+    "intake-storage": (["portal/intake/storage.py", "portal/core/cases.py"],
                        ["tests/test_storage.py", "tests/test_portal_safety.py",
                         "tests/test_report.py", "tests/test_submission_cost.py",
                         "tests/test_outbox.py"]),
@@ -41,7 +41,9 @@ MODULES = {
         ["portal/staff/auth.py", "portal/staff/second_factor.py", "portal/staff/totp.py"],
         ["tests/test_staff_access.py", "tests/test_second_factor.py"]),
     "open311-public": (["portal/open311/public.py"], ["tests/test_open311.py"]),
-    "content-loading": (["content_model/loader.py"],
+    "content-loading": (["content_model/fields.py", "content_model/site.py",
+                         "content_model/ordinance.py", "content_model/exempt.py",
+                         "content_model/learn.py", "content_model/loader.py"],
                         ["tests/test_content.py", "tests/test_content_check.py"]),
 }  # fmt: skip
 

@@ -11,12 +11,12 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 from wtforms import SelectField
 
-from portal.clock import local_today
-from portal.db import get_db, transaction
+from portal.core.clock import local_today
+from portal.core.db import get_db, transaction
 from portal.enforcement import forms, records
+from portal.enforcement.blueprint import bp
 from portal.enforcement.timeline import day_of
 from portal.enforcement.views import _context, _notice, _violation, law, signer
-from portal.staff import bp
 from portal.staff.auth import current_staff
 
 
@@ -118,6 +118,6 @@ def letter_signature():
         back = request.args.get("next", "")
         if back.startswith("/staff/") and not back.startswith("//"):
             return redirect(back, code=303)
-        return redirect(url_for("staff.letter_signature"), code=303)
+        return redirect(url_for("enforcement.letter_signature"), code=303)
     status = 422 if form.errors else 200
     return render_template("staff/enforcement/signature.html", form=form), status

@@ -15,9 +15,8 @@ from typing import Any
 import sqlite_utils
 from flask import has_request_context, request
 
-from portal.clock import local_stamp
-from portal.db import insert, transaction
-from portal.enforcement.records import one, rows
+from portal.core.clock import local_stamp
+from portal.core.db import insert, one, rows, transaction
 from portal.enforcement.rules import Prior
 from portal.staff.workflow import WorkflowError, log
 

@@ -14,11 +14,12 @@ from typing import Any
 import sqlite_utils
 
 from content_model.enforcement import Terms
-from portal.clock import local_stamp
-from portal.db import insert, transaction
-from portal.deadlines import BusinessCalendar
+from portal.core.cases import next_reference
+from portal.core.clock import local_stamp
+from portal.core.db import insert, one, rows, transaction
+from portal.core.deadlines import BusinessCalendar
+from portal.enforcement import people
 from portal.enforcement.timeline import Deadline, timeline
-from portal.intake.storage import next_reference
 from portal.staff.workflow import WorkflowError, log
 
 NOTICE_PREFIX = "NOV"
@@ -32,17 +33,6 @@ STEP_COLUMNS = (
     "tax_bill_on", "conditions", "late_appeal_accepted", "protest_decided_on",
     "protest_payment_due_on",
 )  # fmt: skip
-
-
-def rows(db: sqlite_utils.Database, sql: str, params: list[Any] | tuple = ()) -> list[dict]:
-    cursor = db.execute(sql, list(params))
-    columns = [c[0] for c in cursor.description]
-    return [dict(zip(columns, row, strict=True)) for row in cursor]
-
-
-def one(db: sqlite_utils.Database, sql: str, params: list[Any] | tuple = ()) -> dict | None:
-    found = rows(db, sql, params)
-    return found[0] if found else None
 
 
 # ---------------------------------------------------------------- violations
@@ -67,8 +57,6 @@ def record_violation(
 ) -> int:
     """A violation found on a case, against an earlier respondent or a new one; `values` holds
     VIOLATION_FIELDS (its place, owner, dates, section and what was found)."""
-    from portal.enforcement import people  # people reads these records
-
     with transaction(db):
         if respondent_id is None:
             assert new_respondent is not None

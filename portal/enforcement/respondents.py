@@ -10,11 +10,11 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, url_for
 from flask_wtf import FlaskForm
 
-from portal.clock import local_today
-from portal.db import get_db
+from portal.core.clock import local_today
+from portal.core.db import get_db
 from portal.enforcement import forms, people, records
+from portal.enforcement.blueprint import bp
 from portal.enforcement.views import _actor, section_choices
-from portal.staff import bp
 from portal.staff.workflow import WorkflowError
 
 
@@ -89,7 +89,7 @@ def respondent(respondent_id: int, overrides: dict[str, FlaskForm] | None = None
 
 def _back(respondent_id: int, anchor: str | None = None):
     return redirect(
-        url_for("staff.respondent", respondent_id=respondent_id, _anchor=anchor), code=303
+        url_for("enforcement.respondent", respondent_id=respondent_id, _anchor=anchor), code=303
     )
 
 

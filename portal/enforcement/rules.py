@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from content_model.enforcement import Terms, Tier
-from portal.deadlines import BusinessCalendar
+from portal.core.deadlines import BusinessCalendar
 
 DAY = dt.timedelta(days=1)
 

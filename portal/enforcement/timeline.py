@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from content_model.enforcement import Terms
-from portal.deadlines import BusinessCalendar
+from portal.core.deadlines import BusinessCalendar
 from portal.enforcement import rules
 
 

@@ -10,11 +10,11 @@ from typing import Any
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 
-from portal.clock import local_today
-from portal.db import get_db, transaction
+from portal.core.clock import local_today
+from portal.core.db import get_db, transaction
 from portal.enforcement import forms, people, records, rules
+from portal.enforcement.blueprint import bp
 from portal.enforcement.timeline import Timeline, day_of, timeline
-from portal.staff import bp
 from portal.staff.auth import current_staff
 from portal.staff.cases import get_case
 from portal.staff.workflow import WorkflowError
@@ -93,7 +93,7 @@ def case_enforcement(case_id: int):
                 form.respondent.errors = [str(error)]
             else:
                 flash("Violation recorded.", "success")
-                return redirect(url_for("staff.case_enforcement", case_id=case_id), code=303)
+                return redirect(url_for("enforcement.case_enforcement", case_id=case_id), code=303)
     else:
         form.found_on.data = local_today()
         form.place.data = case["address"]
@@ -128,7 +128,9 @@ def edit_violation(violation_id: int):
         changed = records.edit_violation(get_db(), _actor(), violation, form.facts())
         flash("Violation changed." if changed else "Nothing changed, so nothing was saved.",
               "success")  # fmt: skip
-        return redirect(url_for("staff.case_enforcement", case_id=violation["case_id"]), code=303)
+        return redirect(
+            url_for("enforcement.case_enforcement", case_id=violation["case_id"]), code=303
+        )
     status = 422 if form.errors else 200
     return render_template(
         "staff/enforcement/violation_edit.html", violation=violation, form=form
@@ -178,7 +180,8 @@ def new_notice(violation_id: int):
         flash("This violation has a notice already: change the draft, or correct the issued"
               " notice from its page.", "error")  # fmt: skip
         return redirect(
-            url_for("staff.notice_page", notice_id=(blocking or [earlier])[-1]["id"]), code=303
+            url_for("enforcement.notice_page", notice_id=(blocking or [earlier])[-1]["id"]),
+            code=303,
         )
     form = _notice_form(_draft_data(earlier) if earlier else None, request.method == "POST")
     if request.method == "POST" and form.validate():
@@ -187,7 +190,7 @@ def new_notice(violation_id: int):
             supersedes=supersedes,
         )  # fmt: skip
         flash("Draft saved.", "success")
-        return redirect(url_for("staff.notice_page", notice_id=notice_id), code=303)
+        return redirect(url_for("enforcement.notice_page", notice_id=notice_id), code=303)
     status = 422 if form.errors else 200
     return render_template(
         "staff/enforcement/draft.html", violation=violation, form=form, earlier=earlier
@@ -202,7 +205,7 @@ def edit_notice(notice_id: int):
         flash(
             "This notice is issued: it can no longer change. Correct it with a new notice.", "error"
         )
-        return redirect(url_for("staff.notice_page", notice_id=notice_id), code=303)
+        return redirect(url_for("enforcement.notice_page", notice_id=notice_id), code=303)
     if form.validate():
         try:
             records.save_draft(get_db(), _actor(), _violation(notice["violation_id"]),
@@ -211,7 +214,7 @@ def edit_notice(notice_id: int):
             flash(str(error), "error")
         else:
             flash("Draft saved.", "success")
-        return redirect(url_for("staff.notice_page", notice_id=notice_id), code=303)
+        return redirect(url_for("enforcement.notice_page", notice_id=notice_id), code=303)
     return notice_page(notice_id, overrides={"draft": form})
 
 
@@ -250,7 +253,7 @@ def issue_notice(notice_id: int):
             db.execute("UPDATE staff SET letter_name = ?, letter_title = ? WHERE id = ?",
                        [who["name"], who["title"], current_staff()["id"]])  # fmt: skip
         flash(f"Issued as {number}.", "success")
-    return redirect(url_for("staff.notice_page", notice_id=notice_id), code=303)
+    return redirect(url_for("enforcement.notice_page", notice_id=notice_id), code=303)
 
 
 # Each step form: its class, the step before it (the date it cannot precede), and what it
@@ -340,19 +343,21 @@ def notice_step(notice_id: int, name: str):
             records.record_step(db, _actor(), notice, name, {"conditions": conditions})
             flash(f"{STEP_NAMES[name]}.", "success")
             return redirect(
-                url_for("staff.notice_page", notice_id=notice_id, _anchor="remedies"), code=303
+                url_for("enforcement.notice_page", notice_id=notice_id, _anchor="remedies"),
+                code=303,
             )
         return notice_page(notice_id, overrides={name: form})
     _, needs, _, store = STEPS[name]
     if needs and not steps.get(needs):
         flash("Record the step before this one first.", "error")
-        return redirect(url_for("staff.notice_page", notice_id=notice_id), code=303)
+        return redirect(url_for("enforcement.notice_page", notice_id=notice_id), code=303)
     form = _step_form(name, notice, steps, submitted=True)
     if form.validate():
         records.record_step(db, _actor(), notice, name, store(form))
         flash(f"{STEP_NAMES[name]}.", "success")
         return redirect(
-            url_for("staff.notice_page", notice_id=notice_id, _anchor=f"step-{name}"), code=303
+            url_for("enforcement.notice_page", notice_id=notice_id, _anchor=f"step-{name}"),
+            code=303,
         )
     return notice_page(notice_id, overrides={name: form})
 
@@ -371,13 +376,13 @@ def add_payment(notice_id: int):
         )
         flash("Payment recorded.", "success")
         return redirect(
-            url_for("staff.notice_page", notice_id=notice_id, _anchor="costs"), code=303
+            url_for("enforcement.notice_page", notice_id=notice_id, _anchor="costs"), code=303
         )
     return notice_page(notice_id, overrides={"payment": form})
 
 
 def _costs(notice_id: int) -> str:
-    return url_for("staff.notice_page", notice_id=notice_id, _anchor="costs")
+    return url_for("enforcement.notice_page", notice_id=notice_id, _anchor="costs")
 
 
 def _payment(notice: dict[str, Any], payment_id: int) -> dict[str, Any]:
@@ -447,7 +452,7 @@ def add_remedy(notice_id: int):
         )
         flash("Remedy assigned.", "success")
         return redirect(
-            url_for("staff.notice_page", notice_id=notice_id, _anchor="remedies"), code=303
+            url_for("enforcement.notice_page", notice_id=notice_id, _anchor="remedies"), code=303
         )
     return notice_page(notice_id, overrides={"remedy": form})
 
@@ -468,7 +473,9 @@ def remedy_done(notice_id: int, remedy_id: int):
         for errors in form.errors.values():
             for message in errors:
                 flash(message, "error")
-    return redirect(url_for("staff.notice_page", notice_id=notice_id, _anchor="remedies"), code=303)
+    return redirect(
+        url_for("enforcement.notice_page", notice_id=notice_id, _anchor="remedies"), code=303
+    )
 
 
 def _context(notice: dict[str, Any]) -> dict[str, Any]:

@@ -11,16 +11,13 @@ from typing import Any
 from flask import Request, abort, current_app, request
 from werkzeug.datastructures import FileStorage
 
-from portal.clock import local_now, local_stamp
-from portal.db import get_db, one_row
+from portal.core.cases import Stored, new_submission_key
+from portal.core.clock import local_now, local_stamp
+from portal.core.db import get_db, one_row
 from portal.intake.decoder import clean_photo
 from portal.intake.forms import MAX_PHOTOS, PublicForm
 from portal.intake.photos import PhotoError
-from portal.intake.storage import (
-    Stored,
-    new_submission_key,
-    store_case,
-)
+from portal.intake.storage import store_case
 from portal.mail import courier
 
 

@@ -2,28 +2,15 @@
 
 from __future__ import annotations
 
-import base64
 import datetime as dt
-import hashlib
-import hmac
-import json
-import secrets
-from dataclasses import dataclass
 from typing import Any
 
 import sqlite_utils
 
-from portal.db import insert, transaction
+from portal.core import kinds
+from portal.core.cases import Stored, digest, next_reference, status_token, token_hash
+from portal.core.db import insert, transaction
 
-
-@dataclass(frozen=True)
-class Kind:
-    prefix: str  # of its references, e.g. IDR-2026-0042
-    table: str  # of its details, one row per case
-
-
-# What each kind of case decides about how it is stored.
-KINDS = {"report": Kind("IDR", "reports"), "notification": Kind("REL", "notifications")}
 # Photos uploaded with a form that was never sent (a CSRF token lasts 6 hours).
 PENDING_PHOTO_LIFETIME = dt.timedelta(days=1)
 
@@ -57,48 +44,6 @@ class DuplicateSubmission(StorageError):
         return f"This form was already sent as {self.reference}. Open a new form to send another."
 
 
-@dataclass(frozen=True)
-class Stored:
-    case_id: int
-    reference: str
-    token: str
-    created: bool
-
-
-def new_submission_key() -> str:
-    return secrets.token_urlsafe(18)
-
-
-def status_token(secret: str | bytes, submission_key: str) -> str:
-    """The unguessable status-link token, derived so a repeated POST finds the same one.
-
-    Only its hash is stored: the database alone does not open anybody's status page.
-    """
-    key = secret.encode() if isinstance(secret, str) else secret
-    mac = hmac.new(key, f"status:{submission_key}".encode(), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(mac[:24]).decode().rstrip("=")
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def digest(values: dict[str, Any]) -> str:
-    """A fingerprint of what was submitted, to tell a double tap from a reused key."""
-    canonical = json.dumps(values, sort_keys=True, default=str, ensure_ascii=False)
-    return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-def next_reference(db: sqlite_utils.Database, prefix: str, year: int) -> str:
-    """The next reference in this year's sequence, e.g. IDR-2026-0042 (inside a transaction)."""
-    (last,) = db.execute(
-        "INSERT INTO reference_counters (prefix, year, last) VALUES (?, ?, 1)"
-        " ON CONFLICT (prefix, year) DO UPDATE SET last = last + 1 RETURNING last",
-        [prefix, year],
-    ).fetchone()
-    return f"{prefix}-{year}-{last:04d}"
-
-
 def store_case(
     db: sqlite_utils.Database,
     *,
@@ -115,6 +60,7 @@ def store_case(
     Raises DuplicateSubmission (the key was used for something else) or PhotoExpired (a
     kept photo is gone); then nothing is stored.
     """
+    described = kinds.get(kind)  # an unregistered kind is refused before anything is written
     token = status_token(secret, submission_key)
     with transaction(db):
         # Photos count by their content: a resent form uploads them again under new ids.
@@ -130,7 +76,7 @@ def store_case(
             # The same form again (a lost answer, a double tap): its photos are already kept.
             db.execute("DELETE FROM pending_photos WHERE submission_key = ?", [submission_key])
             return Stored(existing[0], existing[1], token, created=False)
-        reference = next_reference(db, KINDS[kind].prefix, now.year)
+        reference = next_reference(db, described.prefix, now.year)
         stamp = now.isoformat(timespec="seconds")
         case_id = insert(
             db,
@@ -147,7 +93,7 @@ def store_case(
                 "public_changed_at": stamp,
             },
         )
-        insert(db, KINDS[kind].table, {"case_id": case_id, **details})
+        insert(db, described.table, {"case_id": case_id, **details})
         for position, photo_id in enumerate(photo_ids, start=1):
             moved = db.execute(
                 "INSERT INTO photos (case_id, position, content_type, width, height, sha256, data)"
@@ -178,11 +124,3 @@ def _content_hashes(db: sqlite_utils.Database, photo_ids: list[str]) -> list[str
         row = db.execute("SELECT sha256 FROM pending_photos WHERE id = ?", [photo_id]).fetchone()
         hashes.append(row[0] if row else photo_id)
     return hashes
-
-
-def find_by_token(db: sqlite_utils.Database, token: str) -> dict[str, Any] | None:
-    """The case a status link opens, or None (the same answer for every wrong token)."""
-    if not token or len(token) > 64:
-        return None
-    rows = list(db["cases"].rows_where("token_hash = ?", [token_hash(token)], limit=1))
-    return rows[0] if rows else None

@@ -8,13 +8,11 @@ from urllib.parse import urlsplit
 import sqlite_utils
 from flask import current_app, render_template, url_for
 
-from portal.clock import local_stamp
-from portal.db import one_row, transaction
-from portal.hazards import report_hazards
-from portal.intake.storage import status_token
+from portal.core import kinds
+from portal.core.cases import status_token
+from portal.core.clock import local_stamp
+from portal.core.db import one_row, transaction
 from portal.mail import outbox
-from portal.notification.records import online_filing as _online
-from portal.notification.records import record, stored_deadlines
 
 
 def public_url_for(endpoint: str, **values: Any) -> str:
@@ -78,9 +76,7 @@ def queue_case_mail(db: sqlite_utils.Database, case_id: int, token: str) -> None
     """
     with transaction(db):
         case = one_row(db, "SELECT * FROM cases WHERE id = ?", [case_id])
-        (queue_report_mail if case["kind"] == "report" else queue_notification_mail)(
-            db, case, token
-        )
+        kinds.get(case["kind"]).queue_mail(db, case, token)
         db.execute(
             "UPDATE cases SET mail_queued_at = coalesce(mail_queued_at, ?) WHERE id = ?",
             [local_stamp(), case_id],
@@ -98,12 +94,12 @@ def queue_forgotten_mail(db: sqlite_utils.Database, limit: int = 50) -> int:
     return len(waiting)
 
 
-def _photo_ids(db: sqlite_utils.Database, case_id: int) -> list[int]:
+def photo_ids(db: sqlite_utils.Database, case_id: int) -> list[int]:
     rows = db.execute("SELECT id FROM photos WHERE case_id = ? ORDER BY position", [case_id])
     return [photo_id for (photo_id,) in rows]
 
 
-def _queue_smo_copy(db: sqlite_utils.Database, template: str, **message: Any) -> None:
+def queue_smo_copy(db: sqlite_utils.Database, template: str, **message: Any) -> None:
     """The staff copy of a new case, with its photos, if the SMO's address is configured."""
     smo = current_app.config["SMO_EMAIL"]
     if not smo:
@@ -111,62 +107,3 @@ def _queue_smo_copy(db: sqlite_utils.Database, template: str, **message: Any) ->
         current_app.logger.warning("PORTAL_SMO_EMAIL is not set: %s not mailed to staff", reference)
         return
     queue(db, template, purpose="smo", recipient=smo, **message)
-
-
-def queue_report_mail(db: sqlite_utils.Database, case: dict[str, Any], token: str) -> None:
-    """The SMO's copy with every detail and the photos; the reporter's acknowledgement."""
-    case_id = case["id"]
-    photos = _photo_ids(db, case_id)
-    report = one_row(db, "SELECT * FROM reports WHERE case_id = ?", [case_id])
-    rules = current_app.extensions["content"].settings.hazard_rules
-    hazards = report_hazards(rules, report)
-    flag = f" (HAZARD: {', '.join(hazards).lower()})" if hazards else ""
-    _queue_smo_copy(
-        db,
-        "report_smo",
-        case=case,
-        report=report,
-        hazards=hazards,
-        subject=f"New illicit discharge report {case['reference']}{flag}",
-        attachments=photos,
-        map_link=map_link(case),
-        photo_count=len(photos),
-    )
-    if case["contact_email"]:
-        queue(
-            db,
-            "report_ack",
-            case=case,
-            purpose="ack",
-            recipient=case["contact_email"],
-            subject=f"We received your report {case['reference']}",
-            status_link=status_link(token),
-        )
-
-
-def queue_notification_mail(db: sqlite_utils.Database, case: dict[str, Any], token: str) -> None:
-    """The SMO's copy and the filer's receipt: the same record, every field."""
-    details = one_row(db, "SELECT * FROM notifications WHERE case_id = ?", [case["id"]])
-    photos = _photo_ids(db, case["id"])
-    context = {
-        "case": case,
-        "sections": record(case, details),
-        "deadlines": stored_deadlines(case, details, _online(), db),
-        "facility_kind": details["facility_kind"],
-        "photo_count": len(photos),
-        "map_link": map_link(case),
-        "status_link": status_link(token),
-    }
-    subject = f"Release notification {case['reference']}: {details['facility_name']}"
-    _queue_smo_copy(
-        db, "notification", subject=subject, attachments=photos, for_smo=True, **context
-    )
-    queue(
-        db,
-        "notification",
-        purpose="receipt",
-        recipient=case["contact_email"],
-        subject=f"Receipt for your release notification {case['reference']}",
-        for_smo=False,
-        **context,
-    )

@@ -1,24 +1,29 @@
 """The courier: a background thread per worker that sends the outbox, and the sweep it makes
-each minute (mail of cases stored without it, photos of forms never sent). It stands on
-both halves of the package: the outbox sends, compose queues."""
+each minute: the periodic jobs features add at start-up (photos of forms never sent, the
+morning digest), then the mail of cases stored without it. It stands on both halves of the
+package: the outbox sends, compose queues."""
 
 from __future__ import annotations
 
 import atexit
+import datetime as dt
 import os
 import threading
 import weakref
+from collections.abc import Callable
 from typing import ClassVar
 
 import sqlite_utils
 from flask import Flask, current_app
 
-from portal.clock import local_now
-from portal.db import connect, get_db
-from portal.intake.storage import delete_abandoned_photos
-from portal.mail.compose import queue_forgotten_mail
+from portal.core.clock import local_now
+from portal.core.db import connect, get_db
+from portal.mail.compose import public_url_for, queue_forgotten_mail
 from portal.mail.outbox import SendResult, Watch, mail, send_pending
 
+# A periodic job: given the courier's connection and the local time, inside a request
+# context (links need url_for); it must be safe to run in every worker at once.
+Job = Callable[[sqlite_utils.Database, dt.datetime], object]
 RETRY_SECONDS = 60
 # Cases whose mail is written, and messages sent, per round of a sweep.
 BATCH = 50
@@ -116,7 +121,7 @@ def courier_connection(app: Flask) -> sqlite_utils.Database:
     Everything it writes can be written again: mail queued with its case's mark, in one
     transaction (lost together in a power cut, so the next sweep queues it again), and an
     outbox row's progress (a lost 'sent' sends that message once more). What a person
-    sent is committed by the request with synchronous = FULL (portal/db.py) before they
+    sent is committed by the request with synchronous = FULL (portal/core/db.py) before they
     are answered; the courier's commits would otherwise each wait for an fsync too.
     """
     db = connect(app.config["DATABASE"])
@@ -124,19 +129,21 @@ def courier_connection(app: Flask) -> sqlite_utils.Database:
     return db
 
 
+def add_job(app: Flask, job: Job) -> None:
+    """Run `job` at each sweep, before the mail (in the order jobs were added)."""
+    app.extensions.setdefault("courier_jobs", []).append(job)
+
+
 def sweep_and_send(app: Flask, db: sqlite_utils.Database, watch: Watch | None = None) -> SendResult:
-    """Delete photos of forms never sent, queue the morning digests, then write the mail
-    of cases stored without it and send everything queued, batch after batch while more
-    is waiting and the mail server takes it (a burst of reports is one wake-up)."""
+    """Run the periodic jobs, then write the mail of cases stored without it and send
+    everything queued, batch after batch while more is waiting and the mail server takes
+    it (a burst of reports is one wake-up)."""
     watch = watch or Watch()
     total = SendResult()
     # A request context: links in the mail need url_for, outside any request here.
     with app.test_request_context(base_url=app.config["PUBLIC_URL"] or "http://localhost"):
-        delete_abandoned_photos(db, local_now())
-        # Each officer's morning digest (follow-ups and enforcement dates), once a day.
-        from portal.staff.digest import queue_digests
-
-        queue_digests(db, local_now())
+        for job in app.extensions.get("courier_jobs", ()):
+            job(db, local_now())
         while True:
             written = queue_forgotten_mail(db, limit=BATCH)
             result = send_pending(db, limit=BATCH, watch=watch)
@@ -158,6 +165,8 @@ def dispatch() -> None:
 
 def init_outbox(app: Flask) -> None:
     mail.init_app(app)
+    # A link to share: on PORTAL_PUBLIC_URL, never on a host a request claims (review L7).
+    app.jinja_env.globals["public_url_for"] = public_url_for
     courier = app.extensions["courier"] = Courier(app)
 
     @app.before_request

@@ -23,8 +23,8 @@ import sqlite_utils
 from flask import current_app
 from flask_mail import Attachment, Connection, Mail, Message
 
-from portal.clock import local_now, local_stamp
-from portal.db import get_db, one_row
+from portal.core.clock import local_now, local_stamp
+from portal.core.db import get_db, one_row
 
 mail = Mail()
 

@@ -1,2 +1,14 @@
 """The release notification (the ordinance's release notification section): its pages (views),
 forms, choices and record."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from portal.notification import kind, views  # noqa: F401  (kind: registers the kind of case)
+from portal.notification.records import record_duty
+
+
+def init_notification(app: Flask) -> None:
+    app.register_blueprint(views.bp)
+    app.jinja_env.globals["record_duty"] = record_duty

@@ -21,8 +21,8 @@ from typing import Any
 import sqlite_utils
 from flask import current_app
 
-from content_model.loader import OnlineFiling
-from portal.deadlines import END_OF_DAY, BusinessCalendar
+from content_model.site import OnlineFiling
+from portal.core.deadlines import END_OF_DAY, BusinessCalendar
 from portal.notification.choices import SPOKEN_NOTICES
 
 # The section asks that a notice in person or by telephone be "confirmed by written notice
@@ -180,3 +180,55 @@ def confirmation_recorded(db: sqlite_utils.Database, case_id: int) -> bool:
         "SELECT confirmation_met FROM notifications WHERE case_id = ?", [case_id]
     ).fetchone()
     return row is not None and row[0] is not None
+
+
+def notice_state(notice: dict[str, Any], now: dt.datetime) -> dict[str, Any]:
+    """What a notice page and list show of its written confirmation."""
+    due = notice["confirmation_due"] and dt.datetime.fromisoformat(notice["confirmation_due"])
+    mailed = notice["letter_mailed_on"] and dt.date.fromisoformat(notice["letter_mailed_on"])
+    return {
+        "spoken": notice["how"] in SPOKEN_NOTICES,
+        "due": due or None,
+        "letter_in_time": letter_in_time(mailed, due) if mailed and due else None,
+        "overdue": bool(due and not mailed and now > due),
+    }
+
+
+def release_record(
+    db: sqlite_utils.Database, case: dict[str, Any], details: dict[str, Any], now: dt.datetime
+) -> dict[str, Any]:
+    """What the case page shows of a filing's notice and written confirmation: the notices
+    logged and linked (each with its letter), the deadline, and notices that may be about
+    the same release, to link."""
+    reading = rules()
+    due = dt.datetime.fromisoformat(details["notice_due"])
+    linked = []
+    for notice in linked_notices(db, case["id"]):
+        limit = notice_limit(due, notice["how"], reading.office_hours_apply_to_fax)
+        in_time = dt.datetime.fromisoformat(notice["told_at"]) <= limit
+        linked.append((notice, notice_state(notice, now), in_time))
+    discovered = dt.datetime.fromisoformat(details["discovered_at"])
+    candidates = list(
+        db.query(
+            "SELECT * FROM phone_notices WHERE case_id IS NULL AND (lower(facility_name) ="
+            " lower(?) OR told_at BETWEEN ? AND ?) ORDER BY told_at LIMIT 10",
+            [details["facility_name"], (discovered - dt.timedelta(days=1)).isoformat(),
+             (dt.datetime.fromisoformat(case["received_at"]) + dt.timedelta(days=7)).isoformat()],
+        )
+    )  # fmt: skip
+    confirmation_due = details["confirmation_due"]
+    return {
+        "due": due,
+        "fax_until": None if reading.office_hours_apply_to_fax else notice_limit(due, "fax", False),
+        "linked": linked,
+        "notice_overdue": details["notice_met"] is None and now > due,
+        "candidates": candidates,
+        "confirmation_due": dt.datetime.fromisoformat(confirmation_due)
+        if confirmation_due
+        else None,
+        "confirmation_overdue": bool(
+            confirmation_due
+            and details["confirmation_met"] is None
+            and now > dt.datetime.fromisoformat(confirmation_due)
+        ),
+    }

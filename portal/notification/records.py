@@ -10,11 +10,11 @@ from typing import Any
 import sqlite_utils
 from flask import current_app
 
-from content_model.loader import OnlineFiling
-from portal.clock import local_now
-from portal.db import get_db
-from portal.deadlines import BusinessCalendar
-from portal.display import when
+from content_model.site import OnlineFiling
+from portal.core.clock import local_now
+from portal.core.db import get_db
+from portal.core.deadlines import BusinessCalendar
+from portal.core.display import when
 from portal.notification import compliance
 from portal.notification.choices import LABELS, PRIOR_NOTICE_BY, SPOKEN_NOTICES
 

@@ -9,13 +9,23 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+import sqlite_utils
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
-from portal.clock import local_now
+from portal.core.cases import new_submission_key
+from portal.core.clock import local_now
 from portal.intake.pending import keep_photos, recover, store_submission, submission_key
-from portal.intake.storage import DuplicateSubmission, PhotoExpired, new_submission_key
+from portal.intake.storage import DuplicateSubmission, PhotoExpired
 from portal.notification.forms import TRIAGE_FIELDS, NotificationForm, TriageForm, from_form
-from portal.notification.records import record, release_deadlines, with_deadlines
+from portal.notification.records import (
+    online_filing,
+    record,
+    release_deadlines,
+    stored_deadlines,
+    with_deadlines,
+)
+from portal.web.limits import FORM
+from portal.web.routes import declare
 
 bp = Blueprint("notify", __name__, url_prefix="/notify")
 
@@ -25,11 +35,13 @@ def _form(**kwargs: Any) -> NotificationForm:
 
 
 @bp.route("/", methods=["GET"])
+@declare(photo_previews=True)
 def start():
     return render_template("portal/notify_triage.html", form=TriageForm(formdata=None))
 
 
 @bp.route("/", methods=["POST"])
+@declare(limit=FORM, back_step=True, photo_previews=True, on_expired=lambda: expired())
 def submit():
     # Step 2's "Change the safety answers" button: its own name, as the form's hidden `step`
     # comes first in what the browser sends.
@@ -154,6 +166,20 @@ def _store(form: NotificationForm, photos: list[dict[str, Any]]):
     except DuplicateSubmission as error:
         abort(409, error.message)
     return redirect(url_for("status.show", token=stored.token, filed=1), code=303)
+
+
+def receipt(db: sqlite_utils.Database, case: dict[str, Any], token: str):
+    """A filing's status page, which is also its receipt: the facility's written record."""
+    notification = db["notifications"].get(case["id"])
+    return render_template(
+        "portal/notification_receipt.html",
+        case=case,
+        notification=notification,
+        sections=record(case, notification),
+        deadlines=stored_deadlines(case, notification, online_filing()),
+        photo_count=db["photos"].count_where("case_id = ?", [case["id"]]),
+        filed=request.args.get("filed") == "1",
+    )
 
 
 def expired():

@@ -16,11 +16,12 @@ from flask import current_app
 from werkzeug.datastructures import MultiDict
 
 from content_model.open311 import Service
-from portal.clock import local_now, local_stamp
-from portal.db import get_db, insert, transaction
+from portal.core.cases import Stored
+from portal.core.clock import local_now, local_stamp
+from portal.core.db import get_db, insert, transaction
 from portal.intake.fields import DATETIME_FORMAT
 from portal.intake.pending import store_submission
-from portal.intake.storage import DuplicateSubmission, Stored
+from portal.intake.storage import DuplicateSubmission
 from portal.open311.keys import ApiKey
 from portal.open311.services import DATETIME_HINT, FORMS, STANDARD, attributes
 from portal.report import views as report

@@ -13,8 +13,8 @@ import sqlite_utils
 from flask import Flask
 from flask.cli import AppGroup
 
-from portal.clock import local_stamp
-from portal.db import get_db
+from portal.core.clock import local_stamp
+from portal.core.db import get_db
 
 NAME = re.compile(r"^[A-Za-z0-9._-]{1,60}$")
 

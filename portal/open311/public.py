@@ -8,9 +8,9 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from content_model.open311 import Open311
-from portal.clock import local_now
-from portal.db import get_db
-from portal.statuses import STATUSES
+from portal.core.clock import local_now
+from portal.core.db import get_db
+from portal.core.statuses import STATUSES
 
 WINDOW = dt.timedelta(days=90)
 MOST = 1000

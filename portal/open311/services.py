@@ -18,7 +18,7 @@ from wtforms import (
 from wtforms.validators import DataRequired, Length
 
 from content_model.open311 import Open311, Service
-from portal.clock import local_now
+from portal.core.clock import local_now
 from portal.intake.forms import PublicForm
 from portal.report.forms import ReportForm
 

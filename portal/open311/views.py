@@ -3,17 +3,33 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, request
+from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import HTTPException
 
-from portal.db import get_db
+from portal.core.db import get_db
 from portal.open311.filing import Refused, file_request
 from portal.open311.formats import answer, errors, format_of
-from portal.open311.keys import ApiKey, use_key
+from portal.open311.keys import ApiKey, known_key, use_key
 from portal.open311.public import BadQuery, UnknownService, find, search
 from portal.open311.services import definition, open311, service_entry
+from portal.web.routes import Limit, declare
 
 PREFIX = "/open311/v2"
 SPECIFICATION = "http://wiki.open311.org/GeoReport_v2"
+
+
+def client() -> str:
+    """Who a request counts against: its key if it is a key in use, else its address. A
+    made-up key is counted with its address (review L2): it gets no bucket of its own, so
+    guessing costs the address its limit and adds no rows."""
+    given = given_key()
+    found = known_key(get_db(), given) if given else None
+    return f"open311-key:{found.id}" if found else get_remote_address()
+
+
+READS = Limit("OPEN311_READ_RATE_LIMIT", key=lambda: client())
+FILINGS = Limit("OPEN311_FILE_RATE_LIMIT", key=lambda: client())
+
 bp = Blueprint("open311", __name__, url_prefix=PREFIX)
 
 
@@ -82,6 +98,7 @@ def _key(required: bool) -> ApiKey | None:
 
 
 @bp.route("/discovery.<any(json,xml):fmt>")
+@declare(limit=READS)
 def discovery(fmt: str):
     api = open311()
     office = current_app.extensions["content"].settings.office
@@ -108,12 +125,14 @@ def discovery(fmt: str):
 
 
 @bp.route("/services.<any(json,xml):fmt>")
+@declare(limit=READS)
 def services(fmt: str):
     _key(required=False)
     return answer(fmt, "services", [service_entry(s) for s in open311().services])
 
 
 @bp.route("/services/<service_code>.<any(json,xml):fmt>")
+@declare(limit=READS)
 def service_definition(service_code: str, fmt: str):
     _key(required=False)
     service = open311().service(service_code)
@@ -123,6 +142,7 @@ def service_definition(service_code: str, fmt: str):
 
 
 @bp.route("/requests.<any(json,xml):fmt>", methods=["GET"])
+@declare(limit=READS)
 def requests_list(fmt: str):
     _key(required=False)
     try:
@@ -135,6 +155,7 @@ def requests_list(fmt: str):
 
 
 @bp.route("/requests.<any(json,xml):fmt>", methods=["POST"])
+@declare(limit=FILINGS)
 def requests_create(fmt: str):
     if "api_key" in request.args:
         # Addresses are written to access logs; the body is not (review L1).
@@ -163,6 +184,7 @@ def requests_create(fmt: str):
 
 
 @bp.route("/requests/<service_request_id>.<any(json,xml):fmt>")
+@declare(limit=READS)
 def request_one(service_request_id: str, fmt: str):
     _key(required=False)
     found = find(open311(), service_request_id)
@@ -172,6 +194,7 @@ def request_one(service_request_id: str, fmt: str):
 
 
 @bp.route("/tokens/<token>.<any(json,xml):fmt>")
+@declare(limit=READS)
 def token(token: str, fmt: str):
     # Requests get their id at once, so no token ever stands for one.
     raise ApiError(404, f"token: no token {token!r}; requests get their id when filed")

@@ -6,14 +6,14 @@ from __future__ import annotations
 from flask import Flask
 
 from content_model.outfalls import load_outfall_settings
+from portal.outfalls import schema  # noqa: F401  (registers the tables' migrations)
 
 
 def init_outfalls(app: Flask) -> None:
     """Read content/outfalls.yaml, register the inventory's and the screenings' pages and
     the `outfalls` command."""
     app.extensions["outfalls"] = load_outfall_settings(app.config["CONTENT_DIR"])
-    # Imported here: portal/db.py reads this package's schema while it loads.
-    from portal.db import get_db
+    from portal.core.db import get_db
     from portal.outfalls import commands, open_data, views
     from portal.outfalls.choices import labels
     from portal.outfalls.map_layer import nearest_to

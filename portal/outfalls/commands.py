@@ -9,8 +9,8 @@ import click
 from flask import current_app
 from flask.cli import AppGroup
 
-from portal.clock import local_stamp
-from portal.db import get_db
+from portal.core.clock import local_stamp
+from portal.core.db import get_db
 from portal.outfalls import importer, inventory
 
 outfalls_command = AppGroup("outfalls", help="The outfall inventory.")

@@ -9,7 +9,7 @@ from typing import Any
 
 import sqlite_utils
 
-from portal.db import insert, transaction
+from portal.core.db import insert, transaction
 from portal.outfalls import importer
 from portal.outfalls.importer import Area, FileRefused, Plan, Report
 from portal.staff.queue import METERS_PER_DEGREE, distance_m

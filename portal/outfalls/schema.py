@@ -1,10 +1,16 @@
 """The outfall inventory's and the screenings' tables (CREATE ... IF NOT EXISTS only).
 
-Kept here, beside the code that writes them, and run by portal/db.py's migrator with the
-rest of the schema (PACKAGE_SCHEMAS there). Nothing in these tables is personal: the
-inventory may be published as open data (portal/outfalls/open_data.py)."""
+Kept here, beside the code that writes them, as this feature's own numbered migrations
+(registered with portal/core/migrations.py, applied after the portal's). Nothing in these
+tables is personal: the inventory may be published as open data (portal/outfalls/open_data.py).
+"""
 
 from __future__ import annotations
+
+import sqlite_utils
+from sqlite_utils import Migrations
+
+from portal.core.migrations import register, run
 
 SCHEMA = """
 -- The MS4's structures: outfalls first, and (optionally) catch basins, manholes and the
@@ -88,3 +94,12 @@ CREATE TABLE IF NOT EXISTS screening_photos (
     UNIQUE (screening_id, position)
 );
 """
+
+
+migrations = register(Migrations("outfalls"))
+
+
+@migrations(name="001_inventory_and_screenings")
+def inventory_and_screenings(db: sqlite_utils.Database) -> None:
+    """The inventory, its photos, the screenings and theirs (as version 11 made them)."""
+    run(db, SCHEMA)

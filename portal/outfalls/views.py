@@ -18,17 +18,20 @@ from flask import (
     url_for,
 )
 
-from portal.clock import local_stamp, local_today
-from portal.db import get_db, transaction
+from portal.core.cases import new_submission_key
+from portal.core.clock import local_stamp, local_today
+from portal.core.db import get_db, transaction
 from portal.intake.pending import keep_photos
-from portal.intake.storage import new_submission_key
 from portal.outfalls import inventory
 from portal.outfalls.choices import VOCABULARIES, labels
 from portal.outfalls.forms import MAX_IMPORT_BYTES, ImportForm, OutfallForm, PhotosForm
 from portal.screening.rotation import turn_of, turns
 from portal.staff.auth import current_staff
+from portal.web.routes import NO_STORE, declare_blueprint
 
+# Staff pages: what they show stays off a shared computer's disk and back button.
 bp = Blueprint("outfalls", __name__, url_prefix="/staff/outfalls")
+declare_blueprint(bp, caching=NO_STORE)
 PER_PAGE = 100
 STATES = ("overdue", "due", "later")
 

@@ -6,6 +6,7 @@ import json
 import re
 from typing import Any
 
+import sqlite_utils
 from flask import (
     Blueprint,
     Response,
@@ -21,20 +22,17 @@ from flask import (
 )
 
 from content_model.loader import Content
-from portal.clock import local_now
-from portal.db import get_db
-from portal.headers import keep_for_back
+from portal.core.cases import find_by_token, new_submission_key, status_token
+from portal.core.clock import local_now
+from portal.core.db import get_db
+from portal.core.statuses import STATUSES
 from portal.intake.pending import keep_photos, recover, store_submission, submission_key
-from portal.intake.storage import (
-    DuplicateSubmission,
-    PhotoExpired,
-    find_by_token,
-    new_submission_key,
-    status_token,
-)
+from portal.intake.storage import DuplicateSubmission, PhotoExpired
 from portal.report.forms import ReportForm
 from portal.report.summary import what_was_seen, where
-from portal.statuses import STATUSES
+from portal.web.headers import keep_for_back
+from portal.web.limits import FORM, TOKEN_PAGES
+from portal.web.routes import NO_STORE, declare
 
 bp = Blueprint("report", __name__, url_prefix="/report")
 
@@ -58,6 +56,7 @@ def exempt_hints(text: str) -> list[Any]:
 
 
 @bp.route("/", methods=["GET"])
+@declare(photo_previews=True)
 def form():
     form = _form(formdata=None)
     form.submission_key.data = new_submission_key()
@@ -71,6 +70,7 @@ def form():
 # the page's address are still taken (the phone's outbox, older copies of the form).
 @bp.route("/", methods=["POST"])
 @bp.route("/send/", methods=["POST"])  # first: the address url_for() gives the form
+@declare(limit=FORM, photo_previews=True, on_expired=lambda: expired())
 def submit():
     form = _form()
     key = submission_key(form)
@@ -196,6 +196,7 @@ def _report_fields(form: ReportForm) -> dict[str, Any]:
 
 
 @bp.route("/sent/<token>/")
+@declare(limit=TOKEN_PAGES, caching=NO_STORE)
 def sent(token: str):
     case = find_by_token(get_db(), token) or abort(404)
     if case["kind"] != "report":
@@ -207,6 +208,22 @@ def sent(token: str):
         token=token,
         again=session.pop("sent_again", None) == case["reference"],
         hints=exempt_hints(report["description"]),
+        what=what_was_seen(report["indicators"]),
+        where=where(case),
+    )
+
+
+def status_page(db: sqlite_utils.Database, case: dict[str, Any], token: str):
+    """A report's public status page: what was reported, roughly where, and its status."""
+    report = db["reports"].get(case["id"])
+    # A duplicate follows the case it was joined to: its status is the one that moves.
+    original = db["cases"].get(case["duplicate_of"]) if case["duplicate_of"] else None
+    return render_template(
+        "portal/status.html",
+        case=case,
+        report=report,
+        token=token,
+        original=original,
         what=what_was_seen(report["indicators"]),
         where=where(case),
     )

@@ -8,8 +8,8 @@ from typing import Any
 
 from flask import Flask, current_app
 
-from portal.clock import local_today
-from portal.db import get_db
+from portal.core.clock import local_today
+from portal.core.db import get_db
 from portal.screening.rotation import Waiting, waiting
 
 
@@ -37,5 +37,3 @@ def init_screening(app: Flask) -> None:
 
     app.register_blueprint(views.bp)
     app.jinja_env.globals["outfalls_waiting"] = outfalls_waiting
-    # The sheet shown again, with what was typed, when its CSRF token has expired.
-    app.extensions.setdefault("expired_forms", {})["screening.submit"] = views.expired

@@ -25,7 +25,7 @@ from wtforms.validators import (
     StopValidation,
 )
 
-from portal.clock import local_now
+from portal.core.clock import local_now
 from portal.intake.fields import choice, long_text, options
 
 FLOWS = [

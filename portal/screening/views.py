@@ -17,17 +17,20 @@ from flask import (
     url_for,
 )
 
-from portal.clock import local_now, local_stamp, local_today
-from portal.db import get_db, insert, transaction
+from portal.core.cases import new_submission_key
+from portal.core.clock import local_now, local_stamp, local_today
+from portal.core.db import get_db, insert, transaction
 from portal.intake.pending import SUBMISSION_KEY, keep_photos
-from portal.intake.storage import new_submission_key
 from portal.outfalls import inventory
 from portal.outfalls.views import photo_response
 from portal.screening import rotation, sheet
 from portal.screening.route import MAX_STOPS, walking_order
 from portal.staff.auth import current_staff
+from portal.web.routes import NO_STORE, declare, declare_blueprint
 
+# Staff pages: what they show stays off a shared computer's disk and back button.
 bp = Blueprint("screening", __name__, url_prefix="/staff/screenings")
+declare_blueprint(bp, caching=NO_STORE)
 NEAREST = 10
 NEAREST_WITHIN_M = 3000
 
@@ -109,6 +112,7 @@ def new_sheet(outfall_id: int):
 
 
 @bp.route("/outfall/<int:outfall_id>/new", methods=["POST"])
+@declare(on_expired=lambda: expired())
 def submit(outfall_id: int):
     outfall = _outfall(outfall_id)
     form = sheet.SheetForm()

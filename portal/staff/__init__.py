@@ -2,32 +2,29 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask
+from flask import Flask
 
-bp = Blueprint("staff", __name__, url_prefix="/staff")
+from portal.staff import (  # noqa: F401  (their routes)
+    auth,
+    cases,
+    exports,
+    inspections,
+    mail,
+    map_views,
+    password_page,
+    phone_notices,
+    queue,
+    reports,
+    second_factor,
+)
+from portal.staff.accounts import init_account_commands
+from portal.staff.blueprint import bp
 
 
 def init_staff(app: Flask) -> None:
     """Register the workspace. Call before CSRF protection is set up: the sign-in check
-    must answer an anonymous request (any method) before anything else looks at it."""
-    from portal.enforcement import init_enforcement
-    from portal.staff import (  # noqa: F401  (their routes)
-        auth,
-        cases,
-        exports,
-        inspections,
-        mail,
-        map_views,
-        password_page,
-        phone_notices,
-        queue,
-        reports,
-        second_factor,
-    )
-    from portal.staff.accounts import init_account_commands
-
-    init_enforcement(app)
-
+    must answer an anonymous request (any method) to any /staff/ path, enforcement's
+    included, before anything else looks at it."""
     app.before_request(auth.require_staff)
     app.jinja_env.globals["undelivered_mail"] = mail.failed_count
     app.register_blueprint(bp)

@@ -15,9 +15,9 @@ import sqlite_utils
 from flask import Flask, current_app
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from portal.clock import local_stamp
-from portal.db import get_db, transaction
-from portal.display import when
+from portal.core.clock import local_stamp
+from portal.core.db import get_db, transaction
+from portal.core.display import when
 from portal.staff import passwords, sessions
 
 USERNAME = re.compile(r"^[A-Za-z0-9._-]{1,60}$")

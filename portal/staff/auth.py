@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from flask import current_app, g, redirect, render_template, request, session, url_for
-from flask_wtf import FlaskForm
-from wtforms import HiddenField, PasswordField, StringField
-from wtforms.validators import DataRequired, Length
 
-from portal.db import get_db
-from portal.staff import bp, guessing, sessions
+from portal.core.db import get_db
+from portal.staff import guessing, sessions
 from portal.staff.accounts import active_account, verify
+from portal.staff.blueprint import bp
+from portal.staff.forms import LoginForm
+from portal.staff.guessing import wait_words
 from portal.staff.second_factor import await_code, start_session
+from portal.staff.sessions import limits
+from portal.web.limits import SIGN_IN
+from portal.web.routes import NO_STORE, declare
 
 # The only staff pages an anonymous visitor may reach.
 OPEN_ENDPOINTS = {"staff.login", "staff.second_factor", "staff.enrol"}
@@ -22,12 +24,6 @@ ENDED = {
     "lifetime": "You were signed out: a session lasts {hours} hours at most. Sign in again.",
 }
 WRONG = "That username and password do not match an active account."
-
-
-class LoginForm(FlaskForm):
-    username = StringField("Username", [DataRequired("Enter your username."), Length(max=60)])
-    password = PasswordField("Password", [DataRequired("Enter your password."), Length(max=200)])
-    next = HiddenField()
 
 
 def current_staff() -> dict[str, Any] | None:
@@ -39,21 +35,6 @@ def _safe_next(target: str | None) -> str:
     if target and target.startswith("/staff/") and not target.startswith("//"):
         return target
     return url_for("staff.queue")
-
-
-def limits() -> tuple[float, float]:
-    """(idle, absolute) lifetime of a staff session, in seconds, from the settings."""
-    config = current_app.config
-    return config["STAFF_IDLE_MINUTES"] * 60, config["STAFF_SESSION_HOURS"] * 3600
-
-
-def wait_words(seconds: float) -> str:
-    minutes = max(1, math.ceil(seconds / 60))
-    return (
-        "Too many wrong passwords or codes were given for this username, from wherever they "
-        f"came, so signing in to it waits: try again in {minutes} minute"
-        f"{'s' if minutes != 1 else ''}."
-    )
 
 
 def require_staff():
@@ -80,10 +61,16 @@ def require_staff():
     form = LoginForm(formdata=None, next=request.full_path if request.method == "GET" else "")
     hours = current_app.config["STAFF_SESSION_HOURS"]
     notice = ENDED[ended].format(hours=hours) if ended else None
-    return render_template("staff/login.html", form=form, notice=notice), 401
+    # Whatever path it answers (/staff too, which has no route of its own), never kept.
+    return (
+        render_template("staff/login.html", form=form, notice=notice),
+        401,
+        {"Cache-Control": NO_STORE},
+    )
 
 
 @bp.route("/login", methods=["GET", "POST"])
+@declare(limit=SIGN_IN)
 def login():
     form = LoginForm()
     if current_staff():

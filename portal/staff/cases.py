@@ -4,7 +4,6 @@ actions staff take on it."""
 from __future__ import annotations
 
 import datetime as dt
-import json
 from typing import Any
 
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
@@ -12,23 +11,23 @@ from flask_wtf import FlaskForm
 from wtforms import DateField, HiddenField, SelectField, StringField, TextAreaField
 from wtforms.validators import Length, Optional
 
-from portal.clock import local_now, local_today
-from portal.db import get_db
-from portal.display import day
-from portal.hazards import report_hazards
+from portal.core import kinds
+from portal.core.cases import new_submission_key
+from portal.core.clock import local_now, local_stamp, local_today
+from portal.core.db import get_db, insert, transaction
+from portal.core.display import day
+from portal.core.statuses import STATUSES
 from portal.intake.fields import options
+from portal.intake.pending import SUBMISSION_KEY, keep_photos
 from portal.mail.compose import map_link
-from portal.notification.choices import LABELS as NOTIFICATION_LABELS
 from portal.notification.compliance import confirmation_recorded
-from portal.notification.records import online_filing, record, stored_deadlines
-from portal.staff import bp, workflow
+from portal.staff import workflow
 from portal.staff.accounts import usernames
 from portal.staff.auth import current_staff
-from portal.staff.inspections import inspections_of, new_inspection_form
-from portal.staff.phone_notices import release_record
+from portal.staff.blueprint import bp
+from portal.staff.inspections import InspectionForm, inspections_of, new_inspection_form
 from portal.staff.queue import distance_m, nearby
-from portal.staff.workflow import WorkflowError, describe
-from portal.statuses import STATUSES, statuses_for
+from portal.staff.workflow import WorkflowError, describe, log
 
 CONFIRMED_CHOICES = [("no", "Not confirmed"), ("yes", "Confirmed illicit discharge")]
 
@@ -78,7 +77,7 @@ def case_form(case: dict[str, Any], formdata: Any = None) -> CaseForm:
     }
     form = CaseForm(formdata=formdata, data=data)
     # "Confirmed in writing" only once the mailed letter is on record (workflow refuses it too).
-    keys = [s for s in statuses_for(case["kind"]) if s != workflow.CONFIRMED or case["status"]
+    keys = [s for s in kinds.statuses_for(case["kind"]) if s != workflow.CONFIRMED or case["status"]
             == workflow.CONFIRMED or confirmation_recorded(db, case["id"])]  # fmt: skip
     form.status.choices = options([(s, STATUSES[s].label) for s in keys])
     form.referred_agency.choices = options([("", "Choose an agency")] + [(a, a) for a in agencies])
@@ -130,27 +129,20 @@ def _case_page(
     """The case page: its record, photos, map, site visits, the update form, the log."""
     db = get_db()
     case_id = case["id"]
-    details_table = "reports" if case["kind"] == "report" else "notifications"
-    details = db[details_table].get(case_id)
-    sections = record(case, details) if case["kind"] == "notification" else None
-    notification = case["kind"] == "notification"
-    release = release_record(db, case, details, local_now()) if notification else None
+    kind = kinds.get(case["kind"])
+    details = db[kind.table].get(case_id)
     photos = list(db["photos"].rows_where("case_id = ?", [case_id], order_by="position",
                                           select="id, position, width, height"))  # fmt: skip
     events = list(db["events"].rows_where("case_id = ?", [case_id], order_by="id desc"))
     notes = list(db["notes"].rows_where("case_id = ?", [case_id], order_by="id desc"))
     original = db["cases"].get(case["duplicate_of"]) if case["duplicate_of"] else None
     duplicates = list(db["cases"].rows_where("duplicate_of = ?", [case_id], select="id, reference"))
-    rules = current_app.extensions["content"].settings.hazard_rules
     page = render_template(
         "staff/case.html",
+        **{"hazards": [], **kind.staff_context(db, case, details)},
         case=case,
+        kind=kind,
         details=details,
-        indicators=json.loads(details["indicators"]) if case["kind"] == "report" else [],
-        hazards=report_hazards(rules, details) if case["kind"] == "report" else [],
-        sections=sections,
-        release=release,
-        labels_prior_notice=NOTIFICATION_LABELS["prior_notice"],
         photos=photos,
         events=[(event, describe(event)) for event in events],
         notes=notes,
@@ -205,7 +197,7 @@ def confirm_duplicate(case_id: int):
     case = get_case(case_id)
     reference = request.args.get("of", "").strip().upper()[:20]
     row = db.execute("SELECT id FROM cases WHERE reference = ?", [reference]).fetchone()
-    if case["kind"] != "report" or row is None:
+    if not kinds.get(case["kind"]).duplicates or row is None:
         abort(404)
     problem = None
     try:
@@ -214,7 +206,7 @@ def confirm_duplicate(case_id: int):
         problem = str(error)
     pair = []
     for one in (case, get_case(row[0])):
-        details = db["reports" if one["kind"] == "report" else "notifications"].get(one["id"])
+        details = db[kinds.get(one["kind"]).table].get(one["id"])
         pair.append((one, details))
     distance = None
     if case["latitude"] is not None and pair[1][0]["latitude"] is not None:
@@ -260,26 +252,63 @@ def case_print(case_id: int):
     """The case on one or two Letter pages: facts, place, photos small, the timeline."""
     db = get_db()
     case = get_case(case_id)
-    report = case["kind"] == "report"
-    details = db["reports" if report else "notifications"].get(case_id)
-    rules = current_app.extensions["content"].settings.hazard_rules
+    kind = kinds.get(case["kind"])
+    details = db[kind.table].get(case_id)
     photos = list(db["photos"].rows_where("case_id = ?", [case_id], order_by="position",
                                           select="id, position, width, height"))  # fmt: skip
     events = list(db["events"].rows_where("case_id = ?", [case_id], order_by="id"))
     return render_template(
         "staff/case_print.html",
+        **{"hazards": [], **kind.staff_context(db, case, details)},
         case=case,
+        kind=kind,
         details=details,
         printed=local_now(),
         original=db["cases"].get(case["duplicate_of"]) if case["duplicate_of"] else None,
         duplicates=list(db["cases"].rows_where("duplicate_of = ?", [case_id], select="reference")),
-        indicators=json.loads(details["indicators"]) if report else [],
-        hazards=report_hazards(rules, details) if report else [],
-        sections=None if report else record(case, details),
-        deadlines=None if report else stored_deadlines(case, details, online_filing(), db),
         photos=photos,
         inspections=inspections_of(db, case_id),
         notes=list(db["notes"].rows_where("case_id = ?", [case_id], order_by="id")),
         events=[(event, describe(event)) for event in events],
         map_link=map_link(case),
     )
+
+
+@bp.route("/cases/<int:case_id>/inspections", methods=["POST"])
+def add_inspection(case_id: int):
+    case = get_case(case_id)
+    form = InspectionForm()
+    if not SUBMISSION_KEY.match(form.visit_key.data or ""):
+        form.visit_key.data = new_submission_key()
+    valid = form.validate()
+    photos, errors = keep_photos(form, form.visit_key.data)  # at most MAX_PHOTOS
+    if not valid or errors:
+        form.photos.errors = [*form.photos.errors, *errors]
+        form.kept_photos.data = ",".join(photo["id"] for photo in photos)
+        return _case_page(
+            case, case_form(case), inspection_form=form, kept_visit_photos=photos, status=422
+        )
+    actor = current_staff()["username"]
+    db = get_db()
+    with transaction(db):
+        visit = insert(db, "inspections", {
+            "case_id": case_id, "visited_at": form.visited_at.data.isoformat(timespec="minutes"),
+            "inspector": form.inspector.data.strip(), "findings": form.findings.data.strip(),
+            "sampled": int(form.sampled.data == "yes"),
+            "lab_reference": (form.lab_reference.data or "").strip() or None,
+            "recorded_at": local_stamp(), "recorded_by": actor,
+        })  # fmt: skip
+        for position, photo in enumerate(photos, start=1):
+            # The checked photo moves from the pending table to the visit's, in one go.
+            db.execute(
+                "INSERT INTO inspection_photos (inspection_id, position, content_type, width,"
+                " height, sha256, data) SELECT ?, ?, content_type, width, height, sha256, data"
+                " FROM pending_photos WHERE id = ?",
+                [visit, position, photo["id"]],
+            )
+            db.execute("DELETE FROM pending_photos WHERE id = ?", [photo["id"]])
+        log(db, case_id, actor, "inspection", inspection=visit, photos=len(photos))
+    flash("Site visit recorded.", "success")
+    # `recorded`: the page tells the browser to forget the draft it kept of this form.
+    target = url_for("staff.case", case_id=case_id, recorded=visit, _anchor="inspections")
+    return redirect(target, code=303)

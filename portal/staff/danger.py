@@ -1,7 +1,7 @@
 """What puts a case first in the queue: a hazard, or something overdue. Worked out in SQL,
 so the whole queue is sorted and filtered by it, not one page at a time.
 
-Hazards of a resident's report come from the content's rules (portal/hazards.py), which
+Hazards of a resident's report come from the content's rules (portal/report/hazards.py), which
 read what the person wrote: each report's are worked out once and kept in report_hazards
 with a fingerprint of the rules, and worked out again for a new report or new rules. A
 notification is hazardous by the facility's own answer.
@@ -18,11 +18,11 @@ from typing import Any
 
 import sqlite_utils
 
-from content_model.loader import HazardRule
-from portal.db import transaction
-from portal.deadlines import BusinessCalendar
-from portal.hazards import report_hazards
-from portal.statuses import CLOSED
+from content_model.site import HazardRule
+from portal.core.db import transaction
+from portal.core.deadlines import BusinessCalendar
+from portal.core.statuses import CLOSED
+from portal.report.hazards import report_hazards
 
 _REPORT_FIELDS = "indicators, odor, description, color, source_description, source_notes"
 

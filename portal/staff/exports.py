@@ -18,121 +18,54 @@ from typing import Any
 
 from flask import current_app, render_template, request
 
-from portal.db import get_db
-from portal.hazards import case_hazards
-from portal.notification.choices import LABELS as NOTIFICATION_LABELS
+from portal.core import kinds
+from portal.core.columns import time_of, yes_no
+from portal.core.db import get_db
+from portal.core.statuses import STATUSES
 from portal.report.choices import CHOICE_LABELS
-from portal.staff import bp
-from portal.staff.queue import FROM, Filters
+from portal.staff.blueprint import bp
+from portal.staff.queue import Filters
 from portal.staff.reports import date_window
-from portal.statuses import STATUSES
 
 # Excel reads a file as UTF-8 only when it starts with this.
 BYTE_ORDER_MARK = "\ufeff"
-KIND_LABELS = {"report": "Resident report", "notification": "Release notification"}
 
 Row = dict[str, Any]
-
-
-def spreadsheet_time(value: str | None) -> str | None:
-    """A stored local time ("2026-11-30T13:06:18-05:00") as a spreadsheet reads a date and
-    time: "2026-11-30 13:06" (the offset dropped: every time here is the municipality's)."""
-    return f"{dt.datetime.fromisoformat(value):%Y-%m-%d %H:%M}" if value else None
-
-
-def _yes_no(value: Any) -> str | None:
-    return None if value is None else ("yes" if value else "no")
 
 
 def _label(group: str, value: Any) -> Any:
     return CHOICE_LABELS[group].get(value, value) if value else None
 
 
-def _words(group: str, value: Any) -> Any:
-    return NOTIFICATION_LABELS[group].get(value, value) if value else None
-
-
-def _amount(case: Row) -> str | None:
-    return None if case["quantity"] is None else f"{case['quantity']:g}"
-
-
 def _status(case: Row) -> str:
     return STATUSES[case["status"]].label if case["status"] in STATUSES else case["status"]
 
 
-def _time(name: str) -> Callable[[Row], str | None]:
-    return lambda c: spreadsheet_time(c[name])
-
-
 # The staff-only CSV: (heading, how to get the value in words from a case row). Headings are
-# the labels people read on the forms and the case page; a report's columns are empty for a
-# notification and the other way round.
-CSV_COLUMNS: list[tuple[str, Callable[[Row], Any]]] = [
+# the labels people read on the forms and the case page. The case's own columns, then each
+# kind's (its descriptor's export_columns: empty for a case of another kind), then what
+# staff decided and did.
+CASE_COLUMNS: list[tuple[str, Callable[[Row], Any]]] = [
     ("Reference", lambda c: c["reference"]),
-    ("Kind", lambda c: KIND_LABELS.get(c["kind"], c["kind"])),
-    ("Received", _time("received_at")),
+    ("Kind", lambda c: kinds.get(c["kind"]).label),
+    ("Received", time_of("received_at")),
     ("Status", _status),
     ("Assigned to", lambda c: c["assignee"]),
     ("Follow up on", lambda c: c["follow_up_on"]),
     ("Street address or landmark", lambda c: c["address"]),
     ("Latitude", lambda c: c["latitude"]),
     ("Longitude", lambda c: c["longitude"]),
-    ("In the service area", lambda c: _yes_no(c["in_service_area"])),
+    ("In the service area", lambda c: yes_no(c["in_service_area"])),
     ("Name", lambda c: c["contact_name"]),
     ("E-mail", lambda c: c["contact_email"]),
     ("Phone", lambda c: c["contact_phone"]),
     ("Hazard", lambda c: "; ".join(c["hazards"]) or None),
-    # The resident's report, in the order of its form.
-    ("What was seen", lambda c: "; ".join(
-        _label("indicators", code) for code in json.loads(c["indicators"] or "[]")) or None),
-    ("Which color", lambda c: c["color"]),
-    ("Smell", lambda c: _label("odor", c["odor"])),
-    ("Describe what you saw", lambda c: c["description"]),
-    ("Kind of place", lambda c: _label("location_type", c["location_type"])),
-    ("First noticed", _time("observed_at")),
-    ("Still happening", lambda c: _label("yes_no", c["still_happening"])),
-    ("Happened before", lambda c: _label("yes_no", c["happened_before"])),
-    ("Business or property named", lambda c: c["source_description"]),
-    ("Vehicle and license plate", lambda c: c["source_vehicle"]),
-    ("What they were seen doing", lambda c: c["source_notes"]),
-    # The release notification, in the order of its form.
-    ("Anyone hurt or in danger", lambda c: _words("yes_no", c["danger"])),
-    ("Hazardous substance", lambda c: _words("yes_no", c["hazardous"])),
-    ("Petroleum product", lambda c: _words("yes_no", c["petroleum"])),
-    ("Called 911", lambda c: _words("yes_no", c["emergency_called"])),
-    ("Called 911 at", _time("emergency_called_at")),
-    ("Called the NYSDEC Spill Hotline", lambda c: _words("dec_called", c["dec_called"])),
-    ("Called the NYSDEC Spill Hotline at", _time("dec_called_at")),
-    ("NYSDEC spill number", lambda c: c["dec_spill_number"]),
-    ("Business or facility", lambda c: c["facility_name"]),
-    ("Facility address", lambda c: c["facility_address"]),
-    ("Kind of facility", lambda c: _words("facility_kind", c["facility_kind"])),
-    ("SPDES stormwater permit", lambda c: _words("permit", c["permit"])),
-    ("Permit number", lambda c: c["permit_number"]),
-    ("Responsible person's job title", lambda c: c["responsible_title"]),
-    ("Discovered", _time("discovered_at")),
-    ("Began", _time("began_at")),
-    ("Stopped", lambda c: _words("yes_no", c["is_over"])),
-    ("Stopped at", _time("ended_at")),
-    ("What was released", lambda c: c["materials"]),
-    ("Amount released", _amount),
-    ("Unit", lambda c: _words("unit", c["unit"])),
-    ("Entered or may enter a drain, ditch or stream",
-     lambda c: _words("reached_drain", c["reached_drain"])),
-    ("How much went in", lambda c: c["amount_reached"]),
-    ("Cause", lambda c: c["cause"]),
-    ("Containment and cleanup", lambda c: c["cleanup"]),
-    ("To prevent it happening again", lambda c: c["prevention"]),
-    ("Earlier notice", lambda c: _words("prior_notice", c["prior_notice"])),
-    ("Earlier notice at", _time("prior_notice_at")),
-    ("Earlier notice to", lambda c: c["prior_notice_to"]),
-    ("Notice in time", lambda c: _yes_no(c["notice_met"])),
-    ("Written confirmation in time", lambda c: _yes_no(c["confirmation_met"])),
-    # What staff decided and did.
+]  # fmt: skip
+STAFF_COLUMNS: list[tuple[str, Callable[[Row], Any]]] = [
     ("Referred to", lambda c: c["referred_to"]),
     ("Which exempt discharge", lambda c: c["exempt_reason"]),
     ("Duplicate of", lambda c: c["original_reference"]),
-    ("Confirmed illicit discharge", lambda c: _yes_no(c["confirmed_illicit"])),
+    ("Confirmed illicit discharge", lambda c: yes_no(c["confirmed_illicit"])),
     ("Site visits", lambda c: c["visits"]),
     ("Public note", lambda c: c["public_note"]),
     ("Internal notes", lambda c: c["internal_notes"]),
@@ -141,15 +74,15 @@ CSV_COLUMNS: list[tuple[str, Callable[[Row], Any]]] = [
 # The site-visit CSV: one line per visit recorded in the period, with its case.
 VISIT_COLUMNS: list[tuple[str, Callable[[Row], Any]]] = [
     ("Case", lambda v: v["reference"]),
-    ("Kind", lambda v: KIND_LABELS.get(v["kind"], v["kind"])),
+    ("Kind", lambda v: kinds.get(v["kind"]).label),
     ("Street address or landmark", lambda v: v["address"]),
-    ("Visited", _time("visited_at")),
+    ("Visited", time_of("visited_at")),
     ("Who visited", lambda v: v["inspector"]),
     ("What was found", lambda v: v["findings"]),
-    ("Sample taken", lambda v: _yes_no(v["sampled"])),
+    ("Sample taken", lambda v: yes_no(v["sampled"])),
     ("Lab reference", lambda v: v["lab_reference"]),
     ("Photos", lambda v: v["photos"]),
-    ("Recorded", _time("recorded_at")),
+    ("Recorded", time_of("recorded_at")),
     ("Recorded by", lambda v: v["recorded_by"]),
 ]
 
@@ -169,6 +102,19 @@ def safe_cell(value: Any) -> Any:
     return value
 
 
+def _own(kind: kinds.Kind, value: Callable[[Row], Any]) -> Callable[[Row], Any]:
+    """A kind's column: its value for a case of that kind, empty for any other."""
+    return lambda row: value(row) if row["kind"] == kind.key else None
+
+
+def csv_columns() -> list[tuple[str, Callable[[Row], Any]]]:
+    """Every column of the staff CSV, the registered kinds' own included."""
+    own = [
+        (heading, _own(k, value)) for k in kinds.all_kinds() for heading, value in k.export_columns
+    ]
+    return [*CASE_COLUMNS, *own, *STAFF_COLUMNS]
+
+
 def _range() -> tuple[dt.date, dt.date]:
     return date_window(Filters.from_args(request.args))
 
@@ -177,21 +123,21 @@ def _cases(start: dt.date, end: dt.date) -> list[Row]:
     """The cases received in the period, each with its report or notification and the
     hazards the queue would flag."""
     where, params = Filters(start=start, end=end).query()  # the queue's own date window
-    cases = list(
-        get_db().query(
-            "SELECT r.*, n.*, c.*, (SELECT group_concat(at || ' ' || author || ': ' || body,"
+    db = get_db()
+    cases = kinds.attach_details(db, list(
+        db.query(
+            "SELECT c.*, (SELECT group_concat(at || ' ' || author || ': ' || body,"
             " char(10)) FROM notes WHERE case_id = c.id) AS internal_notes,"
             " (SELECT count(*) FROM inspections WHERE case_id = c.id) AS visits,"
-            f" o.reference AS original_reference{FROM}"
+            " o.reference AS original_reference FROM cases c"
             f" LEFT JOIN cases o ON o.id = c.duplicate_of WHERE {where}"
             " ORDER BY c.received_at, c.id",
             params,
         )
-    )
+    ))  # fmt: skip
     rules = current_app.extensions["content"].settings.hazard_rules
-    for case in cases:
-        case["hazards"] = case_hazards(rules, case)
-    return cases
+    # Each row is the case with its details beside its own columns (the case's win a clash).
+    return [{**case["details"], **case, "hazards": kinds.hazards_of(rules, case)} for case in cases]
 
 
 def _visits(start: dt.date, end: dt.date) -> list[Row]:
@@ -227,7 +173,7 @@ def exports():
 @bp.route("/exports/cases.csv")
 def export_csv():
     start, end = _range()
-    body = spreadsheet(CSV_COLUMNS, _cases(start, end))
+    body = spreadsheet(csv_columns(), _cases(start, end))
     return _download(body, "text/csv", f"cases-{start}-to-{end}.csv")
 
 
@@ -243,17 +189,17 @@ def geojson(cases: list[Row]) -> dict[str, Any]:
     for case in cases:
         if case["latitude"] is None:
             continue
-        indicators = json.loads(case["indicators"]) if case["indicators"] else []
+        indicators = json.loads(case["indicators"]) if case.get("indicators") else []
         properties = {
             "reference": case["reference"],
             "kind": case["kind"],
-            "kind_label": KIND_LABELS.get(case["kind"], case["kind"]),
+            "kind_label": kinds.get(case["kind"]).label,
             "received": case["received_at"][:10],
             "status": case["status"],
             "status_label": _status(case),
             "service_code": case["service_code"],
-            "location_type": case["location_type"],
-            "location_type_label": _label("location_type", case["location_type"]),
+            "location_type": case.get("location_type"),
+            "location_type_label": _label("location_type", case.get("location_type")),
             "indicators": indicators,
             "indicator_labels": [_label("indicators", code) for code in indicators],
             "hazardous": bool(case["hazards"]),

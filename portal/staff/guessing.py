@@ -1,6 +1,6 @@
 """Wrong passwords and codes, counted per username whatever address they come from.
 
-The per-address rate limit (portal/limits.py) stops one machine; many addresses (a
+The per-address rate limit (portal/web/limits.py) stops one machine; many addresses (a
 botnet, an IPv6 /64) could still guess an officer's password, or its 6-digit code once
 the password is known. So every failure (a wrong password, authenticator code, recovery
 code or enrolment code) also counts against the username. After FAILURES of them, each
@@ -14,12 +14,13 @@ officer (or, without an address, the SMO) is told by mail when the waiting begin
 from __future__ import annotations
 
 import json
+import math
 import time
 
 import sqlite_utils
 from flask import current_app, render_template
 
-from portal.db import transaction
+from portal.core.db import transaction
 from portal.mail import courier, outbox
 
 FAILURES = 10
@@ -103,7 +104,7 @@ def _tell_the_officer(
     if not recipient:
         current_app.logger.warning("sign-in of %s waits after %d failures", row[0], FAILURES)
         return False
-    from portal.clock import local_stamp
+    from portal.core.clock import local_stamp
 
     stamp = local_stamp()
     context = {"username": row[0], "failures": FAILURES, "window": WINDOW // 60,
@@ -117,4 +118,13 @@ def _tell_the_officer(
         subject=f"Sign-in of {row[0]} paused after {FAILURES} wrong tries",
         text=render_template("mail/sign_in_wait.txt", **context),
         html=render_template("mail/sign_in_wait.html", **context),
+    )
+
+
+def wait_words(seconds: float) -> str:
+    minutes = max(1, math.ceil(seconds / 60))
+    return (
+        "Too many wrong passwords or codes were given for this username, from wherever they "
+        f"came, so signing in to it waits: try again in {minutes} minute"
+        f"{'s' if minutes != 1 else ''}."
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import sqlite_utils
-from flask import abort, current_app, flash, redirect, url_for
+from flask import abort, current_app
 from flask_wtf import FlaskForm
 from wtforms import (
     DateTimeLocalField,
@@ -23,14 +23,12 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, InputRequired, Length, Optional
 
-from portal.clock import local_now, local_stamp
-from portal.db import get_db, insert, transaction
+from portal.core.cases import new_submission_key
+from portal.core.clock import local_now
+from portal.core.db import get_db
 from portal.intake.fields import options
-from portal.intake.pending import SUBMISSION_KEY, keep_photos
-from portal.intake.storage import new_submission_key
-from portal.staff import bp
 from portal.staff.auth import current_staff
-from portal.staff.workflow import log
+from portal.staff.blueprint import bp
 
 
 class InspectionForm(FlaskForm):
@@ -81,48 +79,6 @@ def new_inspection_form() -> InspectionForm:
         "visited_at": local_now().replace(tzinfo=None, second=0),
         "inspector": current_staff()["username"], "visit_key": new_submission_key(),
     })  # fmt: skip
-
-
-@bp.route("/cases/<int:case_id>/inspections", methods=["POST"])
-def add_inspection(case_id: int):
-    from portal.staff.cases import _case_page, case_form, get_case
-
-    case = get_case(case_id)
-    form = InspectionForm()
-    if not SUBMISSION_KEY.match(form.visit_key.data or ""):
-        form.visit_key.data = new_submission_key()
-    valid = form.validate()
-    photos, errors = keep_photos(form, form.visit_key.data)  # at most MAX_PHOTOS
-    if not valid or errors:
-        form.photos.errors = [*form.photos.errors, *errors]
-        form.kept_photos.data = ",".join(photo["id"] for photo in photos)
-        return _case_page(
-            case, case_form(case), inspection_form=form, kept_visit_photos=photos, status=422
-        )
-    actor = current_staff()["username"]
-    db = get_db()
-    with transaction(db):
-        visit = insert(db, "inspections", {
-            "case_id": case_id, "visited_at": form.visited_at.data.isoformat(timespec="minutes"),
-            "inspector": form.inspector.data.strip(), "findings": form.findings.data.strip(),
-            "sampled": int(form.sampled.data == "yes"),
-            "lab_reference": (form.lab_reference.data or "").strip() or None,
-            "recorded_at": local_stamp(), "recorded_by": actor,
-        })  # fmt: skip
-        for position, photo in enumerate(photos, start=1):
-            # The checked photo moves from the pending table to the visit's, in one go.
-            db.execute(
-                "INSERT INTO inspection_photos (inspection_id, position, content_type, width,"
-                " height, sha256, data) SELECT ?, ?, content_type, width, height, sha256, data"
-                " FROM pending_photos WHERE id = ?",
-                [visit, position, photo["id"]],
-            )
-            db.execute("DELETE FROM pending_photos WHERE id = ?", [photo["id"]])
-        log(db, case_id, actor, "inspection", inspection=visit, photos=len(photos))
-    flash("Site visit recorded.", "success")
-    # `recorded`: the page tells the browser to forget the draft it kept of this form.
-    target = url_for("staff.case", case_id=case_id, recorded=visit, _anchor="inspections")
-    return redirect(target, code=303)
 
 
 @bp.route("/inspection-photos/<int:photo_id>")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import flash, redirect, render_template, url_for
 
-from portal.db import get_db
+from portal.core.db import get_db
 from portal.mail import courier
-from portal.staff import bp
+from portal.staff.blueprint import bp
 
 
 @bp.route("/outbox/")

@@ -8,14 +8,14 @@ from typing import Any
 
 from flask import current_app, render_template, request, url_for
 
-from portal.db import get_db
-from portal.headers import origin
+from portal.core.db import get_db
+from portal.core.statuses import STATUSES
 from portal.outfalls.map_layer import case_layers, inventory_layers
-from portal.staff import bp
+from portal.staff.blueprint import bp
 from portal.staff.cases import get_case
 from portal.staff.maps import MapPoint, RenderedMap, case_map, cases_map, csp_for, legend
-from portal.staff.queue import FROM, Filters, nearby
-from portal.statuses import STATUSES
+from portal.staff.queue import Filters, cases_from, nearby
+from portal.web.headers import origin
 
 
 def _point(case: dict[str, Any]) -> MapPoint:
@@ -34,7 +34,8 @@ def _open_cases(filters: Filters) -> tuple[list[dict[str, Any]], int]:
     where, params = replace(filters, status="open", q="", kind="", assignee="").query()
     rows = list(
         get_db().query(
-            f"SELECT c.id, c.reference, c.status, c.latitude, c.longitude{FROM} WHERE {where}",
+            "SELECT c.id, c.reference, c.status, c.latitude, c.longitude"
+            f"{cases_from()} WHERE {where}",
             params,
         )
     )

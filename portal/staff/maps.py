@@ -25,9 +25,9 @@ from folium.plugins import FastMarkerCluster
 from folium.template import Template
 
 from content_model.theme import asset_url
-from portal.headers import content_security_policy
-from portal.statuses import COLORS
-from portal.tiles import TileSource
+from portal.core.statuses import COLORS
+from portal.web.headers import content_security_policy
+from portal.web.tiles import TileSource
 
 # The portal's report form map goes to 19 too; markercluster refuses a map without maxZoom,
 # and a map without tiles has none unless we set it.
@@ -40,7 +40,7 @@ class MapPoint:
     latitude: float
     longitude: float
     reference: str  # e.g. "IDR-2026-0042", shown in the popup as text
-    status: str  # a key of portal.statuses.STATUSES
+    status: str  # a key of portal.core.statuses.STATUSES
     label: str  # human status label, e.g. "Being investigated"
     url: str  # link to the case page, e.g. "/staff/cases/42/"
 
@@ -218,7 +218,7 @@ def _add_tiles(fmap: folium.Map, tiles: TileSource | None) -> None:
     # A name folium's xyzservices lookup recognised would swap in a CDN tile server.
     if "{z}" not in tiles.url:
         raise ValueError(f"tile URL needs {{z}}/{{x}}/{{y}} placeholders: {tiles.url!r}")
-    # The attribution is plain text, linked if its provider asks (portal/tiles.py).
+    # The attribution is plain text, linked if its provider asks (portal/web/tiles.py).
     layer = folium.TileLayer(
         tiles.url, attr=str(tiles.attribution_html) or "-", max_zoom=tiles.max_zoom, control=False
     )

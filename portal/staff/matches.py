@@ -7,7 +7,8 @@ import re
 
 import sqlite_utils
 
-from portal.search_index import SEPARATORS, TEXT_COLUMNS, compact
+from portal.core import kinds
+from portal.core.search_index import SEPARATORS, compact, text_columns
 
 # Characters shown either side of what matched.
 AROUND = 40
@@ -48,17 +49,16 @@ def matches(
     """For each case, the (label, excerpt) of every field the query matched."""
     if not query or not case_ids:
         return {}
-    columns = ", ".join(f"{sql} AS f{i}" for i, (_, sql) in enumerate(TEXT_COLUMNS))
+    searched = text_columns()
+    columns = ", ".join(f"{sql} AS f{i}" for i, (_, sql) in enumerate(searched))
     marks = ", ".join("?" for _ in case_ids)
     cursor = db.execute(
-        f"SELECT c.id, {columns} FROM cases c LEFT JOIN reports r ON r.case_id = c.id"
-        f" LEFT JOIN notifications n ON n.case_id = c.id WHERE c.id IN ({marks})",
-        case_ids,
+        f"SELECT c.id, {columns} FROM cases c{kinds.joins()} WHERE c.id IN ({marks})", case_ids
     )
     found: dict[int, list[tuple[str, str]]] = {}
     for case_id, *texts in cursor.fetchall():
         hits = []
-        for (label, _), text in zip(TEXT_COLUMNS, texts, strict=True):
+        for (label, _), text in zip(searched, texts, strict=True):
             excerpt = found_in(query, text)
             if excerpt:
                 hits.append((label, excerpt))

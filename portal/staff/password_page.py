@@ -9,10 +9,12 @@ from flask_wtf import FlaskForm
 from wtforms import PasswordField
 from wtforms.validators import DataRequired, EqualTo, Length
 
-from portal.db import get_db
-from portal.staff import bp, guessing, passwords
+from portal.core.db import get_db
+from portal.staff import guessing, passwords
 from portal.staff.accounts import password_matches, set_password
-from portal.staff.auth import current_staff, wait_words
+from portal.staff.auth import current_staff
+from portal.staff.blueprint import bp
+from portal.staff.guessing import wait_words
 from portal.staff.second_factor import start_session
 
 

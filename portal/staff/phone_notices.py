@@ -18,17 +18,19 @@ from flask_wtf import FlaskForm
 from wtforms import DateField, HiddenField, StringField
 from wtforms.validators import DataRequired, Length, Optional, ValidationError
 
-from portal.clock import local_now, local_stamp, local_today
-from portal.db import get_db, one_row, transaction
-from portal.display import day
+from portal.core.clock import local_now, local_stamp, local_today
+from portal.core.db import get_db, one_row, transaction
+from portal.core.display import day
 from portal.intake.choices import YES_NO_UNSURE
 from portal.intake.fields import choice, long_text, moment, text
 from portal.intake.validators import email_address, phone_number
 from portal.mail import courier
 from portal.notification import compliance
 from portal.notification.choices import SPOKEN_NOTICES
-from portal.staff import bp, workflow
+from portal.notification.compliance import notice_state
+from portal.staff import workflow
 from portal.staff.auth import current_staff
+from portal.staff.blueprint import bp
 
 HOW = [("phone", "By telephone"), ("in-person", "In person"), ("fax", "By fax")]
 HOW_WORDS = {"phone": "by telephone", "in-person": "in person", "fax": "by fax"}
@@ -258,18 +260,6 @@ def history(db: sqlite_utils.Database, notice_id: int) -> list[dict[str, Any]]:
     )
 
 
-def notice_state(notice: dict[str, Any], now: dt.datetime) -> dict[str, Any]:
-    """What a notice page and list show of its written confirmation."""
-    due = notice["confirmation_due"] and dt.datetime.fromisoformat(notice["confirmation_due"])
-    mailed = notice["letter_mailed_on"] and dt.date.fromisoformat(notice["letter_mailed_on"])
-    return {
-        "spoken": notice["how"] in SPOKEN_NOTICES,
-        "due": due or None,
-        "letter_in_time": compliance.letter_in_time(mailed, due) if mailed and due else None,
-        "overdue": bool(due and not mailed and now > due),
-    }
-
-
 def _back(notice_id: int) -> Any:
     """Back to the case page the form was sent from, or to the notice's page."""
     case_id = request.form.get("case_id", "")
@@ -431,45 +421,3 @@ def record_phone_notice_letter(notice_id: int):
         message += " The filing is now Confirmed in writing; the filer was e-mailed."
     flash(message, "success")
     return _back(notice_id)
-
-
-def release_record(
-    db: sqlite_utils.Database, case: dict[str, Any], details: dict[str, Any], now: dt.datetime
-) -> dict[str, Any]:
-    """What the case page shows of a filing's notice and written confirmation: the notices
-    logged and linked (each with its letter), the deadline, and notices that may be about
-    the same release, to link."""
-    rules = compliance.rules()
-    due = dt.datetime.fromisoformat(details["notice_due"])
-    linked = []
-    for notice in compliance.linked_notices(db, case["id"]):
-        limit = compliance.notice_limit(due, notice["how"], rules.office_hours_apply_to_fax)
-        in_time = dt.datetime.fromisoformat(notice["told_at"]) <= limit
-        linked.append((notice, notice_state(notice, now), in_time))
-    discovered = dt.datetime.fromisoformat(details["discovered_at"])
-    candidates = list(
-        db.query(
-            "SELECT * FROM phone_notices WHERE case_id IS NULL AND (lower(facility_name) ="
-            " lower(?) OR told_at BETWEEN ? AND ?) ORDER BY told_at LIMIT 10",
-            [details["facility_name"], (discovered - dt.timedelta(days=1)).isoformat(),
-             (dt.datetime.fromisoformat(case["received_at"]) + dt.timedelta(days=7)).isoformat()],
-        )
-    )  # fmt: skip
-    confirmation_due = details["confirmation_due"]
-    return {
-        "due": due,
-        "fax_until": None
-        if rules.office_hours_apply_to_fax
-        else compliance.notice_limit(due, "fax", False),
-        "linked": linked,
-        "notice_overdue": details["notice_met"] is None and now > due,
-        "candidates": candidates,
-        "confirmation_due": dt.datetime.fromisoformat(confirmation_due)
-        if confirmation_due
-        else None,
-        "confirmation_overdue": bool(
-            confirmation_due
-            and details["confirmation_met"] is None
-            and now > dt.datetime.fromisoformat(confirmation_due)
-        ),
-    }

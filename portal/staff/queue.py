@@ -13,15 +13,16 @@ from typing import Any
 import sqlite_utils
 from flask import current_app, render_template, request
 
-from portal import search_index
-from portal.clock import local_now
-from portal.db import get_db
-from portal.staff import bp, danger
+from portal.core import kinds, search_index
+from portal.core.clock import local_now
+from portal.core.db import get_db
+from portal.core.statuses import CLOSED, STATUSES
+from portal.staff import danger
 from portal.staff.accounts import usernames
 from portal.staff.auth import current_staff
+from portal.staff.blueprint import bp
 from portal.staff.matches import matches
 from portal.staff.phone_notices import HOW_WORDS, waiting_notices
-from portal.statuses import CLOSED, STATUSES, statuses_for
 
 PER_PAGE = 50
 NEARBY_METERS = 150
@@ -49,9 +50,8 @@ class Filters:
     @classmethod
     def from_args(cls, args) -> Filters:
         filters = cls()
-        filters.kind = (
-            args.get("kind", "") if args.get("kind") in ("report", "notification") else ""
-        )
+        known_kinds = {kind.key for kind in kinds.all_kinds()}
+        filters.kind = args.get("kind", "") if args.get("kind") in known_kinds else ""
         known = {*STATUSES, "open"}
         filters.status = args.get("status", "") if args.get("status") in known else ""
         filters.assignee = args.get("assignee", "")[:60]
@@ -111,10 +111,9 @@ class Filters:
         return {key: value for key, value in values.items() if value not in ("", None, 1)}
 
 
-FROM = (
-    " FROM cases c LEFT JOIN reports r ON r.case_id = c.id"
-    " LEFT JOIN notifications n ON n.case_id = c.id"
-)
+def cases_from() -> str:
+    """SQL: the cases `c`, each joined with its details by its kind's alias (r, n, ...)."""
+    return f" FROM cases c{kinds.joins()}"
 
 
 def find_cases(
@@ -131,7 +130,7 @@ def find_cases(
     if filters.flag:
         only, only_params = danger.only(filters.flag, moments)
         where, params = f"{where} AND {only}", [*params, *only_params]
-    tables = f"{FROM} LEFT JOIN report_hazards h ON h.case_id = c.id"
+    tables = f"{cases_from()} LEFT JOIN report_hazards h ON h.case_id = c.id"
     (total,) = db.execute(f"SELECT count(*){tables} WHERE {where}", params).fetchone()
     newest = "c.received_at DESC, c.id DESC"
 
@@ -163,13 +162,11 @@ def find_cases(
     marks = ", ".join("?" for _ in ids)
     found = {row["id"]: row for row in db.query(
         "SELECT c.id, c.kind, c.reference, c.received_at, c.status, c.assignee, c.address,"
-        " c.latitude, c.longitude, c.first_action_at, c.duplicate_of, n.hazardous,"
-        " n.confirmation_due, n.notice_due, n.facility_name, n.materials, c.follow_up_on,"
-        " r.indicators, r.odor, r.color, r.description, r.still_happening, h.hazards,"
-        f" {flags}{tables} WHERE c.id IN ({marks})",
+        " c.latitude, c.longitude, c.first_action_at, c.duplicate_of, c.follow_up_on,"
+        f" h.hazards, {flags}{tables} WHERE c.id IN ({marks})",
         [*flag_params, *ids],
     )}  # fmt: skip
-    return [found[case_id] for case_id in ids], total
+    return kinds.attach_details(db, [found[case_id] for case_id in ids]), total
 
 
 def distance_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
@@ -240,6 +237,17 @@ FLAG_LABELS = {
 }
 
 
+def status_groups() -> list[tuple[kinds.Kind, list[str]]]:
+    """The status filter's groups: each kind with the statuses no earlier kind listed."""
+    seen: set[str] = set()
+    groups = []
+    for kind in kinds.all_kinds():
+        own = [s for s in kind.statuses if s not in seen]
+        seen.update(own)
+        groups.append((kind, own))
+    return groups
+
+
 @bp.route("/")
 def queue():
     db = get_db()
@@ -264,8 +272,8 @@ def queue():
         filters=filters,
         staff_names=usernames(db),
         me=current_staff()["username"],
-        report_statuses=statuses_for("report"),
-        notification_statuses=statuses_for("notification"),
+        kinds=kinds.all_kinds(),
+        status_groups=status_groups(),
         flag_labels=FLAG_LABELS,
         notices=waiting_notices(db, now),
         how_words=HOW_WORDS,

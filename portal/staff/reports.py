@@ -20,13 +20,14 @@ from typing import Any
 import sqlite_utils
 from flask import current_app, render_template, request
 
-from portal.clock import local_now, local_today
-from portal.db import get_db
+from portal.core import kinds
+from portal.core.clock import local_now, local_today
+from portal.core.db import get_db
+from portal.core.statuses import INVESTIGATED
 from portal.notification.choices import SPOKEN_NOTICES
 from portal.report.choices import INDICATORS
-from portal.staff import bp
+from portal.staff.blueprint import bp
 from portal.staff.queue import Filters
-from portal.statuses import INVESTIGATED
 
 
 @dataclass(frozen=True)
@@ -40,12 +41,16 @@ class CountedKind:
     eliminated_status: str
 
 
-# In the order the page lists them. A new kind of case (say, discharges staff find in
-# outfall screening) is counted by adding it here.
-COUNTED_KINDS = (
-    CountedKind("report", "resident reports", "resolved"),
-    CountedKind("notification", "release notifications", "closed"),
-)
+def counted_kinds() -> tuple[CountedKind, ...]:
+    """The kinds the figures count discharges from, by rank (a kind is counted when its
+    descriptor says how: `counted`)."""
+    return tuple(
+        CountedKind(kind.key, kind.counted.label, kind.counted.eliminated_status)
+        for kind in kinds.all_kinds()
+        if kind.counted
+    )
+
+
 # What a report's status says was done with it, counted the first time it was set.
 REPORT_OUTCOMES = ("referred", "exempt", "duplicate")
 
@@ -82,7 +87,7 @@ def milestones(db: sqlite_utils.Database, start: str, end: str) -> dict[int, dic
         " (SELECT case_id FROM events WHERE at >= ? AND at < ?) ORDER BY e.case_id, e.id",
         [end, start, end],
     )
-    eliminated_status = {kind.key: kind.eliminated_status for kind in COUNTED_KINDS}
+    eliminated_status = {kind.key: kind.eliminated_status for kind in counted_kinds()}
     found: dict[int, dict[str, Any]] = {}
     state: dict[str, Any] = {}
     for case_id, kind, at, action, detail in cursor:
@@ -151,13 +156,13 @@ def annual_counts(
         "referred": reports["referred"],
         "exempt": reports["exempt"],
         "duplicates": reports["duplicate"],
-        # Discharges by where they were found (COUNTED_KINDS): confirmed and eliminated.
+        # Discharges by where they were found (counted_kinds()): confirmed and eliminated.
         "discharges": [
             (kind.label, found[kind.key]["confirmed"], found[kind.key]["eliminated"])
-            for kind in COUNTED_KINDS
+            for kind in counted_kinds()
         ],
-        "confirmed": sum(found[kind.key]["confirmed"] for kind in COUNTED_KINDS),
-        "eliminated": sum(found[kind.key]["eliminated"] for kind in COUNTED_KINDS),
+        "confirmed": sum(found[kind.key]["confirmed"] for kind in counted_kinds()),
+        "eliminated": sum(found[kind.key]["eliminated"] for kind in counted_kinds()),
         "notifications": received.get("notification", 0),
         **release_notices(db, window, now),
         **enforcement(db, window),

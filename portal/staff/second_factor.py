@@ -13,10 +13,16 @@ from flask_wtf import FlaskForm
 from wtforms import StringField
 from wtforms.validators import DataRequired, Length, Optional
 
-from portal.clock import local_stamp
-from portal.db import get_db
-from portal.staff import bp, guessing, sessions, totp
+from portal.core.clock import local_stamp
+from portal.core.db import get_db
+from portal.staff import guessing, sessions, totp
 from portal.staff.accounts import active_account, enrol_code_matches, has_enrol_code
+from portal.staff.blueprint import bp
+from portal.staff.forms import LoginForm
+from portal.staff.guessing import wait_words
+from portal.staff.sessions import limits
+from portal.web.limits import SIGN_IN
+from portal.web.routes import declare
 
 PENDING_SECONDS = sessions.PENDING_SECONDS
 
@@ -47,8 +53,6 @@ def start_session(account: dict[str, Any]) -> None:
     sessions.end(db, session.get("staff_pending"))
     session.clear()
     session.permanent = True
-    from portal.staff.auth import limits
-
     sessions.forget_old(db, *limits())
     session["staff_session"] = sessions.open_session(
         db, account["id"], sessions.SIGNED_IN, client=request.remote_addr
@@ -95,8 +99,6 @@ def _start_again():
 def _waiting(account: dict[str, Any], row: dict[str, Any]) -> Any:
     """The name waits after too many wrong tries: the half sign-in ends, the sign-in page
     says how long."""
-    from portal.staff.auth import LoginForm, wait_words
-
     db = get_db()
     wait = guessing.waiting(db, account["username"])
     if not wait:
@@ -114,6 +116,7 @@ def _failed(account: dict[str, Any], row: dict[str, Any]) -> Any:
 
 
 @bp.route("/second-factor", methods=["GET", "POST"])
+@declare(limit=SIGN_IN)
 def second_factor():
     found = _pending()
     if found is None:
@@ -156,6 +159,7 @@ def second_factor():
 
 
 @bp.route("/enrol", methods=["GET", "POST"])
+@declare(limit=SIGN_IN)
 def enrol():
     """Set up the authenticator: first the enrolment code from the administrator (L6 of the
     review: the password alone must not bind a phone), then a code from the app."""

@@ -16,8 +16,9 @@ import time
 from typing import Any
 
 import sqlite_utils
+from flask import current_app
 
-from portal.db import insert, one_row
+from portal.core.db import insert, one_row
 
 SIGNED_IN, CODE = "signed-in", "code"
 # Time to type the code after the password; then the password is asked for again.
@@ -134,3 +135,9 @@ def listed(db: sqlite_utils.Database) -> list[dict[str, Any]]:
             [SIGNED_IN],
         )
     )
+
+
+def limits() -> tuple[float, float]:
+    """(idle, absolute) lifetime of a staff session, in seconds, from the settings."""
+    config = current_app.config
+    return config["STAFF_IDLE_MINUTES"] * 60, config["STAFF_SESSION_HOURS"] * 3600

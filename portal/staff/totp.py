@@ -17,7 +17,7 @@ import pyotp
 import segno
 import sqlite_utils
 
-from portal.db import transaction
+from portal.core.db import transaction
 
 # A code from the step before or after is still taken: phones' clocks drift.
 DRIFT_STEPS = 1

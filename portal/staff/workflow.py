@@ -12,12 +12,13 @@ from typing import Any
 import sqlite_utils
 from flask import has_request_context, render_template, request
 
-from portal.clock import local_stamp
-from portal.db import insert, one_row, transaction
-from portal.display import day
+from portal.core.clock import local_stamp
+from portal.core.db import insert, one_row, transaction
+from portal.core.display import day
+from portal.core.kinds import statuses_for
+from portal.core.statuses import STATUSES
 from portal.mail import courier
 from portal.notification.compliance import confirmation_recorded
-from portal.statuses import STATUSES, statuses_for
 
 # "Confirmed in writing" (release notification section): only with a written confirmation on
 # record, a mailed letter (or the filing, where the content accepts it).
@@ -46,7 +47,7 @@ def log(db: sqlite_utils.Database, case_id: int, actor: str, action: str, **deta
             "actor": actor,
             "action": action,
             "detail": json.dumps(detail, ensure_ascii=False),
-            # Where the change came from, as the trusted proxies say (portal/proxy.py).
+            # Where the change came from, as the trusted proxies say (portal/web/proxy.py).
             "client": request.remote_addr if has_request_context() else None,
         },
     )

@@ -11,7 +11,7 @@ from browsing import VIEWPORTS, check
 from PIL import Image
 from playwright.sync_api import expect
 
-from portal.db import get_db
+from portal.core.db import get_db
 
 pytestmark = pytest.mark.browser
 

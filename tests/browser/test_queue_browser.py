@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 
 from bench.seed import case_row, insert_reports, report_row
 from portal import create_app
-from portal.db import get_db
+from portal.core.db import get_db
 
 pytestmark = pytest.mark.browser
 NEW_YORK = ZoneInfo("America/New_York")

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from test_case_desk_browser import signed_in
 
 from portal import create_app
-from portal.db import get_db, insert, transaction
+from portal.core.db import get_db, insert, transaction
 
 pytestmark = pytest.mark.browser
 OF_001 = {"latitude": 42.16552, "longitude": -76.82012}  # a few metres from OF-001

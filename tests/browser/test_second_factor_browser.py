@@ -13,7 +13,7 @@ from browsing import check
 from helpers import PASSWORD
 from playwright.sync_api import expect
 
-from portal.db import get_db
+from portal.core.db import get_db
 from portal.staff.accounts import add_account, issue_enrol_code
 
 pytestmark = pytest.mark.browser

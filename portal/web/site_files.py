@@ -12,7 +12,7 @@ from flask import Blueprint, Flask, abort, redirect, request, send_from_director
 from werkzeug.security import safe_join
 
 from content_model.theme import WASM_PATHS
-from portal.headers import content_security_policy
+from portal.web.headers import content_security_policy
 
 
 def init_site_files(app: Flask, directory: Path | str) -> None:

@@ -23,13 +23,13 @@ from typing import Any
 import sqlite_utils
 from flask import current_app, render_template
 
-from portal.db import insert, transaction
-from portal.deadlines import BusinessCalendar
+from portal.core import kinds
+from portal.core.db import insert, transaction
+from portal.core.deadlines import BusinessCalendar
+from portal.core.statuses import CLOSED
 from portal.enforcement.records import open_dates
-from portal.hazards import case_hazards
 from portal.mail import outbox
 from portal.screening import digest_outfalls
-from portal.statuses import CLOSED
 
 PURPOSE = "digest"
 # What a digest may hold; one with none of them is not sent.
@@ -76,20 +76,18 @@ def _cases_to_watch(
         return [], []
     closed = sorted(CLOSED)
     marks = ", ".join("?" for _ in closed)
-    rows = db.query(
+    rows = list(db.query(
         "SELECT c.id, c.reference, c.kind, c.status, c.address, c.assignee, c.received_at,"
-        " c.first_action_at, r.indicators, r.odor, r.color, r.description,"
-        " r.source_description, r.source_notes, n.hazardous, n.facility_name FROM cases c"
-        " LEFT JOIN reports r ON r.case_id = c.id LEFT JOIN notifications n ON n.case_id = c.id"
-        f" WHERE c.status NOT IN ({marks}) AND c.received_at < ?"
+        f" c.first_action_at FROM cases c WHERE c.status NOT IN ({marks}) AND c.received_at < ?"
         " AND (c.received_at >= ? OR (c.status = 'received' AND c.first_action_at IS NULL))"
         " ORDER BY c.received_at, c.id",
         [*closed, now, since],
-    )
+    ))  # fmt: skip
     rules = current_app.extensions["content"].settings.hazard_rules
     new, waiting = [], []
-    for case in rows:
-        case["hazards"] = case_hazards(rules, case)
+    for case in kinds.attach_details(db, rows):
+        case["hazards"] = kinds.hazards_of(rules, case)
+        case["about"] = case["kind_of"].about(case["details"])
         if case["received_at"] >= since:
             new.append(case)
         elif case["hazards"]:
@@ -164,10 +162,10 @@ def queue_digests(db: sqlite_utils.Database, now: dt.datetime) -> int:
                 for case in context[part]:
                     case["link"] = link(case["id"])
             context["notice_links"] = {
-                notice["id"]: public_url_for("staff.notice_page", notice_id=notice["id"])
+                notice["id"]: public_url_for("enforcement.notice_page", notice_id=notice["id"])
                 for _, notice in context["dates"]
             }
-            context["all_dates"] = public_url_for("staff.enforcement_deadlines")
+            context["all_dates"] = public_url_for("enforcement.enforcement_deadlines")
             queued += outbox.enqueue(
                 db,
                 case_id=None,

@@ -7,7 +7,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from content_model.loader import MapTiles
+from content_model.site import MapTiles
 
 # Leaflet's own default, for a tile server named only by PORTAL_MAP_TILE_URL.
 DEFAULT_MAX_ZOOM = 19

@@ -10,8 +10,9 @@ from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from portal.clock import local_now
-from portal.display import clock
+from portal.core.clock import local_now
+from portal.core.display import clock
+from portal.web.routes import Declaration, declarations
 
 TITLES = {
     400: "We could not read that request",
@@ -55,11 +56,11 @@ def init_request_checks(app: Flask) -> None:
 def init_errors(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_expired(error: CSRFError):
-        # A stale or missing token on the report form: show the form again with the
-        # person's words kept, instead of a dead end.
-        expired = current_app.extensions["expired_forms"].get(request.endpoint)
-        if expired:
-            return expired()
+        # A stale or missing token on a public form: show the form again with the person's
+        # words kept, instead of a dead end (the route declares how: on_expired).
+        declared = declarations(current_app).get(request.endpoint, Declaration())
+        if declared.on_expired:
+            return declared.on_expired()
         return _page(400, "This form has expired. Go back, reload the page and send it again.")
 
     @app.errorhandler(RateLimitExceeded)

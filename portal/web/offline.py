@@ -14,11 +14,13 @@ from functools import lru_cache
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
 from content_model.theme import STATIC, asset_url
-from portal.db import get_db
-from portal.headers import content_security_policy, origin
-from portal.icons import ICON_SIZES, icon_png
-from portal.intake.storage import find_by_token
-from portal.statuses import public_wordings
+from portal.core.cases import find_by_token
+from portal.core.db import get_db
+from portal.core.statuses import public_wordings
+from portal.web.headers import content_security_policy, origin
+from portal.web.icons import ICON_SIZES, icon_png
+from portal.web.limits import TOKEN_PAGES
+from portal.web.routes import NO_STORE, Declaration, declarations, declare
 
 bp = Blueprint("offline", __name__)
 
@@ -35,8 +37,6 @@ CACHED_ASSETS = (
     "favicon.svg",
 )
 SW_SOURCE = STATIC / "js" / "sw.js"
-# The pages with a photo field, which show each chosen photo (a blob: URL) before sending.
-PHOTO_FORMS = {"report.form", "report.submit", "notify.start", "notify.submit"}
 
 
 def _colours():
@@ -115,6 +115,7 @@ def mine():
 
 
 @bp.route("/status/<token>/status.json")
+@declare(limit=TOKEN_PAGES, caching=NO_STORE)
 def status_json(token: str):
     """What "My reports" shows of a kept report: its status, nothing personal."""
     case = find_by_token(get_db(), token) or abort(404)
@@ -143,6 +144,7 @@ def init_offline(app) -> None:
     @app.after_request
     def previews_allowed(response: Response) -> Response:
         # Runs before the shared headers, which only fill in what is not set.
-        if request.endpoint in PHOTO_FORMS:
+        # The pages with a photo field declare it: they show each chosen photo (a blob: URL).
+        if declarations(app).get(request.endpoint, Declaration()).photo_previews:
             response.headers["Content-Security-Policy"] = _report_policy(tiles)
         return response

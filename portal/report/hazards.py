@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from content_model.loader import HazardRule
+from content_model.site import HazardRule
 
 
 @lru_cache(maxsize=64)
@@ -34,16 +34,3 @@ def report_hazards(rules: Iterable[HazardRule], report: dict[str, Any]) -> list[
         for rule in rules
         if indicators & set(rule.indicators) or odor in rule.odors or _mentions(text, rule.words)
     ]
-
-
-# A notification is flagged when the facility answered "yes" to "Is the material hazardous?";
-# "not sure" is not a flag (the staff queue has always read it so).
-HAZARDOUS_FILING = "Hazardous material"
-
-
-def case_hazards(rules: Iterable[HazardRule], case: dict[str, Any]) -> list[str]:
-    """Why a case is hazardous, as the queue flags it: the rules a report meets, or a
-    notification's own answer. `case` joins the case with its report or notification."""
-    if case["kind"] == "report":
-        return report_hazards(rules, case)
-    return [HAZARDOUS_FILING] if case.get("hazardous") == "yes" else []

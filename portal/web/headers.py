@@ -7,6 +7,8 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, request
 from flask.sessions import SecureCookieSessionInterface
 
+from portal.web.routes import BACK_STEP, NO_STORE, Declaration, declarations
+
 
 def content_security_policy(
     image_origins: tuple[str, ...] = (),
@@ -54,29 +56,14 @@ SECURITY_HEADERS = {
 SITE_HEADERS = SECURITY_HEADERS | {"Content-Security-Policy": content_security_policy(wasm=True)}
 
 
-# Pages that show a person's details (names, phones, addresses, what they reported).
-# Sent with no-store, so neither the back button nor the disk cache of a shared
-# municipal computer keeps them after sign-out. A POST's answer is a form shown again
-# with what was typed, or a review of it: private too.
-PRIVATE_PATHS = ("/staff/", "/status/", "/report/sent/")
-
-
-# The steps of the release notification form answer a POST with the filer's own answers, on
-# their own device. The browser may keep those (never a shared cache: "private"), so that Back
-# from the review shows step 2 again instead of a "Confirm Form Resubmission" error; no-cache
-# still sends every new request to the portal.
-BACK_STEPS = ("/notify/",)
-
-
-def is_private(path: str, method: str) -> bool:
-    return method == "POST" or path == "/staff" or path.startswith(PRIVATE_PATHS)
-
-
-def cache_control(path: str, method: str) -> str | None:
-    """Cache-Control for a private page: no-store, except the form steps Back returns to."""
-    if not is_private(path, method):
-        return None
-    return "private, no-cache" if method == "POST" and path in BACK_STEPS else "no-store"
+def cache_control(declared: Declaration, method: str) -> str | None:
+    """Cache-Control as the route declared it (portal/web/routes.py): pages that show a
+    person's details or a secret token are no-store. A POST's answer is a form shown again
+    with what was typed, or a review of it: private too, no-store unless it is a form step
+    the Back button returns to."""
+    if method == "POST":
+        return BACK_STEP if declared.back_step else NO_STORE
+    return declared.caching
 
 
 def origin(url: str | None) -> str | None:
@@ -127,6 +114,7 @@ def init_headers(app: Flask) -> None:
     def add_security_headers(response: Response) -> Response:
         for name, value in headers.items():
             response.headers.setdefault(name, value)
-        if policy := cache_control(request.path, request.method):
+        declared = declarations(app).get(request.endpoint, Declaration())
+        if policy := cache_control(declared, request.method):
             response.headers["Cache-Control"] = policy
         return response

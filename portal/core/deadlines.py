@@ -11,7 +11,7 @@ from __future__ import annotations
 import calendar
 from datetime import MAXYEAR, MINYEAR, date, datetime, time, timedelta, tzinfo
 
-from content_model.loader import Holiday, HolidayRules
+from content_model.site import Holiday, HolidayRules
 
 SATURDAY, SUNDAY = 5, 6
 CLOSURE = "Office closure"

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
 
 from flask import Flask, Response
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
-import portal.limit_store  # noqa: F401  (registers the sqlite:// storage)
+import portal.web.limit_store  # noqa: F401  (registers the sqlite:// storage)
+from portal.web.routes import Limit, declarations
 
 
 def _not_sent_back(response: Response) -> bool:
@@ -20,42 +19,26 @@ def _not_sent_back(response: Response) -> bool:
     return response.status_code != 422
 
 
-class Rate(NamedTuple):
-    setting: str  # the config key holding the rate, e.g. "30 per hour;6 per minute"
-    methods: list[str] | None = None  # the methods it counts (None: all)
-    scope: str | None = None  # a counter shared with other endpoints, if any
-    counts: Callable[[Response], bool] | None = None  # which answers count (None: all)
-
-
-# Endpoint -> its limits. Reports count only what is not sent back to be corrected; every
+# Shared by every page a secret token opens (review L9: guessing tokens there).
+TOKEN_PAGES = Limit("STATUS_RATE_LIMIT", scope="token pages")
+# Passwords and codes count together: guessing codes costs sign-in attempts.
+SIGN_IN = Limit("LOGIN_RATE_LIMIT", methods=("POST",), scope="staff sign-in")
+# Each public form's POST: reports count only what is not sent back to be corrected; every
 # try counts towards a wider limit of its own, so corrections cannot be sent without end.
-RATE_LIMITS: dict[str, tuple[Rate, ...]] = {
-    "report.submit": (
-        Rate("REPORT_RATE_LIMIT", counts=_not_sent_back),
-        Rate("REPORT_TRY_RATE_LIMIT", scope="public form tries"),
-    ),
-    "notify.submit": (
-        Rate("REPORT_RATE_LIMIT", counts=_not_sent_back),
-        Rate("REPORT_TRY_RATE_LIMIT", scope="public form tries"),
-    ),
-    # Every page a secret token opens counts together (review L9: guessing tokens there).
-    "status.show": (Rate("STATUS_RATE_LIMIT", scope="token pages"),),
-    "offline.status_json": (Rate("STATUS_RATE_LIMIT", scope="token pages"),),
-    "report.sent": (Rate("STATUS_RATE_LIMIT", scope="token pages"),),
-    # Passwords and codes count together: guessing codes costs sign-in attempts.
-    "staff.login": (Rate("LOGIN_RATE_LIMIT", ["POST"], "staff sign-in"),),
-    "staff.second_factor": (Rate("LOGIN_RATE_LIMIT", ["POST"], "staff sign-in"),),
-    "staff.enrol": (Rate("LOGIN_RATE_LIMIT", ["POST"], "staff sign-in"),),
-}
+FORM = (
+    Limit("REPORT_RATE_LIMIT", counts=_not_sent_back),
+    Limit("REPORT_TRY_RATE_LIMIT", scope="public form tries"),
+)
 
 
 def init_limits(app: Flask) -> None:
-    """Attach a limiter to an app whose blueprints are registered.
+    """Attach a limiter to an app whose blueprints are registered: each route's declared
+    limit (portal/web/routes.py) wraps its view.
 
     One per app (not a module-level one) so each app's RATELIMIT_* settings stay its own.
     Counters live in a SQLite file beside the database, shared by every worker, unless
     RATELIMIT_STORAGE_URI names another store. The client is `request.remote_addr`, as
-    portal/proxy.py sets it from the trusted proxies' headers.
+    portal/web/proxy.py sets it from the trusted proxies' headers.
     """
     if not app.config.get("RATELIMIT_STORAGE_URI"):
         database = Path(app.config["DATABASE"]).resolve()
@@ -75,14 +58,20 @@ def init_limits(app: Flask) -> None:
     limiter = Limiter(key_func=get_remote_address, app=app, default_limits=[])
     # Flask-Limiter keeps only weak references to its limiter: the app holds the strong one.
     app.extensions["rate_limiter"] = limiter
-    for endpoint, rates in RATE_LIMITS.items():
+    for endpoint, declared in declarations(app).items():
+        if declared.limit is None:
+            continue
         view = app.view_functions[endpoint]
-        for rate in rates:
+        for limit in declared.limit if isinstance(declared.limit, tuple) else (declared.limit,):
             # The limiter checks inside the wrapper it returns, so the wrapper must be the view.
-            value = lambda key=rate.setting: app.config[key]  # noqa: E731
-            options = {"methods": rate.methods, "deduct_when": rate.counts}
-            if rate.scope:
-                view = limiter.shared_limit(value, scope=rate.scope, **options)(view)
+            rate = lambda setting=limit.setting: app.config[setting]  # noqa: E731
+            options = {
+                "methods": list(limit.methods) if limit.methods else None,
+                "key_func": limit.key,
+                "deduct_when": limit.counts,
+            }
+            if limit.scope:
+                view = limiter.shared_limit(rate, scope=limit.scope, **options)(view)
             else:
-                view = limiter.limit(value, **options)(view)
+                view = limiter.limit(rate, **options)(view)
         app.view_functions[endpoint] = view

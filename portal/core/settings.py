@@ -80,7 +80,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("OPEN311_FILE_RATE_LIMIT", "200 per hour;20 per minute"),
     Setting("OPEN311_READ_RATE_LIMIT", "300 per minute"),
     Setting("RATELIMIT_ENABLED", True),
-    # None: a SQLite file beside the database, shared by every worker (portal/limits.py).
+    # None: a SQLite file beside the database, shared by every worker (portal/web/limits.py).
     Setting("RATELIMIT_STORAGE_URI", None, secret=True),
     Setting("RATELIMIT_HEADERS_ENABLED", True),
     # How many proxies in front of the portal to trust for the client's address (ProxyFix).

@@ -1,5 +1,6 @@
-"""Case statuses, once: what staff call each, what the public is told, which kinds of case it
-applies to, whether the case needs nothing more, and its colour on the staff map.
+"""Case statuses, once: what staff call each, what the public is told, whether the case needs
+nothing more, and its colour on the staff map (which kinds of case use each: their
+descriptors, portal/core/kinds.py).
 
 Every page, mail, filter, map and count reads this table; templates get it as `statuses`
 (a status is a tuple whose first two items are its label and its public wording).
@@ -9,35 +10,27 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-REPORT = "report"
-NOTIFICATION = "notification"
-BOTH = frozenset({REPORT, NOTIFICATION})
-
 
 class Status(NamedTuple):
     label: str  # what staff and the public call it
     public: str  # what the public status page and the update mail say it means
-    kinds: frozenset[str]  # the kinds of case it applies to
     closed: bool  # the case needs nothing more (the "open" filter and map leave it out)
     color: str  # its marker on the staff map: at least 3:1 against white (WCAG 1.4.11)
     investigated: bool = False  # counts as investigated in the annual MS4 figures
     listed: bool = True  # shown in public lists (the Open311 API); never for hidden or spam
 
 
-REPORTS, NOTIFICATIONS = frozenset({REPORT}), frozenset({NOTIFICATION})
 # In the order staff choose from; the map legend keeps it too.
 STATUSES: dict[str, Status] = {
     "received": Status(
         label="Received",
         public="It has arrived and staff will review it soon.",
-        kinds=BOTH,
         closed=False,
         color="#1f6fb4",  # blue
     ),
     "investigating": Status(
         label="Being investigated",
         public="Staff are looking into it.",
-        kinds=REPORTS,
         closed=False,
         color="#c25400",  # orange
         investigated=True,
@@ -45,7 +38,6 @@ STATUSES: dict[str, Status] = {
     "referred": Status(
         label="Passed to another agency",
         public="It has been sent to the agency that handles it.",
-        kinds=REPORTS,
         closed=False,
         color="#7b3294",  # purple
         investigated=True,
@@ -53,7 +45,6 @@ STATUSES: dict[str, Status] = {
     "resolved": Status(
         label="Resolved",
         public="The problem was found and dealt with.",
-        kinds=REPORTS,
         closed=True,
         color="#1a7f37",  # green
         investigated=True,
@@ -61,7 +52,6 @@ STATUSES: dict[str, Status] = {
     "no-violation": Status(
         label="No violation found",
         public="Staff looked into it and found no violation.",
-        kinds=REPORTS,
         closed=True,
         color="#00838f",  # teal
         investigated=True,
@@ -69,7 +59,6 @@ STATUSES: dict[str, Status] = {
     "exempt": Status(
         label="Allowed discharge",
         public="What was seen is a discharge the law allows.",
-        kinds=REPORTS,
         closed=True,
         color="#8c564b",  # brown
         investigated=True,
@@ -77,7 +66,6 @@ STATUSES: dict[str, Status] = {
     "duplicate": Status(
         label="Already reported",
         public="Someone reported the same problem; it is handled there.",
-        kinds=REPORTS,
         closed=True,
         color="#6e6e6e",  # grey
     ),
@@ -87,14 +75,12 @@ STATUSES: dict[str, Status] = {
     "confirmed": Status(
         label="Confirmed in writing",
         public="Staff have received the written confirmation mailed to {office}.",
-        kinds=NOTIFICATIONS,
         closed=False,
         color="#c2185b",  # magenta
     ),
     "follow-up": Status(
         label="Follow-up needed",
         public="Staff may contact you for more information.",
-        kinds=NOTIFICATIONS,
         closed=False,
         color="#9a7400",  # ochre
     ),
@@ -108,7 +94,6 @@ STATUSES: dict[str, Status] = {
             " mailed, and a commercial or industrial source keeps its written record for at"
             " least three years."
         ),
-        kinds=NOTIFICATIONS,
         closed=True,
         color="#263238",  # near black
     ),
@@ -122,8 +107,3 @@ COLORS = {key: status.color for key, status in STATUSES.items()}
 def public_wordings(office: str) -> dict[str, Status]:
     """The table with each public wording as people read it, the office's name filled in."""
     return {key: s._replace(public=s.public.format(office=office)) for key, s in STATUSES.items()}
-
-
-def statuses_for(kind: str) -> tuple[str, ...]:
-    """The statuses a case of this kind can have, in the order staff choose from."""
-    return tuple(key for key, status in STATUSES.items() if kind in status.kinds)

@@ -1,0 +1,39 @@
+"""The mail a new release notification sends: the officer's copy and the filer's receipt,
+the same record with every field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlite_utils
+
+from portal.core.db import one_row
+from portal.mail.compose import map_link, photo_ids, queue, queue_smo_copy, status_link
+from portal.notification.records import online_filing as _online
+from portal.notification.records import record, stored_deadlines
+
+
+def queue_notification_mail(db: sqlite_utils.Database, case: dict[str, Any], token: str) -> None:
+    """The SMO's copy and the filer's receipt: the same record, every field."""
+    details = one_row(db, "SELECT * FROM notifications WHERE case_id = ?", [case["id"]])
+    photos = photo_ids(db, case["id"])
+    context = {
+        "case": case,
+        "sections": record(case, details),
+        "deadlines": stored_deadlines(case, details, _online(), db),
+        "facility_kind": details["facility_kind"],
+        "photo_count": len(photos),
+        "map_link": map_link(case),
+        "status_link": status_link(token),
+    }
+    subject = f"Release notification {case['reference']}: {details['facility_name']}"
+    queue_smo_copy(db, "notification", subject=subject, attachments=photos, for_smo=True, **context)
+    queue(
+        db,
+        "notification",
+        purpose="receipt",
+        recipient=case["contact_email"],
+        subject=f"Receipt for your release notification {case['reference']}",
+        for_smo=False,
+        **context,
+    )

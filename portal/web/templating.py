@@ -1,0 +1,32 @@
+"""What the portal's templates can use beyond the shared theme: labels, filters, limits."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Flask
+
+from content_model.loader import Content
+from content_model.site import tel_uri
+from content_model.theme import init_theme, site_links
+from portal.core import kinds
+from portal.core.display import clock, day, when
+from portal.core.statuses import public_wordings
+
+
+def init_templates(app: Flask, content: Content) -> None:
+    # The portal does not serve the site's pages, but links to them.
+    init_theme(app, content, site_url=site_links())
+    app.jinja_env.globals.update(
+        statuses=public_wordings(content.settings.office.name),
+        # A kind of case by its key (cases.kind): its words and its templates.
+        kind_of=kinds.get,
+        spill_section=content.ordinance.spill_section,
+        # The law's own definition, for the form's "is it hazardous?" (None: the law has none).
+        hazardous_defined=content.ordinance.defined("hazardous-materials"),
+        # For the report form's live hint: [name, [keywords]] of each exempt discharge.
+        exempt_keywords=json.dumps(
+            [[e.name, list(e.keywords)] for e in content.exempt.entries if e.keywords]
+        ),
+    )
+    app.jinja_env.filters.update(when=when, day=day, clock=clock, tel=tel_uri, fromjson=json.loads)
