@@ -26,6 +26,7 @@ from portal.notification import init_notification
 from portal.open311 import init_open311
 from portal.outfalls import init_outfalls
 from portal.report import init_report
+from portal.screening import init_screening
 from portal.staff import init_staff
 from portal.status import init_status
 from portal.web.errors import init_errors, init_request_checks
@@ -107,6 +108,7 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     init_offline(app)
     init_open311(app, csrf)
     init_outfalls(app)
+    init_screening(app)
     # Last: every route is registered, and each declared what it needs (portal/web/routes.py).
     init_limits(app)
     init_digest(app)

@@ -15,7 +15,7 @@ from helpers import csrf_of, hidden_fields, jpeg, rows, sign_in
 
 from portal import create_app
 from portal.core.db import get_db, insert, transaction
-from portal.screening.rotation import DUE, LATER, OVERDUE, add_years, turn
+from portal.outfalls.rotation import DUE, LATER, OVERDUE, add_years, turn
 from portal.screening.route import walking_order
 
 NY = ZoneInfo("America/New_York")

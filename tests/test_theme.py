@@ -38,3 +38,13 @@ def test_markdown_renders_safe_html():
     html = render_markdown("## Why\n\n- one\n- two")
     assert isinstance(html, Markup)
     assert "<h2>Why</h2>" in html and "<li>one</li>" in html
+
+
+def test_a_style_sheet_is_sent_without_its_comments(client):
+    page = client.get("/report/").text
+    href = next(p.split('"')[0] for p in page.split('href="')[1:] if "/css/portal.css" in p)
+    sheet = client.get(href)
+    assert sheet.status_code == 200 and sheet.mimetype == "text/css"
+    assert sheet.headers["Cache-Control"] == "public, max-age=31536000"
+    assert "/*" not in sheet.text and "*/" not in sheet.text
+    assert ".reference-inline { white-space: nowrap; }" in sheet.text

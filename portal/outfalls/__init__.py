@@ -10,14 +10,14 @@ from portal.outfalls import schema  # noqa: F401  (registers the tables' migrati
 
 
 def init_outfalls(app: Flask) -> None:
-    """Read content/outfalls.yaml, register the inventory's and the screenings' pages and
-    the `outfalls` command."""
+    """Read content/outfalls.yaml, register the inventory's pages, the `outfalls` command
+    and the inventory's layers on the staff maps (the screenings are portal.screening's)."""
     app.extensions["outfalls"] = load_outfall_settings(app.config["CONTENT_DIR"])
     from portal.core.db import get_db
     from portal.outfalls import commands, open_data, views
     from portal.outfalls.choices import labels
-    from portal.outfalls.map_layer import nearest_to
-    from portal.screening import init_screening
+    from portal.outfalls.map_layer import case_layers, inventory_layers, nearest_to
+    from portal.staff.maps import MoreLayers, add_layers
 
     app.jinja_env.globals.update(
         nearest_structures=lambda case: nearest_to(get_db(), case),
@@ -26,4 +26,6 @@ def init_outfalls(app: Flask) -> None:
     app.register_blueprint(views.bp)
     app.register_blueprint(open_data.bp)
     app.cli.add_command(commands.outfalls_command)
-    init_screening(app)
+    # Beside the cases on the staff maps: every structure, clustered; the nearest on a case's.
+    count = lambda db: db.execute("SELECT count(*) FROM outfalls").fetchone()[0]  # noqa: E731
+    add_layers(app, MoreLayers(inventory_layers, case_layers, count))

@@ -25,7 +25,7 @@ from portal.intake.pending import keep_photos
 from portal.outfalls import inventory
 from portal.outfalls.choices import VOCABULARIES, labels
 from portal.outfalls.forms import MAX_IMPORT_BYTES, ImportForm, OutfallForm, PhotosForm
-from portal.screening.rotation import turn_of, turns
+from portal.outfalls.rotation import turn_of, turns
 from portal.staff.auth import current_staff
 from portal.web.routes import NO_STORE, declare_blueprint
 

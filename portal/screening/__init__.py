@@ -10,7 +10,7 @@ from flask import Flask, current_app
 
 from portal.core.clock import local_today
 from portal.core.db import get_db
-from portal.screening.rotation import Waiting, waiting
+from portal.outfalls.rotation import Waiting, waiting
 
 
 def outfalls_waiting(today: dt.date | None = None) -> Waiting:

@@ -10,10 +10,17 @@ from flask import current_app, render_template, request, url_for
 
 from portal.core.db import get_db
 from portal.core.statuses import STATUSES
-from portal.outfalls.map_layer import case_layers, inventory_layers
 from portal.staff.blueprint import bp
 from portal.staff.cases import get_case
-from portal.staff.maps import MapPoint, RenderedMap, case_map, cases_map, csp_for, legend
+from portal.staff.maps import (
+    MapPoint,
+    RenderedMap,
+    case_map,
+    cases_map,
+    csp_for,
+    legend,
+    registered_layers,
+)
 from portal.staff.queue import Filters, cases_from, nearby
 from portal.web.headers import origin
 
@@ -57,7 +64,7 @@ def _frame(rendered: RenderedMap):
 def cases_map_page():
     filters = Filters.from_args(request.args)
     located, missing = _open_cases(filters)
-    structures = get_db().execute("SELECT count(*) FROM outfalls").fetchone()[0]
+    structures = sum(more.count(get_db()) for more in registered_layers(current_app))
     return render_template(
         "staff/map.html",
         filters=filters,
@@ -77,7 +84,9 @@ def cases_map_frame():
         center=(settings.service_area.center_latitude, settings.service_area.center_longitude),
         zoom=settings.service_area.zoom,
         tiles=current_app.extensions["map_tiles"],
-        layers=inventory_layers(get_db()),
+        layers=[
+            layer for more in registered_layers(current_app) for layer in more.overview(get_db())
+        ],
     )
     return _frame(rendered)
 
@@ -90,6 +99,10 @@ def case_map_frame(case_id: int):
         _point(case),
         others,
         tiles=current_app.extensions["map_tiles"],
-        layers=case_layers(get_db(), case),
+        layers=[
+            layer
+            for more in registered_layers(current_app)
+            for layer in more.near_case(get_db(), case)
+        ],
     )
     return _frame(rendered)

@@ -36,6 +36,25 @@ MAP_TITLE = "Map of cases"
 
 
 @dataclass(frozen=True)
+class MoreLayers:
+    """What another feature adds to the staff maps (the outfall inventory): its layers for
+    the map of open cases, those for one case's map, and how many things it holds. Features
+    register one (`add_layers`), so the workspace imports none of them."""
+
+    overview: Callable[[Any], list[Layer]]
+    near_case: Callable[[Any, dict[str, Any]], list[Layer]]
+    count: Callable[[Any], int]
+
+
+def add_layers(app: Any, more: MoreLayers) -> None:
+    app.extensions.setdefault("staff_map_layers", []).append(more)
+
+
+def registered_layers(app: Any) -> list[MoreLayers]:
+    return app.extensions.get("staff_map_layers", [])
+
+
+@dataclass(frozen=True)
 class MapPoint:
     latitude: float
     longitude: float

@@ -52,7 +52,7 @@ def fill_sheet(page) -> None:
     page.get_by_label("Odor", exact=True).select_option("sewage")
     page.get_by_label("Odor severity").select_option("3")
     page.get_by_label("pH (standard units)").fill("7.6")
-    page.get_by_label("Notes").fill("Grey trickle, sewage smell at the headwall.")
+    page.get_by_role("textbox", name="Notes").fill("Grey trickle, sewage smell at the headwall.")
     page.get_by_label("Suspect (one or more indicators with a severity of 3)").check()
 
 
@@ -73,14 +73,16 @@ def test_a_sheet_on_a_phone_with_no_signal_then_signal(open_tab, field):
     expect(page.get_by_role("heading", name="Screening OF-001")).to_be_visible()
     check(page, "screening sheet, phone")
     fill_sheet(page)
-    page.get_by_label("Photos").set_input_files(
+    page.locator("#photos").set_input_files(
         [{"name": "headwall.jpg", "mimeType": "image/jpeg", "buffer": _jpeg()}]
     )
     context.set_offline(True)
     page.get_by_role("button", name="Save the screening").click()
     notice = page.locator("#sheet-offline")
     expect(notice).to_contain_text("Not saved yet: there is no signal.")
-    expect(page.get_by_label("Notes")).to_have_value("Grey trickle, sewage smell at the headwall.")
+    expect(page.get_by_role("textbox", name="Notes")).to_have_value(
+        "Grey trickle, sewage smell at the headwall."
+    )
     check(page, "sheet kept with no signal, phone")
     assert app_count(app, "screenings") == 0
     context.set_offline(False)  # the page sends it when the phone is back online
@@ -148,7 +150,9 @@ def test_a_sheet_typed_while_the_session_ends_is_back_after_signing_in(open_tab,
     app.config["STAFF_IDLE_MINUTES"] = 30
     sign_in_again(page, app, "officer")
     expect(page.get_by_role("heading", name="Screening OF-002")).to_be_visible()
-    expect(page.get_by_label("Notes")).to_have_value("Grey trickle, sewage smell at the headwall.")
+    expect(page.get_by_role("textbox", name="Notes")).to_have_value(
+        "Grey trickle, sewage smell at the headwall."
+    )
     expect(page.get_by_label("Odor severity")).to_have_value("3")
     expect(
         page.get_by_label("Suspect (one or more indicators with a severity of 3)")
