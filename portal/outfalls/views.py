@@ -27,6 +27,7 @@ from portal.outfalls.choices import VOCABULARIES, labels
 from portal.outfalls.forms import MAX_IMPORT_BYTES, ImportForm, OutfallForm, PhotosForm
 from portal.outfalls.rotation import turn_of, turns
 from portal.staff.auth import current_staff
+from portal.staff.cases import photo_response
 from portal.web.routes import NO_STORE, declare_blueprint
 
 # Staff pages: what they show stays off a shared computer's disk and back button.
@@ -191,16 +192,6 @@ def add_photos(outfall_id: int):
     return redirect(
         url_for("outfalls.detail", outfall_id=outfall_id, _anchor="outfall-photos"), 303
     )
-
-
-def photo_response(table: str, photo_id: int, name: str) -> Response:
-    """One stored photo (staff only: served under /staff/), or the 404 page."""
-    row = get_db().execute(
-        f"SELECT data, content_type FROM {table} WHERE id = ?", [photo_id]
-    ).fetchone() or abort(404)
-    response = current_app.response_class(row[0], mimetype=row[1])
-    response.headers["Content-Disposition"] = f"inline; filename={name}-{photo_id}.jpg"
-    return response
 
 
 @bp.route("/photos/<int:photo_id>")

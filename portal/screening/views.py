@@ -22,10 +22,10 @@ from portal.core.clock import local_now, local_stamp, local_today
 from portal.core.db import get_db, insert, transaction
 from portal.intake.pending import SUBMISSION_KEY, keep_photos
 from portal.outfalls import inventory, rotation
-from portal.outfalls.views import photo_response
 from portal.screening import sheet
 from portal.screening.route import MAX_STOPS, walking_order
 from portal.staff.auth import current_staff
+from portal.staff.cases import photo_response
 from portal.web.routes import NO_STORE, declare, declare_blueprint
 
 # Staff pages: what they show stays off a shared computer's disk and back button.

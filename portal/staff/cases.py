@@ -6,7 +6,16 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask import (
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_wtf import FlaskForm
 from wtforms import DateField, HiddenField, SelectField, StringField, TextAreaField
 from wtforms.validators import Length, Optional
@@ -239,11 +248,16 @@ def _actor() -> str:
 
 @bp.route("/photos/<int:photo_id>")
 def photo(photo_id: int):
+    return photo_response("photos", photo_id, "photo")
+
+
+def photo_response(table: str, photo_id: int, name: str) -> Response:
+    """One stored photo (staff only: served under /staff/), or the 404 page."""
     row = get_db().execute(
-        "SELECT data, content_type FROM photos WHERE id = ?", [photo_id]
+        f"SELECT data, content_type FROM {table} WHERE id = ?", [photo_id]
     ).fetchone() or abort(404)
     response = current_app.response_class(row[0], mimetype=row[1])
-    response.headers["Content-Disposition"] = f"inline; filename=photo-{photo_id}.jpg"
+    response.headers["Content-Disposition"] = f"inline; filename={name}-{photo_id}.jpg"
     return response
 
 
