@@ -161,7 +161,9 @@ def test_a_case_of_a_kind_no_longer_registered_fails_loudly_not_as_another_kind(
      ({"table": "notifications"}, "table is kind 'notification''s already"),
      ({"prefix": "csc"}, "prefix 'csc' must be 2 to 5 capitals"),
      ({"statuses": ("investigating",)}, "statuses must include 'received'"),
-     ({"statuses": ("received", "lost")}, "unknown: ['lost']")],
+     ({"statuses": ("received", "lost")}, "unknown: ['lost']"),
+     ({"export_columns": (("What was seen", lambda row: None),)},
+      "export heading 'What was seen' is kind 'report''s already")],
 )  # fmt: skip
 def test_a_kind_that_clashes_or_names_what_does_not_exist_fails_to_register(change, message):
     from dataclasses import replace
@@ -192,3 +194,10 @@ def test_a_kinds_table_and_search_fields_reach_a_file_made_before_it(tmp_path, b
             assert found.fetchall() == [(stored.case_id,)]
     finally:
         kinds.unregister("throwaway")
+
+
+def test_the_staff_spreadsheet_has_no_heading_twice(app):
+    from portal.staff.exports import csv_columns
+
+    headings = [heading for heading, _ in csv_columns()]
+    assert len(headings) == len(set(headings)) > 40

@@ -116,6 +116,11 @@ def register(kind: Kind) -> Kind:
         for part in ("prefix", "table", "alias"):
             if getattr(other, part) == getattr(kind, part):
                 raise KindError(f"kind {kind.key!r}: {part} is kind {other.key!r}'s already")
+        # A spreadsheet with two columns of one heading mixes them up when read back.
+        clash = {h for h, _ in other.export_columns} & {h for h, _ in kind.export_columns}
+        if clash:
+            raise KindError(f"kind {kind.key!r}: export heading {sorted(clash)[0]!r} is kind "
+                            f"{other.key!r}'s already")  # fmt: skip
     unknown = [s for s in kind.statuses if s not in STATUSES]
     if unknown or "received" not in kind.statuses:
         raise KindError(f"kind {kind.key!r}: statuses must include 'received' (unknown: {unknown})")
