@@ -28,7 +28,9 @@ from portal.statuses import STATUSES
 # the queue, notice_met that can be unknown (see _relax_notice_met), events by time,
 # the morning digests made (digests).
 # 11: the outfall inventory and dry-weather screenings (PACKAGE_SCHEMAS below).
-SCHEMA_VERSION = 11
+# 12: a correction by the respondent on a notice's steps (corrected_on, checked when and by
+# whom), so a violation corrected in time stops its dates without an abatement by the municipality.
+SCHEMA_VERSION = 12
 
 SCHEMA = """
 -- One row per thing the public sent: a resident report or a business notification.
@@ -500,7 +502,11 @@ CREATE TABLE IF NOT EXISTS notice_steps (
     late_appeal_accepted INTEGER,
     -- The Board's decision on a protest filed in time, and the day it sets for payment.
     protest_decided_on TEXT,
-    protest_payment_due_on TEXT
+    protest_payment_due_on TEXT,
+    -- The respondent corrected the violation on this day, as the officer checked (when, who).
+    corrected_on TEXT,
+    correction_checked_on TEXT,
+    correction_checked_by TEXT
 );
 
 -- Alternative remedies assigned in lieu of a civil penalty, with their completion dates.
@@ -618,6 +624,9 @@ ADDED_COLUMNS = [
     ("notice_steps", "late_appeal_accepted", "INTEGER"),
     ("notice_steps", "protest_decided_on", "TEXT"),
     ("notice_steps", "protest_payment_due_on", "TEXT"),
+    ("notice_steps", "corrected_on", "TEXT"),
+    ("notice_steps", "correction_checked_on", "TEXT"),
+    ("notice_steps", "correction_checked_by", "TEXT"),
     ("payments", "voided_at", "TEXT"),
     ("payments", "voided_by", "TEXT"),
     ("payments", "void_reason", "TEXT"),
