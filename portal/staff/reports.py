@@ -278,7 +278,10 @@ def enforcement(db: sqlite_utils.Database, window: list[str]) -> dict[str, int]:
             window,
         ),
         "costs_recovered_cents": _sum(
-            db, f"SELECT sum(cents) FROM payments WHERE {between('paid_on')}", window
+            # A voided payment (typed twice, or replaced by its correction) was never paid.
+            db,
+            f"SELECT sum(cents) FROM payments WHERE {between('paid_on')} AND voided_at IS NULL",
+            window,
         ),
     }
 
