@@ -118,12 +118,13 @@ def test_a_late_filing_is_marked_late(app, client, content):
     data = notification_data(prior_notice="none", prior_notice_at="", prior_notice_to="")
     _, final = file_notification(client, data)
     receipt = client.get(final.headers["Location"]).text
-    # Discovered Monday, November 2, 2026; Tuesday the 3rd was Election Day. Notice in person
-    # or by telephone needs the office open: the deadline is its closing time that day.
+    # Discovered Monday, November 2, 2026; Tuesday the 3rd was Election Day. The law says "no
+    # later than the next business day": the end of that day; 4 p.m. is advice (L7).
     assert (
-        'due by 4:00 p.m. on <time datetime="2026-11-04">Wednesday, November 4, 2026</time>'
+        'due by the end of <time datetime="2026-11-04">Wednesday, November 4, 2026</time>'
         in receipt
     )
+    assert "The office closes at 4:00 p.m. that day: call or come in before then." in receipt
     assert "Not done yet, and that time has passed" in receipt
     assert "A deadline has passed. What to do now:" in receipt
     assert content.settings.office.phone.number in receipt
@@ -225,7 +226,7 @@ def test_a_filing_on_29_february(app, client, mail_server):
     receipt = client.get(final.headers["Location"]).text
     assert "Saturday, March 1, 2031" in receipt
     assert (
-        'due by 4:00 p.m. on <time datetime="2028-03-01">Wednesday, March 1, 2028</time>' in receipt
+        'due by the end of <time datetime="2028-03-01">Wednesday, March 1, 2028</time>' in receipt
     )
 
 
@@ -358,7 +359,7 @@ def test_the_receipt_opens_with_this_is_not_your_notice_and_what_is_still_due(cl
     _, final = file_notification(client, not_yet_told())
     receipt = html.unescape(client.get(final.headers["Location"]).text)
     order = ["Filing received", "This is not your notice to the Village.", "Still to do:",
-             "Tell the Village by 4:00 p.m. on", "Then confirm a notice given in person or by"
+             "Tell the Village by the end of", "Then confirm a notice given in person or by"
              " telephone with a written notice mailed to Horseheads Village Hall",
              "We have e-mailed this receipt", 'class="receipt"']  # fmt: skip
     where = [receipt.index(words) for words in order]
@@ -389,12 +390,12 @@ def test_every_receipt_says_to_mail_the_confirmation_within_three_business_days(
 
 
 def test_a_notice_given_late_is_not_asked_for_again(client):
-    # Discovered Monday, November 2, 2026; due Wednesday the 4th at 4 p.m.; told at 5 p.m.
-    data = notification_data(prior_notice_at="2026-11-04T17:00")
+    # Discovered Monday, November 2, 2026; due by the end of Wednesday the 4th; told on the 5th.
+    data = notification_data(prior_notice_at="2026-11-05T09:00")
     review, final = file_notification(client, data)
     for page in (review.text, client.get(final.headers["Location"]).text):
         page = read(page).text
-        assert "Given by telephone, November 4, 2026 at 5:00 p.m., as this filing says: " in page
+        assert "Given by telephone, November 5, 2026 at 9:00 a.m., as this filing says: " in page
         assert "after that time (late)" in page
         assert "Tell the Village" not in page, "the notice was given: no call asked for"
         assert "Mail the written confirmation to Horseheads Village Hall" in page

@@ -462,7 +462,8 @@ def release_record(
         if rules.office_hours_apply_to_fax
         else compliance.notice_limit(due, "fax", False),
         "linked": linked,
-        "notice_overdue": details["notice_met"] is None and now > due,
+        "notice_overdue": details["notice_met"] is None
+        and now > compliance.notice_limit(due, "telephone", rules.office_hours_apply_to_fax),
         "candidates": candidates,
         "confirmation_due": dt.datetime.fromisoformat(confirmation_due)
         if confirmation_due
