@@ -144,3 +144,17 @@ def test_l19_no_deadline_no_later_of_the_deadline_above(officer, clock):
     assert "the later of the deadline above" not in letter
     assert "(or, after an appeal the Board upholds, within 5 business days of its decision)" \
         in letter  # fmt: skip
+
+
+def test_l18_the_statement_says_when_the_time_to_protest_ended(officer, clock):
+    notice(officer)
+    clock.set("2027-05-20")
+    ok(step(officer, "completion", completed_on="2027-05-03", work="1,000", admin="100"))
+    ok(step(officer, "costs", cost_notice_mailed_on="2027-05-20", payment_count="3"))
+    clock.set("2027-06-24")
+    assert "by Thursday, June 24, 2027" in text(officer.get(f"{N}statement").text)
+    clock.set("2027-07-27")
+    statement = text(officer.get(f"{N}statement").text)
+    assert "The time to protest (30 days from receiving the cost notice) ended on Thursday," \
+        " June 24, 2027 ." in statement  # fmt: skip
+    assert "You may object to the amount" not in statement

@@ -521,3 +521,17 @@ def test_an_expired_step_1_keeps_what_step_2_carried(client):
                                              "petroleum": "no"})  # fmt: skip
     assert response.status_code == 400 and "please answer these questions again" in response.text
     assert hidden_fields(response.text)["facility_name"] == "Elm Cleaners"
+
+
+def test_round3_the_text_receipt_asks_for_a_call_only_when_no_notice_is_given(client, mail_server):
+    # Review round 3, L23: a filer who says they telephoned in time is not told to call; one
+    # who has told no one is.
+    file_notification(client, notification_data())
+    [told] = mail_server.to("sam@depot.test")
+    text = " ".join(body(told).split())
+    assert "it is not the notice § 216-12 requires." in text
+    assert "Call Clerk and Code Enforcement at" not in text
+    file_notification(client, notification_data(prior_notice="none", prior_notice_at="",
+                                                 prior_notice_to=""))  # fmt: skip
+    untold = " ".join(body(mail_server.to("sam@depot.test")[1]).split())
+    assert "it is not the notice § 216-12 requires. Call Clerk and Code Enforcement at" in untold
