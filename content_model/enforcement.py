@@ -83,7 +83,9 @@ class Enforcement:
     sections: dict[str, str]
     # The parts of the notice section the pages quote: each a Provision of the ordinance.
     provisions: dict[str, Provision]
-    abatement_order: str
+    # The orders that require abatement or restoration: the notice then needs a deadline and
+    # the abatement statement (A. (2)).
+    abatement_orders: tuple[str, ...]
     board: str
     clerk: str
     attorney: str
@@ -201,9 +203,12 @@ def _enforcement(ordinance: Ordinance, directory: Path | str | None) -> tuple[En
         roles[short] = ordinance.roles[role]
     bodies = fields.mapping("bodies")
     parts = _parts(fields.mapping("provisions"), ordinance, roles["notice"])
-    abatement = fields.text("abatement_order")
-    if abatement not in [item.label for item in parts["orders"].items]:
-        raise fields.fail("abatement_order", f"{abatement!r} is not one of the orders")
+    raw = fields.values("abatement_order") if isinstance(
+        fields.data.get("abatement_order"), list) else [fields.text("abatement_order")]  # fmt: skip
+    abatement = tuple(str(label).strip() for label in raw)
+    for label in abatement or ("",):
+        if label not in [item.label for item in parts["orders"].items]:
+            raise fields.fail("abatement_order", f"{label!r} is not one of the orders")
     history = fields.text("history_condition")
     if history not in [item.label for item in parts["conditions"].items]:
         raise fields.fail("history_condition", f"{history!r} is not one of the conditions")
@@ -219,7 +224,7 @@ def _enforcement(ordinance: Ordinance, directory: Path | str | None) -> tuple[En
     result = Enforcement(
         sections=roles,
         provisions=parts,
-        abatement_order=abatement,
+        abatement_orders=abatement,
         board=bodies.text("board"),
         clerk=bodies.text("clerk"),
         attorney=bodies.text("attorney"),

@@ -102,7 +102,17 @@ def enforcement_pages(client, case_id: int) -> dict:
     pages["enf-letter"] = client.get(f"{notice}letter")
     pages["enf-statement"] = client.get(f"{notice}statement")
     pages["enf-cost-letter"] = client.get(f"{notice}cost-letter")
+    # The request for access follows only a missed correction date: before it, the page
+    # sends the officer back; a month on (the clock moved), the letter prints.
+    pages["enf-access-refused"] = client.get(f"{notice}access-letter", follow_redirects=True)
+    with app.test_request_context():
+        from portal.core.clock import local_now
+
+        month_on = local_now() + dt.timedelta(days=30)
+    kept = app.config.get("CLOCK")
+    app.config["CLOCK"] = lambda: month_on
     pages["enf-access-letter"] = client.get(f"{notice}access-letter?method=First-class+mail")
+    app.config["CLOCK"] = kept
     pages["enf-inspection-letter"] = client.get("/staff/violations/2/inspection-letter")
     pages["enf-signature"] = client.get("/staff/enforcement/signature")
     pages["enf-signature-errors"] = post(client, "/staff/enforcement/signature", letter_name="")

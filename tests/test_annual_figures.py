@@ -172,15 +172,17 @@ def test_enforcement_is_counted_from_its_own_tables(app):
                 " (2, '2026-02-20', '2026-03-10', 1, '2026-04-01', 100000, 10000, '2026-04-15'),"
                 " (3, '2027-01-10', '2027-02-01', 0, NULL, NULL, NULL, NULL)"
             )
-            for paid_on, cents in [
-                ("2026-05-01", 9250),
-                ("2026-12-31", 9250),
-                ("2027-01-31", 9250),
+            # Review round 3, L6: a payment voided as typed twice counts for nothing.
+            for paid_on, cents, voided in [
+                ("2026-05-01", 9250, None),
+                ("2026-06-01", 19000, "2026-06-02T09:00:00-04:00"),
+                ("2026-12-31", 9250, None),
+                ("2027-01-31", 9250, None),
             ]:
                 db.execute(
-                    "INSERT INTO payments (notice_id, paid_on, cents, recorded_at, recorded_by)"
-                    " VALUES (2, ?, ?, ?, 'smo')",
-                    [paid_on, cents, paid_on],
+                    "INSERT INTO payments (notice_id, paid_on, cents, recorded_at, recorded_by,"
+                    " voided_at) VALUES (2, ?, ?, ?, 'smo', ?)",
+                    [paid_on, cents, paid_on, voided],
                 )
             db.execute(
                 "INSERT INTO remedies (notice_id, kind, due_on, completed_on, assigned_at,"

@@ -241,10 +241,11 @@ def test_the_statement_shows_the_schedule_the_protest_date_and_the_lien(officer,
     finish_and_bill(officer, clock)
     statement = officer.get(f"{N}statement")
     words = text(statement.text)
-    # Received 9 April: protest by 10 May (9 May is a Sunday); $1,100 in 3 payments from then.
+    # Received 9 April: protest by 10 May (9 May is a Sunday). The payments keep the dates the
+    # cost notice printed from the presumed receipt (12 April): from Wednesday 12 May (L2).
     assert "by Monday, May 10, 2027" in words
-    assert re.search(r"1 Monday, May 10, 2027 \$366\.68 \$0\.00 \$366\.68", words)
-    assert re.search(r"3 Monday, July 12, 2027 \$366\.66", words), "10 July is a Saturday"
+    assert re.search(r"1 Wednesday, May 12, 2027 \$366\.68 \$0\.00 \$366\.68", words)
+    assert re.search(r"3 Monday, July 12, 2027 \$366\.66", words)
     assert "become a special assessment against the property and a lien on it" in words
     assert "Where the law is silent" not in words and "(reading)" not in words
 
@@ -308,7 +309,12 @@ def test_the_cost_notice_and_the_access_letters(officer, clock):
     finish_and_bill(officer, clock)
     cost = text(officer.get(f"{N}cost-letter").text)
     assert "Notice of the cost of abatement" in cost and "Total $1,100.00" in cost
-    assert "within 30 days of receiving this notice, that is by Monday, May 10, 2027" in cost
+    # The letter prints what was mailed on 7 April: the presumed receipt, 12 April, and its
+    # dates, even though receipt on 9 April is recorded since (L2).
+    assert "within 30 days of receiving this notice: if it reaches you on the day we presume," \
+        " 5 days after mailing, by Wednesday, May 12, 2027" in cost  # fmt: skip
+    assert "3 Monday, July 12, 2027 $366.66, plus the interest" in cost
+    assert "Each payment is of the cost only: the interest is added to the last one" in cost
     assert "Interest at 9% a year is charged on the unpaid balance from Thursday, May 6, 2027" \
         " , the 31st day after the work was completed" in cost  # fmt: skip
     assert "special assessment against the property and a lien on it" in cost

@@ -98,9 +98,11 @@ def test_with_no_protest_the_first_payment_falls_due_when_the_period_closes(cale
     paid = dates_of("2027-01-04", "2027-02-01", "2027-04-22", calendar,
                     payments=[("2027-04-20", 6_000_000, "2027-04-21T09:00:00-04:00"),
                               ("2027-04-20", 61_000, None)], **steps)  # fmt: skip
-    # 19 days of interest on $1,200 ($5.62) first, $604.38 to the charge.
+    # 19 days of interest on $1,200 ($5.62) first, $604.38 to the charge. The money paid meets
+    # payment 1 ($600) and $10 of payment 2, which carries the interest ($5.62, and $0.44 for
+    # 20-22 April on $595.62): $600 + $6.06 - $10 left.
     assert paid.account.paid == 61_000 and not paid.special_assessment
-    assert [s.left for s in paid.states] == [0, 59_562]
+    assert [s.left for s in paid.states] == [0, 59_606]
 
 
 def test_late_steps_show_late(calendar):
@@ -117,3 +119,111 @@ def test_late_steps_show_late(calendar):
     on_time = dates_of("2026-10-01", "2026-10-30", "2026-12-20", calendar,
                        completed_on="2026-11-10", cost_notice_mailed_on="2026-12-10")  # fmt: skip
     assert not on_time.get("cost-notice").late
+
+
+# Review round 3, L1 (seed 199: "The liability shall be paid in not more than 12 equal payments";
+# a special assessment only "if the amount due is not paid within a timely manner"): $1,100
+# abated 3 May 2027, cost notice mailed 20 May, 3 payments, the first due 24 June (the protest
+# period from the presumed receipt, 25 May), the second Monday 26 July (24 July is a Saturday).
+L1_STEPS = {"completed_on": "2027-05-03", "work_cents": 100_000, "admin_cents": 10_000,
+            "cost_notice_mailed_on": "2027-05-20", "payment_count": 3}  # fmt: skip
+
+
+def test_l1_a_payment_of_the_printed_amount_on_its_date_is_not_past_due(calendar):
+    line = dates_of("2027-03-01", "2027-03-31", "2027-07-27", calendar,
+                    payments=[("2027-05-28", 36_668, None), ("2027-07-26", 36_666, None)],
+                    **L1_STEPS)  # fmt: skip
+    assert [(i.due, i.cents) for i in line.schedule] == [
+        (D("2027-06-24"), 36_668), (D("2027-07-26"), 36_666), (D("2027-08-24"), 36_666)
+    ]  # fmt: skip
+    # Interest took $9.58 of the second payment (3 June to 25 July on $733.32): the schedule
+    # still counts it paid, and the interest ($9.58, and $0.19 for 26-27 July on the $376.24 of
+    # the cost left) rides on the last payment, due 24 August.
+    assert line.account.interest_total == 977
+    assert [(s.left, s.past_due) for s in line.states] == [(0, False), (0, False), (37_643, False)]
+    assert not line.special_assessment
+    assert line.next_payment.number == 3
+    # Unpaid after 24 August, the last payment (with its interest) is past due.
+    late = dates_of("2027-03-01", "2027-03-31", "2027-08-25", calendar,
+                    payments=[("2027-05-28", 36_668, None), ("2027-07-26", 36_666, None)],
+                    **L1_STEPS)  # fmt: skip
+    assert late.special_assessment and late.states[2].past_due
+
+
+def test_l1_a_protest_decided_late_does_not_eat_the_first_payment(calendar):
+    # Review scenario B: $100 paid on 30 August against a first payment of $91.74 due 31
+    # August, after $31.46 of interest ran while the protest awaited the Board.
+    steps = {"completed_on": "2027-04-05", "work_cents": 100_000, "admin_cents": 10_000,
+             "cost_notice_mailed_on": "2027-04-20", "cost_notice_received_on": "2027-04-22",
+             "protest_filed_on": "2027-05-10", "protest_decided_on": "2027-08-02",
+             "protest_payment_due_on": "2027-08-31", "payment_count": 12}  # fmt: skip
+    line = dates_of("2027-03-01", "2027-03-31", "2027-09-01", calendar,
+                    payments=[("2027-08-30", 10_000, None)], **steps)  # fmt: skip
+    assert line.schedule[0].due == D("2027-08-31") and line.schedule[0].cents == 9_174
+    assert line.states[0].left == 0 and not line.states[0].past_due
+    assert not line.special_assessment
+
+
+# Review round 3, L2: the cost notice mailed Tuesday 20 April 2027 printed its payment dates from
+# the presumed receipt (25 April, protest by Tuesday 25 May); staff then record that it arrived
+# on 22 April. The protest period runs from receipt (seed 199: "within 30 days of receiving"),
+# so it closes Monday 24 May; the payment dates the owner holds do not move earlier.
+def test_l2_an_earlier_recorded_receipt_keeps_the_printed_payment_dates(calendar):
+    steps = {"completed_on": "2027-04-05", "work_cents": 100_000, "admin_cents": 10_000,
+             "cost_notice_mailed_on": "2027-04-20", "payment_count": 12}  # fmt: skip
+    printed = dates_of("2027-03-01", "2027-03-31", "2027-06-25", calendar, **steps)
+    received = dates_of("2027-03-01", "2027-03-31", "2027-06-25", calendar,
+                        cost_notice_received_on="2027-04-22", **steps)  # fmt: skip
+    assert printed.get("protest").due == D("2027-05-25")
+    assert received.get("protest").due == D("2027-05-24")
+    assert received.protest_printed == D("2027-05-25")
+    first = [D("2027-05-25"), D("2027-06-25"), D("2027-07-26")]
+    assert [i.due for i in received.schedule[:3]] == first
+    assert [i.due for i in printed.schedule[:3]] == first
+    # A receipt recorded later than presumed moves them later: received 1 May, 31 May (a
+    # Monday, Memorial Day) rolls to Tuesday 1 June.
+    later = dates_of("2027-03-01", "2027-03-31", "2027-06-25", calendar,
+                     cost_notice_received_on="2027-05-01", **steps)  # fmt: skip
+    assert later.schedule[0].due == D("2027-06-01")
+
+
+# Review round 3, L3 (seed 173: "Each week's continued violation shall constitute a separate
+# additional violation"; seed 196: access is asked "if the violation has not been corrected").
+def test_l3_a_correction_by_the_respondent_closes_the_date_and_stops_the_weeks(calendar):
+    line = dates_of("2027-03-01", "2027-03-31", "2027-04-21", calendar,
+                    corrected_on="2027-03-29", correction_checked_on="2027-03-30")  # fmt: skip
+    correction = line.get("correction")
+    assert (correction.open, correction.overdue, correction.done) == (
+        False, False, D("2027-03-29")
+    )  # fmt: skip
+    assert line.weeks == 0 and line.access_block == "corrected"
+    assert line.get("cost-notice") is None
+    # Corrected on 14 April, two whole weeks after 31 March: late, and the count stops there.
+    late = dates_of("2027-03-01", "2027-03-31", "2027-05-21", calendar,
+                    corrected_on="2027-04-14", correction_checked_on="2027-04-15")  # fmt: skip
+    assert late.get("correction").late and late.weeks == 2
+    # Nothing recorded: open, overdue, 3 weeks to 21 April, and access may be asked.
+    none = dates_of("2027-03-01", "2027-03-31", "2027-04-21", calendar)
+    assert none.get("correction").overdue and none.weeks == 3 and none.access_block is None
+
+
+# Review round 3, L4 (seed 196: access is asked "if the violation has not been corrected pursuant
+# to the requirements set forth in the notice of violation, or, in the event of an appeal,
+# within five business days of the decision ... upholding the decision of the SMO").
+@pytest.mark.parametrize(
+    ("today", "steps", "block"),
+    [("2027-03-31", {}, "not-yet"),
+     ("2027-04-01", {}, None),
+     ("2027-04-20", {"appeal_filed_on": "2027-03-10"}, "pending"),
+     ("2027-04-20", {"appeal_filed_on": "2027-03-10", "decided_on": "2027-04-05", "upheld": 0},
+      "not-upheld"),
+     ("2027-04-12", {"appeal_filed_on": "2027-03-10", "decided_on": "2027-04-05", "upheld": 1},
+      "not-yet"),
+     ("2027-04-13", {"appeal_filed_on": "2027-03-10", "decided_on": "2027-04-05", "upheld": 1},
+      None),
+     ("2027-04-20", {"appeal_filed_on": "2027-03-20"}, None)],
+)  # fmt: skip
+def test_l4_access_is_asked_only_after_a_missed_correction_date(calendar, today, steps, block):
+    assert dates_of("2027-03-01", "2027-03-31", today, calendar, **steps).access_block == block
+    no_deadline = dates_of("2027-03-01", None, "2027-06-01", calendar)
+    assert no_deadline.access_block == "no-date"

@@ -110,12 +110,37 @@ def test_the_learn_pages_word_their_readings_and_duties_fairly(build):
     assert "may also need to be reported" not in oil  # F3
     assert "within two hours of discovery, unless all four of these hold" in oil
     assert "that is reaching, or may reach, the storm sewer system" in oil  # F24
+    # Review round 3, L13: the small-spill advice keeps the State rule's conditions.
+    assert "Small spill (known to be under 5 gallons, contained and under control, and not" \
+        " reaching water or any land such as soil): soak it up with cat litter or rags within" \
+        " two hours." in oil  # fmt: skip
+
+
+def test_round3_section_11_and_section_6_are_stated_whole_on_every_page(build):
+    # Review round 3, L14 (seed 148, 150) and L15 (seed 99-107).
+    for slug in ("fats-oils-grease", "trash-and-litter"):
+        page = text_of(build, "learn", slug)
+        assert (
+            "§ 216-11 requires the owner or operator of a commercial or industrial"
+            " establishment to provide at their own expense reasonable protection" in page
+        ), slug
+        assert "where it finds a problem" not in page and "businesses must" not in page, slug
+    for slug in ("car-washing", "pools-and-hot-tubs", "pet-waste"):
+        page = text_of(build, "learn", slug)
+        assert "short list" not in page, slug
+        assert (
+            "except the discharges § 216-6 A(1) exempts and those it allows on conditions in"
+            " A(2) to A(4)" in page
+        ), slug
 
 
 def test_the_home_page_names_who_must_tell_and_the_mailed_confirmation(build):
     home = text_of(build)
     assert "A spill or release at a facility I am responsible for" in home  # F23
-    assert "The law requires you to tell the Village of Horseheads in person or by telephone" \
+    # Review round 3, L9 and L10: the duty's trigger, and all three means (seed 153).
+    assert "If a release at a facility or operation you are responsible for reaches, or may" \
+        " reach, the storm sewer system, the law requires you to tell the Village of Horseheads" \
+        " in person, by telephone or by fax (no fax number is published, so call or come in)" \
         " by the next business day, and to confirm a notice in person or by telephone by a" \
         " letter mailed within three business days. You may also file a record here." in home  # fmt: skip
     assert "My business" not in home and "Then file a record here" not in home

@@ -118,12 +118,13 @@ def test_a_late_filing_is_marked_late(app, client, content):
     data = notification_data(prior_notice="none", prior_notice_at="", prior_notice_to="")
     _, final = file_notification(client, data)
     receipt = client.get(final.headers["Location"]).text
-    # Discovered Monday, November 2, 2026; Tuesday the 3rd was Election Day. Notice in person
-    # or by telephone needs the office open: the deadline is its closing time that day.
+    # Discovered Monday, November 2, 2026; Tuesday the 3rd was Election Day. The law says "no
+    # later than the next business day": the end of that day; 4 p.m. is advice (L7).
     assert (
-        'due by 4:00 p.m. on <time datetime="2026-11-04">Wednesday, November 4, 2026</time>'
+        'due by the end of <time datetime="2026-11-04">Wednesday, November 4, 2026</time>'
         in receipt
     )
+    assert "The office closes at 4:00 p.m. that day: call or come in before then." in receipt
     assert "Not done yet, and that time has passed" in receipt
     assert "A deadline has passed. What to do now:" in receipt
     assert content.settings.office.phone.number in receipt
@@ -225,7 +226,7 @@ def test_a_filing_on_29_february(app, client, mail_server):
     receipt = client.get(final.headers["Location"]).text
     assert "Saturday, March 1, 2031" in receipt
     assert (
-        'due by 4:00 p.m. on <time datetime="2028-03-01">Wednesday, March 1, 2028</time>' in receipt
+        'due by the end of <time datetime="2028-03-01">Wednesday, March 1, 2028</time>' in receipt
     )
 
 
@@ -289,8 +290,11 @@ def test_no_fax_is_offered_where_no_fax_number_is_published(app, client, mail_se
     pages += [body(m, kind) for m in mail_server.messages for kind in ("plain", "html")]
     for text in pages:
         text = " ".join(html.unescape(text).split())
-        for offer in ("by telephone or by fax", "or send a fax", ", or fax"):
+        for offer in ("or send a fax", ", or fax"):
             assert offer not in text, offer
+        # Review round 3, L9: the law's three means are stated, with why to call instead.
+        if "by telephone or by fax" in text:
+            assert "by telephone or by fax (no fax number is published, so call or come in)" in text
     assert "The law also allows notice by fax, but the Village has published no fax number" in (
         html.unescape(pages[0])
     )
@@ -358,7 +362,7 @@ def test_the_receipt_opens_with_this_is_not_your_notice_and_what_is_still_due(cl
     _, final = file_notification(client, not_yet_told())
     receipt = html.unescape(client.get(final.headers["Location"]).text)
     order = ["Filing received", "This is not your notice to the Village.", "Still to do:",
-             "Tell the Village by 4:00 p.m. on", "Then confirm a notice given in person or by"
+             "Tell the Village by the end of", "Then confirm a notice given in person or by"
              " telephone with a written notice mailed to Horseheads Village Hall",
              "We have e-mailed this receipt", 'class="receipt"']  # fmt: skip
     where = [receipt.index(words) for words in order]
@@ -389,12 +393,12 @@ def test_every_receipt_says_to_mail_the_confirmation_within_three_business_days(
 
 
 def test_a_notice_given_late_is_not_asked_for_again(client):
-    # Discovered Monday, November 2, 2026; due Wednesday the 4th at 4 p.m.; told at 5 p.m.
-    data = notification_data(prior_notice_at="2026-11-04T17:00")
+    # Discovered Monday, November 2, 2026; due by the end of Wednesday the 4th; told on the 5th.
+    data = notification_data(prior_notice_at="2026-11-05T09:00")
     review, final = file_notification(client, data)
     for page in (review.text, client.get(final.headers["Location"]).text):
         page = read(page).text
-        assert "Given by telephone, November 4, 2026 at 5:00 p.m., as this filing says: " in page
+        assert "Given by telephone, November 5, 2026 at 9:00 a.m., as this filing says: " in page
         assert "after that time (late)" in page
         assert "Tell the Village" not in page, "the notice was given: no call asked for"
         assert "Mail the written confirmation to Horseheads Village Hall" in page
@@ -520,3 +524,17 @@ def test_an_expired_step_1_keeps_what_step_2_carried(client):
                                              "petroleum": "no"})  # fmt: skip
     assert response.status_code == 400 and "please answer these questions again" in response.text
     assert hidden_fields(response.text)["facility_name"] == "Elm Cleaners"
+
+
+def test_round3_the_text_receipt_asks_for_a_call_only_when_no_notice_is_given(client, mail_server):
+    # Review round 3, L23: a filer who says they telephoned in time is not told to call; one
+    # who has told no one is.
+    file_notification(client, notification_data())
+    [told] = mail_server.to("sam@depot.test")
+    text = " ".join(body(told).split())
+    assert "it is not the notice § 216-12 requires." in text
+    assert "Call Clerk and Code Enforcement at" not in text
+    file_notification(client, notification_data(prior_notice="none", prior_notice_at="",
+                                                 prior_notice_to=""))  # fmt: skip
+    untold = " ".join(body(mail_server.to("sam@depot.test")[1]).split())
+    assert "it is not the notice § 216-12 requires. Call Clerk and Code Enforcement at" in untold

@@ -82,10 +82,12 @@ def figures(app) -> dict:
 
 @pytest.mark.parametrize(
     ("how", "office_hours_apply_to_fax", "last_moment"),
-    [("phone", False, "16:00:00"), ("in-person", False, "16:00:00"), ("fax", False, "23:59:59"),
-     ("online", False, "23:59:59"), ("fax", True, "16:00:00"), ("phone", True, "16:00:00")],
+    # Seed 153: "in person or by telephone or facsimile no later than the next business day": a
+    # day, not an hour (review round 3, L7); only a fax can be held to office hours.
+    [("phone", False, "23:59:59"), ("in-person", False, "23:59:59"), ("fax", False, "23:59:59"),
+     ("online", False, "23:59:59"), ("fax", True, "16:00:00"), ("phone", True, "23:59:59")],
 )  # fmt: skip
-def test_a_call_is_due_by_closing_time_and_a_fax_by_the_end_of_the_day(
+def test_every_notice_is_due_by_the_end_of_the_day_closing_time_is_advice(
     how, office_hours_apply_to_fax, last_moment
 ):
     due = dt.datetime(2027, 3, 2, 16, 0, tzinfo=NEW_YORK)
@@ -97,9 +99,9 @@ def test_the_reading_for_faxes_is_declared_on_the_receipt(client, app):
     receipt = client.get(file_on_monday(client, app).headers["Location"]).text
     # No fax number is published here, so the deadline offers no fax; the reading still stands.
     assert "a fax, by the end of that day" not in receipt
-    assert (
-        "so a fax sent by the end of that day counts as in time. Both are our readings" in receipt
-    )
+    assert "The law says only “no later than the next business day”, a day and not an hour," \
+        " so a notice given by the end of that day counts as in time: our reading too. The" \
+        " office closes at 4:00 p.m.: call or come in before then" in receipt  # fmt: skip
 
 
 # ---------------------------------------------------------------- the review's scenario
@@ -109,16 +111,17 @@ def test_a_filing_never_phoned_is_overdue_after_4_pm_on_the_next_business_day(ap
     file_on_monday(client, app)
     assert stored(app)["notice_met"] is None, "filing is not notice: nothing stored as given"
     sign_in(client, app)
-    at(app, "2027-03-02T15:59")
+    at(app, "2027-03-02T23:59")
+    # Past closing time, but the law's day is not over (L7): not yet overdue.
     assert "No notice logged by the deadline" not in client.get("/staff/").text
     assert figures(app)["notice_to_come"] == 1
-    at(app, "2027-03-02T16:01")
+    at(app, "2027-03-03T00:01")
     queue = client.get("/staff/").text
     assert "No notice logged by the deadline" in queue
     assert "REL-2027-0001" in client.get("/staff/", query_string={"flag": "overdue"}).text
     case_page = client.get("/staff/cases/1/").text
     deadline = '<time datetime="2027-03-02">Tuesday, March 2, 2027</time>'
-    assert f"Notice due by 4:00 p.m. on {deadline} in person or by telephone" in case_page
+    assert f"Notice due by the end of {deadline} in person or by telephone" in case_page
     assert "No notice logged by the deadline</span>: counted as given late" in case_page
     # A week later it is still overdue, and the annual figures count it late.
     at(app, "2027-03-09T10:00")
@@ -141,21 +144,33 @@ def test_a_fax_at_5_pm_on_the_due_day_is_in_time(app, client):
     assert dict(counts["notices_by_how"]) == {"phone": 0, "in-person": 0, "fax": 1}
 
 
-def test_a_call_at_5_pm_on_the_due_day_is_late_and_owes_a_letter_by_friday(app, client):
+def test_a_call_at_5_pm_on_the_due_day_is_in_time_and_owes_a_letter_by_friday(app, client):
+    # Review round 3, L7: the law's deadline is the day (seed 153, "no later than the next
+    # business day"); a call after closing time that day is in time, one the next day late.
     file_on_monday(client, app)
     sign_in(client, app)
     at(app, "2027-03-02T17:30")
     log_notice(client, "phone", "2027-03-02T17:00")
     # Told Tuesday 2 March: Wednesday, Thursday, Friday are the three business days.
     assert stored(app) == {
-        "notice_met": 0, "confirmation_due": "2027-03-05T23:59:59-05:00", "confirmation_met": None
+        "notice_met": 1, "confirmation_due": "2027-03-05T23:59:59-05:00", "confirmation_met": None
     }  # fmt: skip
     case_page = client.get("/staff/cases/1/").text
-    assert "after the deadline (late)" in case_page
+    assert ">in time<" in case_page and "after the deadline (late)" not in case_page
     assert '<time datetime="2027-03-05">Friday, March 5, 2027</time>' in case_page
-    assert figures(app)["notice_late"] == 1
+    assert (figures(app)["notice_late"], figures(app)["notice_on_time"]) == (0, 1)
     at(app, "2027-03-06T09:00")
     assert "Written confirmation overdue" in client.get("/staff/").text
+
+
+def test_a_call_the_day_after_is_late(app, client):
+    file_on_monday(client, app)
+    sign_in(client, app)
+    at(app, "2027-03-03T09:30")
+    log_notice(client, "phone", "2027-03-03T09:00")
+    assert stored(app)["notice_met"] == 0
+    assert "after the deadline (late)" in client.get("/staff/cases/1/").text
+    assert figures(app)["notice_late"] == 1
 
 
 # ---------------------------------------------------------------- the written confirmation

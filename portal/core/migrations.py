@@ -275,3 +275,15 @@ def apply(db: sqlite_utils.Database) -> None:
     """Apply every pending migration of every set, inside the caller's transaction."""
     for each in sets():
         each.apply(db)
+
+
+@migrations(name="006_corrections_by_the_respondent")
+def corrections_by_the_respondent(db: sqlite_utils.Database) -> None:
+    """A notice's steps record a correction by the respondent (the day, when the officer
+    checked it and who), so a violation corrected in time stops its dates without an
+    abatement by the municipality (legal review round 3, L3)."""
+    add_columns(db, [
+        ("notice_steps", "corrected_on", "TEXT"),
+        ("notice_steps", "correction_checked_on", "TEXT"),
+        ("notice_steps", "correction_checked_by", "TEXT"),
+    ])  # fmt: skip

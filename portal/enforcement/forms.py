@@ -215,7 +215,7 @@ class NoticeForm(DayForm):
     deadline = day("Deadline to comply, abate or restore")
     future_ok = ("deadline",)
     order_labels: tuple[str, ...] = ()
-    abatement_label = ""
+    abatement_labels: tuple[str, ...] = ()
 
     def validate(self, extra_validators: Any = None) -> bool:
         fine = super().validate(extra_validators)
@@ -223,7 +223,7 @@ class NoticeForm(DayForm):
         if not chosen:
             self["order_0"].errors = ["Choose at least one order."]
             fine = False
-        if self.abatement_label in chosen and not self.deadline.data:
+        if set(self.abatement_labels) & set(chosen) and not self.deadline.data:
             message = "When abatement or restoration is ordered, set the deadline."
             self.deadline.errors = [*self.deadline.errors, message]
             fine = False
@@ -247,10 +247,12 @@ class NoticeForm(DayForm):
         }
 
 
-def notice_form(orders: list[tuple[str, str]], abatement_label: str, **kwargs: Any) -> NoticeForm:
+def notice_form(
+    orders: list[tuple[str, str]], abatement_labels: tuple[str, ...], **kwargs: Any
+) -> NoticeForm:
     """A NoticeForm with a checkbox and a specifics box for each order: (label, its words)."""
     fields: dict[str, Any] = {"order_labels": tuple(label for label, _ in orders),
-                              "abatement_label": abatement_label}  # fmt: skip
+                              "abatement_labels": abatement_labels}  # fmt: skip
     for i, (label, words) in enumerate(orders):
         fields[f"order_{i}"] = BooleanField(f"{label} {words}")
         fields[f"specifics_{i}"] = long_text(f"Specifics for {label}", 2000)
@@ -321,6 +323,23 @@ class AccessForm(DayForm):
     access_answer_on = day("Date of the answer")
     warrant_sought_on = day("Date a warrant was sought")
     court_order_sought_on = day("Date a court order was sought")
+
+
+class CorrectedForm(DayForm):
+    """The respondent corrected the violation (corrective measures, A): the day it was done,
+    and the day the officer checked it."""
+
+    corrected_on = day("Date the respondent corrected the violation", "Enter the date.")
+    correction_checked_on = day("Date the officer checked it", "Enter the date it was checked.")
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        fine = super().validate(extra_validators)
+        done, checked = self.corrected_on.data, self.correction_checked_on.data
+        if fine and checked < done:
+            message = "Enter a date on or after the day it was corrected."
+            self.correction_checked_on.errors = [message]
+            fine = False
+        return fine
 
 
 class CompletionForm(DayForm):

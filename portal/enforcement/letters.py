@@ -16,7 +16,14 @@ from portal.core.db import get_db, transaction
 from portal.enforcement import forms, records
 from portal.enforcement.blueprint import bp
 from portal.enforcement.timeline import day_of
-from portal.enforcement.views import _context, _notice, _violation, law, signer
+from portal.enforcement.views import (
+    _context,
+    _notice,
+    _violation,
+    access_block_words,
+    law,
+    signer,
+)
 from portal.staff.auth import current_staff
 
 
@@ -84,6 +91,13 @@ def access_letter(notice_id: int):
     if not notice["issued_on"]:
         abort(404)
     context = _context(notice)
+    # Corrective measures, A: the request follows only a missed correction date (a request
+    # already recorded prints again as it was).
+    why = access_block_words(context["line"])
+    if why and not context["steps"]["access_requested_on"]:
+        flash(f"{why}: the letter asking for access to abate follows only a missed correction"
+              " date.", "error")  # fmt: skip
+        return redirect(url_for("enforcement.notice_page", notice_id=notice_id), code=303)
     context["to"] = records.addressee(context["violation"])
     context["purpose"] = "abate"
     context["letter_date"] = day_of(context["steps"]["access_requested_on"]) or local_today()

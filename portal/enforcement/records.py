@@ -31,7 +31,7 @@ STEP_COLUMNS = (
     "warrant_sought_on", "court_order_sought_on", "completed_on", "work_cents", "admin_cents",
     "cost_notice_mailed_on", "cost_notice_received_on", "protest_filed_on", "payment_count",
     "tax_bill_on", "conditions", "late_appeal_accepted", "protest_decided_on",
-    "protest_payment_due_on",
+    "protest_payment_due_on", "corrected_on", "correction_checked_on", "correction_checked_by",
 )  # fmt: skip
 
 

@@ -280,7 +280,10 @@ def protest_window(
 
 
 def first_payment_due(
-    protest_closes: dt.date, protest_filed: dt.date | None, board_sets: dt.date | None
+    protest_closes: dt.date,
+    protest_filed: dt.date | None,
+    board_sets: dt.date | None,
+    printed: dt.date | None = None,
 ) -> dt.date | None:
     """Cost: the charges become a special assessment "if the amount due is not paid within a
     timely manner as determined by the decision of the [municipal] Board ... or by the
@@ -289,10 +292,14 @@ def first_payment_due(
     Reading: with no protest, or one filed after the period, the first payment falls due when
     the protest period closes; with a protest filed in time, nothing is due until the Board
     decides it (None), and then on the day its decision sets (`board_sets`).
+
+    Reading: the first due date is never earlier than the one the cost notice `printed` as
+    mailed (its presumed receipt): a receipt recorded earlier than presumed shortens the
+    protest period, which runs from receipt, but never moves the dates the owner holds.
     """
     if protest_filed is not None and protest_filed <= protest_closes:
         return board_sets
-    return protest_closes
+    return max(protest_closes, printed or protest_closes)
 
 
 def interest_starts(completed: dt.date, terms: Terms) -> dt.date:
@@ -457,50 +464,68 @@ def account(
     return result
 
 
-def next_installment(schedule: Sequence[Installment], paid_to_charge: int) -> Installment | None:
-    """The first installment the payments so far do not cover (payments cover them in order)."""
-    covered = 0
-    for item in schedule:
-        covered += item.cents
-        if paid_to_charge < covered:
-            return item
-    return None
+# Reading (cost section, silent on when the interest is paid): each printed payment is of the
+# cost alone, and the interest charged is owed besides, due with the last payment. An
+# installment is met by the money paid, whatever part of it went to interest, so an owner who
+# pays the printed amounts on the printed dates is never "past due" before the last one.
+INTEREST_DUE_WITH = "last"
 
 
 @dataclass(frozen=True)
 class InstallmentState:
-    """An installment and how much of it the payments so far cover (they cover in order)."""
+    """An installment and how much of it the payments so far cover (they cover in order); the
+    last one also carries the `interest` charged to date."""
 
     item: Installment
     paid: int
     past_due: bool
+    interest: int = 0
+
+    @property
+    def owed(self) -> int:
+        return self.item.cents + self.interest
 
     @property
     def left(self) -> int:
-        return self.item.cents - self.paid
+        return self.owed - self.paid
 
 
 def installment_states(
-    schedule: Sequence[Installment], paid_to_charge: int, today: dt.date
+    schedule: Sequence[Installment], paid: int, today: dt.date, interest: int = 0
 ) -> list[InstallmentState]:
-    """Each installment with what is paid of it and whether it is unpaid after its due date."""
-    found, left = [], paid_to_charge
-    for item in schedule:
-        paid = max(0, min(item.cents, left))
-        left -= paid
-        found.append(InstallmentState(item, paid, paid < item.cents and today > item.due))
+    """Each installment with what is paid of it and whether it is unpaid after its due date:
+    `paid` is all the money paid so far (to interest or to the charge), covering the
+    installments in order; the last installment carries the `interest` charged to date
+    (INTEREST_DUE_WITH)."""
+    found, left = [], paid
+    for i, item in enumerate(schedule):
+        extra = interest if i == len(schedule) - 1 else 0
+        covered = max(0, min(item.cents + extra, left))
+        left -= covered
+        found.append(
+            InstallmentState(item, covered, covered < item.cents + extra and today > item.due,
+                             extra)
+        )  # fmt: skip
     return found
 
 
+def next_installment(
+    schedule: Sequence[Installment], paid: int, interest: int = 0
+) -> Installment | None:
+    """The first installment the payments so far do not cover (payments cover them in order)."""
+    far_off = dt.date.min
+    states = installment_states(schedule, paid, far_off, interest)
+    return next((s.item for s in states if s.left > 0), None)
+
+
 def special_assessment(
-    schedule: Sequence[Installment], paid_to_charge: int, today: dt.date
+    schedule: Sequence[Installment], paid: int, today: dt.date, interest: int = 0
 ) -> bool:
     """Cost: "If the amount due is not paid within a timely manner ... the charges shall
     become a special assessment against the property"; "Any unpaid abatement charges shall
     be added to the tax bill". Reading: flagged when an installment's due date has passed
     unpaid; an empty schedule (a protest awaiting the Board's decision) flags nothing."""
-    due = next_installment(schedule, paid_to_charge)
-    return due is not None and today > due.due
+    return any(s.past_due for s in installment_states(schedule, paid, today, interest))
 
 
 # ---------------------------------------------------------------- the readings, in words
@@ -589,6 +614,10 @@ def readings(terms: Terms) -> dict[str, str]:
         + ", the first when the protest period closes (a due date on a weekend or holiday runs to"
         " the next business day); odd cents go on the first. When a protest is filed in time,"
         " nothing is due, and nothing becomes a special assessment, until the Board decides it;"
-        " the first payment then falls due on the day the decision sets. Unpaid after its due"
-        " date, an installment's charges become a special assessment and lien.",
+        " the first payment then falls due on the day the decision sets. Each payment is of the"
+        " cost; the interest is owed besides and falls due with the last payment. The money paid"
+        " covers the payments in order, whatever part of it went to interest, and"
+        " the dates printed on the cost notice as mailed never move earlier when its receipt is"
+        " recorded. Unpaid after its due date, an installment's charges become a special"
+        " assessment and lien.",
     }

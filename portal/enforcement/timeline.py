@@ -53,6 +53,11 @@ class Timeline:
     appeal_timely: bool | None = None  # None: no appeal logged
     protest_pending: bool = False  # filed in time, the Board's decision not yet recorded
     protest_timely: bool | None = None  # None: no protest logged
+    protest_printed: dt.date | None = None  # the protest date the cost notice printed as mailed
+    # Why the officer may not (yet) ask the owner for access to abate (corrective measures,
+    # A): "corrected", "pending" (an appeal awaits the Board), "not-upheld", "no-date" (no
+    # correction date runs), "not-yet" (the correction date has not passed); None: he may.
+    access_block: str | None = None
 
     def get(self, key: str) -> Deadline | None:
         return next((d for d in self.deadlines if d.key == key), None)
@@ -106,12 +111,15 @@ def timeline(
         timely=result.appeal_timely is not False,
     )  # fmt: skip
     result.correction = rules.correction_due(day_of(notice["deadline"]), appeal, terms, calendar)
-    corrected = s["completed_on"] or s["access_requested_on"]
+    # Corrected by the respondent, or abated by the municipality: either meets the correction date.
+    ended = s.get("corrected_on") or s["completed_on"]
     if result.correction:
-        add("correction", "Correction due", result.correction, "corrective", corrected is None,
-            done=s["completed_on"])  # fmt: skip
-        # Weeks run until the violation is abated (then the count stops), or to today.
-        result.weeks = rules.weeks_continued(result.correction, s["completed_on"] or today, terms)
+        add("correction", "Correction due", result.correction, "corrective",
+            (ended or s["access_requested_on"]) is None, done=ended)  # fmt: skip
+        # Weeks run until the violation is corrected or abated (then the count stops), or to
+        # today.
+        result.weeks = rules.weeks_continued(result.correction, ended or today, terms)
+    result.access_block = _access_block(result, s, today)
     for remedy in remedies:
         add(f"remedy-{remedy['id']}", f"Alternative remedy due: {remedy['kind']}",
             day_of(remedy["due_on"]), "notice", remedy["completed_on"] is None,
@@ -131,26 +139,43 @@ def timeline(
     protest, result.protest_presumed = rules.protest_window(
         mailed, s["cost_notice_received_on"], terms, calendar
     )
+    result.protest_printed = rules.protest_window(mailed, None, terms, calendar)[0]
     protested = s["protest_filed_on"]
     add("protest", "Protest window closes", protest, "costs",
         protested is None and today <= protest,
         "receipt presumed" if result.protest_presumed else "", done=protested)  # fmt: skip
     if protested:
         result.protest_timely = protested <= protest
-    first_due = rules.first_payment_due(protest, protested, s.get("protest_payment_due_on"))
+    first_due = rules.first_payment_due(
+        protest, protested, s.get("protest_payment_due_on"), result.protest_printed
+    )
     result.protest_pending = first_due is None
     if result.charge and s["payment_count"] and result.account and first_due:
         result.schedule = rules.installments(
             result.charge, s["payment_count"], first_due, terms, calendar
         )
-        result.next_payment = rules.next_installment(result.schedule, result.account.paid_to_charge)
-        result.special_assessment = rules.special_assessment(
-            result.schedule, result.account.paid_to_charge, today
-        )
-        result.states = rules.installment_states(
-            result.schedule, result.account.paid_to_charge, today
-        )
+        paid, interest = result.account.paid, result.account.interest_total
+        result.next_payment = rules.next_installment(result.schedule, paid, interest)
+        result.special_assessment = rules.special_assessment(result.schedule, paid, today, interest)
+        result.states = rules.installment_states(result.schedule, paid, today, interest)
         if result.next_payment:
             add("payment", f"Payment {result.next_payment.number} of {len(result.schedule)} due",
                 result.next_payment.due, "costs", True)  # fmt: skip
     return result
+
+
+def _access_block(result: Timeline, s: dict[str, Any], today: dt.date) -> str | None:
+    """Corrective measures, A: the officer asks for access only "if the violation has not been
+    corrected pursuant to the requirements set forth in the notice of violation, or, in the
+    event of an appeal, within five business days of the decision ... upholding" it."""
+    if s.get("corrected_on"):
+        return "corrected"
+    if result.appeal_timely and not s["decided_on"]:
+        return "pending"
+    if result.appeal_timely and s["decided_on"] and not s["upheld"]:
+        return "not-upheld"
+    if result.correction is None:
+        return "no-date"
+    if today <= result.correction:
+        return "not-yet"
+    return None

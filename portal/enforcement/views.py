@@ -149,7 +149,7 @@ def _notice(notice_id: int) -> dict[str, Any]:
 
 
 def _notice_form(data: dict | None = None, submitted: bool = False) -> forms.NoticeForm:
-    abatement = law().abatement_order
+    abatement = law().abatement_orders
     kwargs: dict[str, Any] = {} if submitted else {"formdata": None, "data": data or {}}
     form = forms.notice_form(provision_items("orders"), abatement, **kwargs)
     form.latest = local_today()
@@ -286,6 +286,7 @@ STEPS = {
     "decision": (forms.DecisionForm, "appeal_filed_on", "appeal_filed_on", _store_yes_no("upheld")),
     "filing": (forms.FilingForm, "decided_on", "decided_on", _store_same),
     "access": (forms.AccessForm, None, None, _store_same),
+    "corrected": (forms.CorrectedForm, None, None, _store_same),
     "completion": (forms.CompletionForm, None, None, _store_completion),
     "costs": (forms.CostNoticeForm, "completed_on", "completed_on", _store_same),
     "attorney": (forms.AttorneyForm, None, None, _store_yes_no("smo_concurs")),
@@ -295,6 +296,7 @@ STEPS = {
 STEP_NAMES = {
     "appeal": "Appeal logged", "decision": "Board decision recorded",
     "filing": "Decision filing recorded", "access": "Access and court steps recorded",
+    "corrected": "Correction by the respondent recorded",
     "completion": "Abatement completion recorded", "costs": "Cost notice recorded",
     "attorney": "Recommendation recorded", "tax": "Tax bill recorded",
     "conditions": "Conditions recorded", "protest": "Protest decision recorded",
@@ -326,6 +328,42 @@ def _step_form(name: str, notice: dict, steps: dict, submitted: bool = False) ->
     return form
 
 
+# Why the officer may not yet ask for access to abate (corrective measures, A), in words.
+ACCESS_BLOCKS = {
+    "corrected": "No request: the respondent corrected the violation",
+    "pending": "No request: an appeal is pending before the Board",
+    "not-upheld": "No request: the Board did not uphold the notice",
+    "no-date": "No request: no correction date is running",
+    "not-yet": "Not yet: the correction date has not passed",
+}
+
+
+def access_block_words(line: Timeline) -> str | None:
+    """Why the access letter and request are not (yet) open, in words; None: they are."""
+    return None if line.access_block is None else ACCESS_BLOCKS[line.access_block]
+
+
+def _refused(name: str, form: FlaskForm, line: Timeline) -> bool:
+    """A step the law does not allow yet, with the reason put on its field: an access request
+    before the correction date has passed (corrective measures, A), a tax bill while a
+    protest awaits the Board or before a payment is past due (cost of abatement)."""
+    if name == "access" and form.access_requested_on.data:
+        why = access_block_words(line)
+        asked, due = form.access_requested_on.data, line.correction
+        if due is not None and asked <= due and line.access_block in (None, "not-yet"):
+            why = f"Not before the day after the correction date, {due:%B} {due.day}, {due.year}"
+        if why:
+            form.access_requested_on.errors = [f"{why}."]
+            return True
+    if name == "tax" and (line.protest_pending or not line.special_assessment):
+        form.tax_bill_on.errors = [
+            "Charges cannot go on the tax bill while a timely protest awaits the Board's"
+            " decision, or before a payment is past due."
+        ]
+        return True
+    return False
+
+
 @bp.route("/notices/<int:notice_id>/steps/<name>", methods=["POST"])
 def notice_step(notice_id: int, name: str):
     notice = _notice(notice_id)
@@ -352,8 +390,11 @@ def notice_step(notice_id: int, name: str):
         flash("Record the step before this one first.", "error")
         return redirect(url_for("enforcement.notice_page", notice_id=notice_id), code=303)
     form = _step_form(name, notice, steps, submitted=True)
-    if form.validate():
-        records.record_step(db, _actor(), notice, name, store(form))
+    if form.validate() and not _refused(name, form, _context(notice)["line"]):
+        values = store(form)
+        if name == "corrected":
+            values["correction_checked_by"] = _actor()
+        records.record_step(db, _actor(), notice, name, values)
         flash(f"{STEP_NAMES[name]}.", "success")
         return redirect(
             url_for("enforcement.notice_page", notice_id=notice_id, _anchor=f"step-{name}"),
@@ -511,6 +552,7 @@ def _context(notice: dict[str, Any]) -> dict[str, Any]:
     return {
         "notice": notice, "violation": violation, "steps": steps, "payments": payments,
         "remedies": remedies, "offense": offense, "line": line, "today": today,
+        "access_block": access_block_words(line),
         "superseding": superseding, "superseded": superseded, "facts": facts,
         "changed_since_issue": changed if notice["facts"] else [],
         "orders": provision_items("orders"), "readings": rules.readings(enforcement.terms),

@@ -57,10 +57,11 @@ def rules() -> Rules:
 
 def notice_limit(due: dt.datetime, how: str, office_hours_apply_to_fax: bool) -> dt.datetime:
     """The last moment a notice given `how` is in time, `due` being the office's closing time
-    on the due day. A call or a visit needs the office open: closing time. A fax (or a filing
-    accepted as the notice) needs nobody in: the section says only "no later than the next
-    business day", so the end of that day (our reading), unless the content says otherwise."""
-    if how in SPOKEN_NOTICES or office_hours_apply_to_fax:
+    on the due day. The section says only "in person or by telephone or facsimile no later
+    than the next business day": a day, not an hour, so every notice given by the end of that
+    day is in time (our reading); the closing time is advice (call or come in while someone
+    is there). Only a fax can be held to office hours, where the content says so."""
+    if how == "fax" and office_hours_apply_to_fax:
         return due
     return dt.datetime.combine(due.date(), END_OF_DAY, tzinfo=due.tzinfo)
 
@@ -221,7 +222,8 @@ def release_record(
         "due": due,
         "fax_until": None if reading.office_hours_apply_to_fax else notice_limit(due, "fax", False),
         "linked": linked,
-        "notice_overdue": details["notice_met"] is None and now > due,
+        "notice_overdue": details["notice_met"] is None
+        and now > notice_limit(due, "telephone", reading.office_hours_apply_to_fax),
         "candidates": candidates,
         "confirmation_due": dt.datetime.fromisoformat(confirmation_due)
         if confirmation_due

@@ -47,8 +47,8 @@ class Deadline:
     done_at: dt.datetime | None  # None: not done, as far as the record shows
     done_by: str  # how it was done: "this filing", "by telephone", "by a mailed letter"...
     checked_at: dt.datetime  # when the filing was made, reviewed, or is shown
-    # The last moment for the way it was done, when later than `due`: a fax by the end of
-    # the due day (compliance.notice_limit).
+    # The last moment in time, when later than `due`: the end of the due day for a notice
+    # (compliance.notice_limit), `due` being the office's closing time, which is advice.
     limit: dt.datetime | None = None
     # Staff recorded it (a logged call, visit or fax, a mailed letter), or the content
     # accepts the filing as it; False: only the filer's own answer says so.
@@ -65,7 +65,7 @@ class Deadline:
         """Done after the deadline, or not done and the deadline has passed."""
         if self.done_at is not None:
             return not self.met
-        return self.checked_at > self.due
+        return self.checked_at > (self.limit or self.due)
 
 
 BY = dict(PRIOR_NOTICE_BY)
@@ -115,7 +115,8 @@ def _notice(
     if online.counts_as_notice:
         limit = compliance.notice_limit(due, compliance.ONLINE, office_hours_apply_to_fax)
         return Deadline("notice", due, filed_at, "this filing", checked_at, limit)
-    return Deadline("notice", due, None, "", checked_at)
+    limit = compliance.notice_limit(due, "telephone", office_hours_apply_to_fax)
+    return Deadline("notice", due, None, "", checked_at, limit)
 
 
 def _confirmation(

@@ -92,10 +92,10 @@ _FLAGS: list[tuple[str, str, tuple[str, ...]]] = [
     ("untouched", "c.first_action_at IS NULL AND c.status = 'received' AND c.received_at < ?",
      ("untouched_before",)),
     ("hazardous", HAZARDOUS, ()),
-    # No notice logged by the deadline (closing time on the due day): a call can no longer
-    # be on time; a fax logged later that day still counts as in time once linked.
+    # No notice logged by the end of the due day (compliance.notice_limit): the due day
+    # (the date part of notice_due, its closing time) is before today.
     ("notice-overdue", "n.case_id IS NOT NULL AND n.notice_met IS NULL AND n.notice_due < ?",
-     ("now",)),
+     ("today",)),
     ("confirmation-overdue", "n.confirmation_due IS NOT NULL AND n.confirmation_met IS NULL"
      " AND n.confirmation_due < ?", ("now",)),
     ("follow-up-overdue", f"c.follow_up_on < ? AND {_OPEN}", ("today",)),
@@ -127,7 +127,7 @@ def _candidates(moments: Moments) -> tuple[str, list[Any]]:
         " UNION ALL SELECT id FROM cases WHERE follow_up_on < ?"
         " UNION ALL SELECT id FROM cases WHERE status = 'received' AND first_action_at IS NULL"
         " AND received_at < ?)",
-        [moments.now, moments.now, moments.today, moments.untouched_before],
+        [moments.today, moments.now, moments.today, moments.untouched_before],
     )
 
 

@@ -181,13 +181,14 @@ def release_notices(db: sqlite_utils.Database, window: list[str], now: dt.dateti
         ).fetchall()
     )
     # Filings whose notice fell due in the period: given in time, late, or not logged by
-    # the deadline (counted late); a deadline not yet come is neither.
+    # the end of the due day (counted late); a deadline not yet come is neither.
+    today = now.date().isoformat()
     on_time, late, missed, to_come = db.execute(
         "SELECT count(*) FILTER (WHERE notice_met = 1), count(*) FILTER (WHERE notice_met = 0),"
         " count(*) FILTER (WHERE notice_met IS NULL AND notice_due < ?),"
         " count(*) FILTER (WHERE notice_met IS NULL AND notice_due >= ?)"
         " FROM notifications WHERE notice_due >= ? AND notice_due < ?",
-        [stamp, stamp, *window],
+        [today, today, *window],
     ).fetchone()
     online = current_app.extensions["content"].settings.online_filing
     # Where the content accepts the filing as the confirmation, a filing made after the call.
@@ -283,7 +284,10 @@ def enforcement(db: sqlite_utils.Database, window: list[str]) -> dict[str, int]:
             window,
         ),
         "costs_recovered_cents": _sum(
-            db, f"SELECT sum(cents) FROM payments WHERE {between('paid_on')}", window
+            # A voided payment (typed twice, or replaced by its correction) was never paid.
+            db,
+            f"SELECT sum(cents) FROM payments WHERE {between('paid_on')} AND voided_at IS NULL",
+            window,
         ),
     }
 
