@@ -52,6 +52,10 @@ def test_l3_the_respondents_correction_is_recorded_and_stops_the_clock(officer, 
     assert "No request: the respondent corrected the violation" in text(letter.text)
     events = text(officer.get("/staff/cases/1/").text)
     assert "Correction by the respondent recorded" in events
+    # Nothing left to abate: no work by the Village, so no cost notice saying it did it.
+    abated = step(officer, "completion", completed_on="2027-04-20", work="1,000", admin="100")
+    assert abated.status_code == 422
+    assert "The respondent corrected the violation (recorded above)" in abated.text
 
 
 def test_l4_no_access_request_before_the_correction_date_or_during_an_appeal(officer, clock):
@@ -136,6 +140,15 @@ def test_l8_order_a_with_a_deadline_carries_the_abatement_statement(officer, clo
     assert "Complete this by Wednesday, March 31, 2027 . Should you fail to abate the violation" \
         " or restore the property by then, the work will be done by a designated governmental" \
         " agency or a contractor and the expense will be charged to you" in letter  # fmt: skip
+
+
+def test_a_notice_with_a_deadline_and_no_abatement_order_prints(officer, clock):
+    """Order (b) with a deadline: no abatement statement, and the letter prints (it was a 500)."""
+    notice(officer, deadline="2027-03-31", order_1="y", specifics_1="Stop washing into the drain.")
+    letter = officer.get(f"{N}letter")
+    assert letter.status_code == 200
+    assert "Complete this by Wednesday, March 31, 2027 ." in text(letter.text)
+    assert "Should you fail to abate" not in letter.text
 
 
 def test_l19_no_deadline_no_later_of_the_deadline_above(officer, clock):

@@ -345,8 +345,9 @@ def access_block_words(line: Timeline) -> str | None:
 
 def _refused(name: str, form: FlaskForm, line: Timeline) -> bool:
     """A step the law does not allow yet, with the reason put on its field: an access request
-    before the correction date has passed (corrective measures, A), a tax bill while a
-    protest awaits the Board or before a payment is past due (cost of abatement)."""
+    before the correction date has passed (corrective measures, A), an abatement after the
+    respondent's own correction, a tax bill while a protest awaits the Board or before a
+    payment is past due (cost of abatement)."""
     if name == "access" and form.access_requested_on.data:
         why = access_block_words(line)
         asked, due = form.access_requested_on.data, line.correction
@@ -355,6 +356,14 @@ def _refused(name: str, form: FlaskForm, line: Timeline) -> bool:
         if why:
             form.access_requested_on.errors = [f"{why}."]
             return True
+    if name == "completion" and line.access_block == "corrected":
+        # Corrective measures, A: the work is the municipality's only where the violation
+        # was not corrected; after the respondent's own correction there is nothing to abate.
+        form.completed_on.errors = [
+            "The respondent corrected the violation (recorded above): there is no abatement"
+            " by the municipality to record, and no cost to charge."
+        ]
+        return True
     if name == "tax" and (line.protest_pending or not line.special_assessment):
         form.tax_bill_on.errors = [
             "Charges cannot go on the tax bill while a timely protest awaits the Board's"
