@@ -19,6 +19,7 @@ from portal.intake.forms import MAX_PHOTOS, PublicForm
 from portal.intake.photos import PhotoError
 from portal.intake.storage import store_case
 from portal.mail import courier
+from portal.web.limits import STORED, spend
 
 
 class UploadsInMemory(Request):
@@ -142,7 +143,11 @@ def store_submission(
     response (portal/mail/courier.py): the case is stored without `mail_queued_at`, and
     any worker's courier, or `flask --app portal outbox send`, queues the mail of every
     case stored without it, so a process that dies after the commit loses nothing.
+
+    The form's limit of stored submissions is spent here, after the form was found valid and
+    before it is stored (LimitReached: the 429 page, nothing stored).
     """
+    spend(STORED)
     stored = store_case(
         get_db(),
         kind=kind,
