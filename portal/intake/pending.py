@@ -14,7 +14,7 @@ from werkzeug.datastructures import FileStorage
 from portal.core.cases import Stored, new_submission_key
 from portal.core.clock import local_now, local_stamp
 from portal.core.db import get_db, one_row
-from portal.intake.decoder import clean_photo
+from portal.intake.decoder import DecoderBusy, clean_photo
 from portal.intake.forms import MAX_PHOTOS, PublicForm
 from portal.intake.photos import PhotoError
 from portal.intake.storage import store_case
@@ -71,6 +71,7 @@ def keep_photos(form: PublicForm, key: str) -> tuple[list[dict[str, Any]], list[
     errors = []
     uploads: list[FileStorage] = [f for f in request.files.getlist("photos") if f and f.filename]
     unsent = _unsent_photos(db) if uploads else 0
+    busy = None
     for upload in uploads:
         name = _display_name(upload.filename)
         if len(kept) >= MAX_PHOTOS:
@@ -79,8 +80,15 @@ def keep_photos(form: PublicForm, key: str) -> tuple[list[dict[str, Any]], list[
         if unsent >= UNSENT_PHOTOS_PER_HOUR:  # checked before any decoding
             errors.append(f"{name}: {_TOO_MANY_UNSENT}")
             continue
+        if busy:  # no second wait in the same request: its thread is wanted for pages
+            errors.append(f"{name}: {busy}")
+            continue
         try:
             photo = clean_photo(upload.read())
+        except DecoderBusy as error:
+            busy = error
+            errors.append(f"{name}: {error}")
+            continue
         except PhotoError as error:
             errors.append(f"{name}: {error}")
             continue
