@@ -2,11 +2,28 @@
 
 from __future__ import annotations
 
+import io
 import threading
+import time
 
-from helpers import open_form, report_data, rows
+import pytest
+from helpers import (
+    PASSWORD,
+    add_enrolled_account,
+    enter_code,
+    hidden_fields,
+    jpeg,
+    open_form,
+    report_data,
+    rows,
+)
 
 from portal import create_app
+from portal.core.db import get_db
+from portal.intake import pending
+from portal.intake.decoder import BUSY, Decoder, DecoderBusy
+from portal.intake.photos import Photo, PhotoError
+from portal.staff import devices
 
 
 def _parallel(count: int, send) -> list[int]:
@@ -56,3 +73,138 @@ def test_a_refused_report_says_when_to_send_it_again(tmp_path):
     assert 1 <= int(refused.headers["Retry-After"]) <= 60
     assert "Too many reports have come from this connection in a short time." in refused.text
     assert rows(app, "SELECT count(*) AS n FROM cases") == [{"n": 1}]
+
+
+def _holding(mine: Decoder, waiting: int) -> tuple[threading.Event, list[threading.Thread]]:
+    """A decoder busy with one photo and `waiting` more requests queued for it."""
+    release = threading.Event()
+    mine._decode = lambda data: release.wait(30) and Photo(b"", "image/jpeg", 1, 1, "")
+    threads = [threading.Thread(target=mine.clean, args=(b"x",)) for _ in range(1 + waiting)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.3)
+    return release, threads
+
+
+def test_a_third_request_waiting_for_the_decoder_is_answered_busy_at_once():
+    """M2: one photo decoding and two waiting per worker; the next is refused at once, so
+    the worker's other threads stay free for pages (it waited 30 s, holding its thread)."""
+    mine = Decoder()
+    release, threads = _holding(mine, waiting=2)
+    began = time.monotonic()
+    with pytest.raises(PhotoError) as refused:
+        mine.clean(b"x")
+    took = time.monotonic() - began
+    release.set()
+    for thread in threads:
+        thread.join(10)
+    assert str(refused.value) == BUSY
+    assert took < 0.5, f"waited {took:.2f} s"
+
+
+def test_a_request_waits_for_the_decoder_five_seconds_at_most():
+    mine = Decoder()
+    release, threads = _holding(mine, waiting=0)
+    began = time.monotonic()
+    with pytest.raises(PhotoError) as refused:
+        mine.clean(b"x")
+    took = time.monotonic() - began
+    release.set()
+    threads[0].join(10)
+    assert str(refused.value) == BUSY
+    assert 4.5 <= took < 6.5, f"waited {took:.2f} s"
+
+
+def test_a_busy_decoder_is_asked_once_per_request_and_the_form_comes_back(app, client, monkeypatch):
+    asked = []
+
+    def busy(data: bytes):
+        asked.append(len(data))
+        raise DecoderBusy
+
+    monkeypatch.setattr(pending, "clean_photo", busy)
+    photos = [(io.BytesIO(jpeg((400, 300))), f"p{n}.jpg") for n in range(3)]
+    page = client.post("/report/send/", data={**open_form(client), **report_data(), "photos": photos},
+                       content_type="multipart/form-data")  # fmt: skip
+    assert page.status_code == 422
+    assert len(asked) == 1
+    for name in ("p0.jpg", "p1.jpg", "p2.jpg"):
+        assert f"{name}: Many photos are being processed right now" in page.text
+    assert "White foam" in page.text, "what was typed is kept"
+    assert rows(app, "SELECT count(*) AS n FROM cases") == [{"n": 0}]
+
+
+@pytest.fixture
+def guarded(tmp_path, mail_server):
+    """The portal with its per-address sign-in limit on, and the officer `smo`."""
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3"),
+                      "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": mail_server.port,
+                      "SMO_EMAIL": "smo-office@village.test", "OUTBOX_DELIVERY": "inline",
+                      "SESSION_COOKIE_SECURE": False, "PUBLIC_URL": "https://portal.village.test",
+                      "RATELIMIT_STORAGE_URI": "memory://"})  # fmt: skip
+    add_enrolled_account(app, "smo")
+    return app
+
+
+def from_address(app, address: str):
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+def try_password(client, username: str, password: str):
+    page = client.get("/staff/login")
+    return client.post("/staff/login", data={**hidden_fields(page.text), "username": username,
+                                             "password": password})  # fmt: skip
+
+
+def make_smo_wait(app) -> None:
+    for n in range(10):
+        try_password(from_address(app, f"203.0.113.{n}"), "smo", f"guess number {n}")
+
+
+def test_the_officers_own_device_is_not_held_by_the_names_wait(guarded):
+    """M3: strangers' wrong tries make the name wait everywhere but on a device the officer
+    signed in on before (its signed cookie); a forged cookie changes nothing."""
+    own = from_address(guarded, "198.51.100.7")
+    assert try_password(own, "smo", PASSWORD).headers["Location"] == "/staff/second-factor"
+    signed_in = enter_code(own, guarded, "smo")
+    assert signed_in.status_code == 303
+    cookie = next(
+        h for h in signed_in.headers.getlist("Set-Cookie") if h.startswith("staff_device=")
+    )
+    assert "Max-Age=31536000" in cookie and "HttpOnly" in cookie
+    assert "Path=/staff/" in cookie and "SameSite=Strict" in cookie
+    own.delete_cookie("session")  # signed out; the device cookie stays
+
+    make_smo_wait(guarded)
+    stranger = from_address(guarded, "198.51.100.8")
+    assert try_password(stranger, "smo", PASSWORD).status_code == 429
+    forged = from_address(guarded, "198.51.100.9")
+    forged.set_cookie("staff_device", cookie.split(";")[0].split("=", 1)[1] + "x", path="/staff/")
+    assert try_password(forged, "smo", PASSWORD).status_code == 429
+    assert try_password(own, "smo", "a wrong one").status_code == 401, "checked, not held"
+    assert try_password(own, "smo", PASSWORD).headers["Location"] == "/staff/second-factor"
+    assert enter_code(own, guarded, "smo").status_code == 303
+    assert own.get("/staff/").status_code == 200
+
+
+def test_the_device_cookie_is_secure_on_an_https_portal(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "p.sqlite3"), "MAIL_FOLDER": str(tmp_path / "m"),
+                      "PUBLIC_URL": "https://portal.village.test"})  # fmt: skip
+    add_enrolled_account(app, "smo")
+    with app.test_request_context("/staff/second-factor"):
+        devices.remember(get_db(), "smo")
+        header = app.process_response(app.response_class("")).headers["Set-Cookie"]
+    assert header.startswith("staff_device=") and "; Secure" in header
+
+
+def test_staff_unlock_ends_the_wait(guarded):
+    make_smo_wait(guarded)
+    client = from_address(guarded, "198.51.100.8")
+    assert try_password(client, "smo", PASSWORD).status_code == 429
+    result = guarded.test_cli_runner().invoke(args=["staff", "unlock", "smo"])
+    assert result.exit_code == 0
+    assert result.output == "sign-in of smo no longer waits; its count of wrong tries is cleared\n"
+    assert try_password(client, "smo", PASSWORD).headers["Location"] == "/staff/second-factor"
+    assert rows(guarded, "SELECT * FROM sign_in_failures") == []
