@@ -16,6 +16,7 @@ from helpers import (
     open_form,
     report_data,
     rows,
+    sign_in,
 )
 
 from portal import create_app
@@ -208,3 +209,37 @@ def test_staff_unlock_ends_the_wait(guarded):
     assert result.output == "sign-in of smo no longer waits; its count of wrong tries is cleared\n"
     assert try_password(client, "smo", PASSWORD).headers["Location"] == "/staff/second-factor"
     assert rows(guarded, "SELECT * FROM sign_in_failures") == []
+
+
+def test_a_form_without_its_csrf_token_stores_no_new_photo_but_keeps_the_earlier_ones(app, client):
+    """L1: any web page could make a visitor's browser post the form without a token; its
+    uploads are named, not decoded or stored. Photos kept by an earlier try stay."""
+    first = client.post("/report/send/", data={**open_form(client), **report_data(description=""),
+                        "photos": [(io.BytesIO(jpeg((400, 300))), "before.jpg")]},
+                        content_type="multipart/form-data")  # fmt: skip
+    assert first.status_code == 422
+    fields = {k: v for k, v in hidden_fields(first.text).items() if k != "csrf_token"}
+    photos = [(io.BytesIO(jpeg((400, 300))), f"p{n}.jpg") for n in range(2)]
+    page = client.post("/report/send/", data={**fields, **report_data(), "photos": photos},
+                       content_type="multipart/form-data")  # fmt: skip
+    assert page.status_code == 400
+    for name in ("p0.jpg", "p1.jpg"):
+        assert f"{name}: this photo was not kept because the form had expired." in page.text
+    assert "before.jpg" in page.text and "White foam" in page.text
+    assert rows(app, "SELECT filename FROM pending_photos") == [{"filename": "before.jpg"}]
+
+
+def test_an_expired_sheet_for_an_outfall_that_does_not_exist_is_a_404(app, client):
+    """L2: the CSRF handler's own abort(404) was answered 500."""
+    sign_in(client, app)
+    response = client.post("/staff/screenings/outfall/999/new", data={"notes": "x"})
+    assert response.status_code == 404
+    assert "Page not found" in response.text
+
+
+def test_the_notify_start_page_is_kept_only_by_the_filers_own_browser(client):
+    """L3: like the report form, `private, no-cache` (it had no Cache-Control at all)."""
+    page = client.get("/notify/")
+    assert page.status_code == 200
+    assert page.headers["Cache-Control"] == "private, no-cache"
+    assert client.get("/report/").headers["Cache-Control"] == "private, no-cache"

@@ -39,6 +39,9 @@ _TOO_MANY_UNSENT = (
     "We are keeping many photos from this connection for forms not yet sent, so this one "
     "was not taken. Send the form with the photos already attached, or try again in an hour."
 )
+# A form whose CSRF token is missing or stale could have been sent by any web page in the
+# visitor's browser: its uploads are not decoded or stored (review round 3, L1).
+_NOT_TAKEN_EXPIRED = "this photo was not kept because the form had expired. Attach it again."
 PENDING_ID = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
 
 
@@ -53,8 +56,11 @@ def submission_key(form: PublicForm) -> str:
     return key
 
 
-def keep_photos(form: PublicForm, key: str) -> tuple[list[dict[str, Any]], list[str]]:
-    """Photos kept from an earlier try plus new uploads, each checked and stored as pending."""
+def keep_photos(
+    form: PublicForm, key: str, uploads_taken: bool = True
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """Photos kept from an earlier try plus new uploads, each checked and stored as pending
+    (unless `uploads_taken` is False: each is then named in an error, not stored)."""
     db = get_db()
     removed = set(request.form.getlist("remove_photo"))
     kept = []
@@ -74,6 +80,9 @@ def keep_photos(form: PublicForm, key: str) -> tuple[list[dict[str, Any]], list[
     busy = None
     for upload in uploads:
         name = _display_name(upload.filename)
+        if not uploads_taken:
+            errors.append(f"{name}: {_NOT_TAKEN_EXPIRED}")
+            continue
         if len(kept) >= MAX_PHOTOS:
             errors.append(f"{name}: you can attach up to {MAX_PHOTOS} photos. Remove one first.")
             continue
@@ -125,12 +134,14 @@ def _display_name(filename: str) -> str:
     return (name or "photo")[:80]
 
 
-def recover(form: PublicForm) -> list[dict[str, Any]]:
-    """After a stale CSRF token: make sure the form has a key, and keep its photos."""
+def recover(form: PublicForm, expired: bool = False) -> list[dict[str, Any]]:
+    """A form carried back to an earlier step, or (`expired`) after a missing or stale CSRF
+    token: make sure it has a key, and keep its photos (after a stale token, only those
+    kept before: new uploads are named, to attach again)."""
     key = form.submission_key.data or ""
     if not SUBMISSION_KEY.match(key):
         form.submission_key.data = key = new_submission_key()
-    photos, errors = keep_photos(form, key)
+    photos, errors = keep_photos(form, key, uploads_taken=not expired)
     form.photos.errors = errors
     return photos
 

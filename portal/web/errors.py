@@ -61,7 +61,12 @@ def init_errors(app: Flask) -> None:
         # words kept, instead of a dead end (the route declares how: on_expired).
         declared = declarations(current_app).get(request.endpoint, Declaration())
         if declared.on_expired:
-            return declared.on_expired()
+            try:
+                return declared.on_expired()
+            except HTTPException as refused:
+                # An abort() in it (a sheet for an outfall that does not exist): raised in an
+                # error handler, Flask would answer 500 (review round 3, L2).
+                return http_error(refused)
         return _page(400, "This form has expired. Go back, reload the page and send it again.")
 
     @app.errorhandler(RateLimitExceeded)
