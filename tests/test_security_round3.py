@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import threading
 import time
 
 import pytest
 from helpers import (
+    DATA,
     PASSWORD,
     add_enrolled_account,
     enter_code,
@@ -19,11 +21,13 @@ from helpers import (
     sign_in,
 )
 
+from content_model.loader import load_content
 from portal import create_app
 from portal.core.db import get_db
 from portal.intake import pending
 from portal.intake.decoder import BUSY, Decoder, DecoderBusy
 from portal.intake.photos import Photo, PhotoError
+from portal.outfalls import inventory
 from portal.staff import devices
 
 
@@ -243,3 +247,27 @@ def test_the_notify_start_page_is_kept_only_by_the_filers_own_browser(client):
     assert page.status_code == 200
     assert page.headers["Cache-Control"] == "private, no-cache"
     assert client.get("/report/").headers["Cache-Control"] == "private, no-cache"
+
+
+def test_the_open_data_file_leaves_out_free_text_and_is_rate_limited(tmp_path):
+    """L4: `location` (free text: "behind Jane Doe's house") is not published, as `notes`
+    was not; the file has a rate limit of its own."""
+    app = create_app({"DATABASE": str(tmp_path / "p.sqlite3"), "MAIL_FOLDER": str(tmp_path / "m"),
+                      "OPEN_DATA_RATE_LIMIT": "2 per minute"})  # fmt: skip
+    app.extensions["outfalls"] = dataclasses.replace(app.extensions["outfalls"], public=True)
+    name = "horseheads-outfalls.geojson"
+    with app.app_context():
+        inventory.import_file(get_db(), name, (DATA / "outfalls" / name).read_bytes(),
+                              load_content().settings.service_area, actor="test",
+                              stamp="2026-11-30T09:00:00-05:00")  # fmt: skip
+        get_db().execute("UPDATE outfalls SET location = ?, notes = ?",
+                         ["behind Jane Doe's house, 12 Elm", "Jane says hi"])  # fmt: skip
+    client = app.test_client()
+    answer = client.get("/open-data/outfalls.geojson")
+    assert answer.status_code == 200
+    features = answer.get_json()["features"]
+    assert len(features) == 5
+    assert [f["properties"].keys() & {"location", "notes"} for f in features] == [set()] * 5
+    assert "Jane" not in answer.text
+    assert client.get("/open-data/outfalls.geojson").status_code == 200
+    assert client.get("/open-data/outfalls.geojson").status_code == 429
