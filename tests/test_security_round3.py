@@ -13,12 +13,14 @@ from helpers import (
     PASSWORD,
     add_enrolled_account,
     enter_code,
+    from_address,
     hidden_fields,
     jpeg,
     open_form,
     report_data,
     rows,
     sign_in,
+    try_password,
 )
 
 from content_model.loader import load_content
@@ -149,18 +151,6 @@ def guarded(tmp_path, mail_server):
                       "RATELIMIT_STORAGE_URI": "memory://"})  # fmt: skip
     add_enrolled_account(app, "smo")
     return app
-
-
-def from_address(app, address: str):
-    client = app.test_client()
-    client.environ_base["REMOTE_ADDR"] = address
-    return client
-
-
-def try_password(client, username: str, password: str):
-    page = client.get("/staff/login")
-    return client.post("/staff/login", data={**hidden_fields(page.text), "username": username,
-                                             "password": password})  # fmt: skip
 
 
 def make_smo_wait(app) -> None:
