@@ -28,10 +28,11 @@ DEADLINE_SECONDS = 20.0
 # How long a request waits for the worker's decoder while another photo is in it, and how
 # many may wait at once: past either, the photo is refused as BUSY (the form comes back with
 # what was typed). A waiting request holds one of the worker's threads (gunicorn: 8), so
-# with one decoding and two waiting, five still answer pages (review round 3, M2: 18
-# uploads at once held every thread and an unrelated page waited 26.9 s).
-WAIT_SECONDS = 5.0
-MAX_WAITING = 2
+# with one decoding and five waiting, two still answer pages (review round 3, M2: 18
+# uploads at once held every thread and an unrelated page waited 26.9 s). Fewer places
+# refused residents' small photos on a busy machine while the decoder's child started.
+WAIT_SECONDS = 10.0
+MAX_WAITING = 5
 TOO_SLOW = (
     "This photo took too long for us to process. Attach a smaller photo, or a screenshot of it."
 )
