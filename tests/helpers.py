@@ -238,6 +238,20 @@ def sign_in(client, app, username: str = "smo", password: str = PASSWORD, create
     return response
 
 
+def from_address(app, address: str):
+    """A browser on its own address (every request it makes comes from there)."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+def try_password(client, username: str, password: str):
+    """One sign-in try with this username and password (the first step only)."""
+    page = client.get("/staff/login")
+    return client.post("/staff/login", data={**hidden_fields(page.text), "username": username,
+                                             "password": password})  # fmt: skip
+
+
 def enter_code(client, app, username: str, code: str | None = None):
     """Answer the second-factor page, by default with the account's next unused code."""
     page = client.get("/staff/second-factor")

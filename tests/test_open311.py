@@ -348,9 +348,9 @@ def test_a_revoked_key_stops_at_once(http, portal):
     assert done.returncode == 0, done.stderr
     for fmt in FORMATS:  # both workers, right away
         assert_error(post(http, portal, fmt, key="leaver"), fmt, 403, "revoked")
-    # A read presenting it is a read without a key (reads need none).
+    # Reads need none, and one in a read's address is refused like any other (round 3, L5).
     response = http.get(f"{portal.url}/services.json", params={"api_key": portal.keys["leaver"]})
-    assert response.status_code == 200
+    assert response.status_code == 403
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

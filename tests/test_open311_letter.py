@@ -233,11 +233,14 @@ def test_retry_after_is_sent_only_with_429(http, portal, fmt):
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_a_read_with_a_bad_key_is_a_read_without_one(http, portal, fmt):
-    for bad in ("made-up", portal.keys["leaver"] + "x"):
-        answer = http.get(f"{portal.url}/services.{fmt}", params={"api_key": bad})
-        assert answer.status_code == 200
-        assert answer.content == http.get(f"{portal.url}/services.{fmt}").content
+def test_a_key_in_a_reads_address_is_refused_whatever_the_key(http, portal, fmt):
+    """Reads need no key (GeoReport v2: api_key is POST Service Request's), and an address
+    is logged: a key there is refused, good or bad (security round 3, L5)."""
+    for given in ("made-up", portal.keys["tester"]):
+        for path in ("services", "requests", "discovery"):
+            answer = http.get(f"{portal.url}/{path}.{fmt}", params={"api_key": given})
+            assert_error(answer, fmt, 403, "reads need no key")
+    assert http.get(f"{portal.url}/services.{fmt}", params={"api_key": ""}).status_code == 200
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -317,7 +320,7 @@ def test_made_up_keys_are_counted_with_their_address_and_add_no_rows(tmp_path):
     client.environ_base["REMOTE_ADDR"] = "203.0.113.5"
     reads = [client.get("/open311/v2/services.json", query_string={"api_key": f"guess{n}"})
              .status_code for n in range(31)]  # fmt: skip
-    assert reads == [200] * 30 + [429]
+    assert reads == [403] * 30 + [429]
     posts = [client.post("/open311/v2/requests.json", data={"api_key": f"guess{n}"}).status_code
              for n in range(11)]  # fmt: skip
     assert posts == [403] * 10 + [429]

@@ -69,8 +69,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("MAX_CONTENT_LENGTH", 25 * MB),
     Setting("MAX_FORM_MEMORY_SIZE", 1 * MB),
     Setting("WTF_CSRF_TIME_LIMIT", 6 * 3600),
-    # Reports (and release notifications) stored or refused, per client; a form sent back
-    # to be corrected does not count (portal/limits.py).
+    # Reports (and release notifications) stored, per client, counted right before each is
+    # stored: a form sent back to be corrected does not count (portal/web/limits.py spend()).
     Setting("REPORT_RATE_LIMIT", "30 per hour;6 per minute"),
     # Every try at those forms, corrections included.
     Setting("REPORT_TRY_RATE_LIMIT", "300 per hour;30 per minute"),
@@ -79,6 +79,8 @@ SETTINGS: tuple[Setting, ...] = (
     # Open311: reports filed per API key (or address), and reads per key or address.
     Setting("OPEN311_FILE_RATE_LIMIT", "200 per hour;20 per minute"),
     Setting("OPEN311_READ_RATE_LIMIT", "300 per minute"),
+    # The public open-data file (/open-data/outfalls.geojson), per address.
+    Setting("OPEN_DATA_RATE_LIMIT", "60 per minute"),
     Setting("RATELIMIT_ENABLED", True),
     # None: a SQLite file beside the database, shared by every worker (portal/web/limits.py).
     Setting("RATELIMIT_STORAGE_URI", None, secret=True),

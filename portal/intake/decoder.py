@@ -25,8 +25,14 @@ from portal.intake.photos import Photo, PhotoError
 
 # A 40 MP photo takes 2-6 s here on a busy 2-core machine; past this, it is refused.
 DEADLINE_SECONDS = 20.0
-# How long a request waits for the worker's decoder while another photo is in it.
-WAIT_SECONDS = 30.0
+# How long a request waits for the worker's decoder while another photo is in it, and how
+# many may wait at once: past either, the photo is refused as BUSY (the form comes back with
+# what was typed). A waiting request holds one of the worker's threads (gunicorn: 8), so
+# with one decoding and five waiting, two still answer pages (review round 3, M2: 18
+# uploads at once held every thread and an unrelated page waited 26.9 s). Fewer places
+# refused residents' small photos on a busy machine while the decoder's child started.
+WAIT_SECONDS = 10.0
+MAX_WAITING = 5
 TOO_SLOW = (
     "This photo took too long for us to process. Attach a smaller photo, or a screenshot of it."
 )
@@ -36,11 +42,20 @@ BUSY = (
 )
 
 
+class DecoderBusy(PhotoError):
+    """The worker's decoder had no room for this photo (BUSY)."""
+
+    def __init__(self) -> None:
+        super().__init__(BUSY)
+
+
 class Decoder:
     """One child process and one photo at a time, for the worker process that made it."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
+        # Places for requests with a photo: the one decoding and those waiting for it.
+        self.places = threading.BoundedSemaphore(1 + MAX_WAITING)
         self.child: subprocess.Popen | None = None
         self.pid = os.getpid()
         self.started = 0  # children started (a test counts the restarts)
@@ -51,12 +66,17 @@ class Decoder:
             raise PhotoError(photos._EMPTY)
         if len(data) > photos.MAX_UPLOAD_BYTES:
             raise PhotoError(photos._TOO_LARGE)
-        if not self.lock.acquire(timeout=WAIT_SECONDS):
-            raise PhotoError(BUSY)
+        if not self.places.acquire(blocking=False):
+            raise DecoderBusy
         try:
-            return self._decode(data)
+            if not self.lock.acquire(timeout=WAIT_SECONDS):
+                raise DecoderBusy
+            try:
+                return self._decode(data)
+            finally:
+                self.lock.release()
         finally:
-            self.lock.release()
+            self.places.release()
 
     def _decode(self, data: bytes) -> Photo:
         child = self._child()

@@ -14,11 +14,12 @@ from werkzeug.datastructures import FileStorage
 from portal.core.cases import Stored, new_submission_key
 from portal.core.clock import local_now, local_stamp
 from portal.core.db import get_db, one_row
-from portal.intake.decoder import clean_photo
+from portal.intake.decoder import DecoderBusy, clean_photo
 from portal.intake.forms import MAX_PHOTOS, PublicForm
 from portal.intake.photos import PhotoError
 from portal.intake.storage import store_case
 from portal.mail import courier
+from portal.web.limits import STORED, spend
 
 
 class UploadsInMemory(Request):
@@ -38,6 +39,9 @@ _TOO_MANY_UNSENT = (
     "We are keeping many photos from this connection for forms not yet sent, so this one "
     "was not taken. Send the form with the photos already attached, or try again in an hour."
 )
+# A form whose CSRF token is missing or stale could have been sent by any web page in the
+# visitor's browser: its uploads are not decoded or stored (review round 3, L1).
+_NOT_TAKEN_EXPIRED = "this photo was not kept because the form had expired. Attach it again."
 PENDING_ID = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
 
 
@@ -52,8 +56,11 @@ def submission_key(form: PublicForm) -> str:
     return key
 
 
-def keep_photos(form: PublicForm, key: str) -> tuple[list[dict[str, Any]], list[str]]:
-    """Photos kept from an earlier try plus new uploads, each checked and stored as pending."""
+def keep_photos(
+    form: PublicForm, key: str, uploads_taken: bool = True
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """Photos kept from an earlier try plus new uploads, each checked and stored as pending
+    (unless `uploads_taken` is False: each is then named in an error, not stored)."""
     db = get_db()
     removed = set(request.form.getlist("remove_photo"))
     kept = []
@@ -70,16 +77,27 @@ def keep_photos(form: PublicForm, key: str) -> tuple[list[dict[str, Any]], list[
     errors = []
     uploads: list[FileStorage] = [f for f in request.files.getlist("photos") if f and f.filename]
     unsent = _unsent_photos(db) if uploads else 0
+    busy = None
     for upload in uploads:
         name = _display_name(upload.filename)
+        if not uploads_taken:
+            errors.append(f"{name}: {_NOT_TAKEN_EXPIRED}")
+            continue
         if len(kept) >= MAX_PHOTOS:
             errors.append(f"{name}: you can attach up to {MAX_PHOTOS} photos. Remove one first.")
             continue
         if unsent >= UNSENT_PHOTOS_PER_HOUR:  # checked before any decoding
             errors.append(f"{name}: {_TOO_MANY_UNSENT}")
             continue
+        if busy:  # no second wait in the same request: its thread is wanted for pages
+            errors.append(f"{name}: {busy}")
+            continue
         try:
             photo = clean_photo(upload.read())
+        except DecoderBusy as error:
+            busy = error
+            errors.append(f"{name}: {error}")
+            continue
         except PhotoError as error:
             errors.append(f"{name}: {error}")
             continue
@@ -116,12 +134,14 @@ def _display_name(filename: str) -> str:
     return (name or "photo")[:80]
 
 
-def recover(form: PublicForm) -> list[dict[str, Any]]:
-    """After a stale CSRF token: make sure the form has a key, and keep its photos."""
+def recover(form: PublicForm, expired: bool = False) -> list[dict[str, Any]]:
+    """A form carried back to an earlier step, or (`expired`) after a missing or stale CSRF
+    token: make sure it has a key, and keep its photos (after a stale token, only those
+    kept before: new uploads are named, to attach again)."""
     key = form.submission_key.data or ""
     if not SUBMISSION_KEY.match(key):
         form.submission_key.data = key = new_submission_key()
-    photos, errors = keep_photos(form, key)
+    photos, errors = keep_photos(form, key, uploads_taken=not expired)
     form.photos.errors = errors
     return photos
 
@@ -142,7 +162,11 @@ def store_submission(
     response (portal/mail/courier.py): the case is stored without `mail_queued_at`, and
     any worker's courier, or `flask --app portal outbox send`, queues the mail of every
     case stored without it, so a process that dies after the commit loses nothing.
+
+    The form's limit of stored submissions is spent here, after the form was found valid and
+    before it is stored (LimitReached: the 429 page, nothing stored).
     """
+    spend(STORED)
     stored = store_case(
         get_db(),
         kind=kind,

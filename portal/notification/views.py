@@ -10,7 +10,16 @@ import datetime as dt
 from typing import Any
 
 import sqlite_utils
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from portal.core.cases import new_submission_key
 from portal.core.clock import local_now
@@ -24,6 +33,7 @@ from portal.notification.records import (
     stored_deadlines,
     with_deadlines,
 )
+from portal.web.headers import keep_for_back
 from portal.web.limits import FORM
 from portal.web.routes import declare
 
@@ -37,7 +47,10 @@ def _form(**kwargs: Any) -> NotificationForm:
 @bp.route("/", methods=["GET"])
 @declare(photo_previews=True)
 def start():
-    return render_template("portal/notify_triage.html", form=TriageForm(formdata=None))
+    # As the report form and this form's own steps: the filer's browser may keep it for
+    # Back, never a shared cache (it carries the session's CSRF token; review round 3, L3).
+    page = render_template("portal/notify_triage.html", form=TriageForm(formdata=None))
+    return keep_for_back(make_response(page))
 
 
 @bp.route("/", methods=["POST"])
@@ -96,7 +109,7 @@ def _carried() -> NotificationForm | None:
 
 def _triage(form: TriageForm, carried: NotificationForm | None, status: int, **context: Any):
     if carried is not None:
-        carried.carry_photos(recover(carried))
+        carried.carry_photos(recover(carried, expired=context.get("expired", False)))
     page = render_template("portal/notify_triage.html", form=form, carried=carried, **context)
     return page, status
 
@@ -187,4 +200,4 @@ def expired():
     if request.form.get("step") == "triage":
         return _triage(TriageForm(), _carried(), status=400, expired=True)
     form = _form()
-    return _details(form, recover(form), status=400, expired=True)
+    return _details(form, recover(form, expired=True), status=400, expired=True)

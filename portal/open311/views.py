@@ -79,27 +79,47 @@ def api_error(error: HTTPException) -> Response:
     return errors(format_of(request.path), 400, error.description or "Bad request")
 
 
+# Addresses are written to access logs; a POST's body is not (review L1, round 3 L5).
+KEY_IN_ADDRESS = (
+    "api_key: send the key in the request body, never in the address (addresses are "
+    "logged); if it was sent in an address, ask for a new key"
+)
+
+READ_WITH_KEY = (
+    "api_key: reads need no key; never send a key in the address (addresses are logged); "
+    "if it was sent in one, ask for a new key"
+)
+
+
 def given_key() -> str:
-    """The key a request gives: in a POST's body, or a GET's query string (a read)."""
-    source = request.form if request.method == "POST" else request.args
-    return (source.get("api_key") or "").strip()
+    """The key a POST gives in its body. Reads take none (GeoReport v2 puts api_key on
+    POST Service Request alone), so a read is counted with its address."""
+    return (request.form.get("api_key") or "").strip() if request.method == "POST" else ""
 
 
-def _key(required: bool) -> ApiKey | None:
-    """The key's holder, counting the request. A read needs none: one that gives an unknown
-    or revoked key is answered as a read without one (and counted with its address)."""
+def _key() -> ApiKey:
+    """The key's holder, counting the request: a POST needs a known, unrevoked key."""
     given = given_key()
     key = use_key(get_db(), given) if given else None
-    if key is None and required:
+    if key is None:
         if given:
             raise ApiError(403, "api_key: this key is unknown or revoked")
         raise ApiError(403, "api_key: a key is required to file a request")
     return key
 
 
+def _read() -> None:
+    """A read takes no key; one given in its address is refused, not ignored, so that the
+    integrator stops sending it where it is logged (an empty one is no key: the spec's
+    empty optional parameter)."""
+    if (request.args.get("api_key") or "").strip():
+        raise ApiError(403, READ_WITH_KEY)
+
+
 @bp.route("/discovery.<any(json,xml):fmt>")
 @declare(limit=READS)
 def discovery(fmt: str):
+    _read()
     api = open311()
     office = current_app.extensions["content"].settings.office
     # The public address (required in production); the request's own in a bare test app.
@@ -127,14 +147,14 @@ def discovery(fmt: str):
 @bp.route("/services.<any(json,xml):fmt>")
 @declare(limit=READS)
 def services(fmt: str):
-    _key(required=False)
+    _read()
     return answer(fmt, "services", [service_entry(s) for s in open311().services])
 
 
 @bp.route("/services/<service_code>.<any(json,xml):fmt>")
 @declare(limit=READS)
 def service_definition(service_code: str, fmt: str):
-    _key(required=False)
+    _read()
     service = open311().service(service_code)
     if service is None:
         raise ApiError(404, f"service_code: no service {service_code!r}")
@@ -144,7 +164,7 @@ def service_definition(service_code: str, fmt: str):
 @bp.route("/requests.<any(json,xml):fmt>", methods=["GET"])
 @declare(limit=READS)
 def requests_list(fmt: str):
-    _key(required=False)
+    _read()
     try:
         found = search(open311(), request.args)
     except UnknownService as error:
@@ -158,13 +178,8 @@ def requests_list(fmt: str):
 @declare(limit=FILINGS)
 def requests_create(fmt: str):
     if "api_key" in request.args:
-        # Addresses are written to access logs; the body is not (review L1).
-        raise ApiError(
-            403,
-            "api_key: send the key in the request body, never in the address (addresses "
-            "are logged); if it was sent in an address, ask for a new key",
-        )
-    key = _key(required=True)
+        raise ApiError(403, KEY_IN_ADDRESS)
+    key = _key()
     code = (request.form.get("service_code") or "").strip()
     if not code:
         raise ApiError(400, "service_code: required")
@@ -186,7 +201,7 @@ def requests_create(fmt: str):
 @bp.route("/requests/<service_request_id>.<any(json,xml):fmt>")
 @declare(limit=READS)
 def request_one(service_request_id: str, fmt: str):
-    _key(required=False)
+    _read()
     found = find(open311(), service_request_id)
     if found is None:
         raise ApiError(404, f"service_request_id: no request {service_request_id!r}")
@@ -196,5 +211,6 @@ def request_one(service_request_id: str, fmt: str):
 @bp.route("/tokens/<token>.<any(json,xml):fmt>")
 @declare(limit=READS)
 def token(token: str, fmt: str):
+    _read()
     # Requests get their id at once, so no token ever stands for one.
     raise ApiError(404, f"token: no token {token!r}; requests get their id when filed")

@@ -171,8 +171,10 @@ def move_pending_photos(
         db.execute("DELETE FROM pending_photos WHERE id = ?", [photo["id"]])
 
 
-# Left out of the public file: free text a person typed may name someone.
-PRIVATE_FIELDS = ("notes",)
+# Left out of the public file: free text a person typed may name someone ("behind Jane
+# Doe's house", review round 3, L4). The point itself is published, so nobody needs the
+# words to find the structure.
+PRIVATE_FIELDS = ("notes", "location")
 
 
 def geojson_features(db: sqlite_utils.Database, *, public: bool) -> Iterator[Row]:

@@ -232,4 +232,4 @@ def status_page(db: sqlite_utils.Database, case: dict[str, Any], token: str):
 def expired():
     """The form again after a missing or stale CSRF token, with everything kept."""
     form = _form()
-    return redisplay(form, recover(form), expired=True)
+    return redisplay(form, recover(form, expired=True), expired=True)

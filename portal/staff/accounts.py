@@ -18,7 +18,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from portal.core.clock import local_stamp
 from portal.core.db import get_db, transaction
 from portal.core.display import when
-from portal.staff import passwords, sessions
+from portal.staff import guessing, passwords, sessions
 
 USERNAME = re.compile(r"^[A-Za-z0-9._-]{1,60}$")
 # Checked when the username is unknown, so a wrong name takes as long as a wrong password.
@@ -298,6 +298,13 @@ def init_account_commands(app: Flask) -> None:
             lambda: ended.append(sessions.end_all(db, account_id(db, username))),
             f"sessions of {username} ended",
         )
+
+    @staff_cli.command("unlock")
+    @click.argument("username")
+    def unlock_command(username: str) -> None:
+        """Clear USERNAME's count of wrong passwords and codes: its sign-in no longer waits."""
+        guessing.succeeded(get_db(), username)
+        click.echo(f"sign-in of {username} no longer waits; its count of wrong tries is cleared")
 
     @staff_cli.command("sessions")
     def sessions_command() -> None:

@@ -7,7 +7,7 @@ from typing import Any
 from flask import current_app, g, redirect, render_template, request, session, url_for
 
 from portal.core.db import get_db
-from portal.staff import guessing, sessions
+from portal.staff import devices, guessing, sessions
 from portal.staff.accounts import active_account, verify
 from portal.staff.blueprint import bp
 from portal.staff.forms import LoginForm
@@ -78,7 +78,7 @@ def login():
     status = 200
     if request.method == "POST" and form.validate():
         db = get_db()
-        wait = guessing.waiting(db, form.username.data)
+        wait = devices.waiting(db, form.username.data)
         # While the name waits nothing is checked: a try then tells nothing.
         account = None if wait else verify(db, form.username.data, form.password.data)
         if account and current_app.config["STAFF_TOTP"]:

@@ -15,7 +15,7 @@ from wtforms.validators import DataRequired, Length, Optional
 
 from portal.core.clock import local_stamp
 from portal.core.db import get_db
-from portal.staff import guessing, sessions, totp
+from portal.staff import devices, guessing, sessions, totp
 from portal.staff.accounts import active_account, enrol_code_matches, has_enrol_code
 from portal.staff.blueprint import bp
 from portal.staff.forms import LoginForm
@@ -58,6 +58,7 @@ def start_session(account: dict[str, Any]) -> None:
         db, account["id"], sessions.SIGNED_IN, client=request.remote_addr
     )
     guessing.succeeded(db, account["username"])
+    devices.remember(db, account["username"])
     g.staff = active_account(db, account["id"])
 
 
@@ -100,7 +101,7 @@ def _waiting(account: dict[str, Any], row: dict[str, Any]) -> Any:
     """The name waits after too many wrong tries: the half sign-in ends, the sign-in page
     says how long."""
     db = get_db()
-    wait = guessing.waiting(db, account["username"])
+    wait = devices.waiting(db, account["username"])
     if not wait:
         return None
     sessions.end_row(db, row)

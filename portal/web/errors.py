@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from portal.core.clock import local_now
 from portal.core.display import clock
+from portal.web.limits import LimitReached
 from portal.web.routes import Declaration, declarations
 
 TITLES = {
@@ -60,7 +61,12 @@ def init_errors(app: Flask) -> None:
         # words kept, instead of a dead end (the route declares how: on_expired).
         declared = declarations(current_app).get(request.endpoint, Declaration())
         if declared.on_expired:
-            return declared.on_expired()
+            try:
+                return declared.on_expired()
+            except HTTPException as refused:
+                # An abort() in it (a sheet for an outfall that does not exist): raised in an
+                # error handler, Flask would answer 500 (review round 3, L2).
+                return http_error(refused)
         return _page(400, "This form has expired. Go back, reload the page and send it again.")
 
     @app.errorhandler(RateLimitExceeded)
@@ -68,10 +74,15 @@ def init_errors(app: Flask) -> None:
         api = _api_answer(error)
         if api is not None:
             return api
-        # In words, with when to try again; never the limiter's "6 per 1 minute".
-        wait = seconds_to_wait()
-        response, code = _page(429, too_many_message(request.endpoint, wait))
-        return response, code, {"Retry-After": str(wait)}
+        return _too_many(seconds_to_wait())
+
+    @app.errorhandler(LimitReached)
+    def spent(error: LimitReached):
+        api = _api_answer(error)
+        if api is not None:
+            return api
+        now = dt.datetime.now(dt.UTC).timestamp()
+        return _too_many(max(1, math.ceil(error.reset_at - now)))
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
@@ -130,6 +141,12 @@ def too_many_message(endpoint: str | None, seconds: int) -> str:
             "and press the button to send it then."
         )
     return said + f"You can try again {again}."
+
+
+def _too_many(wait: int):
+    """The 429 page: in words, with when to try again; never the limiter's "6 per 1 minute"."""
+    response, code = _page(429, too_many_message(request.endpoint, wait))
+    return response, code, {"Retry-After": str(wait)}
 
 
 def _api_answer(error: HTTPException):

@@ -4,31 +4,54 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, Response
+from flask import Flask, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse_many
+from werkzeug.exceptions import TooManyRequests
 
 import portal.web.limit_store  # noqa: F401  (registers the sqlite:// storage)
 from portal.web.routes import Limit, declarations
-
-
-def _not_sent_back(response: Response) -> bool:
-    """A form sent back to be corrected (422) is not a report: a person fixing a typo on a
-    phone must not run out of reports. Every other answer counts (a report stored, one
-    already sent, a refused or malformed request)."""
-    return response.status_code != 422
-
 
 # Shared by every page a secret token opens (review L9: guessing tokens there).
 TOKEN_PAGES = Limit("STATUS_RATE_LIMIT", scope="token pages")
 # Passwords and codes count together: guessing codes costs sign-in attempts.
 SIGN_IN = Limit("LOGIN_RATE_LIMIT", methods=("POST",), scope="staff sign-in")
-# Each public form's POST: reports count only what is not sent back to be corrected; every
-# try counts towards a wider limit of its own, so corrections cannot be sent without end.
-FORM = (
-    Limit("REPORT_RATE_LIMIT", counts=_not_sent_back),
-    Limit("REPORT_TRY_RATE_LIMIT", scope="public form tries"),
-)
+# Each public form's POST: what it stores counts, spent by the view right before it stores
+# (spend()), so a form sent back to be corrected (422) does not: a person fixing a typo on a
+# phone must not run out of reports. Every try counts towards a wider limit of its own, so
+# corrections cannot be sent without end.
+STORED = Limit("REPORT_RATE_LIMIT", spent_in_view=True)
+FORM = (STORED, Limit("REPORT_TRY_RATE_LIMIT", scope="public form tries"))
+
+
+class LimitReached(TooManyRequests):
+    """A limit the view spends itself ran out: the same 429 page as the limiter's own."""
+
+    def __init__(self, reset_at: float) -> None:
+        super().__init__()
+        self.reset_at = reset_at
+
+
+def spend(limit: Limit) -> None:
+    """Count one against a limit the view spends itself (Limit.spent_in_view), or raise
+    LimitReached past any of its rates.
+
+    Flask-Limiter's deduct_when only tests the window before the view and counts after the
+    response, so every request in flight at once passed (review round 3, M1: 16 parallel
+    reports all stored against "6 per minute"). Here each rate is one atomic increment in the
+    limiter's storage that says whether it was still within the rate.
+    """
+    limiter: Limiter = current_app.extensions["rate_limiter"]
+    if not limiter.enabled:
+        return
+    strategy = limiter.limiter
+    client = limit.key() if limit.key else get_remote_address()
+    bucket = ("spent", limit.scope or request.endpoint or limit.setting, client)
+    # The shortest window first: a client held by the minute does not use up its hour.
+    for rate in sorted(parse_many(current_app.config[limit.setting]), key=lambda r: r.get_expiry()):
+        if not strategy.hit(rate, *bucket):
+            raise LimitReached(strategy.get_window_stats(rate, *bucket).reset_time)
 
 
 def init_limits(app: Flask) -> None:
@@ -63,12 +86,13 @@ def init_limits(app: Flask) -> None:
             continue
         view = app.view_functions[endpoint]
         for limit in declared.limit if isinstance(declared.limit, tuple) else (declared.limit,):
+            if limit.spent_in_view:
+                continue
             # The limiter checks inside the wrapper it returns, so the wrapper must be the view.
             rate = lambda setting=limit.setting: app.config[setting]  # noqa: E731
             options = {
                 "methods": list(limit.methods) if limit.methods else None,
                 "key_func": limit.key,
-                "deduct_when": limit.counts,
             }
             if limit.scope:
                 view = limiter.shared_limit(rate, scope=limit.scope, **options)(view)

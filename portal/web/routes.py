@@ -40,8 +40,10 @@ class Limit:
     methods: tuple[str, ...] | None = None
     scope: str | None = None
     key: Callable[[], str] | None = field(default=None, compare=False)
-    # Which answers count (None: all), e.g. not a form sent back to be corrected.
-    counts: Callable[[Any], bool] | None = field(default=None, compare=False)
+    # Spent by the view itself (portal/web/limits.py spend()), right before it stores, not by
+    # a wrapper around it: so a form sent back to be corrected does not count, and requests
+    # in flight at once cannot all pass a test made before any of them was counted.
+    spent_in_view: bool = False
 
 
 @dataclass(frozen=True)
