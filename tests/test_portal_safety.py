@@ -224,3 +224,16 @@ def test_every_try_counts_towards_a_wider_limit_of_its_own(tmp_path):
 )  # fmt: skip
 def test_the_wait_is_said_in_words(seconds, said):
     assert in_a_while(seconds) == said
+
+
+def test_a_form_sent_again_spends_nothing_of_the_report_limit(tmp_path):
+    """Walk round 3, F3: Back then Send (or a double tap) makes no case, so it is no report."""
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "REPORT_RATE_LIMIT": "1 per minute",
+                      "MAIL_FOLDER": str(tmp_path / "mail")})  # fmt: skip
+    client = app.test_client()
+    form = {**open_form(client), **report_data(description="Foam at the outfall")}
+    sent = [client.post("/report/", data=form).status_code for _ in range(3)]
+    edited = client.post("/report/", data={**form, "description": "Foam and oil at the outfall"})
+    assert sent == [303, 303, 303] and edited.status_code == 409
+    another = {**open_form(client), **report_data(description="Oil in the gutter")}
+    assert client.post("/report/", data=another).status_code == 429

@@ -164,9 +164,12 @@ def store_submission(
     case stored without it, so a process that dies after the commit loses nothing.
 
     The form's limit of stored submissions is spent here, after the form was found valid and
-    before it is stored (LimitReached: the 429 page, nothing stored).
+    before it is stored (LimitReached: the 429 page, nothing stored), unless its key is stored.
     """
-    spend(STORED)
+    # A form stored already (a double tap, Back then Send) makes no new case: it spends nothing.
+    key = form.submission_key.data
+    if not one_row(get_db(), "SELECT 1 FROM cases WHERE submission_key = ?", [key]):
+        spend(STORED)
     stored = store_case(
         get_db(),
         kind=kind,
