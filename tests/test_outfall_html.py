@@ -53,6 +53,13 @@ def test_every_outfall_page_is_valid_html(app, client, tmp_path):
     assert saved.status_code == 303, saved.text[:500]
     pages["saved-obvious"] = client.get(saved.headers["Location"])
     pages["due-with-follow-up"] = client.get("/staff/screenings/due")
+    screening = saved.headers["Location"].split("?")[0]
+    pages["saved-link-refused"] = client.post(f"{screening}link", data={"csrf_token": token,
+                                              "reference": "nonsense"})  # fmt: skip
+    opened = client.post(f"{screening}case", data={"csrf_token": token})
+    pages["case-from-screening"] = client.get(opened.headers["Location"])
+    pages["case-from-screening-print"] = client.get(f"{opened.headers['Location']}print")
+    pages["saved-with-case"] = client.get(screening)
     files = []
     for name, response in pages.items():
         assert response.mimetype == "text/html" and response.status_code < 500, name

@@ -19,10 +19,10 @@ from flask import (
 
 from portal.core.cases import new_submission_key
 from portal.core.clock import local_now, local_stamp, local_today
-from portal.core.db import get_db, insert, transaction
+from portal.core.db import get_db, insert, one_row, transaction
 from portal.intake.pending import SUBMISSION_KEY, keep_photos
 from portal.outfalls import inventory, rotation
-from portal.screening import sheet
+from portal.screening import cases, sheet
 from portal.screening.route import MAX_STOPS, walking_order
 from portal.staff.auth import current_staff
 from portal.staff.cases import photo_response
@@ -176,21 +176,57 @@ def screening_of(screening_id: int) -> dict[str, Any]:
 
 
 @bp.route("/<int:screening_id>/")
-def saved(screening_id: int):
+def saved(screening_id: int, link_error: str | None = None, typed: str = "", status: int = 200):
     screening = screening_of(screening_id)
     outfall = _outfall(screening["outfall_id"])
-    turn = rotation.turn_of(get_db(), outfall, _years(), local_today())
+    db = get_db()
+    turn = rotation.turn_of(db, outfall, _years(), local_today())
+    case = None
+    if screening["case_id"]:
+        case = one_row(db, "SELECT id, reference, status FROM cases WHERE id = ?",
+                       [screening["case_id"]])  # fmt: skip
     return render_template(
         "staff/outfalls/saved.html",
         screening=screening,
         outfall=outfall,
+        case=case,
+        link_error=link_error,
+        typed=typed,
         turn=turn,
         flows=dict(sheet.FLOWS),
         overall_words=dict(sheet.OVERALL),
         follow_up=screening["overall"] in sheet.FOLLOW_UP,
         indicators=sheet.indicator_lines(screening["observations"]),
         tests=sheet.test_lines(screening["observations"]),
-    )
+    ), status
+
+
+@bp.route("/<int:screening_id>/case", methods=["POST"])
+def open_case(screening_id: int):
+    """One tap: the case following this screening up, opened now or found (a second tap)."""
+    screening = screening_of(screening_id)
+    outfall = _outfall(screening["outfall_id"])
+    stored = cases.open_case(get_db(), screening, outfall, actor=current_staff()["username"],
+                             secret=current_app.secret_key, now=local_now())  # fmt: skip
+    if stored.created:
+        flash(f"Case {stored.reference} opened from the screening of {outfall['code']}.",
+              "success")  # fmt: skip
+    return redirect(url_for("staff.case", case_id=stored.case_id), code=303)
+
+
+@bp.route("/<int:screening_id>/link", methods=["POST"])
+def link_case(screening_id: int):
+    """Link the screening to a case there already, picked by its reference."""
+    screening = screening_of(screening_id)
+    outfall = _outfall(screening["outfall_id"])
+    typed = request.form.get("reference", "")[:40]
+    try:
+        case = cases.link_case(get_db(), screening, outfall, typed,
+                               actor=current_staff()["username"])  # fmt: skip
+    except cases.LinkError as error:
+        return saved(screening_id, link_error=str(error), typed=typed, status=422)
+    flash(f"The screening of {outfall['code']} is linked to {case['reference']}.", "success")
+    return redirect(url_for("screening.saved", screening_id=screening_id), code=303)
 
 
 @bp.route("/photos/<int:photo_id>")
@@ -199,7 +235,7 @@ def photo(photo_id: int):
 
 
 def needing_follow_up(db) -> list[dict[str, Any]]:
-    """Suspect and obvious screenings with no case yet (a case is opened from one later)."""
+    """Suspect and obvious screenings no case follows up yet (opened or linked from each)."""
     return list(db.query(
         "SELECT s.id, s.screened_at, s.overall, o.id AS outfall_id, o.code FROM screenings s"
         " JOIN outfalls o ON o.id = s.outfall_id WHERE s.overall IN ('suspect', 'obvious')"
