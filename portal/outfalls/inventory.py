@@ -3,6 +3,7 @@ storing an import or a staff edit."""
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Iterator
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 import sqlite_utils
 
 from portal.core.db import insert, transaction
-from portal.outfalls import importer
+from portal.outfalls import importer, rotation
 from portal.outfalls.importer import Area, FileRefused, Plan, Report
 from portal.staff.queue import METERS_PER_DEGREE, distance_m
 
@@ -83,7 +84,7 @@ def import_file(
         )
     except FileRefused as error:
         return Report(name, "row", 0, 0, 0, 0, [], [], 0, check_only, str(error))
-    records, refusals = importer.check_rows(sheet, area)
+    records, refusals = importer.check_rows(sheet, area, dt.date.fromisoformat(stamp[:10]))
     with transaction(db):
         current = stored(db)
         planned = importer.plan(records, current)
@@ -118,7 +119,7 @@ def apply(db: sqlite_utils.Database, planned: Plan, *, actor: str, stamp: str) -
 
 
 def _update(db: sqlite_utils.Database, row_id: int, changes: Row, actor: str, stamp: str):
-    unknown = set(changes) - set(importer.STORED_FIELDS) - {"code"}
+    unknown = set(changes) - set(importer.IMPORTED_FIELDS) - {"code"}
     if unknown:
         raise KeyError(f"not an inventory field: {sorted(unknown)}")
     sets = ", ".join(f'"{name}" = ?' for name in changes)
@@ -175,14 +176,21 @@ def move_pending_photos(
 PRIVATE_FIELDS = ("notes",)
 
 
-def geojson_features(db: sqlite_utils.Database, *, public: bool) -> Iterator[Row]:
-    """Every structure as a GeoJSON feature: its fields, never who edited it (and, in the
-    public file, no free-text notes)."""
+def geojson_features(
+    db: sqlite_utils.Database, *, public: bool, rule: rotation.Rule, today: dt.date
+) -> Iterator[Row]:
+    """Every structure as a GeoJSON feature: its fields, its last screening and when it is
+    next due (outfalls only: the others are not on the rotation), never who edited it (and,
+    in the public file, no free-text notes)."""
     left_out = {"latitude", "longitude", *(PRIVATE_FIELDS if public else ())}
+    turns = {row["id"]: row["turn"] for row in rotation.turns(db, rule, today)}
     for row in db.query("SELECT * FROM outfalls ORDER BY code"):
+        turn = turns.get(row["id"])
         properties = {
             "id": row["code"],
             **{name: row[name] for name in importer.STORED_FIELDS if name not in left_out},
+            "last_screened": turn.last.isoformat() if turn and turn.last else None,
+            "next_screening_due": turn.due.isoformat() if turn else None,
             "updated_at": row["updated_at"],
         }
         yield {

@@ -17,8 +17,8 @@ from portal.screening import kind  # noqa: F401  (registers the kind of case)
 def outfalls_waiting(today: dt.date | None = None) -> Waiting:
     """The outfalls overdue and due this month: the line the queue page and the morning
     digest show (one call, so they say the same)."""
-    years = current_app.extensions["outfalls"].every_years
-    return waiting(get_db(), years, today or local_today())
+    rule = current_app.extensions["outfalls"]
+    return waiting(get_db(), rule, today or local_today())
 
 
 def digest_outfalls(today: dt.date) -> dict[str, Any] | None:

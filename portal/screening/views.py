@@ -35,8 +35,9 @@ NEAREST = 10
 NEAREST_WITHIN_M = 3000
 
 
-def _years() -> int:
-    return current_app.extensions["outfalls"].every_years
+def _rule():
+    """The rotation's settings (content/outfalls.yaml)."""
+    return current_app.extensions["outfalls"]
 
 
 def _place(args: Any) -> tuple[float, float] | None:
@@ -180,7 +181,7 @@ def saved(screening_id: int, link_error: str | None = None, typed: str = "", sta
     screening = screening_of(screening_id)
     outfall = _outfall(screening["outfall_id"])
     db = get_db()
-    turn = rotation.turn_of(db, outfall, _years(), local_today())
+    turn = rotation.turn_of(db, outfall, _rule(), local_today())
     case = None
     if screening["case_id"]:
         case = one_row(db, "SELECT id, reference, status FROM cases WHERE id = ?",
@@ -248,28 +249,55 @@ def due():
     today = local_today()
     return render_template(
         "staff/outfalls/due.html",
-        waiting=rotation.waiting(db, _years(), today),
+        waiting=rotation.waiting(db, _rule(), today),
         today=today,
         month_end=rotation.month_end(today),
-        every_years=_years(),
+        rule=_rule(),
         follow_ups=needing_follow_up(db),
+        areas=drainage_areas(db),
         overall_words=dict(sheet.OVERALL),
         max_stops=MAX_STOPS,
     )
 
 
+def _picked_ids(args: Any) -> list[int]:
+    """The outfalls ticked on the due list (their row ids), at most a route's worth."""
+    ids = [int(value) for value in args.getlist("outfall") if value.isdigit()]
+    return list(dict.fromkeys(ids))[:MAX_STOPS]
+
+
+def drainage_areas(db) -> list[str]:
+    """The drainage areas the outfalls are in (the route's filter)."""
+    return [area for (area,) in db.execute(
+        "SELECT DISTINCT drainage_area FROM outfalls WHERE structure_type = 'outfall'"
+        " AND drainage_area IS NOT NULL ORDER BY drainage_area COLLATE NOCASE")]  # fmt: skip
+
+
 @bp.route("/route")
 def route():
-    """A day's route through the outfalls overdue and due this month (or those named),
-    in walking order from a start: the place given, an outfall's id, or the content's."""
+    """A day's route in walking order from a start (the place given, an outfall's id, or the
+    content's): through the outfalls ticked on the due list, or every outfall of a drainage
+    area, or else the outfalls overdue and due this month, the most overdue first."""
     db = get_db()
     settings = current_app.extensions["outfalls"]
     try:
         count = max(1, min(int(request.args.get("stops", "20")), MAX_STOPS))
     except ValueError:
         count = 20
-    waiting = rotation.waiting(db, _years(), local_today())
-    stops = (waiting.overdue + waiting.due)[:count]
+    waiting = rotation.waiting(db, _rule(), local_today())
+    picked = _picked_ids(request.args)
+    areas = drainage_areas(db)
+    area = request.args.get("area", "")
+    area = area if area in areas else ""
+    if picked:
+        marks = ", ".join("?" for _ in picked)
+        stops = rotation.turns(db, _rule(), local_today(), f"o.id IN ({marks})", tuple(picked))
+        chosen = "picked"
+    elif area:
+        stops = rotation.turns(db, _rule(), local_today(), "o.drainage_area = ?", (area,))
+        stops, chosen = stops[:count], "area"
+    else:
+        stops, chosen = (waiting.overdue + waiting.due)[:count], "due"
     start_code = " ".join(request.args.get("from", "").split())[:40]
     start, start_name, problem = _place(request.args), None, None
     if start:
@@ -295,4 +323,8 @@ def route():
         printed=local_now(),
         waiting_total=len(waiting.overdue) + len(waiting.due),
         max_stops=MAX_STOPS,
+        chosen=chosen,
+        picked=picked,
+        area=area,
+        areas=areas,
     )
