@@ -13,8 +13,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from helpers import csrf_of, hidden_fields, jpeg, rows, sign_in
 
-from portal import create_app
 from content_model.outfalls import OutfallSettings
+from portal import create_app
 from portal.core.db import get_db, insert, transaction
 from portal.outfalls.rotation import DUE, LATER, OVERDUE, add_years, turn
 from portal.screening.route import walking_order

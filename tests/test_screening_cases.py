@@ -87,3 +87,20 @@ def test_a_screening_linked_to_a_case_there_already(app, client):
     opened = client.post(f"{where}case", data={"csrf_token": csrf_of(page)})
     assert opened.headers["Location"] == f"/staff/cases/{reported['id']}/"
     assert rows(app, "SELECT count(*) AS n FROM cases")[0]["n"] == 1
+
+
+def test_the_queue_search_leads_to_an_outfall_and_its_last_screening(app, client):
+    where = _suspect_screening(app, client)
+    found = client.get("/staff/", query_string={"q": "of-a"}).text
+    assert re.search(
+        r'Outfall <a href="/staff/outfalls/1/">OF-A</a>, At OF-A · <a href="'
+        + re.escape(where)
+        + r'">its last screening</a>, <time datetime="2026-11-20">[^<]+</time>: suspect',
+        found,
+    )
+    assert (
+        'Outfall <a href="/staff/outfalls/3/">OF-C</a>, At OF-C · never screened'
+        in client.get("/staff/", query_string={"q": "OF-C"}).text
+    )
+    assert "/staff/outfalls/2/" not in found  # OF-B does not start with OF-A
+    assert "OF-A" not in client.get("/staff/", query_string={"q": "Elm"}).text.split("<main")[1]

@@ -33,6 +33,21 @@ def get(db: sqlite_utils.Database, outfall_id: int) -> Row | None:
     return next(db.query("SELECT * FROM outfalls WHERE id = ?", [outfall_id]), None)
 
 
+def matching(db: sqlite_utils.Database, typed: str, limit: int = 5) -> list[Row]:
+    """The structures whose id is what was typed, or starts with it (the queue's search box:
+    "HH-002" leads to the outfall), each with its last screening's id, day and call."""
+    typed = " ".join(typed.split())[:40]
+    if len(typed) < 2:
+        return []
+    escaped = typed.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return list(db.query(
+        "SELECT o.id, o.code, o.structure_type, o.location, s.id AS screening_id, s.screened_at,"
+        " s.overall FROM outfalls o LEFT JOIN screenings s ON s.id = (SELECT id FROM screenings"
+        " WHERE outfall_id = o.id ORDER BY screened_at DESC, id DESC LIMIT 1)"
+        " WHERE o.code LIKE ? ESCAPE '\\' ORDER BY o.code = ? COLLATE NOCASE DESC, o.code"
+        " LIMIT ?", [f"{escaped}%", typed, limit]))  # fmt: skip
+
+
 def by_code(db: sqlite_utils.Database, code: str) -> Row | None:
     return next(db.query("SELECT * FROM outfalls WHERE code = ?", [code.strip()]), None)
 
