@@ -88,6 +88,7 @@ def test_a_suspect_call_brings_the_outfall_back_within_30_days(app, client):
     saved = client.post("/staff/screenings/outfall/2/new", data={**open_sheet(client, 2), **SHEET})
     page = client.get(saved.headers["Location"]).text
     assert 'Next due</dt><dd><time datetime="2026-12-20">' in page  # screened 20 November
+    assert "screened again within 30 days (our reading), not a whole cycle later" in page
     clocked(app, dt.datetime(2026, 12, 1, 10, 0, tzinfo=NY))
     due = client.get("/staff/screenings/due").text.split('id="follow-up"')[0]
     assert re.search(r'HH-002</a>: due by <time datetime="2026-12-20">[^<]+</time>, last screened'

@@ -194,6 +194,7 @@ def saved(screening_id: int, link_error: str | None = None, typed: str = "", sta
         link_error=link_error,
         typed=typed,
         turn=turn,
+        rule=_rule(),
         flows=dict(sheet.FLOWS),
         overall_words=dict(sheet.OVERALL),
         follow_up=screening["overall"] in sheet.FOLLOW_UP,
