@@ -11,6 +11,8 @@ import re
 from helpers import csrf_of, open_form, report_data, rows, sign_in
 from test_screening import INVENTORY, NY, SHEET, add_outfalls, clocked, open_sheet
 
+from portal.core.cases import status_token
+
 
 def _suspect_screening(app, client) -> str:
     """Screen OF-A (suspect) and return the saved page's address."""
@@ -62,6 +64,12 @@ def test_a_suspect_screening_opens_a_linked_case_in_one_tap(app, client):
     assert line.startswith("SCR-2026-0001,Screening finding,") and ",OF-A," in line
     printed = client.get(f"{case_url}print").text
     assert "What the screening found" in printed and "OF-A, At OF-A" in printed
+    # Its status page, should its link ever be given out: the status, never the findings.
+    (sheet,) = rows(app, "SELECT sheet_key FROM screenings WHERE inspector = 'Jo Smith'")
+    token = status_token(app.secret_key, f"screening-{sheet['sheet_key']}")
+    status = client.get(f"/status/{token}/").text
+    assert "Staff opened this case after an inspection" in status and "SCR-2026-0001" in status
+    assert "sewage" not in status.lower() and "OF-A" not in status
 
 
 def test_a_screening_linked_to_a_case_there_already(app, client):
