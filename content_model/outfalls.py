@@ -14,6 +14,12 @@ FILE = "outfalls.yaml"
 OPEN_DATA_PATH = "/open-data/"
 # The State's MS4 permit asks that every outfall be screened at least once in five years.
 DEFAULT_EVERY_YEARS = 5
+# Our readings where the permit is silent (content/outfalls.yaml says them): an outfall never
+# screened is due when it enters the inventory (the permit asks every outfall be screened at
+# least once in the term, and one never screened is the most urgent); a suspect or obvious
+# call is screened again within 30 days, not a whole cycle later.
+DEFAULT_FIRST_WITHIN_DAYS = 0
+DEFAULT_FOLLOW_UP_WITHIN_DAYS = 30
 
 
 @dataclass(frozen=True)
@@ -23,6 +29,10 @@ class OutfallSettings:
 
     every_years: int = DEFAULT_EVERY_YEARS
     public: bool = False
+    # Days after entering the inventory an outfall never screened is due (0: at once).
+    first_within_days: int = DEFAULT_FIRST_WITHIN_DAYS
+    # Days after a suspect or obvious call the outfall is due to be screened again.
+    follow_up_within_days: int = DEFAULT_FOLLOW_UP_WITHIN_DAYS
     # Where a printed route starts when no start is given: a name and a place (optional).
     route_start_name: str | None = None
     route_start: tuple[float, float] | None = None
@@ -38,6 +48,8 @@ def load_outfall_settings(directory: Path | str | None = None) -> OutfallSetting
     years = screening.integer("every_years")
     if not 1 <= years <= 20:
         raise screening.fail("every_years", "must be a whole number of years from 1 to 20")
+    first = _days(screening, "never_screened_due_within_days", DEFAULT_FIRST_WITHIN_DAYS)
+    follow_up = _days(screening, "rescreen_suspect_within_days", DEFAULT_FOLLOW_UP_WITHIN_DAYS)
     open_data = fields.mapping("open_data")
     public = open_data.flag("public", False)
     start, start_name = None, None
@@ -48,5 +60,16 @@ def load_outfall_settings(directory: Path | str | None = None) -> OutfallSetting
         start = (route.number("latitude", -90, 90), route.number("longitude", -180, 180))
     fields.refuse_unknown()
     return OutfallSettings(
-        every_years=years, public=public, route_start_name=start_name, route_start=start
-    )
+        every_years=years, public=public, route_start_name=start_name, route_start=start,
+        first_within_days=first, follow_up_within_days=follow_up,
+    )  # fmt: skip
+
+
+def _days(fields: Fields, key: str, default: int) -> int:
+    """An optional number of days from 0 to 3650 (ten years)."""
+    days = fields.integer(key, optional=True)
+    if days is None:
+        return default
+    if not 0 <= days <= 3650:
+        raise fields.fail(key, "must be a whole number of days from 0 to 3650")
+    return days

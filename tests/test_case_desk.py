@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import json
 import re
 import sqlite3
 
@@ -181,12 +182,14 @@ def test_a_file_from_before_the_index_is_indexed_when_migrated(tmp_path):
      ({"description": "Smells like raw sewage here"}, ["Sewage"]),
      ({"description": "Someone poured paint and OIL"}, ["Fuel or oil", "Chemicals"]),
      ({"description": "Soil washed off a building site"}, []),
-     ({"odor": "chemical"}, ["Chemicals"])],
+     ({"odor": "chemical"}, ["Chemicals"]),
+     ({"indicators": ["dead-animals"]}, ["Dead fish or animals"]),
+     ({"description": "Two dead fish at the edge of the creek"}, ["Dead fish or animals"])],
 )  # fmt: skip
 def test_hazard_rules_come_from_the_content(content, fields, hazards):
     report = {"indicators": '["suds"]', "odor": "", "description": "Foam"}
     if "indicators" in fields:
-        fields = {**fields, "indicators": '["sheen"]'}
+        fields = {**fields, "indicators": json.dumps(fields["indicators"])}
     assert report_hazards(content.settings.hazard_rules, {**report, **fields}) == hazards
 
 

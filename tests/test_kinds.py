@@ -140,7 +140,7 @@ def test_a_kind_added_through_the_registry_alone_is_filed_and_found_everywhere(
 
 def test_a_kind_no_package_registered_is_refused_before_anything_is_stored(throwaway):
     with throwaway.test_request_context(), pytest.raises(UnknownKind):
-        store_case(get_db(), kind="screening", secret="s", submission_key="k" * 24,
+        store_case(get_db(), kind="erosion", secret="s", submission_key="k" * 24,
                    case={"service_code": "x", "address": "Elm"}, details={}, photo_ids=[],
                    now=dt.datetime(2026, 12, 1, tzinfo=dt.UTC))  # fmt: skip
     with throwaway.app_context():
@@ -177,6 +177,7 @@ def test_the_built_in_kinds_are_registered_by_their_packages():
     assert [(k.key, k.prefix, k.table) for k in kinds.all_kinds()] == [
         ("report", "IDR", "reports"),
         ("notification", "REL", "notifications"),
+        ("screening", "SCR", "screening_cases"),
     ]
 
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 import io
 import re
 
-from helpers import DATA, csrf_of, hidden_fields, jpeg, open_form, report_data, sign_in
+from helpers import DATA, csrf_of, hidden_fields, jpeg, open_form, report_data, rows, sign_in
 from nuchecker import html_errors
+
+from portal.core.cases import status_token
 
 
 def test_every_outfall_page_is_valid_html(app, client, tmp_path):
@@ -53,6 +55,16 @@ def test_every_outfall_page_is_valid_html(app, client, tmp_path):
     assert saved.status_code == 303, saved.text[:500]
     pages["saved-obvious"] = client.get(saved.headers["Location"])
     pages["due-with-follow-up"] = client.get("/staff/screenings/due")
+    screening = saved.headers["Location"].split("?")[0]
+    pages["saved-link-refused"] = client.post(f"{screening}link", data={"csrf_token": token,
+                                              "reference": "nonsense"})  # fmt: skip
+    opened = client.post(f"{screening}case", data={"csrf_token": token})
+    pages["case-from-screening"] = client.get(opened.headers["Location"])
+    pages["case-from-screening-print"] = client.get(f"{opened.headers['Location']}print")
+    pages["saved-with-case"] = client.get(screening)
+    (sheet,) = rows(app, "SELECT sheet_key FROM screenings WHERE case_id IS NOT NULL")
+    token = status_token(app.secret_key, f"screening-{sheet['sheet_key']}")
+    pages["status-of-a-screening-case"] = client.get(f"/status/{token}/")
     files = []
     for name, response in pages.items():
         assert response.mimetype == "text/html" and response.status_code < 500, name

@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from helpers import csrf_of, hidden_fields, jpeg, rows, sign_in
 
+from content_model.outfalls import OutfallSettings
 from portal import create_app
 from portal.core.db import get_db, insert, transaction
 from portal.outfalls.rotation import DUE, LATER, OVERDUE, add_years, turn
@@ -30,13 +31,29 @@ UTC = dt.UTC
     # Screened on 29 February: due 28 February in a year without one, never a day late.
     (dt.date(2024, 2, 29), dt.date(2020, 1, 1), dt.date(2029, 2, 28), dt.date(2029, 2, 28), DUE),
     (dt.date(2024, 2, 29), dt.date(2020, 1, 1), dt.date(2029, 3, 1), dt.date(2029, 2, 28), OVERDUE),
-    # Never screened: five years after it entered the inventory (on 29 February too).
-    (None, dt.date(2028, 2, 29), dt.date(2033, 2, 1), dt.date(2033, 2, 28), DUE),
-    (None, dt.date(2026, 11, 30), dt.date(2026, 12, 1), dt.date(2031, 11, 30), LATER),
+    # Never screened: due the day it entered the inventory (the content's reading), so
+    # overdue from the next day on.
+    (None, dt.date(2026, 11, 30), dt.date(2026, 11, 30), dt.date(2026, 11, 30), DUE),
+    (None, dt.date(2026, 11, 30), dt.date(2026, 12, 1), dt.date(2026, 11, 30), OVERDUE),
+    (None, dt.date(2028, 2, 29), dt.date(2033, 2, 1), dt.date(2028, 2, 29), OVERDUE),
 ])  # fmt: skip
 def test_when_an_outfall_is_next_due(last, added, today, due, state):
-    found = turn(last, added, 5, today)
+    found = turn(last, added, OutfallSettings(), today)
     assert (found.due, found.state) == (due, state)
+
+
+def test_a_suspect_call_is_screened_again_within_30_days_not_five_years():
+    found = turn(dt.date(2026, 11, 20), dt.date(2020, 1, 1), OutfallSettings(),
+                 dt.date(2026, 11, 30), suspect=True)  # fmt: skip
+    assert (found.due, found.state, found.why) == (dt.date(2026, 12, 20), LATER, "follow-up")
+    later = turn(dt.date(2026, 11, 20), dt.date(2020, 1, 1), OutfallSettings(),
+                 dt.date(2026, 12, 21), suspect=True)  # fmt: skip
+    assert later.state == OVERDUE
+
+
+def test_a_pack_may_give_never_screened_outfalls_time():
+    rule = OutfallSettings(first_within_days=90, follow_up_within_days=14)
+    assert turn(None, dt.date(2026, 11, 30), rule, dt.date(2026, 12, 1)).due == dt.date(2027, 2, 28)
 
 
 def test_a_leap_day_plus_four_years_is_a_leap_day():
@@ -95,7 +112,7 @@ def test_the_due_list_on_29_february_of_a_leap_year(app, client):
     overdue, rest = page.split('id="due-this-month"')
     assert "OF-D" in overdue and "OF-A" not in overdue  # OF-D was due 2 November 2028
     assert re.search(r"OF-A</a>, At OF-A: due by <time datetime=\"2029-02-28\">", rest)
-    assert "OF-C" in rest  # added on 29 February 2024, never screened
+    assert "OF-C" in overdue  # added on 29 February 2024, never screened: due that day
     assert "OF-B" not in page  # due 15 March 2029
     clocked(app, dt.datetime(2029, 3, 1, 5, 30, tzinfo=UTC))
     page = client.get("/staff/screenings/due").text
@@ -106,16 +123,20 @@ def test_the_due_list_on_29_february_of_a_leap_year(app, client):
     )
 
 
-def test_never_screened_is_due_a_cycle_after_it_was_added(app, client):
+def test_never_screened_is_due_the_day_it_entered_the_inventory(app, client):
     add_outfalls(app, *INVENTORY)
     sign_in(client, app)
-    clocked(app, dt.datetime(2029, 2, 10, 12, 0, tzinfo=NY))
+    clocked(app, dt.datetime(2024, 2, 29, 12, 0, tzinfo=NY))
     page = client.get("/staff/screenings/due").text
-    rest = page.split('id="due-this-month"')[1]
-    # Added on 29 February 2024: due 28 February 2029, listed as never screened.
+    assert "one never screened is due as soon as it enters the inventory" in page
+    overdue, rest = page.split('id="due-this-month"')
+    # Added on 29 February 2024: due that day, listed as never screened.
     assert re.search(
-        r'OF-C</a>, At OF-C: due by <time datetime="2029-02-28">[^<]+</time>, never screened', rest
+        r'OF-C</a>, At OF-C: due by <time datetime="2024-02-29">[^<]+</time>, never screened', rest
     )
+    clocked(app, dt.datetime(2024, 3, 1, 12, 0, tzinfo=NY))
+    overdue = client.get("/staff/screenings/due").text.split('id="due-this-month"')[0]
+    assert "OF-C" in overdue
 
 
 def test_the_queue_and_the_digest_say_the_same(app, client, mail_server):
@@ -126,16 +147,16 @@ def test_the_queue_and_the_digest_say_the_same(app, client, mail_server):
     sign_in(client, app)
     clocked(app, dt.datetime(2029, 2, 20, 9, 0, tzinfo=NY))
     queue = client.get("/staff/").text
-    assert '<a href="/staff/screenings/due#overdue">1 overdue</a>' in queue
-    assert '<a href="/staff/screenings/due#due-this-month">2 due this month</a>' in queue
+    assert '<a href="/staff/screenings/due#overdue">2 overdue</a>' in queue
+    assert '<a href="/staff/screenings/due#due-this-month">1 due this month</a>' in queue
     with app.app_context():
         set_email(get_db(), "smo", "smo@village.test")
         assert queue_digests(get_db(), dt.datetime(2029, 2, 20, 9, 0, tzinfo=NY)) == 1
         (mail,) = rows(app, "SELECT subject, body_text FROM outbox WHERE purpose LIKE 'digest-%'")
     assert mail["subject"] == (
-        "Morning digest, Tuesday, February 20: 3 outfalls to screen (1 overdue)"
+        "Morning digest, Tuesday, February 20: 3 outfalls to screen (2 overdue)"
     )
-    assert "OUTFALL SCREENING\n1 overdue, 2 due this month:" in mail["body_text"]
+    assert "OUTFALL SCREENING\n2 overdue, 1 due this month:" in mail["body_text"]
     assert "https://portal.village.test/staff/screenings/due" in mail["body_text"]
 
 
@@ -175,7 +196,7 @@ def test_a_sheet_saved_without_javascript(app, client):
                   "Moderate, about 3 gallons a minute", "96 hours since the last rain, which brought 0.4 in",
                   "Water temperature (°F): 61", "pH (standard units): 7.4",
                   "Ammonia (mg/L as N): 1.2", "Detergents, as surfactants (mg/L as MBAS): 0.5",
-                  'Next due</dt><dd><time datetime="2031-11-20">'):  # fmt: skip
+                  'Next due</dt><dd><time datetime="2026-12-20">'):  # fmt: skip
         assert words in page, words
     assert "Total chlorine" not in page  # not taken, not shown
     (row,) = rows(
@@ -313,9 +334,10 @@ def test_a_pack_may_publish_its_inventory(tmp_path, build):
         assert page.status_code == 200, url
         assert not traces(page.text), (url, traces(page.text))
     route = client.get("/staff/screenings/route").text
-    # The pack's own start (outfalls.yaml, route_start); nothing is due yet.
+    # The pack's own start (outfalls.yaml, route_start); never screened, both outfalls (the
+    # third structure is a catch basin) are due.
     assert "Screening route from Wrenfield Town Hall" in route
-    assert "No outfall is overdue or due this month." in route
+    assert "2 of 2 outfalls overdue or due this month" in route
     assert "every outfall is screened in dry weather at least once in 3 years" in client.get(
         "/staff/screenings/due").text.lower()  # fmt: skip
     with app.app_context():

@@ -16,11 +16,13 @@ def init_outfalls(app: Flask) -> None:
     from portal.core.db import get_db
     from portal.outfalls import commands, open_data, views
     from portal.outfalls.choices import labels
+    from portal.outfalls.inventory import matching
     from portal.outfalls.map_layer import case_layers, inventory_layers, nearest_to
     from portal.staff.maps import MoreLayers, add_layers
 
     app.jinja_env.globals.update(
         nearest_structures=lambda case: nearest_to(get_db(), case),
+        structures_matching=lambda typed: matching(get_db(), typed),
         structure_words=labels("structure_type"),
     )
     app.register_blueprint(views.bp)

@@ -16,6 +16,7 @@ without a column changes nothing of it), and structures missing from the file st
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 import math
@@ -107,6 +108,9 @@ COLUMNS = {
     "location": ("location", "address", "street", "streetaddress", "locationdescription",
                  "description", "desc", "loc"),
     "notes": ("notes", "note", "comments", "comment", "remarks", "remark"),
+    "last_screened_on": ("lastscreened", "lastscreening", "lastscreeneddate", "lastscreenedon",
+                         "datescreened", "screeningdate", "lastscreendate", "lastinspected",
+                         "lastinspection", "inspectiondate", "lastdryweather"),
 }  # fmt: skip
 # The fields a staff member reads and edits, in the order of the forms.
 TEXT_FIELDS = ("location", "receiving_water", "drainage_area", "notes")
@@ -114,6 +118,8 @@ SIZE_FIELDS = ("size_in", "height_in")
 STORED_FIELDS = ("structure_type", "latitude", "longitude", "location", "conveyance",
                  "material", "shape", "size_in", "height_in", "receiving_water",
                  "drainage_area", "condition", "notes")  # fmt: skip
+# What an import may change: the fields, and the day of the last screening on paper.
+IMPORTED_FIELDS = (*STORED_FIELDS, "last_screened_on")
 # A shapefile's geometry column is called "Shape" in ArcGIS exports, holding "Point".
 GEOMETRY_WORDS = {"point", "point z", "point m", "point zm", "multipoint"}
 
@@ -421,6 +427,26 @@ def parse_size(text: str) -> tuple[float, float | None]:
     return first, second
 
 
+_US_DAY = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
+# Milliseconds since 1970 (how ArcGIS writes a date field into GeoJSON): from 1990 to 2100.
+_EPOCH_MS = re.compile(r"^\d{12,13}$")
+
+
+def parse_day(text: str) -> dt.date:
+    """A day as files give it: 2024-05-17 (a time after it is ignored), 5/17/2024 (month
+    first, as in the United States), 20240517 (a shapefile's date field), or milliseconds
+    since 1970 (ArcGIS's GeoJSON). Raises ValueError."""
+    text = text.strip()
+    if match := _US_DAY.match(text):
+        month, day, year = (int(part) for part in match.groups())
+        return dt.date(year, month, day)
+    if _EPOCH_MS.match(text):
+        return dt.datetime.fromtimestamp(int(text) / 1000, dt.UTC).date()
+    if re.match(r"^\d{8}$", text):
+        return dt.date(int(text[:4]), int(text[4:6]), int(text[6:]))
+    return dt.date.fromisoformat(re.split(r"[T ]", text, maxsplit=1)[0])
+
+
 def _coordinate(text: str, name: str, low: float, high: float) -> float:
     cleaned = text.replace("°", "").strip()
     try:
@@ -437,13 +463,16 @@ def _coordinate(text: str, name: str, low: float, high: float) -> float:
     return value
 
 
-def check_rows(sheet: Sheet, area: Area) -> tuple[list[Record], list[Refusal]]:
-    """Each row as a record to store, or refused with its field and reason."""
+def check_rows(
+    sheet: Sheet, area: Area, today: dt.date | None = None
+) -> tuple[list[Record], list[Refusal]]:
+    """Each row as a record to store, or refused with its field and reason (`today`: a last
+    screening after it is refused)."""
     columns = sheet.columns
     records: list[Record] = []
     refusals: list[Refusal] = []
     for row in sheet.rows:
-        outcome = _check_row(row, columns, area)
+        outcome = _check_row(row, columns, area, today)
         (records if isinstance(outcome, Record) else refusals).append(outcome)
     # An id on two rows refuses both: which one is right cannot be told from the file.
     seen: dict[str, list[int]] = {}
@@ -467,7 +496,9 @@ def check_rows(sheet: Sheet, area: Area) -> tuple[list[Record], list[Refusal]]:
     return records, refusals
 
 
-def _check_row(row: Row, columns: dict[str, str], area: Area) -> Record | Refusal:
+def _check_row(
+    row: Row, columns: dict[str, str], area: Area, today: dt.date | None = None
+) -> Record | Refusal:
     """One row as a record, or refused naming the file's own column (or "geometry")."""
 
     def refuse(name: str, reason: str, code: str | None) -> Refusal:
@@ -532,6 +563,16 @@ def _check_row(row: Row, columns: dict[str, str], area: Area) -> Record | Refusa
             return refuse(name, f"longer than {MAX_TEXT} characters", code)
         if text:
             values[name] = text
+    text = _cell(row.cells, columns.get("last_screened_on"))
+    if text:
+        try:
+            day = parse_day(text)
+        except ValueError:
+            return refuse("last_screened_on", f"{text!r} is not a day (like 2024-05-17 or"
+                          " 5/17/2024)", code)  # fmt: skip
+        if today is not None and day > today:
+            return refuse("last_screened_on", f"{day.isoformat()} is in the future", code)
+        values["last_screened_on"] = day.isoformat()
     return Record(row.number, code, values)
 
 

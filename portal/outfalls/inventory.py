@@ -3,6 +3,7 @@ storing an import or a staff edit."""
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Iterator
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 import sqlite_utils
 
 from portal.core.db import insert, transaction
-from portal.outfalls import importer
+from portal.outfalls import importer, rotation
 from portal.outfalls.importer import Area, FileRefused, Plan, Report
 from portal.staff.queue import METERS_PER_DEGREE, distance_m
 
@@ -30,6 +31,21 @@ def stored(db: sqlite_utils.Database) -> dict[str, Row]:
 
 def get(db: sqlite_utils.Database, outfall_id: int) -> Row | None:
     return next(db.query("SELECT * FROM outfalls WHERE id = ?", [outfall_id]), None)
+
+
+def matching(db: sqlite_utils.Database, typed: str, limit: int = 5) -> list[Row]:
+    """The structures whose id is what was typed, or starts with it (the queue's search box:
+    "HH-002" leads to the outfall), each with its last screening's id, day and call."""
+    typed = " ".join(typed.split())[:40]
+    if len(typed) < 2:
+        return []
+    escaped = typed.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return list(db.query(
+        "SELECT o.id, o.code, o.structure_type, o.location, s.id AS screening_id, s.screened_at,"
+        " s.overall FROM outfalls o LEFT JOIN screenings s ON s.id = (SELECT id FROM screenings"
+        " WHERE outfall_id = o.id ORDER BY screened_at DESC, id DESC LIMIT 1)"
+        " WHERE o.code LIKE ? ESCAPE '\\' ORDER BY o.code = ? COLLATE NOCASE DESC, o.code"
+        " LIMIT ?", [f"{escaped}%", typed, limit]))  # fmt: skip
 
 
 def by_code(db: sqlite_utils.Database, code: str) -> Row | None:
@@ -83,7 +99,7 @@ def import_file(
         )
     except FileRefused as error:
         return Report(name, "row", 0, 0, 0, 0, [], [], 0, check_only, str(error))
-    records, refusals = importer.check_rows(sheet, area)
+    records, refusals = importer.check_rows(sheet, area, dt.date.fromisoformat(stamp[:10]))
     with transaction(db):
         current = stored(db)
         planned = importer.plan(records, current)
@@ -118,7 +134,7 @@ def apply(db: sqlite_utils.Database, planned: Plan, *, actor: str, stamp: str) -
 
 
 def _update(db: sqlite_utils.Database, row_id: int, changes: Row, actor: str, stamp: str):
-    unknown = set(changes) - set(importer.STORED_FIELDS) - {"code"}
+    unknown = set(changes) - set(importer.IMPORTED_FIELDS) - {"code"}
     if unknown:
         raise KeyError(f"not an inventory field: {sorted(unknown)}")
     sets = ", ".join(f'"{name}" = ?' for name in changes)
@@ -177,14 +193,21 @@ def move_pending_photos(
 PRIVATE_FIELDS = ("notes", "location")
 
 
-def geojson_features(db: sqlite_utils.Database, *, public: bool) -> Iterator[Row]:
-    """Every structure as a GeoJSON feature: its fields, never who edited it (and, in the
-    public file, no free-text notes)."""
+def geojson_features(
+    db: sqlite_utils.Database, *, public: bool, rule: rotation.Rule, today: dt.date
+) -> Iterator[Row]:
+    """Every structure as a GeoJSON feature: its fields, its last screening and when it is
+    next due (outfalls only: the others are not on the rotation), never who edited it (and,
+    in the public file, no free-text notes)."""
     left_out = {"latitude", "longitude", *(PRIVATE_FIELDS if public else ())}
+    turns = {row["id"]: row["turn"] for row in rotation.turns(db, rule, today)}
     for row in db.query("SELECT * FROM outfalls ORDER BY code"):
+        turn = turns.get(row["id"])
         properties = {
             "id": row["code"],
             **{name: row[name] for name in importer.STORED_FIELDS if name not in left_out},
+            "last_screened": turn.last.isoformat() if turn and turn.last else None,
+            "next_screening_due": turn.due.isoformat() if turn else None,
             "updated_at": row["updated_at"],
         }
         yield {

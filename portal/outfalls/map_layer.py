@@ -36,13 +36,14 @@ class StructurePoint:
 
 
 # A hollow dark ring: unlike the cases' filled status colours. Clusters of structures are
-# dark squares with their count in white (the cases' clusters are round and coloured).
+# white squares with a double black border and their count in black: no status colour (nor
+# the near-black of "closed"), and square where the cases' clusters are round.
 _TEMPLATE = Template(
     """
     {% macro header(this, kwargs) %}
     {%- if this.clustered %}
-    <style>.structure-cluster { background: #1f2d3d; color: #ffffff; border: 2px solid #ffffff;
-        border-radius: 4px; font: 700 13px/30px sans-serif; text-align: center; }</style>
+    <style>.structure-cluster { background: #ffffff; color: #000000; border: 4px double #000000;
+        border-radius: 0; font: 700 13px/26px sans-serif; text-align: center; }</style>
     {%- endif %}
     {% endmacro %}
     {% macro script(this, kwargs) %}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite_utils
 from sqlite_utils import Migrations
 
-from portal.core.migrations import register, run
+from portal.core.migrations import add_columns, register, run
 
 SCHEMA = """
 -- The MS4's structures: outfalls first, and (optionally) catch basins, manholes and the
@@ -103,3 +103,10 @@ migrations = register(Migrations("outfalls"))
 def inventory_and_screenings(db: sqlite_utils.Database) -> None:
     """The inventory, its photos, the screenings and theirs (as version 11 made them)."""
     run(db, SCHEMA)
+
+
+@migrations(name="002_last_screened_on_paper")
+def last_screened_on_paper(db: sqlite_utils.Database) -> None:
+    """The day an outfall was last screened before the portal (on paper or in a spreadsheet),
+    as the import gives it: the rotation counts from the later of it and the portal's own."""
+    add_columns(db, [("outfalls", "last_screened_on", "TEXT")])

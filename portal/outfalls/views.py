@@ -71,7 +71,7 @@ def inventory_list():
     rows = list(db.query(
         "SELECT id, code, structure_type, location, receiving_water, drainage_area, condition"
         f" FROM outfalls WHERE {' AND '.join(where)} ORDER BY code", params))  # fmt: skip
-    by_id = {row["id"]: row["turn"] for row in turns(db, _settings().every_years, local_today())}
+    by_id = {row["id"]: row["turn"] for row in turns(db, _settings(), local_today())}
     for row in rows:
         row["turn"] = by_id.get(row["id"])
     if filters["due"]:
@@ -121,7 +121,7 @@ def _detail_page(outfall: dict, photos_form: PhotosForm, status: int = 200):
         photos=inventory.photos_of(db, outfall["id"]),
         photos_form=photos_form,
         screenings=screenings,
-        turn=turn_of(db, outfall, _settings().every_years, local_today()),
+        turn=turn_of(db, outfall, _settings(), local_today()),
         every_years=_settings().every_years,
         nearby=[
             n
@@ -221,7 +221,8 @@ def import_page():
 
 def geojson_response(public: bool) -> Response:
     """The inventory as a GeoJSON FeatureCollection (a download)."""
-    features = list(inventory.geojson_features(get_db(), public=public))
+    features = list(inventory.geojson_features(get_db(), public=public, rule=_settings(),
+                                               today=local_today()))  # fmt: skip
     body = json.dumps({"type": "FeatureCollection", "features": features}, ensure_ascii=False)
     response = Response(body, mimetype="application/geo+json")
     response.headers["Content-Disposition"] = 'attachment; filename="outfalls.geojson"'

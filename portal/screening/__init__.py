@@ -11,13 +11,14 @@ from flask import Flask, current_app
 from portal.core.clock import local_today
 from portal.core.db import get_db
 from portal.outfalls.rotation import Waiting, waiting
+from portal.screening import kind  # noqa: F401  (registers the kind of case)
 
 
 def outfalls_waiting(today: dt.date | None = None) -> Waiting:
     """The outfalls overdue and due this month: the line the queue page and the morning
     digest show (one call, so they say the same)."""
-    years = current_app.extensions["outfalls"].every_years
-    return waiting(get_db(), years, today or local_today())
+    rule = current_app.extensions["outfalls"]
+    return waiting(get_db(), rule, today or local_today())
 
 
 def digest_outfalls(today: dt.date) -> dict[str, Any] | None:
@@ -32,8 +33,17 @@ def digest_outfalls(today: dt.date) -> dict[str, Any] | None:
             "link": public_url_for("screening.due")}  # fmt: skip
 
 
+def linked_screenings(case: dict[str, Any]) -> list[dict[str, Any]]:
+    """The screenings a case follows up (the case page lists them beside the outfalls)."""
+    return list(get_db().query(
+        "SELECT s.id, s.screened_at, s.overall, o.code FROM screenings s JOIN outfalls o"
+        " ON o.id = s.outfall_id WHERE s.case_id = ? ORDER BY s.screened_at", [case["id"]],
+    ))  # fmt: skip
+
+
 def init_screening(app: Flask) -> None:
     from portal.screening import views
 
     app.register_blueprint(views.bp)
     app.jinja_env.globals["outfalls_waiting"] = outfalls_waiting
+    app.jinja_env.globals["linked_screenings"] = linked_screenings

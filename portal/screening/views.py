@@ -19,10 +19,10 @@ from flask import (
 
 from portal.core.cases import new_submission_key
 from portal.core.clock import local_now, local_stamp, local_today
-from portal.core.db import get_db, insert, transaction
+from portal.core.db import get_db, insert, one_row, transaction
 from portal.intake.pending import SUBMISSION_KEY, keep_photos
 from portal.outfalls import inventory, rotation
-from portal.screening import sheet
+from portal.screening import cases, sheet
 from portal.screening.route import MAX_STOPS, walking_order
 from portal.staff.auth import current_staff
 from portal.staff.cases import photo_response
@@ -35,8 +35,9 @@ NEAREST = 10
 NEAREST_WITHIN_M = 3000
 
 
-def _years() -> int:
-    return current_app.extensions["outfalls"].every_years
+def _rule():
+    """The rotation's settings (content/outfalls.yaml)."""
+    return current_app.extensions["outfalls"]
 
 
 def _place(args: Any) -> tuple[float, float] | None:
@@ -176,21 +177,58 @@ def screening_of(screening_id: int) -> dict[str, Any]:
 
 
 @bp.route("/<int:screening_id>/")
-def saved(screening_id: int):
+def saved(screening_id: int, link_error: str | None = None, typed: str = "", status: int = 200):
     screening = screening_of(screening_id)
     outfall = _outfall(screening["outfall_id"])
-    turn = rotation.turn_of(get_db(), outfall, _years(), local_today())
+    db = get_db()
+    turn = rotation.turn_of(db, outfall, _rule(), local_today())
+    case = None
+    if screening["case_id"]:
+        case = one_row(db, "SELECT id, reference, status FROM cases WHERE id = ?",
+                       [screening["case_id"]])  # fmt: skip
     return render_template(
         "staff/outfalls/saved.html",
         screening=screening,
         outfall=outfall,
+        case=case,
+        link_error=link_error,
+        typed=typed,
         turn=turn,
+        rule=_rule(),
         flows=dict(sheet.FLOWS),
         overall_words=dict(sheet.OVERALL),
         follow_up=screening["overall"] in sheet.FOLLOW_UP,
         indicators=sheet.indicator_lines(screening["observations"]),
         tests=sheet.test_lines(screening["observations"]),
-    )
+    ), status
+
+
+@bp.route("/<int:screening_id>/case", methods=["POST"])
+def open_case(screening_id: int):
+    """One tap: the case following this screening up, opened now or found (a second tap)."""
+    screening = screening_of(screening_id)
+    outfall = _outfall(screening["outfall_id"])
+    stored = cases.open_case(get_db(), screening, outfall, actor=current_staff()["username"],
+                             secret=current_app.secret_key, now=local_now())  # fmt: skip
+    if stored.created:
+        flash(f"Case {stored.reference} opened from the screening of {outfall['code']}.",
+              "success")  # fmt: skip
+    return redirect(url_for("staff.case", case_id=stored.case_id), code=303)
+
+
+@bp.route("/<int:screening_id>/link", methods=["POST"])
+def link_case(screening_id: int):
+    """Link the screening to a case there already, picked by its reference."""
+    screening = screening_of(screening_id)
+    outfall = _outfall(screening["outfall_id"])
+    typed = request.form.get("reference", "")[:40]
+    try:
+        case = cases.link_case(get_db(), screening, outfall, typed,
+                               actor=current_staff()["username"])  # fmt: skip
+    except cases.LinkError as error:
+        return saved(screening_id, link_error=str(error), typed=typed, status=422)
+    flash(f"The screening of {outfall['code']} is linked to {case['reference']}.", "success")
+    return redirect(url_for("screening.saved", screening_id=screening_id), code=303)
 
 
 @bp.route("/photos/<int:photo_id>")
@@ -199,7 +237,7 @@ def photo(photo_id: int):
 
 
 def needing_follow_up(db) -> list[dict[str, Any]]:
-    """Suspect and obvious screenings with no case yet (a case is opened from one later)."""
+    """Suspect and obvious screenings no case follows up yet (opened or linked from each)."""
     return list(db.query(
         "SELECT s.id, s.screened_at, s.overall, o.id AS outfall_id, o.code FROM screenings s"
         " JOIN outfalls o ON o.id = s.outfall_id WHERE s.overall IN ('suspect', 'obvious')"
@@ -212,28 +250,55 @@ def due():
     today = local_today()
     return render_template(
         "staff/outfalls/due.html",
-        waiting=rotation.waiting(db, _years(), today),
+        waiting=rotation.waiting(db, _rule(), today),
         today=today,
         month_end=rotation.month_end(today),
-        every_years=_years(),
+        rule=_rule(),
         follow_ups=needing_follow_up(db),
+        areas=drainage_areas(db),
         overall_words=dict(sheet.OVERALL),
         max_stops=MAX_STOPS,
     )
 
 
+def _picked_ids(args: Any) -> list[int]:
+    """The outfalls ticked on the due list (their row ids), at most a route's worth."""
+    ids = [int(value) for value in args.getlist("outfall") if value.isdigit()]
+    return list(dict.fromkeys(ids))[:MAX_STOPS]
+
+
+def drainage_areas(db) -> list[str]:
+    """The drainage areas the outfalls are in (the route's filter)."""
+    return [area for (area,) in db.execute(
+        "SELECT DISTINCT drainage_area FROM outfalls WHERE structure_type = 'outfall'"
+        " AND drainage_area IS NOT NULL ORDER BY drainage_area COLLATE NOCASE")]  # fmt: skip
+
+
 @bp.route("/route")
 def route():
-    """A day's route through the outfalls overdue and due this month (or those named),
-    in walking order from a start: the place given, an outfall's id, or the content's."""
+    """A day's route in walking order from a start (the place given, an outfall's id, or the
+    content's): through the outfalls ticked on the due list, or every outfall of a drainage
+    area, or else the outfalls overdue and due this month, the most overdue first."""
     db = get_db()
     settings = current_app.extensions["outfalls"]
     try:
         count = max(1, min(int(request.args.get("stops", "20")), MAX_STOPS))
     except ValueError:
         count = 20
-    waiting = rotation.waiting(db, _years(), local_today())
-    stops = (waiting.overdue + waiting.due)[:count]
+    waiting = rotation.waiting(db, _rule(), local_today())
+    picked = _picked_ids(request.args)
+    areas = drainage_areas(db)
+    area = request.args.get("area", "")
+    area = area if area in areas else ""
+    if picked:
+        marks = ", ".join("?" for _ in picked)
+        stops = rotation.turns(db, _rule(), local_today(), f"o.id IN ({marks})", tuple(picked))
+        chosen = "picked"
+    elif area:
+        stops = rotation.turns(db, _rule(), local_today(), "o.drainage_area = ?", (area,))
+        stops, chosen = stops[:count], "area"
+    else:
+        stops, chosen = (waiting.overdue + waiting.due)[:count], "due"
     start_code = " ".join(request.args.get("from", "").split())[:40]
     start, start_name, problem = _place(request.args), None, None
     if start:
@@ -259,4 +324,8 @@ def route():
         printed=local_now(),
         waiting_total=len(waiting.overdue) + len(waiting.due),
         max_stops=MAX_STOPS,
+        chosen=chosen,
+        picked=picked,
+        area=area,
+        areas=areas,
     )

@@ -98,8 +98,19 @@ _MARKER_JS = """function (row, focus) {
 
 # Shared by the clustered and the plain layer: data array in, one layer group out
 # (folium's Layer.render adds it to the map). `addLayers` is markercluster's bulk path.
+# The cases' clusters: white circles ringed in black with their count, never a status colour
+# (markercluster's own green, yellow and orange read as "resolved" and the like).
 _LAYER_TEMPLATE = Template(
     """
+    {% macro header(this, kwargs) %}
+    {%- if this.clustered %}
+    <style>.marker-cluster-small, .marker-cluster-medium, .marker-cluster-large {
+        background-color: rgba(255, 255, 255, 0.7); }
+    .marker-cluster-small div, .marker-cluster-medium div, .marker-cluster-large div {
+        background-color: #ffffff; color: #000000; border: 2px solid #000000;
+        font-weight: 700; line-height: 26px; }</style>
+    {%- endif %}
+    {% endmacro %}
     {% macro script(this, kwargs) %}
         var {{ this.get_name() }} = (function () {
             var colors = {{ this.colors_json }};

@@ -238,3 +238,23 @@ def test_the_inventory_pages_on_a_phone(open_tab, field):
     page.get_by_role("button", name="Import").click()
     expect(page.locator(".import-report")).to_contain_text("Would add: 1")
     check(page, "import report, phone")
+
+
+def test_a_suspect_screening_opens_its_case_in_one_tap_on_a_phone(open_tab, field):
+    app, url = field
+    page = signed_in(open_tab, app, url, "officer", viewport="phone").page
+    page.goto(f"{url}/staff/screenings/outfall/1/new")
+    fill_sheet(page)
+    page.get_by_role("button", name="Save the screening").click()
+    expect(page.get_by_role("heading", name="Needs follow-up")).to_be_visible()
+    check(page, "saved suspect sheet with its case button, phone")
+    page.get_by_role("button", name="Open a case from this screening").click()
+    expect(page.get_by_role("heading", name=re.compile(r"^SCR-\d{4}-0001"))).to_be_visible()
+    expect(page.locator("main")).to_contain_text("What the screening found")
+    expect(page.get_by_role("link", name="OF-001").first).to_be_visible()
+    check(page, "case opened from a screening, phone")
+    page.go_back()
+    page.reload()
+    expect(page.locator("main")).to_contain_text(re.compile(r"Followed up under SCR-\d{4}-0001"))
+    expect(page.get_by_role("button", name="Open a case from this screening")).to_have_count(0)
+    assert app_count(app, "cases") == 1

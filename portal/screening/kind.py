@@ -1,0 +1,71 @@
+"""The case opened from a dry-weather screening as a kind of case: what the shared code needs
+to know of it. Staff open it from a suspect or obvious screening (portal/screening/cases.py);
+nobody outside the office files one, so it has no person to mail or to show a status page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlite_utils
+from flask import render_template
+
+from portal.core import kinds
+from portal.core.db import one_row
+from portal.screening import sheet
+from portal.screening.migrations import migrations
+
+OVERALL_WORDS = dict(sheet.OVERALL)
+
+
+def no_mail(db: sqlite_utils.Database, case: dict[str, Any], token: str) -> None:
+    """Nothing to queue: the officer who opened the case is the one it is for, and no
+    member of the public sent it (cases.py marks its mail done as it opens it)."""
+
+
+def status_page(db: sqlite_utils.Database, case: dict[str, Any], token: str):
+    """Its status, in the public's words, should the link ever be given out: no findings."""
+    return render_template("portal/screening_status.html", case=case)
+
+
+def _staff_context(db: sqlite_utils.Database, case: dict, details: dict) -> dict[str, Any]:
+    screening = one_row(
+        db, "SELECT id, inspector, flow, notes FROM screenings WHERE id = ?",
+        [details["screening_id"]],
+    )  # fmt: skip
+    outfall = one_row(
+        db, "SELECT id, code, location, receiving_water, drainage_area FROM outfalls"
+        " WHERE id = ?", [details["outfall_id"]],
+    )  # fmt: skip
+    return {"screening": screening, "outfall": outfall, "overall_words": OVERALL_WORDS}
+
+
+SCREENING = kinds.register(
+    kinds.Kind(
+        key="screening",
+        prefix="SCR",
+        table="screening_cases",
+        alias="sc",
+        label="Screening finding",
+        plural="Screening findings",
+        short="Screening",
+        statuses=("received", "investigating", "referred", "resolved", "no-violation"),
+        rank=30,
+        queue_mail=no_mail,
+        status_page=status_page,
+        case_partial="staff/kinds/screening_case.html",
+        print_partial="staff/kinds/screening_print.html",
+        queue_partial="staff/kinds/screening_queue.html",
+        staff_context=_staff_context,
+        # The staff CSV: the outfall and what the screening saw.
+        export_columns=(
+            ("Outfall", lambda c: c["outfall_code"]),
+            ("Screened", lambda c: c["screened_at"]),
+            ("Overall call", lambda c: OVERALL_WORDS.get(c["overall"], c["overall"])),
+            ("Screening findings", lambda c: c["findings"]),
+        ),
+        search_columns=(("Outfall", "outfall_code"), ("Screening findings", "findings")),
+        migrations=migrations,
+        counted=kinds.Counted("dry-weather screenings", "resolved"),
+        about=lambda details: f"Outfall {details['outfall_code']}",
+    )
+)

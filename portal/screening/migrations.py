@@ -1,0 +1,32 @@
+"""The screening case's table, as numbered migrations (portal/core/migrations.py says how they
+run; a kind's set is applied before the outfall feature's, whose `screenings` it points at)."""
+
+from __future__ import annotations
+
+import sqlite_utils
+from sqlite_utils import Migrations
+
+from portal.core.migrations import run
+
+migrations = Migrations("screening_case")
+
+
+@migrations(name="001_screening_cases")
+def screening_cases(db: sqlite_utils.Database) -> None:
+    """A case opened from a suspect or obvious screening: one per screening. The outfall's id
+    and what the sheet saw are copied in words, so the search index and the exports read them
+    from this table as they read a report's."""
+    run(
+        db,
+        """
+CREATE TABLE IF NOT EXISTS screening_cases (
+    case_id INTEGER PRIMARY KEY REFERENCES cases (id),
+    screening_id INTEGER NOT NULL UNIQUE REFERENCES screenings (id),
+    outfall_id INTEGER NOT NULL REFERENCES outfalls (id),
+    outfall_code TEXT NOT NULL,
+    overall TEXT NOT NULL,
+    screened_at TEXT NOT NULL,
+    findings TEXT NOT NULL
+);
+""",
+    )
