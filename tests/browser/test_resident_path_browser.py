@@ -303,6 +303,44 @@ def test_a_report_sent_by_background_sync_is_listed_and_said_on_the_next_page(
         rf"\s*Sent {MOMENT} Status: Received"))  # fmt: skip
 
 
+def test_a_report_sent_from_the_outbox_leaves_no_draft_behind(open_tab, serve_portal):
+    served = serve_portal()
+    url, app = served.url, served.app
+    page = open_tab("phone").page
+    _offline_report(page, url, "Suds in the ditch by the school.")
+    expect(page.get_by_label("Describe what you saw")).to_have_value("")
+    page.wait_for_timeout(1500)  # longer than the form waits before it keeps a draft
+    # The person closes the page; back online, "My reports" sends the report.
+    other = page.context.new_page()
+    page.close()
+    other.context.set_offline(False)
+    other.goto(f"{url}/report/mine/")
+    expect(other.locator("#offline-notice")).to_contain_text(
+        re.compile(r"has been sent as IDR-\d{4}-\d{4} \(oily sheen"), timeout=20_000
+    )
+    assert len(rows(app, "SELECT id FROM cases")) == 1
+    # The form opened next is a fresh one: no "filled in from this phone" over empty fields.
+    other.goto(f"{url}/report/")
+    other.wait_for_function("() => !!window.reportOffline")
+    other.wait_for_timeout(1000)
+    expect(other.get_by_label("Describe what you saw")).to_have_value("")
+    assert "filled in from this phone" not in other.locator("#offline-notice").inner_text()
+    expect(other.get_by_role("button", name="Discard it")).to_have_count(0)
+    assert other.evaluate("Drafts.get('draft', 'current')") is None
+
+
+def test_a_form_emptied_by_discard_keeps_no_draft(open_tab, live_server):
+    page = open_tab("phone").page
+    page.goto(f"{live_server}/report/")
+    page.wait_for_function("() => !!window.reportOffline")
+    page.get_by_label("Describe what you saw").fill("Brown water after the car wash.")
+    page.wait_for_timeout(800)
+    page.reload()
+    page.get_by_role("button", name="Discard it").click()
+    page.wait_for_timeout(1000)
+    assert page.evaluate("Drafts.get('draft', 'current')") is None
+
+
 def test_close_this_page_is_said_only_where_background_sync_can_keep_it(open_tab, portal):
     url, _ = portal
     page = open_tab("phone").page
