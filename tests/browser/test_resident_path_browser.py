@@ -19,7 +19,7 @@ pytestmark = pytest.mark.browser
 
 SCREEN = 740  # the phone's height: the form must fit in 4 of them
 GROUPS = {
-    "group-color-smell": "Color and smell (optional)",
+    "group-color-smell": "Color and smell: which color, what smell (optional)",
     "group-place-kind": "Kind of place: storm drain, ditch, creek… (optional)",
     "group-when": "When: the date and time, if not just now (optional)",
     "group-still": "Still happening: is it, and had you seen it before (optional)",
