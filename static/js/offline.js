@@ -87,14 +87,11 @@
     const photos = () => R.photos.map((p) => ({ name: p.name, blob: p.blob }));
     const keyField = form.elements.submission_key;
 
-    let timer;
     function clear() {
       form.reset();
       R.photos.splice(0).forEach((p) => URL.revokeObjectURL(p.url));
       R.showPhotos();
       R.changed();
-      // R.changed() is an input event, which would keep the emptied form as a draft.
-      clearTimeout(timer);
     }
 
     function fill(saved) {
@@ -110,19 +107,13 @@
       R.changed();
     }
 
-    // Something typed, ticked or attached: the time that comes filled in ("now") counts only
-    // once changed (report.js marks it), so a form as it came has nothing to keep.
-    // `timeToo`: a changed time alone counts (a draft kept before this check may hold the
-    // time of the page it was typed in, with nothing else).
-    const answered = (e, timeToo) => (e.type === 'checkbox' || e.type === 'radio' ? e.checked !== e.defaultChecked
-      : e.dataset.prefilled !== undefined ? timeToo && e.value !== e.defaultValue : !!e.value.trim());
-    const blank = (timeToo) => !R.photos.length && ![...form.elements]
-      .filter((e) => e.name && !SKIP.includes(e.name) && e.type !== 'hidden' && e.type !== 'file')
-      .some((e) => answered(e, timeToo));
+    let timer;
+    // Not the time: it comes filled in.
+    const something = (fields, list) => list.length || fields.some(([n, v]) => v.trim() && n !== 'observed_at');
     form.addEventListener('input', () => {
       clearTimeout(timer);
-      timer = setTimeout(() => (blank(true) ? D.remove('draft', 'current')
-        : D.put('draft', 'current', { fields: typed(), photos: photos(), saved: new Date().toISOString() })), 500);
+      timer = setTimeout(() => (something(typed(), R.photos) ? D.put('draft', 'current', { fields: typed(),
+        photos: photos(), saved: new Date().toISOString() }) : D.remove('draft', 'current')), 500);
     });
 
     const discard = el('button', { type: 'button', className: 'button-secondary', textContent: 'Discard it' });
@@ -172,11 +163,8 @@
     // A fresh form (not the server's answer to a try) gets back the draft typed earlier.
     (async () => {
       const draft = $('error-summary') || $('expired-notice') ? null : await D.get('draft', 'current');
-      if (draft) fill(draft);
-      if (draft && blank(false)) {
-        clear();
-        await D.remove('draft', 'current');
-      } else if (draft) {
+      if (draft && something(draft.fields, draft.photos)) {
+        fill(draft);
         say(`The report you started on ${when(draft.saved)} is filled in from this phone. `, discard);
       }
       await waiting();
