@@ -329,18 +329,6 @@ def test_a_report_sent_from_the_outbox_leaves_no_draft_behind(open_tab, serve_po
     assert other.evaluate("Drafts.get('draft', 'current')") is None
 
 
-def test_a_form_emptied_by_discard_keeps_no_draft(open_tab, live_server):
-    page = open_tab("phone").page
-    page.goto(f"{live_server}/report/")
-    page.wait_for_function("() => !!window.reportOffline")
-    page.get_by_label("Describe what you saw").fill("Brown water after the car wash.")
-    page.wait_for_timeout(800)
-    page.reload()
-    page.get_by_role("button", name="Discard it").click()
-    page.wait_for_timeout(1000)
-    assert page.evaluate("Drafts.get('draft', 'current')") is None
-
-
 def test_close_this_page_is_said_only_where_background_sync_can_keep_it(open_tab, portal):
     url, _ = portal
     page = open_tab("phone").page
