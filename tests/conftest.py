@@ -47,9 +47,16 @@ def mail_server():
 
 
 @pytest.fixture
-def app(tmp_path, build, mail_server):
+def content_dir() -> Path | None:
+    """The content pack `app` serves: None, the default one (a module may override this)."""
+    return None
+
+
+@pytest.fixture
+def app(tmp_path, build, mail_server, content_dir):
     return create_portal(
         {
+            **({"CONTENT_DIR": str(content_dir)} if content_dir else {}),
             "TESTING": True,
             "DATABASE": str(tmp_path / "portal.sqlite3"),
             "SITE_DIR": str(build),

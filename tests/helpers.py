@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import shutil
 import sqlite3
 import struct
 import threading
@@ -353,3 +354,15 @@ def png_header_only(width: int, height: int) -> bytes:
         + png_chunk(b"IDAT", idat)
         + png_chunk(b"IEND", b"")
     )
+
+
+def content_with_fax(root: Path, fax: str = "(607) 555-0148") -> Path:
+    """A copy of the default content at `root` whose office publishes a fax number."""
+    from content_model.fields import CONTENT_DIR
+
+    shutil.copytree(CONTENT_DIR, root)
+    site = root / "site.yaml"
+    text = site.read_text(encoding="utf-8")
+    assert text.count("  fax: null\n") == 2, "the office's fax comes first"
+    site.write_text(text.replace("  fax: null\n", f'  fax: "{fax}"\n', 1), encoding="utf-8")
+    return root

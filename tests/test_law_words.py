@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from helpers import (
     built_pages,
+    content_with_fax,
     file_notification,
     notification_data,
     open_form,
@@ -49,6 +50,13 @@ SCENARIOS = {
     "told by fax": dict(hazardous="unsure", petroleum="no", dec_called="no", dec_called_at="",
                         prior_notice="fax"),
 }  # fmt: skip
+
+
+@pytest.fixture
+def content_dir(tmp_path):
+    """A Village that publishes a fax number, so a filing can say it was told by fax (the
+    pages without one: test_notify.test_no_fax_is_offered_where_no_fax_number_is_published)."""
+    return content_with_fax(tmp_path / "content")
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from helpers import (
+    content_with_fax,
     file_notification,
     hidden_fields,
     jpeg,
@@ -134,9 +135,24 @@ def test_a_late_filing_is_marked_late(app, client, content):
     assert n == {"notice_met": None, "confirmation_due": None}
 
 
-def test_a_fax_counts_as_the_notice_and_needs_no_confirmation(client):
-    review, _ = file_notification(client, notification_data(prior_notice="fax"))
-    assert "Given by fax" in review.text and "Written confirmation:" not in review.text
+FAX_READING = "so a notice given by the end of that day counts as in time: our reading too."
+
+
+class TestWhereAFaxNumberIsPublished:
+    @pytest.fixture
+    def content_dir(self, tmp_path):
+        return content_with_fax(tmp_path / "content")
+
+    def test_a_fax_counts_as_the_notice_and_needs_no_confirmation(self, client):
+        review, _ = file_notification(client, notification_data(prior_notice="fax"))
+        assert "Given by fax" in review.text and "Written confirmation:" not in review.text
+
+    def test_fax_is_offered_and_its_reading_declared(self, client):
+        step_1 = " ".join(html.unescape(client.get("/notify/").text).split())
+        assert FAX_READING in step_1 and "published no fax number" not in step_1
+        step_2 = start_notification(client, {"danger": "no", "hazardous": "no", "petroleum": "no"})
+        assert 'name="prior_notice" required type="radio" value="fax"' in step_2.text
+        assert "Yes, by fax" in step_2.text and "(607) 555-0148" in step_2.text
 
 
 def test_stored_once_with_a_reference_kept_three_years(app, client, mail_server):
@@ -298,6 +314,12 @@ def test_no_fax_is_offered_where_no_fax_number_is_published(app, client, mail_se
     assert "The law also allows notice by fax, but the Village has published no fax number" in (
         html.unescape(pages[0])
     )
+    # Nor asked about ("Yes, by fax"), nor explained (when a fax counts as in time).
+    assert "Yes, by fax" not in pages[1] and 'value="fax"' not in pages[1]
+    for text in pages:
+        assert "a fax sent by the end of that day" not in html.unescape(text)
+    faxed = file_notification(client, notification_data(prior_notice="fax"))[0]
+    assert faxed.status_code == 422 and "Choose one of the options shown." in faxed.text
 
 
 def test_step_2_asks_for_the_discovery_time_without_a_default_or_the_safety_again(client):

@@ -176,6 +176,10 @@ def test_status_pages_are_rate_limited_by_default(tmp_path):
     codes = [client.get(f"/status/guess{n:04d}/").status_code for n in range(121)]
     assert codes[:120] == [404] * 120
     assert codes[120] == 429
+    text = " ".join(re.sub(r"<[^>]+>", " ", client.get("/status/guess/").text).split())
+    # When to try again, as a clock time whose "p.m." ends the sentence (no "p.m..").
+    assert re.search(r"You can try again in about a minute, at \d{1,2}:\d\d [ap]\.m\. ", text)
+    assert "m.." not in text
 
 
 def test_release_notifications_are_rate_limited(tmp_path):

@@ -9,7 +9,15 @@ import re
 from zoneinfo import ZoneInfo
 
 import pytest
-from helpers import csrf_of, file_notification, notification_data, rows, save_case, sign_in
+from helpers import (
+    content_with_fax,
+    csrf_of,
+    file_notification,
+    notification_data,
+    rows,
+    save_case,
+    sign_in,
+)
 from mailserver import body
 from nuchecker import html_errors
 
@@ -95,13 +103,24 @@ def test_every_notice_is_due_by_the_end_of_the_day_closing_time_is_advice(
     assert limit == dt.datetime.fromisoformat(f"2027-03-02T{last_moment}").replace(tzinfo=NEW_YORK)
 
 
-def test_the_reading_for_faxes_is_declared_on_the_receipt(client, app):
+def test_no_reading_for_faxes_where_no_fax_number_is_published(client, app):
     receipt = client.get(file_on_monday(client, app).headers["Location"]).text
-    # No fax number is published here, so the deadline offers no fax; the reading still stands.
     assert "a fax, by the end of that day" not in receipt
     assert "The law says only “no later than the next business day”, a day and not an hour," \
         " so a notice given by the end of that day counts as in time: our reading too. The" \
         " office closes at 4:00 p.m.: call or come in before then" in receipt  # fmt: skip
+
+
+class TestWhereAFaxNumberIsPublished:
+    @pytest.fixture
+    def content_dir(self, tmp_path):
+        return content_with_fax(tmp_path / "content")
+
+    def test_the_reading_for_faxes_is_declared_on_the_receipt(self, client, app):
+        receipt = client.get(file_on_monday(client, app).headers["Location"]).text
+        assert "(607) 555-0148" in receipt
+        assert "so a notice given by the end of that day counts as in time: our reading too." \
+            in receipt  # fmt: skip
 
 
 # ---------------------------------------------------------------- the review's scenario

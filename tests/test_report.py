@@ -125,7 +125,9 @@ def test_reusing_a_form_key_for_other_content_is_refused(app, client):
     assert response.status_code == 409
     text = " ".join(re.sub(r"<[^>]+>", " ", response.text).split())
     assert re.search(
-        r"This report was already sent as IDR-2026-0001 , on [A-Z][a-z]+ \d+, 2026 at", text
+        r"This report was already sent as IDR-2026-0001 , on [A-Z][a-z]+ \d+, 2026 at"
+        r" \d{1,2}:\d\d [ap]\.m\. We have not made a second report from it\.",
+        text,
     )
     # Its status link (the key is this form's own, as secret as the link), and nothing that
     # asks to go back and send it again.

@@ -58,8 +58,11 @@ class NotificationForm(TriageFields, PublicForm):
 
     step = HiddenField()
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, fax: bool = False, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        if not fax:
+            # No fax number in content: "by fax" is neither offered nor taken.
+            self.prior_notice.choices = [c for c in self.prior_notice.choices if c.value != "fax"]
         if self.petroleum.data != "yes":
             # Not for a chemical release: a hazardous substance at or above its reportable
             # quantity is reported to the State whatever the amount that stayed contained.

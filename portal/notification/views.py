@@ -41,7 +41,8 @@ bp = Blueprint("notify", __name__, url_prefix="/notify")
 
 
 def _form(**kwargs: Any) -> NotificationForm:
-    return NotificationForm(clock=local_now, **kwargs)
+    fax = current_app.extensions["content"].settings.notice_fax is not None
+    return NotificationForm(clock=local_now, fax=fax, **kwargs)
 
 
 @bp.route("/", methods=["GET"])

@@ -140,7 +140,7 @@ def too_many_message(endpoint: str | None, seconds: int) -> str:
             f"This one was not kept. You can send it again {again}: go back to your form "
             "and press the button to send it then."
         )
-    return said + f"You can try again {again}."
+    return said + f"You can try again {again}"  # a clock time ends in "m.": one full stop
 
 
 def _too_many(wait: int):

@@ -108,9 +108,12 @@
     }
 
     let timer;
+    // Not the time: it comes filled in.
+    const something = (fields, list) => list.length || fields.some(([n, v]) => v.trim() && n !== 'observed_at');
     form.addEventListener('input', () => {
       clearTimeout(timer);
-      timer = setTimeout(() => D.put('draft', 'current', { fields: typed(), photos: photos(), saved: new Date().toISOString() }), 500);
+      timer = setTimeout(() => (something(typed(), R.photos) ? D.put('draft', 'current', { fields: typed(),
+        photos: photos(), saved: new Date().toISOString() }) : D.remove('draft', 'current')), 500);
     });
 
     const discard = el('button', { type: 'button', className: 'button-secondary', textContent: 'Discard it' });
@@ -160,7 +163,7 @@
     // A fresh form (not the server's answer to a try) gets back the draft typed earlier.
     (async () => {
       const draft = $('error-summary') || $('expired-notice') ? null : await D.get('draft', 'current');
-      if (draft) {
+      if (draft && something(draft.fields, draft.photos)) {
         fill(draft);
         say(`The report you started on ${when(draft.saved)} is filled in from this phone. `, discard);
       }

@@ -7,6 +7,7 @@ import re
 import pytest
 from browsing import OVERFLOW, check
 from helpers import notification_data
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -129,6 +130,21 @@ def test_step_1_opens_with_the_red_box_then_the_village_then_the_form(open_tab, 
     box = page.text_content(".emergency")
     assert box.index("911") < box.index("1-800-457-7362") < box.index("within two hours")
     assert "by the next business day" in page.text_content(".call-first h2")
+    # Our readings of the deadline come folded between the Village's box and the form, so
+    # the first question follows the box closely; opened, every word is there.
+    readings = page.locator("details#readings")
+    assert village < top(page, "#readings") < form
+    assert not readings.evaluate("d => d.open")
+    expect(readings.locator("summary")).to_have_text(
+        "Business days and deadlines: how we read the law"
+    )
+    expect(page.get_by_text("The ordinance does not define “business day”")).to_be_hidden()
+    box_end = page.locator(".call-first").bounding_box()
+    safety = top(page, "h2:text('First, safety')")
+    assert safety - (box_end["y"] + box_end["height"]) < 740 / 2, "half a screen at most"
+    readings.locator("summary").click()
+    expect(readings).to_contain_text("The ordinance does not define “business day”.")
+    expect(readings).to_contain_text("That is our reading too.")
 
 
 def test_back_from_the_review_shows_step_2_without_a_resubmission_error(

@@ -233,6 +233,9 @@ def test_a_draft_is_kept_until_discarded(open_tab, portal):
     page.wait_for_function("() => !!window.reportOffline")
     page.wait_for_timeout(500)
     expect(page.get_by_label("Describe what you saw")).to_have_value("")
+    # The emptied form was not kept as a draft: nothing is said to be filled in.
+    assert "filled in" not in page.locator("#offline-notice").inner_text()
+    assert page.evaluate("Drafts.get('draft', 'current')") is None
 
 
 def test_the_report_pages_work_without_javascript(open_tab, portal):

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.browser
 
 SCREEN = 740  # the phone's height: the form must fit in 4 of them
 GROUPS = {
-    "group-color-smell": "Color and smell (optional)",
+    "group-color-smell": "Color and smell: which color, what smell (optional)",
     "group-place-kind": "Kind of place: storm drain, ditch, creek… (optional)",
     "group-when": "When: the date and time, if not just now (optional)",
     "group-still": "Still happening: is it, and had you seen it before (optional)",
@@ -301,6 +301,32 @@ def test_a_report_sent_by_background_sync_is_listed_and_said_on_the_next_page(
     expect(other.locator("#my-reports-list li").first).to_contain_text(re.compile(
         rf"{case['reference']}: oily sheen or rainbow film, at The culvert on Elm Street\."
         rf"\s*Sent {MOMENT} Status: Received"))  # fmt: skip
+
+
+def test_a_report_sent_from_the_outbox_leaves_no_draft_behind(open_tab, serve_portal):
+    served = serve_portal()
+    url, app = served.url, served.app
+    page = open_tab("phone").page
+    _offline_report(page, url, "Suds in the ditch by the school.")
+    expect(page.get_by_label("Describe what you saw")).to_have_value("")
+    page.wait_for_timeout(1500)  # longer than the form waits before it keeps a draft
+    # The person closes the page; back online, "My reports" sends the report.
+    other = page.context.new_page()
+    page.close()
+    other.context.set_offline(False)
+    other.goto(f"{url}/report/mine/")
+    expect(other.locator("#offline-notice")).to_contain_text(
+        re.compile(r"has been sent as IDR-\d{4}-\d{4} \(oily sheen"), timeout=20_000
+    )
+    assert len(rows(app, "SELECT id FROM cases")) == 1
+    # The form opened next is a fresh one: no "filled in from this phone" over empty fields.
+    other.goto(f"{url}/report/")
+    other.wait_for_function("() => !!window.reportOffline")
+    other.wait_for_timeout(1000)
+    expect(other.get_by_label("Describe what you saw")).to_have_value("")
+    assert "filled in from this phone" not in other.locator("#offline-notice").inner_text()
+    expect(other.get_by_role("button", name="Discard it")).to_have_count(0)
+    assert other.evaluate("Drafts.get('draft', 'current')") is None
 
 
 def test_close_this_page_is_said_only_where_background_sync_can_keep_it(open_tab, portal):
