@@ -158,3 +158,25 @@ def test_l18_the_statement_says_when_the_time_to_protest_ended(officer, clock):
     assert "The time to protest (30 days from receiving the cost notice) ended on Thursday," \
         " June 24, 2027 ." in statement  # fmt: skip
     assert "You may object to the amount" not in statement
+
+
+def test_the_deadlines_page_lists_every_past_due_payment(officer, clock):
+    """Officer walk 5: at 31 December 2027, payments 3 (Monday 29 November, the 28th a Sunday)
+    and 4 (Tuesday 28 December) are both past due, as the statement shows."""
+    notice(officer)
+    clock.set("2027-08-16")
+    ok(step(officer, "completion", completed_on="2027-08-16", work="1,900", admin="100"))
+    clock.set("2027-08-24")
+    ok(step(officer, "costs", cost_notice_mailed_on="2027-08-24", payment_count="12"))
+    clock.set("2027-10-15")
+    ok(post(officer, f"{N}payments", N, paid_on="2027-10-15", amount="500"))
+    clock.set("2027-12-31")
+    page = text(officer.get("/staff/enforcement/deadlines").text)
+    assert "Payment 3 of 12 due" in page and "Payment 4 of 12 due" in page
+    assert "Payment 5 of 12 due" in page, "the next one still to come"
+    assert "Payment 6 of 12" not in page and "Payment 2 of 12" not in page
+    dates = re.findall(r'<time datetime="(2027-1[012]-\d\d|2028-01-\d\d)"',
+                       officer.get("/staff/enforcement/deadlines").text)  # fmt: skip
+    assert [d for d in dates if d != "2027-12-31"] == ["2027-11-29", "2027-12-28", "2028-01-28"]
+    statement = text(officer.get(f"{N}statement").text)
+    assert statement.count("past due") >= 2
