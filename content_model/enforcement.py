@@ -99,6 +99,8 @@ class Enforcement:
     # offense history), and the ways a notice can be served.
     history_condition: str
     service_methods: tuple[str, ...]
+    # The order "Payment of a fine": it states no amount, only the range the penalties set.
+    fine_order: str = "(e)"
     terms: Terms = field(default_factory=Terms)
 
 
@@ -253,6 +255,9 @@ def _enforcement(ordinance: Ordinance, directory: Path | str | None) -> tuple[En
     for label in abatement or ("",):
         if label not in [item.label for item in parts["orders"].items]:
             raise fields.fail("abatement_order", f"{label!r} is not one of the orders")
+    fine = fields.text("fine_order")
+    if fine not in [item.label for item in parts["orders"].items]:
+        raise fields.fail("fine_order", f"{fine!r} is not one of the orders")
     history = fields.text("history_condition")
     if history not in [item.label for item in parts["conditions"].items]:
         raise fields.fail("history_condition", f"{history!r} is not one of the conditions")
@@ -275,6 +280,7 @@ def _enforcement(ordinance: Ordinance, directory: Path | str | None) -> tuple[En
         protest_how=fields.text("protest_how"),
         violable=violable,
         history_condition=history,
+        fine_order=fine,
         service_methods=methods,
         terms=_terms(fields),
     )

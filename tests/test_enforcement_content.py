@@ -69,6 +69,7 @@ BROKEN = [
     ("provisions.conditions: § 216-13 has no E.", lambda d: d["provisions"].update(conditions="E.")),
     ("provisions.orders: § 216-13 A. (2) lists no items", lambda d: d["provisions"].update(orders="A. (2)")),
     ("abatement_order: '(z)' is not one of the orders", lambda d: d.update(abatement_order="(z)")),
+    ("fine_order: '(z)' is not one of the orders", lambda d: d.update(fine_order="(z)")),
     ("bodies.board: is missing", lambda d: d["bodies"].pop("board")),
     ("violable: § 216-99 is not in the ordinance", lambda d: d.update(violable=["216-6 A", "216-99"])),
     ("violable: § 216-10 A forbids and requires nothing of a person", lambda d: d.update(violable=["216-10 A"])),

@@ -180,3 +180,21 @@ def test_the_deadlines_page_lists_every_past_due_payment(officer, clock):
     assert [d for d in dates if d != "2027-12-31"] == ["2027-11-29", "2027-12-28", "2028-01-28"]
     statement = text(officer.get(f"{N}statement").text)
     assert statement.count("past due") >= 2
+
+
+def test_l17_the_fine_order_states_the_range_never_an_amount(officer, clock):
+    """Seed 167 lets a notice order "Payment of a fine"; 173 sets fines only on conviction."""
+    violation(officer)
+    refused = post(officer, "/staff/violations/1/notice", order_4="y", specifics_4="Pay $200.")
+    assert refused.status_code == 422
+    assert "Leave the amount out: the law sets a fine only on conviction." in text(refused.text)
+    assert "Pay $200." in refused.text, "what was typed is kept"
+    for typed in ("Pay 200 dollars.", "Pay $ 50"):
+        again = post(officer, "/staff/violations/1/notice", order_4="y", specifics_4=typed)
+        assert again.status_code == 422
+    ok(post(officer, "/staff/violations/1/notice", order_4="y", specifics_4="As a court sets it."))
+    issue(officer)
+    letter = text(officer.get(f"{N}letter").text)
+    assert "(e) Payment of a fine; and As a court sets it. The amount is set by a court on" \
+        " conviction (§ 216-13 B, as the Village reads it): for this offense, a fine of $50.00" \
+        " to $350.00." in letter  # fmt: skip

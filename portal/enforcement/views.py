@@ -153,7 +153,7 @@ def _notice(notice_id: int) -> dict[str, Any]:
 def _notice_form(data: dict | None = None, submitted: bool = False) -> forms.NoticeForm:
     abatement = law().abatement_orders
     kwargs: dict[str, Any] = {} if submitted else {"formdata": None, "data": data or {}}
-    form = forms.notice_form(provision_items("orders"), abatement, **kwargs)
+    form = forms.notice_form(provision_items("orders"), abatement, law().fine_order, **kwargs)
     form.latest = local_today()
     return form
 
