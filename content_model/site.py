@@ -90,6 +90,17 @@ class OnlineFiling:
     counts_as_notice: bool
     counts_as_written_confirmation: bool
 
+    @property
+    def name(self) -> str:
+        """What public pages and mail call the filing: the law's own word ("notification",
+        the release notification section) only when the municipality accepts it as the notice."""
+        return "release notification" if self.counts_as_notice else "record of a release"
+
+    @property
+    def short(self) -> str:
+        """The same in one word ("Check your record")."""
+        return "notification" if self.counts_as_notice else "record"
+
 
 @dataclass(frozen=True)
 class WrittenConfirmation:

@@ -101,7 +101,15 @@ def test_a_filing_after_a_phone_notice_shows_both_deadlines(app, client):
                              dec_called_at=today_at(0, 6), ended_at=today_at(0, 7),
                              prior_notice_at=today_at(0, 8))  # fmt: skip
     review, final = file_notification(client, data)
-    assert review.status_code == 200 and "Check your notification" in review.text
+    assert (
+        review.status_code == 200
+        and "Check your record" in review.text
+        and "Record of a release · Step 3 of 3" in review.text
+    )
+    assert (
+        "Submit this record" in review.text
+        and "notification" not in review.text.split("<h1")[1].split("</h1>")[0]
+    )
     for page in (review.text, client.get(final.headers["Location"]).text):
         assert "Notice to the Village</strong>" in page and "Given by telephone" in page
         assert "Written confirmation</strong>" in page
@@ -162,7 +170,8 @@ def test_the_smo_copy_and_the_receipt_hold_every_field(app, client, mail_server,
     [smo] = mail_server.to("smo@village.test")
     [receipt] = mail_server.to("sam@depot.test")
     assert smo["Subject"].startswith("Release notification REL-")
-    assert receipt["Subject"].startswith("Receipt for your release notification REL-")
+    assert receipt["Subject"].startswith("Receipt for your record of a release REL-")
+    assert receipt["Subject"].endswith(" (not your notice to the Village)")
     page = client.get(final.headers["Location"]).text
     texts = [body(receipt), body(receipt, "html"), body(smo), page]
     answers = [value for name, value in data.items()
@@ -538,3 +547,13 @@ def test_round3_the_text_receipt_asks_for_a_call_only_when_no_notice_is_given(cl
                                                  prior_notice_to=""))  # fmt: skip
     untold = " ".join(body(mail_server.to("sam@depot.test")[1]).split())
     assert "it is not the notice § 216-12 requires. Call Clerk and Code Enforcement at" in untold
+
+
+def test_the_filing_is_named_as_what_it_is_unless_content_accepts_it_as_the_notice():
+    """L11: "notification" is the law's word for the notice (seed 153); the filing is a record."""
+    from content_model.site import OnlineFiling
+
+    assert OnlineFiling(False, False).name == "record of a release"
+    assert OnlineFiling(False, False).short == "record"
+    assert OnlineFiling(True, False).name == "release notification"
+    assert OnlineFiling(True, False).short == "notification"
