@@ -203,6 +203,9 @@ class Settings:
     online_filing: OnlineFiling
     written_confirmation: WrittenConfirmation
     record_keeping_reading: str
+    # Who keeps that record: a reading of "commercial or industrial establishment" by the
+    # filer's kind of place (portal.notification.records.RECORD_KEEPING_KINDS).
+    record_keepers_reading: str
     state_reporting: StateReporting
     holidays: HolidayRules
     timezone: ZoneInfo
@@ -435,6 +438,7 @@ def _settings(path: Path) -> tuple[Settings, Fields]:
             printed_receipt_accepted=confirmation.flag("printed_receipt_accepted", False),
         ),
         record_keeping_reading=fields.text("record_keeping_reading"),
+        record_keepers_reading=fields.text("record_keepers_reading"),
         state_reporting=StateReporting(
             within=state.text("within"),
             petroleum=state.text("petroleum"),
