@@ -30,6 +30,16 @@ def notice(client, deadline: str | None = "2027-03-31", **orders) -> None:
     issue(client)
 
 
+def billed(client, clock, completed: str, mailed: str, work: str) -> None:
+    """The notice, abated on `completed` ($`work` and $100 of administration), its cost notice
+    mailed on `mailed` for 12 payments."""
+    notice(client)
+    clock.set(completed)
+    ok(step(client, "completion", completed_on=completed, work=work, admin="100"))
+    clock.set(mailed)
+    ok(step(client, "costs", cost_notice_mailed_on=mailed, payment_count="12"))
+
+
 def test_l3_the_respondents_correction_is_recorded_and_stops_the_clock(officer, clock):
     notice(officer)
     clock.set("2027-04-21")
@@ -108,11 +118,7 @@ def test_l5_no_tax_bill_while_a_protest_awaits_the_board(officer, clock):
 
 
 def test_l5_the_tax_bill_follows_a_past_due_payment(officer, clock):
-    notice(officer)
-    clock.set("2027-04-05")
-    ok(step(officer, "completion", completed_on="2027-04-05", work="1,000", admin="100"))
-    clock.set("2027-04-20")
-    ok(step(officer, "costs", cost_notice_mailed_on="2027-04-20", payment_count="12"))
+    billed(officer, clock, "2027-04-05", "2027-04-20", work="1,000")
     # Payment 1 ($91.74) is due Tuesday 25 May: on that day the tax bill is refused.
     clock.set("2027-05-25")
     assert step(officer, "tax", tax_bill_on="2027-05-25").status_code == 422
@@ -163,11 +169,7 @@ def test_l18_the_statement_says_when_the_time_to_protest_ended(officer, clock):
 def test_the_deadlines_page_lists_every_past_due_payment(officer, clock):
     """Officer walk 5: at 31 December 2027, payments 3 (Monday 29 November, the 28th a Sunday)
     and 4 (Tuesday 28 December) are both past due, as the statement shows."""
-    notice(officer)
-    clock.set("2027-08-16")
-    ok(step(officer, "completion", completed_on="2027-08-16", work="1,900", admin="100"))
-    clock.set("2027-08-24")
-    ok(step(officer, "costs", cost_notice_mailed_on="2027-08-24", payment_count="12"))
+    billed(officer, clock, "2027-08-16", "2027-08-24", work="1,900")
     clock.set("2027-10-15")
     ok(post(officer, f"{N}payments", N, paid_on="2027-10-15", amount="500"))
     clock.set("2027-12-31")
