@@ -190,7 +190,7 @@ class MergeForm(FlaskForm):
     )
 
 
-OUTCOME_CHOICES = [("notice", "Notice of violation issued, not overturned"),
+OUTCOME_CHOICES = [("notice", "Notice of violation final (not appealed in time, or upheld)"),
                    ("conviction", "Convicted"),
                    ("overturned", "Notice overturned, or the charge dismissed")]  # fmt: skip
 
