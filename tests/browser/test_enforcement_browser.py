@@ -293,7 +293,7 @@ def test_each_violation_has_its_place_and_respondents_are_kept_true(
     expect(page.locator(".flash")).to_contain_text("Details saved.")
     expect(page.locator(".summary-list")).to_contain_text("(607) 555-0188")
     # Two paper-file offenses: a notice upheld in 2023 and one overturned in 2024.
-    for day, reference, outcome in [("2023-04-15", "NOV-2023-0003", "Notice of violation issued"),
+    for day, reference, outcome in [("2023-04-15", "NOV-2023-0003", "Notice of violation final"),
                                     ("2024-01-10", "NOV-2024-0001", "Notice overturned")]:  # fmt: skip
         form = page.locator("#add-prior")
         form.get_by_label("Date the offense was committed").fill(day)
