@@ -73,6 +73,7 @@ system-tools:
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	command -v java >/dev/null || missing="$$missing default-jre-headless"; \
 	command -v npm >/dev/null || missing="$$missing npm"; \
+	command -v pdftotext >/dev/null || missing="$$missing poppler-utils"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \

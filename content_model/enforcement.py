@@ -76,6 +76,7 @@ class Terms:
     installment_months: int = 1
     appeal_filed_when: str = "received"
     correction_after_appeal: str = "later"
+    offense_counts: str = "final"
 
 
 @dataclass(frozen=True)
@@ -91,12 +92,15 @@ class Enforcement:
     attorney: str
     appeal_how: str
     protest_how: str
-    # Sections a person can violate (the "Section violated" choices), in the ordinance's order.
+    # The provisions a person can violate (the "Section violated" choices, "N-M" or "N-M A"),
+    # in the ordinance's order: each forbids or requires something (DUTY_WORDS).
     violable: tuple[str, ...]
     # The label of the condition "no history of previous violations" (checked against the
     # offense history), and the ways a notice can be served.
     history_condition: str
     service_methods: tuple[str, ...]
+    # The order "Payment of a fine": it states no amount, only the range the penalties set.
+    fine_order: str = "(e)"
     terms: Terms = field(default_factory=Terms)
 
 
@@ -108,6 +112,7 @@ CHOICES = {
     "payments_apply_to": ("interest-first", "charge-first"),
     "appeal_filed_when": ("received", "postmarked"),
     "correction_after_appeal": ("later", "decision"),
+    "offense_counts": ("final", "issued"),
 }
 PERIODS = {
     "appeal_days": (1, 365), "hearing_days": (1, 365), "decision_filing_days": (1, 365),
@@ -193,6 +198,47 @@ def unknown_enforcement(ordinance: Ordinance, directory: Path | str) -> list[Con
     return _enforcement(ordinance, directory)[1].unknown()
 
 
+# Words by which a provision forbids or requires something of a person (seed 99, 111, 115,
+# 123, 127, 128, 136, 142, 148, 153). A provision without one only sets a scope, defines, or
+# gives the officer a power (seed 117 "Activities that are subject to ...", 125 "The SMO may
+# ... suspend", 130 "Applicability"): a notice cannot say someone violated it.
+DUTY_WORDS = (
+    "no person shall", "is prohibited", "in violation of this article if",
+    "is a violation of this article", "commits an offense", "shall comply",
+    "shall take all", "shall allow", "shall provide", "person shall notify", "unlawful",
+)  # fmt: skip
+
+
+def _words(part: Provision) -> str:
+    return " ".join([part.text, *(_words(item) for item in part.items)]).lower()
+
+
+def _check_violable(fields: Fields, ordinance: Ordinance, entry: str) -> None:
+    """Refuse a `violable` entry ("N-M", or "N-M A" for a lettered subdivision) that is not
+    in the ordinance, names a section whose subdivisions should be chosen, or forbids and
+    requires nothing."""
+    number, _, label = entry.partition(" ")
+    section = ordinance.by_number.get(number)
+    if section is None:
+        raise fields.fail("violable", f"§ {number} is not in the ordinance")
+    lettered = {p.label.rstrip("."): p for p in section.body if p.label and p.label.endswith(".")}
+    if label:
+        part = lettered.get(label)
+        if part is None:
+            raise fields.fail("violable", f"§ {entry}: § {number} has no subdivision {label}")
+        text = _words(part)
+    elif lettered:
+        names = ", ".join(f"{number} {x}" for x in lettered)
+        need = f"name the subdivision that forbids or requires something ({names})"
+        raise fields.fail("violable", f"§ {entry}: {need}")
+    else:
+        text = " ".join(_words(part) for part in section.body)
+    if not any(word in text for word in DUTY_WORDS):
+        raise fields.fail("violable", f"§ {entry} forbids and requires nothing of a person "
+                          "(a scope, a definition or a power of the officer): a notice "
+                          "cannot cite it as violated")  # fmt: skip
+
+
 def _enforcement(ordinance: Ordinance, directory: Path | str | None) -> tuple[Enforcement, Fields]:
     path = Path(directory or CONTENT_DIR) / FILE
     fields = Fields(read_yaml(path), FILE)
@@ -209,13 +255,15 @@ def _enforcement(ordinance: Ordinance, directory: Path | str | None) -> tuple[En
     for label in abatement or ("",):
         if label not in [item.label for item in parts["orders"].items]:
             raise fields.fail("abatement_order", f"{label!r} is not one of the orders")
+    fine = fields.text("fine_order")
+    if fine not in [item.label for item in parts["orders"].items]:
+        raise fields.fail("fine_order", f"{fine!r} is not one of the orders")
     history = fields.text("history_condition")
     if history not in [item.label for item in parts["conditions"].items]:
         raise fields.fail("history_condition", f"{history!r} is not one of the conditions")
-    violable = tuple(str(number) for number in fields.values("violable"))
-    for number in violable:
-        if number not in ordinance.by_number:
-            raise fields.fail("violable", f"§ {number} is not in the ordinance")
+    violable = tuple(str(number).strip() for number in fields.values("violable"))
+    for entry in violable:
+        _check_violable(fields, ordinance, entry)
     if not violable:
         raise fields.fail("violable", "must list at least one section")
     methods = tuple(str(method).strip() for method in fields.values("service_methods"))
@@ -232,6 +280,7 @@ def _enforcement(ordinance: Ordinance, directory: Path | str | None) -> tuple[En
         protest_how=fields.text("protest_how"),
         violable=violable,
         history_condition=history,
+        fine_order=fine,
         service_methods=methods,
         terms=_terms(fields),
     )

@@ -90,6 +90,17 @@ class OnlineFiling:
     counts_as_notice: bool
     counts_as_written_confirmation: bool
 
+    @property
+    def name(self) -> str:
+        """What public pages and mail call the filing: the law's own word ("notification",
+        the release notification section) only when the municipality accepts it as the notice."""
+        return "release notification" if self.counts_as_notice else "record of a release"
+
+    @property
+    def short(self) -> str:
+        """The same in one word ("Check your record")."""
+        return "notification" if self.counts_as_notice else "record"
+
 
 @dataclass(frozen=True)
 class WrittenConfirmation:
@@ -192,6 +203,9 @@ class Settings:
     online_filing: OnlineFiling
     written_confirmation: WrittenConfirmation
     record_keeping_reading: str
+    # Who keeps that record: a reading of "commercial or industrial establishment" by the
+    # filer's kind of place (portal.notification.records.RECORD_KEEPING_KINDS).
+    record_keepers_reading: str
     state_reporting: StateReporting
     holidays: HolidayRules
     timezone: ZoneInfo
@@ -424,6 +438,7 @@ def _settings(path: Path) -> tuple[Settings, Fields]:
             printed_receipt_accepted=confirmation.flag("printed_receipt_accepted", False),
         ),
         record_keeping_reading=fields.text("record_keeping_reading"),
+        record_keepers_reading=fields.text("record_keepers_reading"),
         state_reporting=StateReporting(
             within=state.text("within"),
             petroleum=state.text("petroleum"),

@@ -30,13 +30,15 @@ def test_the_sections_are_found_by_role(content):
     enforcement = load_enforcement(content.ordinance)
     assert set(enforcement.sections) == {"notice", "appeal", "corrective", "costs", "access"}
     # Only sections a person can violate: never the definitions, purpose or enforcement ones.
+    # Only provisions that forbid or require something (L22): not 216-7 A, 216-8 A, 216-10 A.
     assert enforcement.violable == (
-        "216-6",
-        "216-7",
-        "216-8",
+        "216-6 A",
+        "216-6 B",
+        "216-7 B",
+        "216-8 B",
         "216-9",
-        "216-10",
-        "216-11",
+        "216-10 B",
+        "216-11 A",
         "216-12",
     )
     assert enforcement.history_condition == "(2)"
@@ -67,8 +69,15 @@ BROKEN = [
     ("provisions.conditions: § 216-13 has no E.", lambda d: d["provisions"].update(conditions="E.")),
     ("provisions.orders: § 216-13 A. (2) lists no items", lambda d: d["provisions"].update(orders="A. (2)")),
     ("abatement_order: '(z)' is not one of the orders", lambda d: d.update(abatement_order="(z)")),
+    ("fine_order: '(z)' is not one of the orders", lambda d: d.update(fine_order="(z)")),
     ("bodies.board: is missing", lambda d: d["bodies"].pop("board")),
-    ("violable: § 216-99 is not in the ordinance", lambda d: d.update(violable=["216-6", "216-99"])),
+    ("violable: § 216-99 is not in the ordinance", lambda d: d.update(violable=["216-6 A", "216-99"])),
+    ("violable: § 216-10 A forbids and requires nothing of a person", lambda d: d.update(violable=["216-10 A"])),
+    ("violable: § 216-7 A forbids and requires nothing of a person", lambda d: d.update(violable=["216-7 A"])),
+    ("violable: § 216-8 A forbids and requires nothing of a person", lambda d: d.update(violable=["216-8 A"])),
+    ("violable: § 216-10: name the subdivision that forbids or requires something (216-10 A, 216-10 B)", lambda d: d.update(violable=["216-10"])),
+    ("violable: § 216-6 C: § 216-6 has no subdivision C", lambda d: d.update(violable=["216-6 C"])),
+    ("readings.offense_counts: must be one of final, issued", lambda d: d["readings"].update(offense_counts="notice")),
     ("history_condition: '(9)' is not one of the conditions", lambda d: d.update(history_condition="(9)")),
     ("service_methods: must list the ways a notice is served", lambda d: d.update(service_methods=[])),
     ("readings.appeal_filed_when: must be one of received, postmarked", lambda d: d["readings"].update(appeal_filed_when="sent")),

@@ -137,6 +137,32 @@ def test_an_issued_notice_is_frozen_and_a_correction_supersedes_it(officer, cloc
     assert "NOV-2027-0002" in deadlines and "NOV-2027-0001" not in deadlines
 
 
+def test_an_earlier_notice_counts_once_final_not_appealed_in_time_or_upheld(officer, clock):
+    """L16: 216-13 B ranges follow offenses (seed 173), so a notice counts once it is final."""
+    violation(officer, committed_on="2022-02-27", found_on="2022-02-27", description="Oil.")
+    violation(officer, respondent="1", committed_on="2027-02-26")
+    for number in (1, 2):
+        ok(post(officer, f"/staff/violations/{3 - number}/notice", order_1="y"))
+        issue(officer, number)
+    clock.set("2027-03-16")  # the last day to appeal the 1 March notice
+    assert "offense number <strong>1</strong>" in officer.get("/staff/notices/1/").text
+    clock.set("2027-03-17")
+    page = officer.get("/staff/notices/1/").text
+    assert "offense number <strong>2</strong>" in page and "$350.00 to $700.00" in page
+    assert "NOV-2027-0002 not appealed in time" in page and "Pending, not counted" not in page
+    assert "Yes: NOV-2027-0002 not appealed in time" in officer.get("/staff/respondents/1/").text
+    # An appeal filed in time holds it pending until the Board upholds the notice.
+    ok(post(officer, "/staff/notices/2/steps/appeal", "/staff/notices/2/",
+            appeal_filed_on="2027-03-10"))  # fmt: skip
+    assert "offense number <strong>1</strong>" in officer.get("/staff/notices/1/").text
+    ok(post(officer, "/staff/notices/2/steps/decision", "/staff/notices/2/",
+            decided_on="2027-03-17", upheld="yes"))  # fmt: skip
+    page = officer.get("/staff/notices/1/").text
+    assert (
+        "offense number <strong>2</strong>" in page and "NOV-2027-0002 upheld by the Board" in page
+    )
+
+
 def test_offense_history_counts_established_violations_within_five_years(officer, clock):
     violation(officer, committed_on="2022-02-27", found_on="2022-02-27", description="Oil.")
     violation(officer, respondent="1", committed_on="2027-02-26")
@@ -149,11 +175,21 @@ def test_offense_history_counts_established_violations_within_five_years(officer
     ok(post(officer, "/staff/violations/1/notice", order_1="y"))
     issue(officer, 2)
     page = officer.get("/staff/notices/1/").text
-    assert "offense number <strong>2</strong>" in page and "$350.00 to $700.00" in page
+    # Its appeal period runs (served 1 March, 15 days): pending, shown apart (L16).
+    assert "offense number <strong>1</strong>" in page and "$50.00 to $350.00" in page
+    assert "Pending, not counted: 1 earlier notice not yet established." in page
+    assert "this would be offense number 2: a fine of $350.00 to $700.00" in page
+    assert "pending, not counted (not yet established: NOV-2027-0002 the appeal period runs" \
+        " until March 16, 2027)" in page  # fmt: skip
     # The Board does not uphold the 2022 notice (finding 5): it stops counting, and says why.
     clock.set("2027-03-05")
     ok(post(officer, "/staff/notices/2/steps/appeal", "/staff/notices/2/",
             appeal_filed_on="2027-03-02"))  # fmt: skip
+    page = officer.get("/staff/notices/1/").text
+    assert "offense number <strong>1</strong>" in page
+    assert "NOV-2027-0002 its appeal awaits the Board" in page
+    assert "Not yet (pending): NOV-2027-0002 its appeal awaits the Board" in officer.get(
+        "/staff/respondents/1/").text  # fmt: skip
     ok(post(officer, "/staff/notices/2/steps/decision", "/staff/notices/2/",
             decided_on="2027-03-05", upheld="no"))  # fmt: skip
     page = officer.get("/staff/notices/1/").text

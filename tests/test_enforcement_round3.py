@@ -30,6 +30,16 @@ def notice(client, deadline: str | None = "2027-03-31", **orders) -> None:
     issue(client)
 
 
+def billed(client, clock, completed: str, mailed: str, work: str) -> None:
+    """The notice, abated on `completed` ($`work` and $100 of administration), its cost notice
+    mailed on `mailed` for 12 payments."""
+    notice(client)
+    clock.set(completed)
+    ok(step(client, "completion", completed_on=completed, work=work, admin="100"))
+    clock.set(mailed)
+    ok(step(client, "costs", cost_notice_mailed_on=mailed, payment_count="12"))
+
+
 def test_l3_the_respondents_correction_is_recorded_and_stops_the_clock(officer, clock):
     notice(officer)
     clock.set("2027-04-21")
@@ -112,11 +122,7 @@ def test_l5_no_tax_bill_while_a_protest_awaits_the_board(officer, clock):
 
 
 def test_l5_the_tax_bill_follows_a_past_due_payment(officer, clock):
-    notice(officer)
-    clock.set("2027-04-05")
-    ok(step(officer, "completion", completed_on="2027-04-05", work="1,000", admin="100"))
-    clock.set("2027-04-20")
-    ok(step(officer, "costs", cost_notice_mailed_on="2027-04-20", payment_count="12"))
+    billed(officer, clock, "2027-04-05", "2027-04-20", work="1,000")
     # Payment 1 ($91.74) is due Tuesday 25 May: on that day the tax bill is refused.
     clock.set("2027-05-25")
     assert step(officer, "tax", tax_bill_on="2027-05-25").status_code == 422
@@ -171,3 +177,39 @@ def test_l18_the_statement_says_when_the_time_to_protest_ended(officer, clock):
     assert "The time to protest (30 days from receiving the cost notice) ended on Thursday," \
         " June 24, 2027 ." in statement  # fmt: skip
     assert "You may object to the amount" not in statement
+
+
+def test_the_deadlines_page_lists_every_past_due_payment(officer, clock):
+    """Officer walk 5: at 31 December 2027, payments 3 (Monday 29 November, the 28th a Sunday)
+    and 4 (Tuesday 28 December) are both past due, as the statement shows."""
+    billed(officer, clock, "2027-08-16", "2027-08-24", work="1,900")
+    clock.set("2027-10-15")
+    ok(post(officer, f"{N}payments", N, paid_on="2027-10-15", amount="500"))
+    clock.set("2027-12-31")
+    page = text(officer.get("/staff/enforcement/deadlines").text)
+    assert "Payment 3 of 12 due" in page and "Payment 4 of 12 due" in page
+    assert "Payment 5 of 12 due" in page, "the next one still to come"
+    assert "Payment 6 of 12" not in page and "Payment 2 of 12" not in page
+    dates = re.findall(r'<time datetime="(2027-1[012]-\d\d|2028-01-\d\d)"',
+                       officer.get("/staff/enforcement/deadlines").text)  # fmt: skip
+    assert [d for d in dates if d != "2027-12-31"] == ["2027-11-29", "2027-12-28", "2028-01-28"]
+    statement = text(officer.get(f"{N}statement").text)
+    assert statement.count("past due") >= 2
+
+
+def test_l17_the_fine_order_states_the_range_never_an_amount(officer, clock):
+    """Seed 167 lets a notice order "Payment of a fine"; 173 sets fines only on conviction."""
+    violation(officer)
+    refused = post(officer, "/staff/violations/1/notice", order_4="y", specifics_4="Pay $200.")
+    assert refused.status_code == 422
+    assert "Leave the amount out: the law sets a fine only on conviction." in text(refused.text)
+    assert "Pay $200." in refused.text, "what was typed is kept"
+    for typed in ("Pay 200 dollars.", "Pay $ 50"):
+        again = post(officer, "/staff/violations/1/notice", order_4="y", specifics_4=typed)
+        assert again.status_code == 422
+    ok(post(officer, "/staff/violations/1/notice", order_4="y", specifics_4="As a court sets it."))
+    issue(officer)
+    letter = text(officer.get(f"{N}letter").text)
+    assert "(e) Payment of a fine; and As a court sets it. The amount is set by a court on" \
+        " conviction (§ 216-13 B, as the Village reads it): for this offense, a fine of $50.00" \
+        " to $350.00." in letter  # fmt: skip

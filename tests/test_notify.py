@@ -102,7 +102,15 @@ def test_a_filing_after_a_phone_notice_shows_both_deadlines(app, client):
                              dec_called_at=today_at(0, 6), ended_at=today_at(0, 7),
                              prior_notice_at=today_at(0, 8))  # fmt: skip
     review, final = file_notification(client, data)
-    assert review.status_code == 200 and "Check your notification" in review.text
+    assert (
+        review.status_code == 200
+        and "Check your record" in review.text
+        and "Record of a release · Step 3 of 3" in review.text
+    )
+    assert (
+        "Submit this record" in review.text
+        and "notification" not in review.text.split("<h1")[1].split("</h1>")[0]
+    )
     for page in (review.text, client.get(final.headers["Location"]).text):
         assert "Notice to the Village</strong>" in page and "Given by telephone" in page
         assert "Written confirmation</strong>" in page
@@ -178,7 +186,8 @@ def test_the_smo_copy_and_the_receipt_hold_every_field(app, client, mail_server,
     [smo] = mail_server.to("smo@village.test")
     [receipt] = mail_server.to("sam@depot.test")
     assert smo["Subject"].startswith("Release notification REL-")
-    assert receipt["Subject"].startswith("Receipt for your release notification REL-")
+    assert receipt["Subject"].startswith("Receipt for your record of a release REL-")
+    assert receipt["Subject"].endswith(" (not your notice to the Village)")
     page = client.get(final.headers["Location"]).text
     texts = [body(receipt), body(receipt, "html"), body(smo), page]
     answers = [value for name, value in data.items()
@@ -436,14 +445,20 @@ def test_the_facility_s_record_is_asked_only_of_commercial_and_industrial_filers
     assert reading in receipts["commercial"] and "Keep the facility's on-site written record" \
         " of the release." in receipts["commercial"]  # fmt: skip
     assert (
-        "The facility is commercial or industrial, so § 216-12 requires" in receipts["commercial"]
+        "we read the facility as a commercial or industrial establishment, so § 216-12 requires"
+        in receipts["commercial"]
     )
-    assert (
-        reading not in receipts["residential"]
-        and "on-site written record" not in receipts["residential"]
-    )
+    assert reading not in receipts["residential"]
     assert "If the release came from a commercial or industrial establishment, § 216-12" \
         " requires" in receipts["other"] and reading in receipts["other"]  # fmt: skip
+    # L21: who counts as commercial is a reading, said to every kind of filer.
+    who = "Our reading of who keeps it: The law does not say which places are commercial or" \
+        " industrial establishments. We go by the kind of place you chose"  # fmt: skip
+    assert who in receipts["other"] and who not in receipts["commercial"]
+    assert "From the kind of place you chose, we read the on-site written record § 216-12" \
+        " requires of a commercial or industrial establishment as not required of you. Our" \
+        " reading: The law does not say which places" in receipts["residential"]  # fmt: skip
+    assert "apartments let for rent), when it may: ask the Village." in receipts["residential"]
 
 
 def test_the_receipt_is_a_record_to_keep_not_the_notice_nor_the_facility_s_record(
@@ -560,3 +575,13 @@ def test_round3_the_text_receipt_asks_for_a_call_only_when_no_notice_is_given(cl
                                                  prior_notice_to=""))  # fmt: skip
     untold = " ".join(body(mail_server.to("sam@depot.test")[1]).split())
     assert "it is not the notice § 216-12 requires. Call Clerk and Code Enforcement at" in untold
+
+
+def test_the_filing_is_named_as_what_it_is_unless_content_accepts_it_as_the_notice():
+    """L11: "notification" is the law's word for the notice (seed 153); the filing is a record."""
+    from content_model.site import OnlineFiling
+
+    assert OnlineFiling(False, False).name == "record of a release"
+    assert OnlineFiling(False, False).short == "record"
+    assert OnlineFiling(True, False).name == "release notification"
+    assert OnlineFiling(True, False).short == "notification"

@@ -190,7 +190,7 @@ class MergeForm(FlaskForm):
     )
 
 
-OUTCOME_CHOICES = [("notice", "Notice of violation issued, not overturned"),
+OUTCOME_CHOICES = [("notice", "Notice of violation final (not appealed in time, or upheld)"),
                    ("conviction", "Convicted"),
                    ("overturned", "Notice overturned, or the charge dismissed")]  # fmt: skip
 
@@ -208,6 +208,15 @@ class ReasonForm(FlaskForm):
     reason = text("Reason", 300, required="Say why.")
 
 
+# The fine order states no amount (content `fine_order`, seed 167 and 173): a figure with a
+# dollar sign or the word "dollars" is refused.
+AMOUNT = re.compile(r"\$\s*\d|\d\s*(dollars?|usd)\b", re.IGNORECASE)
+FINE_AMOUNT = (
+    "Leave the amount out: the law sets a fine only on conviction. The notice prints the range"
+    " the penalties set for this offense."
+)
+
+
 class NoticeForm(DayForm):
     """The orders (a checkbox and specifics for each order the notice section lists) and the
     deadline; made by `notice_form`, which adds `order_<n>` and `specifics_<n>`."""
@@ -216,6 +225,7 @@ class NoticeForm(DayForm):
     future_ok = ("deadline",)
     order_labels: tuple[str, ...] = ()
     abatement_labels: tuple[str, ...] = ()
+    fine_label: str = ""
 
     def validate(self, extra_validators: Any = None) -> bool:
         fine = super().validate(extra_validators)
@@ -223,6 +233,11 @@ class NoticeForm(DayForm):
         if not chosen:
             self["order_0"].errors = ["Choose at least one order."]
             fine = False
+        if self.fine_label in chosen:
+            specifics = self[f"specifics_{self.index(self.fine_label)}"]
+            if AMOUNT.search(specifics.data or ""):
+                specifics.errors = [*specifics.errors, FINE_AMOUNT]
+                fine = False
         if set(self.abatement_labels) & set(chosen) and not self.deadline.data:
             message = "When abatement or restoration is ordered, set the deadline."
             self.deadline.errors = [*self.deadline.errors, message]
@@ -248,11 +263,15 @@ class NoticeForm(DayForm):
 
 
 def notice_form(
-    orders: list[tuple[str, str]], abatement_labels: tuple[str, ...], **kwargs: Any
+    orders: list[tuple[str, str]],
+    abatement_labels: tuple[str, ...],
+    fine_label: str = "",
+    **kwargs: Any,
 ) -> NoticeForm:
     """A NoticeForm with a checkbox and a specifics box for each order: (label, its words)."""
     fields: dict[str, Any] = {"order_labels": tuple(label for label, _ in orders),
-                              "abatement_labels": abatement_labels}  # fmt: skip
+                              "abatement_labels": abatement_labels,
+                              "fine_label": fine_label}  # fmt: skip
     for i, (label, words) in enumerate(orders):
         fields[f"order_{i}"] = BooleanField(f"{label} {words}")
         fields[f"specifics_{i}"] = long_text(f"Specifics for {label}", 2000)

@@ -15,8 +15,11 @@ from typing import Any
 import sqlite_utils
 from flask import has_request_context, request
 
+from content_model.enforcement import Terms
 from portal.core.clock import local_stamp
 from portal.core.db import insert, one, rows, transaction
+from portal.core.deadlines import BusinessCalendar
+from portal.enforcement import rules
 from portal.enforcement.rules import Prior
 from portal.staff.workflow import WorkflowError, log
 
@@ -27,12 +30,14 @@ ROLES = {
     "other": "Another responsible person",
 }
 OUTCOMES = {
-    "notice": "Notice of violation issued, not overturned",
+    "notice": "Notice of violation final (not appealed in time, or upheld)",
     "conviction": "Convicted",
     "overturned": "Notice overturned, or the charge dismissed",
 }
 # The outcomes that establish an earlier offense (the offense number counts only these).
 ESTABLISHED = ("notice", "conviction")
+# What the offense count weighs a notice by: today, the terms and the business calendar.
+Law = tuple[dt.date, Terms, BusinessCalendar]
 # What a respondent's record holds that staff can edit.
 CONTACT = ("name", "mailing_address", "phone", "email", "role")
 
@@ -191,11 +196,12 @@ def remove_prior(
 
 def history(db: sqlite_utils.Database, respondent_id: int) -> list[dict[str, Any]]:
     """Every violation recorded against a respondent, newest first, with its notice in force
-    (the latest issued one not superseded) and the Board's decision on it, if any."""
+    (the latest issued one not superseded), its appeal and the Board's decision, if any."""
     return rows(
         db,
         "SELECT v.*, c.reference AS case_reference, n.id AS notice_id,"
-        " n.number AS notice_number, s.decided_on, s.upheld"
+        " n.number AS notice_number, n.issued_on, s.appeal_filed_on, s.late_appeal_accepted,"
+        " s.decided_on, s.upheld"
         " FROM violations v JOIN cases c ON c.id = v.case_id"
         " LEFT JOIN notices n ON n.id = (SELECT id FROM notices WHERE violation_id = v.id"
         "  AND issued_on IS NOT NULL AND superseded_by IS NULL ORDER BY id DESC LIMIT 1)"
@@ -205,29 +211,37 @@ def history(db: sqlite_utils.Database, respondent_id: int) -> list[dict[str, Any
     )
 
 
-def established(violation: dict[str, Any]) -> tuple[bool, str]:
-    """Whether a violation of `history` is established, and if not, why, in words."""
+def standing(violation: dict[str, Any], law: Law) -> tuple[str, str]:
+    """Whether a violation of `history` is "established", "pending" or "not" for the offense
+    number, and why, in words (rules.notice_standing)."""
     if not violation["notice_number"]:
-        return False, "no notice of violation issued"
-    if violation["decided_on"] and violation["upheld"] == 0:
-        return False, f"{violation['notice_number']} not upheld by the Board"
-    return True, ""
+        return "not", "no notice of violation issued"
+    state, why = rules.notice_standing(
+        dt.date.fromisoformat(violation["issued_on"]),
+        dt.date.fromisoformat(violation["appeal_filed_on"]) if violation["appeal_filed_on"]
+        else None, bool(violation["late_appeal_accepted"]),
+        dt.date.fromisoformat(violation["decided_on"]) if violation["decided_on"] else None,
+        None if violation["upheld"] is None else bool(violation["upheld"]), *law,
+    )  # fmt: skip
+    return state, f"{violation['notice_number']} {why}"
 
 
 def priors(
-    db: sqlite_utils.Database, respondent_id: int, leave_out: int | None = None
+    db: sqlite_utils.Database, respondent_id: int, law: Law, leave_out: int | None = None
 ) -> list[Prior]:
     """The earlier violations the offense number weighs: those recorded on cases (but the one
-    `leave_out`) and those entered from the paper files, each with whether it is established."""
+    `leave_out`) and those entered from the paper files, each with whether it is established
+    or pending (`law`: today, the terms and the business calendar)."""
     found = []
     for violation in history(db, respondent_id):
         if violation["id"] == leave_out:
             continue
-        ok, why = established(violation)
+        state, why = standing(violation, law)
         label = violation["case_reference"] + (
             f" ({violation['notice_number']})" if violation["notice_number"] else ""
         )
-        found.append(Prior(dt.date.fromisoformat(violation["committed_on"]), label, ok, why))
+        found.append(Prior(dt.date.fromisoformat(violation["committed_on"]), label,
+                           state == "established", why, state == "pending"))  # fmt: skip
     for prior in prior_offenses(db, respondent_id):
         if prior["removed_at"]:
             continue

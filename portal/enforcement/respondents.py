@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import abort, flash, redirect, render_template, url_for
+from flask import abort, current_app, flash, redirect, render_template, url_for
 from flask_wtf import FlaskForm
 
 from portal.core.clock import local_today
@@ -64,8 +64,10 @@ def respondent(respondent_id: int, overrides: dict[str, FlaskForm] | None = None
     page_forms = {**_forms(person), **(overrides or {})}
     _choices(page_forms, person)
     violations = people.history(db, respondent_id)
+    law = (local_today(), current_app.extensions["enforcement"].terms,
+           current_app.extensions["calendar"])  # fmt: skip
     for v in violations:
-        v["established"], v["why_not"] = people.established(v)
+        v["standing"], v["why_not"] = people.standing(v, law)
     log = people.events(db, respondent_id)
     for event in log:
         event["words"] = render_template(

@@ -157,12 +157,15 @@ def anniversary(day: dt.date, years: int) -> dt.date:
 class Prior:
     """An earlier violation of the same respondent: when it was committed, how the pages name
     it, and whether it was established (an issued notice the Board did not overturn, or a
-    notice or conviction in the paper files); `why_not` says why not."""
+    notice or conviction in the paper files); `why_not` says why not (or, established, how)."""
 
     committed: dt.date
     label: str
     established: bool = True
     why_not: str = ""
+    # Not yet established, but it may become so: its appeal period is running or its appeal
+    # awaits the Board (reading `offense_counts`).
+    pending: bool = False
 
 
 @dataclass(frozen=True)
@@ -173,6 +176,7 @@ class Earlier:
     counted: bool
     why: str
     label: str = ""
+    pending: bool = False
 
 
 @dataclass(frozen=True)
@@ -180,6 +184,37 @@ class OffenseCount:
     number: int  # 1 for a first offense
     earlier: tuple[Earlier, ...]
     tier: Tier
+    # The offense number and range if every pending earlier notice became established.
+    pending: int = 0
+    if_pending: Tier | None = None
+
+
+def notice_standing(
+    issued: dt.date,
+    appealed: dt.date | None,
+    late_accepted: bool,
+    decided: dt.date | None,
+    upheld: bool | None,
+    today: dt.date,
+    terms: Terms,
+    calendar: BusinessCalendar,
+) -> tuple[str, str]:
+    """Whether an issued notice establishes its violation for the offense number (reading
+    `offense_counts`): "established", "pending" or "not", with why in words. "final": once it
+    was not appealed in time (the period closed) or the Board upheld it; "issued": as soon as
+    it is issued, unless the Board did not uphold it."""
+    if decided and upheld is False:
+        return "not", "not upheld by the Board"
+    if decided and upheld:
+        return "established", "upheld by the Board"
+    if terms.offense_counts == "issued":
+        return "established", "issued, not overturned"
+    window = appeal_window(issued, terms, calendar)
+    if appealed and (appealed <= window or late_accepted):
+        return "pending", "its appeal awaits the Board"
+    if today <= window:
+        return "pending", f"the appeal period runs until {window:%B} {window.day}, {window.year}"
+    return "established", "not appealed in time"
 
 
 def offense_number(
@@ -201,14 +236,21 @@ def offense_number(
         day, label = prior.committed, prior.label
         if day >= committed:
             found.append(Earlier(day, False, "not before this violation", label))
+        elif committed >= anniversary(day, years):
+            found.append(Earlier(day, False, f"{years} years or more before", label))
+        elif prior.pending:
+            found.append(Earlier(day, False, f"not yet established: {prior.why_not}", label, True))
         elif not prior.established:
             found.append(Earlier(day, False, prior.why_not or "not established", label))
-        elif committed < anniversary(day, years):
-            found.append(Earlier(day, True, f"within {years} years", label))
         else:
-            found.append(Earlier(day, False, f"{years} years or more before", label))
+            how = f"; {prior.why_not}" if prior.why_not else ""
+            found.append(Earlier(day, True, f"within {years} years{how}", label))
     number = 1 + sum(e.counted for e in found)
-    return OffenseCount(number, tuple(found), penalty_range(number, terms))
+    pending = sum(e.pending for e in found)
+    return OffenseCount(
+        number, tuple(found), penalty_range(number, terms), pending,
+        penalty_range(number + pending, terms) if pending else None,
+    )  # fmt: skip
 
 
 def penalty_range(number: int, terms: Terms) -> Tier:
@@ -593,10 +635,18 @@ def readings(terms: Terms) -> dict[str, str]:
         "weeks": f"A week of continued violation starts the day after the correction date;"
         f" the count is of {weeks}.",
         "offenses": f"An earlier offense counts when this one was committed before its"
-        f" {terms.offense_years}th anniversary, and only when it was established: an issued"
-        " notice the Board did not overturn, or a notice or conviction in the paper files. A"
-        " violation recorded with no notice, or whose notice the Board did not uphold, does"
-        " not count. The court decides which are convictions.",
+        f" {terms.offense_years}th anniversary, and only when it was established: "
+        + (
+            "an issued notice not appealed in time (its appeal period closed) or upheld by the"
+            " Board; a notice whose appeal period is running or whose appeal awaits the Board"
+            " is shown apart as pending"
+            if terms.offense_counts == "final"
+            else "an issued notice the Board did not overturn"
+        )
+        + ", or a final notice or a conviction in the paper files. A violation recorded with no"
+        " notice, or whose notice the Board did not uphold, does not count. The law sets the"
+        " ranges for conviction of a second or later offense; the court decides which are"
+        " convictions.",
         "conditions": (
             "All five conditions must hold."
             if terms.conditions_required == "all"

@@ -158,9 +158,13 @@ def timeline(
         result.next_payment = rules.next_installment(result.schedule, paid, interest)
         result.special_assessment = rules.special_assessment(result.schedule, paid, today, interest)
         result.states = rules.installment_states(result.schedule, paid, today, interest)
-        if result.next_payment:
-            add("payment", f"Payment {result.next_payment.number} of {len(result.schedule)} due",
-                result.next_payment.due, "costs", True)  # fmt: skip
+        # Every installment unpaid after its due date (as the statement lists them), and the
+        # next one still to come.
+        upcoming = next((st for st in result.states if st.left > 0 and not st.past_due), None)
+        for state in result.states:
+            if state.left > 0 and (state.past_due or state is upcoming):
+                add("payment", f"Payment {state.item.number} of {len(result.schedule)} due",
+                    state.item.due, "costs", True)  # fmt: skip
     return result
 
 

@@ -29,18 +29,20 @@ def _actor() -> str:
 
 
 def section_choices() -> list[tuple[str, str]]:
-    """Each section a person can violate (content's `violable`) and its lettered subdivisions,
-    as "N-M B" (the chapter's own numbers): never the definitions or the enforcement sections."""
+    """Each provision a person can violate (content's `violable`: "N-M" or "N-M B", the
+    chapter's own numbers), with its title or its first words: never a scope clause, a
+    definition or the officer's power."""
     choices = [("", "Choose a section")]
     ordinance = current_app.extensions["content"].ordinance
-    for number in law().violable:
+    for entry in law().violable:
+        number, _, label = entry.partition(" ")
         section = ordinance.by_number[number]
-        choices.append((section.number, f"§ {section.number} {section.title}"))
-        for part in section.body:
-            if part.label and part.label.endswith("."):
-                label = part.label.rstrip(".")
-                words = part.text.split(". ")[0][:60]
-                choices.append((f"{section.number} {label}", f"§ {section.number} {label} {words}"))
+        if not label:
+            choices.append((entry, f"§ {entry} {section.title}"))
+            continue
+        part = next(p for p in section.body if p.label and p.label.rstrip(".") == label)
+        words = (part.text or part.items[0].text).split(". ")[0].rstrip(".")[:60]
+        choices.append((entry, f"§ {entry} {words}"))
     return choices
 
 
@@ -151,7 +153,7 @@ def _notice(notice_id: int) -> dict[str, Any]:
 def _notice_form(data: dict | None = None, submitted: bool = False) -> forms.NoticeForm:
     abatement = law().abatement_orders
     kwargs: dict[str, Any] = {} if submitted else {"formdata": None, "data": data or {}}
-    form = forms.notice_form(provision_items("orders"), abatement, **kwargs)
+    form = forms.notice_form(provision_items("orders"), abatement, law().fine_order, **kwargs)
     form.latest = local_today()
     return form
 
@@ -538,7 +540,8 @@ def _context(notice: dict[str, Any]) -> dict[str, Any]:
     payments = records.payments(db, notice["id"])
     remedies = records.remedies(db, notice["id"])
     committed = day_of(violation["committed_on"])
-    priors = people.priors(db, violation["respondent_id"], leave_out=violation["id"])
+    priors = people.priors(db, violation["respondent_id"], (today, enforcement.terms, calendar),
+                           leave_out=violation["id"])  # fmt: skip
     offense = rules.offense_number(committed, priors, enforcement.terms)
     line = (
         timeline(notice, steps, payments, remedies, enforcement.terms, calendar, today)

@@ -6,11 +6,22 @@ from __future__ import annotations
 from typing import Any
 
 import sqlite_utils
+from flask import current_app
 
 from portal.core.db import one_row
 from portal.mail.compose import map_link, photo_ids, queue, queue_smo_copy, status_link
 from portal.notification.records import online_filing as _online
 from portal.notification.records import record, stored_deadlines
+
+
+def _receipt_subject(reference: str) -> str:
+    """The subject that stays in the filer's inbox: the filing by its own name, never the law's
+    word for the notice it is not (unless the content accepts it as that notice)."""
+    online = _online()
+    if online.counts_as_notice:
+        return f"Receipt for your {online.name} {reference}"
+    kind = current_app.extensions["content"].settings.kind
+    return f"Receipt for your {online.name} {reference} (not your notice to the {kind})"
 
 
 def queue_notification_mail(db: sqlite_utils.Database, case: dict[str, Any], token: str) -> None:
@@ -33,7 +44,7 @@ def queue_notification_mail(db: sqlite_utils.Database, case: dict[str, Any], tok
         "notification",
         purpose="receipt",
         recipient=case["contact_email"],
-        subject=f"Receipt for your release notification {case['reference']}",
+        subject=_receipt_subject(case["reference"]),
         for_smo=False,
         **context,
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import subprocess
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -52,6 +53,13 @@ def pdf_pages(page, tmp_path, name: str) -> int:
     page.emulate_media(media="screen")
     page.set_viewport_size({"width": 360, "height": 740})
     return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+
+
+def sheets(tmp_path, name: str) -> list[str]:
+    """The text of each printed sheet of `name`.pdf (poppler's pdftotext, one form feed a sheet)."""
+    path = tmp_path / f"{name}.pdf"
+    out = subprocess.run(["pdftotext", "-layout", path, "-"], capture_output=True, check=True)
+    return [sheet for sheet in out.stdout.decode().split("\f") if sheet.strip()]
 
 
 def dates_on(page) -> list[str]:
@@ -162,6 +170,10 @@ def test_from_a_confirmed_violation_to_two_payments(
     expect(page.locator(".letter")).to_contain_text(number)
     assert "2027-03-16" in dates_on(page)
     assert 1 <= pdf_pages(page, tmp_path, "notice") <= 2
+    # Officer walk 11: the last sheet holds the last paragraph with the signature, never the
+    # signature alone.
+    last = sheets(tmp_path, "notice")[-1]
+    assert "Signature" in last and "If the violation is not corrected" in last, last
     page.go_back()
 
     clock.set("2027-03-10")
@@ -281,7 +293,7 @@ def test_each_violation_has_its_place_and_respondents_are_kept_true(
     expect(page.locator(".flash")).to_contain_text("Details saved.")
     expect(page.locator(".summary-list")).to_contain_text("(607) 555-0188")
     # Two paper-file offenses: a notice upheld in 2023 and one overturned in 2024.
-    for day, reference, outcome in [("2023-04-15", "NOV-2023-0003", "Notice of violation issued"),
+    for day, reference, outcome in [("2023-04-15", "NOV-2023-0003", "Notice of violation final"),
                                     ("2024-01-10", "NOV-2024-0001", "Notice overturned")]:  # fmt: skip
         form = page.locator("#add-prior")
         form.get_by_label("Date the offense was committed").fill(day)

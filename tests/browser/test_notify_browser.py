@@ -34,12 +34,12 @@ def test_from_triage_to_a_printed_receipt_on_a_phone(open_tab, live_server, tmp_
     page.wait_for_selector("text=Call 911 first")
     check(page, "details")
     fill_details(page, data)
-    page.get_by_role("button", name="Review your notification").click()
+    page.get_by_role("button", name="Review your record").click()
 
-    page.wait_for_selector("h1:text('Check your notification')")
+    page.wait_for_selector("h1:text('Check your record')")
     check(page, "review")
     assert "Given by telephone" in page.text_content(".deadlines")
-    page.get_by_role("button", name="Submit notification").click()
+    page.get_by_role("button", name="Submit this record").click()
 
     page.wait_for_url(re.compile(r"/status/[\w-]+/\?filed=1$"))
     check(page, "receipt")
@@ -91,10 +91,10 @@ def test_review_and_receipt_fit_a_narrow_phone_with_a_long_email(
     page.get_by_role("button", name="Continue").click()
     page.wait_for_selector("text=Call 911 first")
     fill_details(page, data)
-    page.get_by_role("button", name="Review your notification").click()
-    page.wait_for_selector("h1:text('Check your notification')")
+    page.get_by_role("button", name="Review your record").click()
+    page.wait_for_selector("h1:text('Check your record')")
     check(page, f"review at {width} px")
-    page.get_by_role("button", name="Submit notification").click()
+    page.get_by_role("button", name="Submit this record").click()
     page.wait_for_url(re.compile(r"/status/[\w-]+/\?filed=1$"))
     check(page, f"receipt at {width} px")
     assert LONG_EMAIL in page.text_content("main")
@@ -161,8 +161,8 @@ def test_back_from_the_review_shows_step_2_without_a_resubmission_error(
         data = notification_data()
         answer_triage(page, live_server, {k: data[k] for k in ("danger", "hazardous", "petroleum")})
         fill_details(page, data)
-        page.get_by_role("button", name="Review your notification").click()
-        page.wait_for_selector("h1:text('Check your notification')")
+        page.get_by_role("button", name="Review your record").click()
+        page.wait_for_selector("h1:text('Check your record')")
         page.go_back()
         page.wait_for_selector("h1:text('Tell us about the release')")
         assert page.input_value("#facility_name") == data["facility_name"]
@@ -170,8 +170,8 @@ def test_back_from_the_review_shows_step_2_without_a_resubmission_error(
         navigation = page.evaluate("performance.getEntriesByType('navigation')[0].toJSON()")
         assert navigation["type"] == "back_forward" and navigation["transferSize"] == 0
         # From there, on again: the review comes back as before.
-        page.get_by_role("button", name="Review your notification").click()
-        page.wait_for_selector("h1:text('Check your notification')")
+        page.get_by_role("button", name="Review your record").click()
+        page.wait_for_selector("h1:text('Check your record')")
     finally:
         context.close()
 
@@ -227,10 +227,10 @@ def test_the_receipt_s_first_screen_says_it_is_not_the_notice_and_what_is_due(
                              responsible_email=LONG_EMAIL)  # fmt: skip
     answer_triage(page, live_server, {k: data[k] for k in ("danger", "hazardous", "petroleum")})
     fill_details(page, {k: v for k, v in data.items() if not k.startswith("prior_notice_")})
-    page.get_by_role("button", name="Review your notification").click()
-    page.wait_for_selector("h1:text('Check your notification')")
+    page.get_by_role("button", name="Review your record").click()
+    page.wait_for_selector("h1:text('Check your record')")
     assert page.evaluate(SPLIT_WORDS) == [], "a label broken inside a word on the review"
-    page.get_by_role("button", name="Submit notification").click()
+    page.get_by_role("button", name="Submit this record").click()
     page.wait_for_url(re.compile(r"/status/[\w-]+/\?filed=1$"))
     check(page, "receipt, nothing told yet")
     first = page.locator("text=This is not your notice to the Village.")
