@@ -51,8 +51,8 @@ def test_l3_the_respondents_correction_is_recorded_and_stops_the_clock(officer, 
     assert "Enter a date on or after the day it was corrected." in refused.text
     ok(step(officer, "corrected", corrected_on="2027-03-29", correction_checked_on="2027-03-30"))
     page = text(officer.get(N).text)
-    assert "Corrected by the respondent on Monday, March 29, 2027 (checked by smo on Tuesday," \
-        " March 30, 2027 ): no access request or abatement follows (§ 216-15 A)." in page  # fmt: skip
+    assert "Corrected by the respondent on Monday, March 29, 2027 (checked on Tuesday, March 30," \
+        " 2027 ; recorded by smo): no access request or abatement follows (§ 216-15 A)." in page  # fmt: skip
     assert "0 weeks from the correction date, Wednesday, March 31, 2027 , to the correction by" \
         " the respondent, Monday, March 29, 2027" in page  # fmt: skip
     assert "Overdue" not in page and "Done, Monday, March 29, 2027" in page

@@ -125,6 +125,12 @@ def test_round3_section_11_and_section_6_are_stated_whole_on_every_page(build):
             " establishment to provide at their own expense reasonable protection" in page
         ), slug
         assert "where it finds a problem" not in page and "businesses must" not in page, slug
+    # Re-read N9 (seed 150): the source of an illicit discharge or of an activity contaminating
+    # stormwater; and pet waste's page states the section 216-6 rule once.
+    for slug in ("car-washing", "fats-oils-grease", "trash-and-litter"):
+        assert "a source of an illicit discharge, or of an activity contaminating stormwater," \
+            in text_of(build, "learn", slug), slug  # fmt: skip
+    assert text_of(build, "learn", "pet-waste").count("except the discharges § 216-6 A(1)") == 1
     for slug in ("car-washing", "pools-and-hot-tubs", "pet-waste"):
         page = text_of(build, "learn", slug)
         assert "short list" not in page, slug
