@@ -241,3 +241,11 @@ def test_a_form_sent_again_spends_nothing_of_the_report_limit(tmp_path):
     assert sent == [303, 303, 303] and edited.status_code == 409
     another = {**open_form(client), **report_data(description="Oil in the gutter")}
     assert client.post("/report/", data=another).status_code == 429
+
+
+@pytest.mark.parametrize("path", ["/report/", "/notify/"])
+def test_a_part_whose_name_cannot_be_read_is_a_400_not_a_500(client, path):
+    """A multipart part named "\\" reaches Flask as the key None (found by the fuzzer)."""
+    body = b'--XX\r\nContent-Disposition: form-data; name="\\"\r\n\r\n<script>\r\n--XX--\r\n'
+    answer = client.post(path, data=body, content_type="multipart/form-data; boundary=XX")
+    assert answer.status_code == 400

@@ -30,6 +30,16 @@ class UploadsInMemory(Request):
     def _get_file_stream(self, *args, **kwargs) -> BytesIO:
         return BytesIO()
 
+    def _load_form_data(self) -> None:
+        super()._load_form_data()
+        # A multipart part whose name Werkzeug cannot read (name="\\") comes as the key None:
+        # no form has it, and what reads every name (the CSRF check) would fail on it (a 500).
+        for part in ("form", "files"):
+            data = self.__dict__.get(part)
+            if data is not None and None in data:
+                kept = [(k, v) for k, v in data.items(multi=True) if k is not None]
+                self.__dict__[part] = type(data)(kept)
+
 
 SUBMISSION_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 # Photos kept for forms not yet sent, per address and hour (review L4: six invalid forms
@@ -164,12 +174,8 @@ def store_submission(
     case stored without it, so a process that dies after the commit loses nothing.
 
     The form's limit of stored submissions is spent here, after the form was found valid and
-    before it is stored (LimitReached: the 429 page, nothing stored), unless its key is stored.
+    before a new case is stored (LimitReached: the 429 page, nothing stored).
     """
-    # A form stored already (a double tap, Back then Send) makes no new case: it spends nothing.
-    key = form.submission_key.data
-    if not one_row(get_db(), "SELECT 1 FROM cases WHERE submission_key = ?", [key]):
-        spend(STORED)
     stored = store_case(
         get_db(),
         kind=kind,
@@ -179,6 +185,9 @@ def store_submission(
         details=details,
         photo_ids=[photo["id"] for photo in photos],
         now=now,
+        # Spent only for a new case: a form stored already (a double tap, Back then Send)
+        # makes none, so it spends nothing.
+        on_new=lambda: spend(STORED),
     )
     courier.dispatch()
     return stored

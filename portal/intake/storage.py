@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 import sqlite_utils
@@ -54,11 +55,13 @@ def store_case(
     details: dict[str, Any],
     photo_ids: list[str],
     now: dt.datetime,
+    on_new: Callable[[], None] | None = None,
 ) -> Stored:
     """Write a case, its details and its photos in one transaction, once per submission key.
 
     Raises DuplicateSubmission (the key was used for something else) or PhotoExpired (a
-    kept photo is gone); then nothing is stored.
+    kept photo is gone); then nothing is stored. `on_new` runs only when a new case is about
+    to be written (what it raises stores nothing either).
     """
     described = kinds.get(kind)  # an unregistered kind is refused before anything is written
     token = status_token(secret, submission_key)
@@ -76,6 +79,8 @@ def store_case(
             # The same form again (a lost answer, a double tap): its photos are already kept.
             db.execute("DELETE FROM pending_photos WHERE submission_key = ?", [submission_key])
             return Stored(existing[0], existing[1], token, created=False)
+        if on_new is not None:
+            on_new()
         reference = next_reference(db, described.prefix, now.year)
         stamp = now.isoformat(timespec="seconds")
         case_id = insert(
