@@ -1,7 +1,5 @@
-/* The report form on a weak signal (after drafts.js): the service worker, the draft, and
-   reports kept on the phone (offline, or after a 429), sent by Background Sync where the
-   browser has it (only then may the page be closed) and here when the page opens or goes
-   online; then listed under "My reports" and said once. Also "My reports" itself. */
+/* The report form offline (after drafts.js): the draft, and reports kept on the phone,
+   sent by Background Sync (then the page may close) or by this page; "My reports". */
 (() => {
   'use strict';
   const D = window.Drafts, $ = (id) => document.getElementById(id);
@@ -13,7 +11,7 @@
   const el = (tag, props, ...kids) => { const e = Object.assign(document.createElement(tag), props); e.append(...kids); return e; };
   const when = (moment, clockOnly) => D.when(moment, tz, clockOnly);
   const mine = () => el('a', { href: mineUrl, textContent: 'My reports' });
-  // Set while the outbox may hold something to announce: only then does news.js open storage.
+  // Set while the outbox may hold something: only then does news.js open storage.
   const FLAG = 'reports-outbox';
   const flag = (on) => { try { if (on) localStorage.setItem(FLAG, '1'); else localStorage.removeItem(FLAG); } catch (e) { /* private mode */ } };
 
@@ -48,7 +46,7 @@
     retry = setTimeout(sendSaved, Math.max(0, at - Date.now()) + 500);
   }
 
-  // Say what the outbox did: sent (now under "My reports"), needing changes, held back.
+  // What the outbox did: sent (now in "My reports"), needing changes, held back.
   async function told(results) {
     const said = [];
     for (const r of await D.news()) {
@@ -110,6 +108,8 @@
     let timer;
     // Not the time: it comes filled in.
     const something = (fields, list) => list.length || fields.some(([n, v]) => v.trim() && n !== 'observed_at');
+    // A form being sent is no draft (a save due after Send would bring it back).
+    form.addEventListener('submit', () => clearTimeout(timer));
     form.addEventListener('input', () => {
       clearTimeout(timer);
       timer = setTimeout(() => (something(typed(), R.photos) ? D.put('draft', 'current', { fields: typed(),
