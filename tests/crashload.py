@@ -246,6 +246,9 @@ class Tally:
     connection_errors: int = 0
     retried_posts: int = 0  # POSTs sent again after the connection died under them
     abandoned_posts: int = 0  # POSTs whose retry never got an answer before time ran out
+    # Photos sent back with the form because the worker's decoder was full (the product's
+    # answer to a burst of photos, security review round 3, M2): a person sends it again.
+    decoder_busy: int = 0
     statuses: dict[str, int] = field(default_factory=dict)  # unexpected answers, with a sample
     samples: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -358,6 +361,9 @@ class Resident(threading.Thread):
             )
             with self.tally.lock:
                 self.tally.successes.append(success)
+        elif status == 422 and photo and "Many photos are being processed right now" in page:
+            with self.tally.lock:
+                self.tally.decoder_busy += 1
         else:
             what = (
                 f"POST /report/ {status}{' (retry)' if retried else ''}{' +photo' if photo else ''}"
