@@ -183,7 +183,8 @@ def _store(form: NotificationForm, photos: list[dict[str, Any]]):
 
 
 def receipt(db: sqlite_utils.Database, case: dict[str, Any], token: str):
-    """A filing's status page, which is also its receipt: the facility's written record."""
+    """A filing's status page, which is also its receipt: a record to keep, never the notice,
+    the mailed confirmation or the facility's on-site written record the law asks for."""
     notification = db["notifications"].get(case["id"])
     return render_template(
         "portal/notification_receipt.html",

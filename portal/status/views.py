@@ -1,6 +1,6 @@
 """The status page a person reaches with the secret link from their confirmation: each kind
-of case shows its own (for a release notification it is also the receipt, the facility's
-written record)."""
+of case shows its own (for a filed record of a release it is also the receipt: a record to
+keep, not the notice the law asks for nor the facility's on-site written record)."""
 
 from __future__ import annotations
 
