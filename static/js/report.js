@@ -201,6 +201,13 @@
     photoList();
     if (!form) return;
     const update = groups(form);
+    // Sent the usual way too (before send.js loads, it keeps the same record when it does):
+    // Back then gets this key, and the thanks page drops the draft of these words.
+    form.addEventListener('submit', () => {
+      try {
+        sessionStorage.setItem('report-last-sent', JSON.stringify({ key: form.elements.submission_key.value, description: form.elements.description.value }));
+      } catch (e) { /* private mode */ }
+    });
     // Back to the form just sent, fetched anew with what was typed put back (by the time
     // of pageshow): it takes the sent report's key (send.js keeps it), so Send again makes
     // no second one. Another form gone back to says something else, and keeps its own.

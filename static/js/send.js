@@ -19,12 +19,9 @@
 
   // Reports sent from this tab, by submission key: a form brought back after Back says so.
   const SENT = 'report-sent:';
+  // (report.js keeps the key and the words of the form last sent, for Back.)
   const remember = (key, answer) => {
-    try {
-      sessionStorage.setItem(SENT + key, JSON.stringify(answer));
-      // For report.js, after Back: the key, and the words that tell this form from another.
-      sessionStorage.setItem('report-last-sent', JSON.stringify({ key, description: form.elements.description.value }));
-    } catch (e) { /* private mode */ }
+    try { sessionStorage.setItem(SENT + key, JSON.stringify(answer)); } catch (e) { /* private mode */ }
   };
   const recall = (key) => { try { return JSON.parse(sessionStorage.getItem(SENT + key)); } catch (e) { return null; } };
 

@@ -23,6 +23,14 @@
     } else share.hidden = true;
     if (keep && window.Drafts && window.indexedDB) {
       const d = keep.dataset;
+      // The draft of the report just sent (sent before the form's own sender loaded, it
+      // stayed) would come back on the next form as if never sent.
+      let last = null;
+      try { last = JSON.parse(sessionStorage.getItem('report-last-sent')); } catch (e) { /* none */ }
+      if (last) window.Drafts.get('draft', 'current').then((draft) => {
+        const words = draft && draft.fields.find(([n]) => n === 'description');
+        if (words && words[1] === last.description) window.Drafts.remove('draft', 'current');
+      });
       window.Drafts.get('kept', d.reference).then((known) => { if (known) keep.hidden = true; });
       keep.addEventListener('click', () => window.Drafts.put('kept', d.reference,
         { reference: d.reference, url, received: d.received, status: d.status, checked: null,

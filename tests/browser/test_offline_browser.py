@@ -44,7 +44,7 @@ def test_a_report_made_offline_is_kept_and_sent_once_when_back_online(open_tab, 
     page, context = tab.page, tab.page.context
     page.goto(f"{url}/report/")
     # The service worker takes the form and its assets, so the form opens offline too.
-    page.wait_for_function("() => navigator.serviceWorker.ready.then(() => true)")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")  # evaluate awaits it
     assert [w.url for w in context.service_workers] == [f"{url}/report/sw.js"]
 
     context.set_offline(True)
@@ -165,7 +165,7 @@ def test_my_reports_keeps_a_report_and_forgets_it(open_tab, portal):
     page.goto(f"{url}/report/mine/")
     expect(page.locator("#my-reports-empty")).to_be_visible()
     # The worker's copy of the form starts the session (and its CSRF token): let it finish.
-    page.wait_for_function("() => navigator.serviceWorker.ready.then(() => true)")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")  # evaluate awaits it
     page.goto(f"{url}/report/")
     fill_report(page, "A pipe flowing on a dry day.")
     page.get_by_role("button", name="Send report").click()
@@ -310,6 +310,43 @@ def test_back_after_send_then_send_again_makes_no_second_report(browser, portal,
     assert rows(app, "SELECT count(*) FROM cases") == [(1,)]
     if javascript:  # axe-core runs in the page: only where scripts do
         check(page, "already sent")
+    context.close()
+
+
+def test_a_report_sent_before_its_sender_loaded_is_neither_sent_twice_nor_a_draft(browser, portal):
+    # On a slow phone Send can come before send.js has loaded: the form goes the usual way.
+    # The draft saved while typing must not come back, and Back then Send must say "sent".
+    url, app = portal
+    context = browser.new_context(**VIEWPORTS["phone"])
+    context.route("**/js/send.js", lambda route: route.abort())
+    page = context.new_page()
+    page.goto(f"{url}/report/")
+    page.wait_for_function("() => !!window.reportOffline")
+    page.get_by_label("Describe what you saw").fill("Grey water from a pipe.")
+    page.get_by_label("Street address or landmark").fill("Elm Street")
+    page.wait_for_timeout(800)
+    assert page.evaluate("Drafts.get('draft', 'current')") is not None
+    page.get_by_role("button", name="Send report").click()
+    page.wait_for_url(re.compile(r"/report/sent/"))
+    reference = page.text_content(".reference").strip()
+    assert reference == "IDR-2026-0001"
+    # The draft of what was just sent is gone (evaluate awaits the promise; waiting for a
+    # function would take the promise itself for a yes).
+    for _ in range(50):
+        if page.evaluate("Drafts.get('draft', 'current')") is None:
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate("Drafts.get('draft', 'current')") is None
+    page.go_back()
+    expect(page.get_by_label("Describe what you saw")).to_have_value("Grey water from a pipe.")
+    page.get_by_role("button", name="Send report").click()
+    expect(page.get_by_text("This report was already sent as IDR-2026-0001")).to_be_visible()
+    assert rows(app, "SELECT count(*) FROM cases") == [(1,)]
+    page.goto(f"{url}/report/")
+    page.wait_for_function("() => !!window.reportOffline")
+    page.wait_for_timeout(500)
+    expect(page.get_by_label("Describe what you saw")).to_have_value("")
+    assert "filled in" not in page.locator("#offline-notice").inner_text()
     context.close()
 
 

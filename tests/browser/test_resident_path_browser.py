@@ -244,7 +244,7 @@ def send_report(page, url: str, description: str, place: str) -> str:
 def _offline_report(page, url: str, description: str) -> None:
     """Open the form, let the service worker take it, go offline and send a report."""
     page.goto(f"{url}/report/")
-    page.wait_for_function("() => navigator.serviceWorker.ready.then(() => true)")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")  # evaluate awaits it
     page.wait_for_function("() => !!window.reportOffline")
     page.context.set_offline(True)
     page.get_by_label("Describe what you saw").fill(description)
