@@ -4,6 +4,7 @@ before the inventory existed keeps working), and a file that is there is checked
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +37,9 @@ class OutfallSettings:
     # Where a printed route starts when no start is given: a name and a place (optional).
     route_start_name: str | None = None
     route_start: tuple[float, float] | None = None
+    # The first day of the MS4 permit term the annual figures count screenings in (None:
+    # the `every_years` up to the end of the period reported on, our reading).
+    permit_term_starts: dt.date | None = None
 
 
 def load_outfall_settings(directory: Path | str | None = None) -> OutfallSettings:
@@ -58,11 +62,24 @@ def load_outfall_settings(directory: Path | str | None = None) -> OutfallSetting
         route = fields.mapping("route_start")
         start_name = route.text("name")
         start = (route.number("latitude", -90, 90), route.number("longitude", -180, 180))
+    term = _day(fields, "permit_term_starts")
     fields.refuse_unknown()
     return OutfallSettings(
         every_years=years, public=public, route_start_name=start_name, route_start=start,
-        first_within_days=first, follow_up_within_days=follow_up,
+        first_within_days=first, follow_up_within_days=follow_up, permit_term_starts=term,
     )  # fmt: skip
+
+
+def _day(fields: Fields, key: str) -> dt.date | None:
+    """An optional day, written 2024-01-03 (YAML reads it as a date, or as text quoted)."""
+    fields.known(key)
+    value = fields.data.get(key)
+    if value is None or (isinstance(value, dt.date) and not isinstance(value, dt.datetime)):
+        return value
+    try:
+        return dt.date.fromisoformat(str(value).strip())
+    except ValueError:
+        raise fields.fail(key, "must be a day written like 2024-01-03") from None
 
 
 def _days(fields: Fields, key: str, default: int) -> int:

@@ -135,9 +135,9 @@ def test_the_page_says_how_it_counts(app, client):
     sign_in(client, app)
     page = client.get("/staff/annual-report/", query_string={"start": "2026-01-03",
                                                               "end": "2027-01-02"}).text  # fmt: skip
-    assert re.search(r"Confirmed, found through release notifications</th><td>1<", page)
-    assert re.search(r"Eliminated, found through release notifications</th><td>1<", page)
-    assert re.search(r"Eliminated in all</th><td>3<", page)
+    assert re.search(r"Confirmed, found through release notifications</th><td><a [^>]*>1<", page)
+    assert re.search(r"Eliminated, found through release notifications</th><td><a [^>]*>1<", page)
+    assert re.search(r"Eliminated in all</th><td><a [^>]*>3<", page)
     assert "A status changed later counts in the period of the change" in page
     assert "Fines are set by a court on conviction" in page
 
@@ -207,3 +207,134 @@ def test_enforcement_is_counted_from_its_own_tables(app):
         1,
     )
     assert later["costs_recovered_cents"] == 9250
+
+
+# ---------------------------------------------------------------- outfalls and screening
+
+
+def add_structures(db, items) -> None:
+    """Structures as (code, type, entered on, last screened on paper, [(screened, call)...])."""
+    with transaction(db):
+        for code, kind, entered, paper, screenings in items:
+            stamp = f"{entered}T09:00:00-05:00"
+            outfall = insert(db, "outfalls", {
+                "code": code, "structure_type": kind, "latitude": 42.16, "longitude": -76.82,
+                "created_at": stamp, "updated_at": stamp, "updated_by": "test",
+                "last_screened_on": paper,
+            })  # fmt: skip
+            for n, (day, call) in enumerate(screenings):
+                insert(db, "screenings", {
+                    "outfall_id": outfall, "sheet_key": f"{code}-sheet-{n}", "flow": "none",
+                    "screened_at": f"{day}T10:00:00-05:00", "inspector": "jo", "overall": call,
+                    "recorded_at": f"{day}T10:00:00-05:00", "recorded_by": "jo",
+                })  # fmt: skip
+
+
+# Counted by hand for 2026's permit year (January 3, 2026 to January 2, 2027), with the
+# permit term taken as the five years of the rotation: January 3, 2022 on.
+STRUCTURES = [
+    ("OF-1", "outfall", "2020-05-01", None, [("2026-06-01", "unlikely"), ("2026-08-01", "suspect")]),
+    ("OF-2", "outfall", "2020-05-01", "2023-04-04", []),  # on paper, in the term only
+    ("OF-3", "outfall", "2020-05-01", "2021-09-09", [("2027-01-05", "unlikely")]),  # 2027's
+    ("OF-4", "outfall", "2026-03-03", None, [("2026-03-04", "obvious")]),  # entered in 2026
+    ("OF-5", "outfall", "2027-02-02", None, [("2027-02-03", "unlikely")]),  # entered in 2027
+    ("OF-6", "outfall", "2019-01-01", None, [("2021-12-31", "potential")]),  # before the term
+    ("CB-1", "catch-basin", "2020-05-01", None, []),
+]  # fmt: skip
+
+
+def outfall_figures(app, period) -> dict:
+    with app.app_context():
+        from portal.staff.annual_figures import annual_report
+
+        report = annual_report(get_db(), *period, moment("2027-03-01"))
+        return {key: [r.words for r in f.records] for key, f in report.by_key.items()
+                if key.startswith(("outfalls.", "screenings."))}  # fmt: skip
+
+
+def test_the_outfall_figures_count_the_inventory_and_its_screenings(app):
+    with app.app_context():
+        add_structures(get_db(), STRUCTURES)
+    assert outfall_figures(app, YEAR_2026) == {
+        "outfalls.inventory": ["OF-6", "OF-1", "OF-2", "OF-3", "OF-4"],
+        "outfalls.mapped": ["OF-6", "OF-1", "OF-2", "OF-3", "OF-4"],
+        "outfalls.others": ["CB-1"],
+        "outfalls.screened": ["OF-4", "OF-1"],
+        "outfalls.screened_term": ["OF-2", "OF-4", "OF-1"],
+        "outfalls.not_screened_term": ["OF-6", "OF-3"],
+        "screenings.made": ["Outfall OF-4: obvious", "Outfall OF-1: unlikely",
+                            "Outfall OF-1: suspect"],
+        "screenings.flagged": ["Outfall OF-4: obvious", "Outfall OF-1: suspect"],
+    }  # fmt: skip
+
+
+def test_the_outfall_figures_of_a_closed_year_do_not_move(app):
+    with app.app_context():
+        add_structures(get_db(), STRUCTURES)
+    before = outfall_figures(app, YEAR_2026)
+    with app.app_context():
+        db = get_db()
+        # Later: an outfall edited, another screened, a new one entered, a paper date fixed.
+        with transaction(db):
+            db.execute("UPDATE outfalls SET condition = 'poor', updated_at = '2027-02-10'"
+                       " WHERE code = 'OF-6'")  # fmt: skip
+        add_structures(db, [("OF-7", "outfall", "2027-02-11", None, [("2027-02-12", "unlikely")])])
+    assert outfall_figures(app, YEAR_2026) == before
+    later = outfall_figures(app, YEAR_2027)
+    assert later["outfalls.screened"] == ["OF-3", "OF-5", "OF-7"]
+    assert len(later["outfalls.inventory"]) == 7
+
+
+def test_a_pack_may_set_its_permit_term(app):
+    from dataclasses import replace
+
+    with app.app_context():
+        add_structures(get_db(), STRUCTURES)
+    app.extensions["outfalls"] = replace(
+        app.extensions["outfalls"], permit_term_starts=dt.date(2021, 1, 1)
+    )
+    figures = outfall_figures(app, YEAR_2026)
+    # From January 1, 2021: OF-3's paper day (September 9, 2021) and OF-6's screening count.
+    assert figures["outfalls.screened_term"] == ["OF-3", "OF-6", "OF-2", "OF-4", "OF-1"]
+    assert figures["outfalls.not_screened_term"] == []
+
+
+def test_each_figure_links_to_its_records_and_the_csv_has_them(app, client):
+    build(app)
+    with app.app_context():
+        add_structures(get_db(), STRUCTURES)
+    sign_in(client, app)
+    span = {"start": "2026-01-03", "end": "2027-01-02"}
+    page = client.get("/staff/annual-report/", query_string=span).text
+    assert page.index("<h2>Illicit discharges</h2>") < page.index(
+        "<h2>Outfalls and dry-weather screening</h2>") < page.index("<h2>Resident reports</h2>")  # fmt: skip
+    link = re.search(r'Outfalls screened in dry weather in the period</th><td><a href="([^"]+)">2<',
+                     page).group(1)  # fmt: skip
+    assert (
+        link == "/staff/annual-report/records/outfalls.screened?start=2026-01-03&amp;end=2027-01-02"
+    )
+    records = client.get(link.replace("&amp;", "&")).text
+    assert re.search(
+        r'<a href="/staff/outfalls/\d+/">OF-4</a></th><td><time datetime="2026-03-04">', records
+    )
+    assert re.search(
+        r'<a href="/staff/outfalls/\d+/">OF-1</a></th><td><time datetime="2026-06-01">', records
+    )
+    assert "OF-3" not in records
+    eliminated = client.get("/staff/annual-report/records/discharges.report.eliminated",
+                            query_string=span).text  # fmt: skip
+    assert re.findall(r'<a href="/staff/cases/(\d+)/">', eliminated) == ["1", "3"]
+    assert client.get("/staff/annual-report/records/no.such.figure").status_code == 404
+    sheet = client.get("/staff/annual-report.csv", query_string=span)
+    assert sheet.headers["Content-Disposition"] == (
+        'attachment; filename="annual-report-2026-01-03-to-2027-01-02.csv"'
+    )
+    lines = sheet.text.lstrip("\ufeff").splitlines()
+    assert lines[0] == "Period from,Period to,Section,Figure,Value,Records,Records behind it"
+    assert (
+        "2026-01-03,2027-01-02,Illicit discharges,Eliminated in all,3,3,"
+        "https://portal.village.test/staff/annual-report/records/discharges.eliminated"
+        "?start=2026-01-03&end=2027-01-02"
+    ) in lines
+    assert any(line.startswith("2026-01-03,2027-01-02,Enforcement,Abatement costs charged "
+                               "(cost notices mailed),$0.00,0,") for line in lines)  # fmt: skip

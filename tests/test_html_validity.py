@@ -55,6 +55,7 @@ def test_every_portal_page_is_valid_html(app, client, tmp_path):
     for name, url in [("staff-queue", "/staff/"), ("staff-report", "/staff/cases/1/"),
                       ("staff-notification", "/staff/cases/4/"), ("staff-map", "/staff/map/"),
                       ("staff-map-frame", "/staff/map/frame"), ("staff-annual", "/staff/annual-report/"),
+                      ("staff-annual-records", "/staff/annual-report/records/reports.received"),
                       ("staff-exports", "/staff/exports/"), ("staff-outbox", "/staff/outbox/"),
                       ("staff-phone-notice", "/staff/phone-notices/new")]:  # fmt: skip
         pages[name] = client.get(url)

@@ -4,6 +4,7 @@ re-import that updates by id without adding twice. The command and the upload pa
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import zipfile
 
@@ -290,3 +291,28 @@ def test_a_pack_without_the_file_gets_the_defaults(tmp_path):
         "\n    fix: change `screening.every_years` as the message says"
     ]
     assert load_content(pack).settings.name  # the rest of the pack loads as before
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [("2024-01-03", dt.date(2024, 1, 3)), ('"2024-01-03"', dt.date(2024, 1, 3)), ("null", None)],
+)
+def test_a_pack_may_give_its_permit_term(tmp_path, written, expected):
+    from content_model.outfalls import load_outfall_settings
+
+    (tmp_path / "outfalls.yaml").write_text(
+        f"screening: {{every_years: 5}}\nopen_data: {{public: false}}\n"
+        f"permit_term_starts: {written}\n"
+    )
+    assert load_outfall_settings(tmp_path).permit_term_starts == expected
+
+
+def test_a_permit_term_that_is_no_day_is_refused_by_name(tmp_path):
+    from content_model.fields import ContentError
+    from content_model.outfalls import load_outfall_settings
+
+    (tmp_path / "outfalls.yaml").write_text(
+        "screening: {every_years: 5}\nopen_data: {public: false}\npermit_term_starts: January\n"
+    )
+    with pytest.raises(ContentError, match="permit_term_starts: must be a day written like 2024"):
+        load_outfall_settings(tmp_path)

@@ -37,6 +37,7 @@ def test_every_page_with_personal_data_is_sent_no_store(app, client):
         "/staff/", "/staff/cases/1/", "/staff/cases/2/", "/staff/photos/1", "/staff/map/",
         "/staff/map/frame", "/staff/cases/1/map", "/staff/exports/", "/staff/exports/cases.csv",
         "/staff/exports/cases.geojson", "/staff/annual-report/", "/staff/outbox/",
+        "/staff/annual-report/records/reports.received", "/staff/annual-report.csv",
         "/staff/phone-notices/new", report_page, f"/status/{token}/", receipt,
     ]  # fmt: skip
     pages = {**anonymous, **{url: client.get(url) for url in staff}}

@@ -43,7 +43,12 @@ def linked_screenings(case: dict[str, Any]) -> list[dict[str, Any]]:
 
 def init_screening(app: Flask) -> None:
     from portal.screening import views
+    from portal.screening.figures import outfall_sections
+    from portal.staff.figures import SectionSource, add_section
 
     app.register_blueprint(views.bp)
+    # The annual report's outfall figures: after the illicit discharges found (rank 10),
+    # before the resident reports (20).
+    add_section(app, SectionSource(15, outfall_sections))
     app.jinja_env.globals["outfalls_waiting"] = outfalls_waiting
     app.jinja_env.globals["linked_screenings"] = linked_screenings

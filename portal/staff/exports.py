@@ -19,13 +19,14 @@ from typing import Any
 from flask import current_app, render_template, request
 
 from portal.core import kinds
+from portal.core.clock import local_today
 from portal.core.columns import time_of, yes_no
 from portal.core.db import get_db
 from portal.core.statuses import STATUSES
 from portal.report.choices import CHOICE_LABELS
+from portal.staff.annual_figures import reporting_year
 from portal.staff.blueprint import bp
 from portal.staff.queue import Filters
-from portal.staff.reports import date_window
 
 # Excel reads a file as UTF-8 only when it starts with this.
 BYTE_ORDER_MARK = "\ufeff"
@@ -113,6 +114,12 @@ def csv_columns() -> list[tuple[str, Callable[[Row], Any]]]:
         (heading, _own(k, value)) for k in kinds.all_kinds() for heading, value in k.export_columns
     ]
     return [*CASE_COLUMNS, *own, *STAFF_COLUMNS]
+
+
+def date_window(filters: Filters) -> tuple[dt.date, dt.date]:
+    """The dates asked for, each defaulting to the current reporting year's."""
+    default_start, default_end = reporting_year(local_today())
+    return filters.start or default_start, filters.end or default_end
 
 
 def _range() -> tuple[dt.date, dt.date]:

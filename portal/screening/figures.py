@@ -1,0 +1,148 @@
+"""The outfall inventory's and dry-weather screening's part of the annual report: the
+figures the State's MS4 permit asks about outfalls, each from the records behind it.
+
+Counted by the day things happened, so a closed year does not move: an outfall is in the
+inventory from the day it was entered (`created_at`); a screening counts on the day it was
+made, in the portal or on paper before it (the import's last-screened day). The permit term
+is content/outfalls.yaml's `permit_term_starts`, or, where the content leaves it out, the
+rotation's length ending with the period (our reading: the permit asks that every outfall
+be screened once in the term, and the rotation is that term's length).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import sqlite_utils
+from flask import current_app
+
+from portal.outfalls.rotation import add_years
+from portal.staff.figures import Figure, Section, Window, records
+
+OUTFALL = "outfalls.detail"
+
+
+def term_start(settings: Any, window: Window) -> str:
+    """The first day of the permit term the period ends in (ISO)."""
+    if settings.permit_term_starts:
+        return settings.permit_term_starts.isoformat()
+    return add_years(dt.date.fromisoformat(window[1]), -settings.every_years).isoformat()
+
+
+# The inventory at the end of the period (`?`: the day after it): what had been entered.
+INVENTORY = (
+    "SELECT id, code, substr(created_at, 1, 10) AS day, latitude, longitude FROM outfalls"
+    " WHERE structure_type = 'outfall' AND created_at < ?"
+)
+
+
+def screened_between(db: sqlite_utils.Database, since: str, until: str):
+    """Outfalls of the inventory at `until` screened from `since` to before `until`, in the
+    portal or on paper: (id, code, the first such day)."""
+    return db.execute(
+        f"SELECT o.id, o.code, min(d.day) FROM ({INVENTORY}) o JOIN ("
+        " SELECT outfall_id AS id, substr(screened_at, 1, 10) AS day FROM screenings"
+        " UNION ALL SELECT id, last_screened_on FROM outfalls WHERE last_screened_on IS NOT NULL"
+        ") d ON d.id = o.id WHERE d.day >= ? AND d.day < ? GROUP BY o.id ORDER BY o.code",
+        [until, since, until],
+    ).fetchall()
+
+
+def outfall_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime) -> list[Section]:
+    settings = current_app.extensions["outfalls"]
+    start, end = window
+    first = term_start(settings, window)
+    outfalls = db.execute(INVENTORY, [end]).fetchall()
+    others = db.execute(
+        "SELECT id, code, substr(created_at, 1, 10) FROM outfalls"
+        " WHERE structure_type != 'outfall' AND created_at < ?",
+        [end],
+    ).fetchall()
+    in_period = screened_between(db, start, end)
+    in_term = screened_between(db, first, end)
+    screened_in_term = {row[0] for row in in_term}
+    screenings = db.execute(
+        "SELECT s.id, o.code, s.overall, substr(s.screened_at, 1, 10) FROM screenings s"
+        " JOIN outfalls o ON o.id = s.outfall_id WHERE s.screened_at >= ? AND s.screened_at < ?",
+        [start, end],
+    ).fetchall()
+
+    def sheets(rows) -> Any:
+        return records(
+            ((i, f"Outfall {code}: {call}", day) for i, code, call, day in rows),
+            "screening.saved",
+            "screening_id",
+        )
+
+    outfall_rows = [(i, code, day) for i, code, day, _, _ in outfalls]
+    return [
+        Section(
+            "Outfalls and dry-weather screening",
+            (
+                Figure(
+                    "outfalls.inventory",
+                    "Outfalls in the inventory at the end of the period",
+                    records(outfall_rows, OUTFALL, "outfall_id"),
+                ),
+                Figure(
+                    "outfalls.mapped",
+                    "Outfalls mapped (with a place on the map)",
+                    records(
+                        [
+                            (i, code, day)
+                            for i, code, day, lat, lon in outfalls
+                            if lat is not None and lon is not None
+                        ],
+                        OUTFALL,
+                        "outfall_id",
+                    ),
+                ),
+                Figure(
+                    "outfalls.others",
+                    "Other structures in the inventory (catch basins, inlets, manholes, culverts)",
+                    records(others, OUTFALL, "outfall_id"),
+                ),
+                Figure(
+                    "outfalls.screened",
+                    "Outfalls screened in dry weather in the period",
+                    records(in_period, OUTFALL, "outfall_id"),
+                ),
+                Figure(
+                    "outfalls.screened_term",
+                    "Outfalls screened in the permit term so far",
+                    records(in_term, OUTFALL, "outfall_id"),
+                ),
+                Figure(
+                    "outfalls.not_screened_term",
+                    "Outfalls not yet screened in the permit term",
+                    records(
+                        [r for r in outfall_rows if r[0] not in screened_in_term],
+                        OUTFALL,
+                        "outfall_id",
+                    ),
+                ),
+                Figure("screenings.made", "Screenings made in the period", sheets(screenings)),
+                Figure(
+                    "screenings.flagged",
+                    "Screenings with a suspect or obvious call",
+                    sheets([r for r in screenings if r[2] in ("suspect", "obvious")]),
+                ),
+            ),
+            notes=(
+                f"The permit term counted from {dt.date.fromisoformat(first):%B} "
+                f"{dt.date.fromisoformat(first).day}, {first[:4]}"
+                + (
+                    " (content/outfalls.yaml, permit_term_starts)."
+                    if settings.permit_term_starts
+                    else f": the {settings.every_years} years of the screening rotation up to the"
+                    " end of the period (our reading; set permit_term_starts in"
+                    " content/outfalls.yaml to the permit's own start)."
+                ),
+                "An outfall counts in the inventory from the day it was entered; a screening "
+                "on the day it was made, in the portal or on paper before it (the import's "
+                "last-screened day). Every outfall in the inventory has a place: the import "
+                "refuses one without.",
+            ),
+        )
+    ]
