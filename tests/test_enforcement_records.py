@@ -208,13 +208,13 @@ def test_f10_a_late_appeal_is_flagged_and_holds_nothing(officer, clock):
     assert "after the period, accepted by the Board" in page and "Hearing due" in page
 
 
-def finish_and_bill(officer, clock, **costs) -> None:
+def finish_and_bill(officer, clock, on: str = "2027-04-12", **costs) -> None:
     issued(officer)
     clock.set("2027-04-05")
     ok(step(officer, "completion", completed_on="2027-04-05", work="1,000", admin="100"))
-    clock.set("2027-04-12")
-    ok(step(officer, "costs", cost_notice_mailed_on="2027-04-07",
-            cost_notice_received_on="2027-04-09", payment_count="3", **costs))  # fmt: skip
+    clock.set(on)
+    ok(step(officer, "costs", **{"cost_notice_mailed_on": "2027-04-07",
+            "cost_notice_received_on": "2027-04-09", "payment_count": "3", **costs}))  # fmt: skip
 
 
 def test_f5_nothing_is_due_while_a_protest_awaits_the_board(officer, clock):
@@ -315,8 +315,12 @@ def test_the_cost_notice_and_the_access_letters(officer, clock):
     # dates, even though receipt on 9 April is recorded since (L2).
     assert "within 30 days of receiving this notice: if it reaches you on the day we presume," \
         " 5 days after mailing, by Wednesday, May 12, 2027" in cost  # fmt: skip
-    assert "3 Monday, July 12, 2027 $366.66, plus the interest" in cost
-    assert "Each payment is of the cost only: the interest is added to the last one" in cost
+    # Review N2: the last payment has an amount. By hand, 9% a year over 365 days, interest
+    # first: May 6-11 on $1,100.00: $1.63; May 12-June 13 on $734.95: $5.98; June 14-July 11
+    # on $374.27: $2.58; $10.19 in all.
+    assert "3 Monday, July 12, 2027 $366.66 of the cost, plus $10.19 interest: $376.85" in cost
+    assert "payable in 3 equal payments of the cost, listed below; the interest is added to" \
+        " the last one." in cost  # fmt: skip
     assert "Interest at 9% a year is charged on the unpaid balance from Thursday, May 6, 2027" \
         " , the 31st day after the work was completed" in cost  # fmt: skip
     assert "special assessment against the property and a lien on it" in cost
@@ -340,3 +344,37 @@ def test_the_signature_is_set_once_and_printed(officer, clock):
     ok(post(officer, page, letter_name="Sam Ortiz", letter_title="Deputy Officer"))
     letter = text(officer.get("/staff/violations/1/inspection-letter").text)
     assert "Signature Sam Ortiz Deputy Officer" in letter
+
+
+def test_n2_paying_the_statements_figure_on_the_last_due_date_settles_it(officer, clock):
+    # Payments due May 12, June 14 and July 12, 2027 (the cost notice's test above).
+    finish_and_bill(officer, clock)
+    clock.set("2027-05-12")
+    ok(post(officer, f"{N}payments", N, paid_on="2027-05-12", amount="366.68"))
+    clock.set("2027-06-14")
+    ok(post(officer, f"{N}payments", N, paid_on="2027-06-14", amount="366.66"))
+    clock.set("2027-06-20")
+    statement = text(officer.get(f"{N}statement").text)
+    # The charge left after June 14 is $374.27; July's payment carries its interest from
+    # June 14 to July 11 ($2.58) besides the $7.61 already paid: $10.19 in all.
+    assert "3 Monday, July 12, 2027 $366.66 + $10.19 interest*" in statement
+    assert "* The interest the last payment carries if it is paid on Monday, July 12, 2027" \
+        " and each payment before it is paid on its date: $376.85 in all." in statement  # fmt: skip
+    clock.set("2027-07-12")
+    ok(post(officer, f"{N}payments", N, paid_on="2027-07-12", amount="376.85"))
+    clock.set("2027-07-13")
+    after = text(officer.get(f"{N}statement").text)
+    assert "past due" not in after
+    assert "Balance due $0.00 ($0.00 charge, $0.00 interest)" in after
+
+
+def test_n6_a_receipt_recorded_later_leaves_the_letter_as_mailed(officer, clock):
+    # Mailed April 7; receipt presumed April 12, but recorded as April 20: the protest and
+    # the payments move later on the statement (in the owner's favour), never on the letter.
+    finish_and_bill(officer, clock, on="2027-04-21", cost_notice_received_on="2027-04-20")
+    cost = text(officer.get(f"{N}cost-letter").text)
+    assert "by Wednesday, May 12, 2027" in cost
+    assert "1 Wednesday, May 12, 2027 $366.68" in cost
+    assert "3 Monday, July 12, 2027 $366.66 of the cost" in cost
+    statement = text(officer.get(f"{N}statement").text)
+    assert "1 Thursday, May 20, 2027 $366.68" in statement

@@ -551,6 +551,32 @@ def installment_states(
     return found
 
 
+def interest_to_last_due(
+    charge: int,
+    completed: dt.date,
+    payments: Iterable[tuple[dt.date, int]],
+    schedule: Sequence[Installment],
+    today: dt.date,
+    terms: Terms,
+) -> int:
+    """The interest the last installment carries if it is paid on its due date, and every
+    earlier installment still owed is paid in full on its own date (review N2: the owner needs
+    an amount to pay, not "plus the interest"). The payments made so far count as made; the
+    interest is that posted through the day before the last due date (a payment stops the
+    interest on what it pays from its own day). After the last due date: the interest
+    charged to `today` (what is owed now)."""
+    if not schedule:
+        return 0
+    last = schedule[-1]
+    made = [(day, cents) for day, cents in payments if day <= today]
+    if today > last.due:
+        return account(charge, completed, made, today, terms).interest_total
+    states = installment_states(schedule[:-1], sum(c for _, c in made), today)
+    # Reading: earlier installments still owed are paid on their dates (or today, if past).
+    coming = [(max(s.item.due, today), s.left) for s in states if s.left > 0]
+    return account(charge, completed, made + coming, last.due - DAY, terms).interest_total
+
+
 def next_installment(
     schedule: Sequence[Installment], paid: int, interest: int = 0
 ) -> Installment | None:

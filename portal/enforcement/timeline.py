@@ -54,6 +54,12 @@ class Timeline:
     protest_pending: bool = False  # filed in time, the Board's decision not yet recorded
     protest_timely: bool | None = None  # None: no protest logged
     protest_printed: dt.date | None = None  # the protest date the cost notice printed as mailed
+    # The last payment's interest if it and every earlier one are paid on their dates (N2).
+    last_interest: int = 0
+    # The payments as the cost notice printed them when mailed: from the presumed receipt,
+    # whatever receipt was recorded later (N6), with the interest the last one then carries.
+    printed_schedule: list[rules.Installment] = field(default_factory=list)
+    printed_last_interest: int = 0
     # Why the officer may not (yet) ask the owner for access to abate (corrective measures,
     # A): "corrected", "pending" (an appeal awaits the Board), "not-upheld", "no-date" (no
     # correction date runs), "not-yet" (the correction date has not passed); None: he may.
@@ -150,6 +156,15 @@ def timeline(
         protest, protested, s.get("protest_payment_due_on"), result.protest_printed
     )
     result.protest_pending = first_due is None
+    if result.charge and s["payment_count"]:
+        # The letter as mailed: a protest or a receipt recorded later changes the statement,
+        # never the letter the owner holds.
+        result.printed_schedule = rules.installments(
+            result.charge, s["payment_count"], result.protest_printed, terms, calendar
+        )
+        result.printed_last_interest = rules.interest_to_last_due(
+            result.charge, completed, [], result.printed_schedule, mailed, terms
+        )
     if result.charge and s["payment_count"] and result.account and first_due:
         result.schedule = rules.installments(
             result.charge, s["payment_count"], first_due, terms, calendar
@@ -158,6 +173,10 @@ def timeline(
         result.next_payment = rules.next_installment(result.schedule, paid, interest)
         result.special_assessment = rules.special_assessment(result.schedule, paid, today, interest)
         result.states = rules.installment_states(result.schedule, paid, today, interest)
+        made = [(day_of(p["paid_on"]), p["cents"]) for p in payments if not p.get("voided_at")]
+        result.last_interest = rules.interest_to_last_due(
+            result.charge, completed, made, result.schedule, today, terms
+        )
         # Every installment unpaid after its due date (as the statement lists them), and the
         # next one still to come.
         upcoming = next((st for st in result.states if st.left > 0 and not st.past_due), None)
