@@ -288,6 +288,8 @@ def test_step_1_opens_with_911_then_the_hotline_then_the_village_then_the_form(c
     where = [page.index(words) for words in order]
     assert where == sorted(where), dict(zip(order, where, strict=True))
     for words in (settings.office.hours, "leave a message", "This form does not do that for you",
+                  "a message left on the answering machine counts as notice by telephone from"
+                  " when it was left, once staff log it: our reading, as the law does not say",
                   "must then be confirmed by a written notice mailed to the Village within three"
                   " business days", "The ordinance does not define “business day”",
                   settings.holidays.source, "we add it as a dated closure when it is proclaimed"):  # fmt: skip
