@@ -14,7 +14,6 @@ from portal.core.clock import local_now
 from portal.core.db import get_db, one_row
 from portal.intake.pending import keep_photos, recover, submission_key
 from portal.intake.storage import DuplicateSubmission, PhotoExpired
-from portal.report.choices import INDICATORS
 from portal.staff.auth import current_staff
 from portal.staff.blueprint import bp
 from portal.staff_found.form import FindingForm
@@ -26,12 +25,14 @@ def _form(**kwargs: Any) -> FindingForm:
     return FindingForm(clock=local_now, **kwargs)
 
 
-def _page(form: FindingForm, photos: list[dict[str, Any]], status: int = 200, **flags: bool):
+def _page(
+    form: FindingForm, photos: list[dict[str, Any]], status: int = 200, *,
+    fresh: bool = False, expired: bool = False,
+):  # fmt: skip
     form.carry_photos(photos)
     return render_template(
-        "staff/staff_found.html", form=form, photos=photos, indicator_count=len(INDICATORS),
-        expired=flags.get("expired", False), fresh=flags.get("fresh", False),
-    ), status  # fmt: skip
+        "staff/staff_found.html", form=form, photos=photos, fresh=fresh, expired=expired
+    ), status
 
 
 @bp.route("/found/new", methods=["GET"])
