@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import re
+from zoneinfo import ZoneInfo
 
 import pytest
 from helpers import hidden_fields, jpeg, rows, save_case, sign_in
@@ -18,6 +19,7 @@ from portal.core.db import get_db
 from portal.staff.reports import annual_counts
 
 UTC = dt.UTC
+NEW_YORK = ZoneInfo("America/New_York")
 # 00:30 on 1 March in the Village (EST, UTC-5) is 05:30 on the server's UTC clock.
 MARCH_FIRST_0030 = dt.datetime(2026, 3, 1, 5, 30, tzinfo=UTC)
 FINDING = {
@@ -84,14 +86,16 @@ def test_an_officer_records_a_finding_and_lands_on_its_case(app, officer, mail_s
     assert '<time datetime="2026-02-28">' in case and "by Jo Smith" in case
     # The content's dead-fish rule flags it, as it flags a resident's report.
     assert "Hazardous: dead fish or animals" in case
-    assert "Marked as a confirmed illicit discharge" in case  # its log
+    # Its log: the officer who recorded it took it on, confirmed as they said.
+    assert "Assigned to smo; Marked as a confirmed illicit discharge" in case
     # Numbered by the local date: 2026, received at 00:30 on 1 March.
-    stored = rows(app, "SELECT reference, kind, received_at, address, latitude,"
-                  " confirmed_illicit, contact_email, service_code FROM cases")  # fmt: skip
+    stored = rows(app, "SELECT reference, kind, received_at, address, latitude, assignee,"
+                  " confirmed_illicit, first_action_at, contact_email, service_code FROM cases")  # fmt: skip
     assert stored == [{
         "reference": "SF-2026-0001", "kind": "staff_found",
         "received_at": "2026-03-01T00:30:00-05:00", "address": "Outfall behind 12 Main Street",
-        "latitude": None, "confirmed_illicit": 1, "contact_email": None,
+        "latitude": None, "assignee": "smo", "confirmed_illicit": 1,
+        "first_action_at": "2026-03-01T00:30:00-05:00", "contact_email": None,
         "service_code": "illicit-discharge",
     }]  # fmt: skip
     assert rows(app, "SELECT * FROM staff_findings") == [{
@@ -287,3 +291,35 @@ def test_a_post_from_someone_signed_out_stores_nothing(app, client):
     assert client.get("/staff/found/new").status_code == 401
     assert client.post("/staff/found/new", data=FINDING).status_code == 401
     assert rows(app, "SELECT count(*) AS n FROM cases") == [{"n": 0}]
+
+
+def test_the_morning_digest_lists_it_hazardous_with_its_officer(app, officer):
+    from portal.digest.morning import queue_digests
+
+    def digest_at(moment: dt.datetime) -> int:
+        with app.test_request_context():
+            return queue_digests(get_db(), moment)
+
+    with app.app_context():
+        get_db().execute("UPDATE staff SET email = 'smo@village.test'")
+    # Monday 2 March 2026 at 9:00: the first digest starts the count.
+    assert digest_at(dt.datetime(2026, 3, 2, 9, 0, tzinfo=NEW_YORK)) == 0
+    clocked(app, dt.datetime(2026, 3, 2, 15, 0, tzinfo=UTC))  # 10:00 in New York
+    assert record(officer).status_code == 303
+    assert digest_at(dt.datetime(2026, 3, 3, 8, 0, tzinfo=NEW_YORK)) == 1  # Tuesday
+    (digest,) = rows(app, "SELECT subject, body_text FROM outbox")
+    assert digest["subject"] == "Morning digest, Tuesday, March 3: 1 new case (1 hazardous)"
+    assert ("- SF-2026-0001 (HAZARDOUS: dead fish or animals), received March 2, 2026 at"
+            " 10:00 a.m.: Outfall behind 12 Main Street; Received, assigned to smo"
+            ) in digest["body_text"]  # fmt: skip
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the queue works out hazards in SQL from the report's own"
+    " table (portal/staff/danger.py), not from a kind's `hazards`: a shared module",
+)
+def test_the_queue_flags_a_hazardous_finding(app, officer):
+    assert record(officer).status_code == 303
+    hazardous = officer.get("/staff/", query_string={"flag": "hazard"}).text
+    assert ">SF-2026-0001</a>" in hazardous

@@ -1,6 +1,6 @@
 """Storing a discharge staff found: a case of its kind through the storage every case uses
-(one transaction, once per form key), then, if the officer confirmed it, the confirmation
-the annual figures count (in the case's log, as the case page's save writes it)."""
+(one transaction, once per form key), then the officer who recorded it takes it on (its
+assignment and, if they said so, the confirmation the annual figures count)."""
 
 from __future__ import annotations
 
@@ -32,9 +32,9 @@ def store_finding(
     actor: str,
     now: dt.datetime,
 ) -> Stored:
-    """Store the finding (committed before anything else), then confirm it if the officer
-    said so. Raises what store_case raises (PhotoExpired, DuplicateSubmission), nothing
-    stored. Sent twice, it is one case, confirmed once."""
+    """Store the finding (committed before anything else), then take it on. Raises what
+    store_case raises (PhotoExpired, DuplicateSubmission), nothing stored. Sent twice, it
+    is one case, taken on once."""
     stored = store_case(
         db,
         kind=KEY,
@@ -45,23 +45,27 @@ def store_finding(
         photo_ids=photo_ids,
         now=now,
     )
-    if details["confirmed_when_found"]:
-        confirm(db, stored.case_id, actor)
+    take_on(db, stored.case_id, actor, confirmed=bool(details["confirmed_when_found"]))
     # Its mail is nothing (the kind's no_mail): the courier marks it done.
     courier.dispatch()
     return stored
 
 
-def confirm(db: sqlite_utils.Database, case_id: int, actor: str) -> bool:
-    """Mark a case just stored a confirmed illicit discharge, with its log entry (the figures
-    count the day of it). Only while nobody has touched the case: a second try of the same
-    form, after staff changed it, changes nothing."""
+def take_on(db: sqlite_utils.Database, case_id: int, actor: str, *, confirmed: bool) -> bool:
+    """The officer who recorded the case takes it on: it is assigned to them and, if they
+    said so, marked a confirmed illicit discharge, in one log entry as the case page's save
+    writes it (the figures count the confirmation by its day; the queue never calls the case
+    untouched). Only while nobody has touched the case: the same form sent again after
+    staff changed it changes nothing."""
     with transaction(db):
         done = db.execute(
-            "UPDATE cases SET confirmed_illicit = 1, revision = revision + 1 WHERE id = ?"
-            " AND confirmed_illicit = 0 AND NOT EXISTS (SELECT 1 FROM events WHERE case_id = ?)",
-            [case_id, case_id],
+            "UPDATE cases SET assignee = ?, confirmed_illicit = ?, revision = revision + 1"
+            " WHERE id = ? AND NOT EXISTS (SELECT 1 FROM events WHERE case_id = ?)",
+            [actor, int(confirmed), case_id, case_id],
         ).rowcount
         if done:
-            log(db, case_id, actor, "update", confirmed_illicit={"from": 0, "to": 1})
+            detail: dict[str, Any] = {"assignee": {"from": None, "to": actor}}
+            if confirmed:
+                detail["confirmed_illicit"] = {"from": 0, "to": 1}
+            log(db, case_id, actor, "update", **detail)
     return bool(done)
