@@ -61,7 +61,9 @@ def test_an_officer_records_a_discharge_on_a_phone_and_lands_on_its_case(open_ta
         [{"name": "creek.jpg", "mimeType": "image/jpeg", "buffer": jpeg((1600, 1200))}]
     )
     page.get_by_role("button", name="Save and open the case").click()
-    expect(page.get_by_role("heading", name="SF-2026-0001 Discharge found by staff")).to_be_visible()
+    expect(
+        page.get_by_role("heading", name="SF-2026-0001 Discharge found by staff")
+    ).to_be_visible()
     assert re.search(r"/staff/cases/1/$", page.url)
     expect(page.locator("main")).to_contain_text("Hazardous: dead fish or animals")
     expect(page.locator(".photos img")).to_have_count(1)
