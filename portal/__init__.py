@@ -14,6 +14,7 @@ from flask_wtf.csrf import CSRFProtect
 
 from content_model.check import load_checked
 from content_model.theme import TEMPLATES
+from portal import staff_found  # noqa: F401  (a kind of case and its page: by importing it)
 from portal.core.backup import init_backup
 from portal.core.db import init_db
 from portal.core.deadlines import BusinessCalendar

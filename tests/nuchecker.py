@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 VNU_JAR = Path(__file__).resolve().parent / "node_modules/vnu-jar/build/dist/vnu.jar"
@@ -41,3 +42,15 @@ def html_errors(pages: list[Path], root: Path) -> list[str]:
         errors.append(f"{where}:{line}: {message.get('type')}: {message.get('message')}")
     assert errors or result.returncode == 0, result.stderr
     return errors
+
+
+def assert_valid_pages(pages: dict[str, Any], folder: Path) -> None:
+    """Every response (by name) an HTML page the portal answered without failing (no 5xx),
+    with no error from the checker; each is saved as folder/name.html for it."""
+    files = []
+    for name, response in pages.items():
+        assert response.mimetype == "text/html" and response.status_code < 500, name
+        files.append(folder / f"{name}.html")
+        files[-1].write_bytes(response.data)
+    errors = html_errors(files, folder)
+    assert not errors, f"{len(errors)} HTML error(s):\n" + "\n".join(errors)

@@ -97,9 +97,11 @@ def test_the_figures_count_each_event_in_the_year_it_happened(app):
     assert figures["reports"] == 9
     # Investigated: 1 (resolved on Jan 5), 2, 3, 4, 5, 6, 7; never the duplicate or 9.
     assert figures["investigated"] == 7
-    # Cases opened from screenings are counted on their own line (none in this year).
+    # Cases opened from screenings and found by staff are counted on their own lines (none in
+    # this year).
     assert figures["discharges"] == [("resident reports", 3, 2), ("release notifications", 1, 1),
-                                     ("dry-weather screenings", 0, 0)]  # fmt: skip
+                                     ("dry-weather screenings", 0, 0),
+                                     ("staff findings", 0, 0)]  # fmt: skip
     assert (figures["confirmed"], figures["eliminated"]) == (4, 3)
     assert (figures["referred"], figures["exempt"], figures["duplicates"]) == (1, 1, 1)
     by_indicator = {code: n for code, _, n in figures["by_indicator"]}

@@ -178,6 +178,7 @@ def test_the_built_in_kinds_are_registered_by_their_packages():
         ("report", "IDR", "reports"),
         ("notification", "REL", "notifications"),
         ("screening", "SCR", "screening_cases"),
+        ("staff_found", "SF", "staff_findings"),
     ]
 
 

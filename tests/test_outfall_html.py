@@ -7,7 +7,7 @@ import io
 import re
 
 from helpers import DATA, csrf_of, hidden_fields, jpeg, open_form, report_data, rows, sign_in
-from nuchecker import html_errors
+from nuchecker import assert_valid_pages
 
 from portal.core.cases import status_token
 
@@ -65,10 +65,4 @@ def test_every_outfall_page_is_valid_html(app, client, tmp_path):
     (sheet,) = rows(app, "SELECT sheet_key FROM screenings WHERE case_id IS NOT NULL")
     token = status_token(app.secret_key, f"screening-{sheet['sheet_key']}")
     pages["status-of-a-screening-case"] = client.get(f"/status/{token}/")
-    files = []
-    for name, response in pages.items():
-        assert response.mimetype == "text/html" and response.status_code < 500, name
-        files.append(tmp_path / f"{name}.html")
-        files[-1].write_bytes(response.data)
-    errors = html_errors(files, tmp_path)
-    assert not errors, f"{len(errors)} HTML error(s):\n" + "\n".join(errors)
+    assert_valid_pages(pages, tmp_path)

@@ -1,0 +1,94 @@
+"""The second content pack (tests/packs/wrenfield) carries what issue 24 added as content: the
+dead-fish hazard rule, under the Town's own name, and a small fictional outfall inventory of
+its own, imported with the project's importer against the Town's service area (one row,
+typed with another town's coordinates, refused with its reason)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from helpers import hidden_fields, post, report_data, rows, sign_in
+from pack_traces import PACK, traces
+
+from content_model.loader import load_content
+from portal.outfalls import importer, inventory
+from portal.outfalls.importer import Refusal
+
+INVENTORY = PACK / "outfalls.csv"
+OUTSIDE = (
+    "42.16550, -76.82010 is outside the service area (the Town of Wrenfield: latitude 42.9 to"
+    " 42.98, longitude -76.1 to -75.98)"
+)
+# A spot inside the Town's service area.
+IN_TOWN = {"latitude": "42.94010", "longitude": "-76.04100", "address": "Mill Road culvert"}
+
+
+@pytest.fixture
+def content_dir():
+    """`app` serves the Town's pack."""
+    return PACK
+
+
+def test_a_dead_fish_report_is_hazardous_by_the_towns_own_rule(app, client):
+    sent = post(client, report_data(indicators=["dead-animals"], odor="", description="Three"
+                                    " fish floating at the culvert.", **IN_TOWN))  # fmt: skip
+    assert sent.status_code == 303
+    # Words alone, no box ticked: "fish kill" is one of the rule's words in the pack.
+    sent = post(client, report_data(indicators=[], odor="", description="A fish kill below the"
+                                    " mill pond.", **IN_TOWN))  # fmt: skip
+    assert sent.status_code == 303
+    sign_in(client, app)
+    queue = client.get("/staff/", query_string={"flag": "hazard"}).text
+    assert queue.count("Hazardous: dead fish or wildlife") == 2
+    assert not traces(queue)
+
+
+def test_a_fish_kill_staff_found_is_hazardous_by_the_towns_own_rule(app, client):
+    sign_in(client, app)
+    app.config["CLOCK"] = lambda: dt.datetime(2026, 6, 1, 14, 0, tzinfo=dt.UTC)
+    page = client.get("/staff/found/new").text
+    assert not traces(page)
+    saved = client.post("/staff/found/new", data={
+        **hidden_fields(page), "description": "Fish kill in the brook below the outfall.",
+        "found_at": "2026-06-01T09:30", "found_by": "Town engineer",
+        "how_found": "other-work", "confirmed": "no", **IN_TOWN,
+    })  # fmt: skip
+    assert saved.headers["Location"] == "/staff/cases/1/"
+    case = client.get("/staff/cases/1/").text
+    assert "Hazardous: dead fish or wildlife" in case and "SF-2026-0001" in case
+    assert not traces(case)
+
+
+def test_the_towns_inventory_is_read_against_its_own_service_area():
+    area = inventory.area_of(load_content(PACK).settings)
+    sheet = importer.read_file("outfalls.csv", INVENTORY.read_bytes())
+    records, refusals = importer.check_rows(sheet, area, today=dt.date(2026, 11, 30))
+    assert [record.code for record in records] == [f"WO-{n:02d}" for n in range(1, 15)]
+    assert refusals == [Refusal(16, "latitude, longitude", OUTSIDE, "WO-15")]
+    assert records[4].values == {
+        "latitude": 42.9356, "longitude": -76.0387, "structure_type": "outfall",
+        "conveyance": "closed-pipe", "material": "rcp", "shape": "elliptical", "size_in": 24.0,
+        "height_in": 36.0, "receiving_water": "Wren Test Brook", "drainage_area": "Town Centre",
+        "condition": "fair", "location": "End of Chapel Street",
+    }  # fmt: skip
+    assert records[13].values["structure_type"] == "catch-basin"
+
+
+def test_the_towns_inventory_imports_once_and_again_unchanged(app):
+    def imported() -> list[str]:
+        return app.test_cli_runner().invoke(args=["outfalls", "import", str(INVENTORY)]).output
+
+    assert imported().splitlines() == [
+        "outfalls.csv: 15 rows read",
+        "added 14, updated 0, unchanged 0, refused 1",
+        f"  row 16 (WO-15), latitude, longitude: {OUTSIDE}",
+    ]
+    assert imported().splitlines()[1] == "added 0, updated 0, unchanged 14, refused 1"
+    stored = rows(app, "SELECT code, drainage_area, last_screened_on FROM outfalls"
+                  " WHERE code IN ('WO-01', 'WO-13', 'WO-14') ORDER BY code")  # fmt: skip
+    assert stored == [
+        {"code": "WO-01", "drainage_area": "Mill", "last_screened_on": "2024-06-12"},
+        {"code": "WO-13", "drainage_area": "East Hollow", "last_screened_on": "2021-07-30"},
+        {"code": "WO-14", "drainage_area": "Mill", "last_screened_on": None},
+    ]
