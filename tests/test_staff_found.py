@@ -308,11 +308,6 @@ def test_the_morning_digest_lists_it_hazardous_with_its_officer(app, officer):
             ) in digest["body_text"]  # fmt: skip
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the queue works out hazards in SQL from the report's own"
-    " table (portal/staff/danger.py), not from a kind's `hazards`: a shared module",
-)
 def test_the_queue_flags_a_hazardous_finding(app, officer):
     assert record(officer).status_code == 303
     hazardous = officer.get("/staff/", query_string={"flag": "hazard"}).text

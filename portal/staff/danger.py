@@ -1,10 +1,11 @@
 """What puts a case first in the queue: a hazard, or something overdue. Worked out in SQL,
 so the whole queue is sorted and filtered by it, not one page at a time.
 
-Hazards of a resident's report come from the content's rules (portal/report/hazards.py), which
-read what the person wrote: each report's are worked out once and kept in report_hazards
-with a fingerprint of the rules, and worked out again for a new report or new rules. A
-notification is hazardous by the facility's own answer.
+A case's hazards come from its kind's rule (`Kind.hazards`): a resident's report's and a staff
+finding's from the content's rules (portal/report/hazards.py), which read what was written; a
+notification's from the facility's own answer. Each case's are worked out once and kept in
+report_hazards (every kind's, despite its name) with a fingerprint of the rules, and worked
+out again for a new case or new rules.
 """
 
 from __future__ import annotations
@@ -19,12 +20,10 @@ from typing import Any
 import sqlite_utils
 
 from content_model.site import HazardRule
+from portal.core import kinds
 from portal.core.db import transaction
 from portal.core.deadlines import BusinessCalendar
 from portal.core.statuses import CLOSED
-from portal.report.hazards import report_hazards
-
-_REPORT_FIELDS = "indicators, odor, description, color, source_description, source_notes"
 
 
 def fingerprint(rules: Iterable[HazardRule]) -> str:
@@ -34,12 +33,13 @@ def fingerprint(rules: Iterable[HazardRule]) -> str:
 
 
 def refresh_hazards(db: sqlite_utils.Database, rules: tuple[HazardRule, ...]) -> int:
-    """Work out the hazards of every report not yet worked out with these rules; returns
-    how many were. Cheap when nothing is new: two lookups in indexes."""
+    """Work out the hazards of every case not yet worked out with these rules, each by its
+    kind's own rule (`Kind.hazards`, from its details); returns how many were. Cheap when
+    nothing is new: two lookups in indexes."""
     mark = fingerprint(rules)
-    # Reports are numbered as they come: a new one is above the last worked out.
+    # Cases are numbered as they come: a new one is above the last worked out.
     stale = db.execute(
-        "SELECT (SELECT max(case_id) FROM reports)"
+        "SELECT (SELECT max(id) FROM cases)"
         " > coalesce((SELECT max(case_id) FROM report_hazards), 0)"
         " OR EXISTS (SELECT 1 FROM report_hazards WHERE rules < ? OR rules > ?)",
         [mark, mark],
@@ -47,16 +47,14 @@ def refresh_hazards(db: sqlite_utils.Database, rules: tuple[HazardRule, ...]) ->
     if not stale:
         return 0
     with transaction(db):
-        cursor = db.execute(
-            f"SELECT r.case_id, {_REPORT_FIELDS} FROM reports r LEFT JOIN report_hazards h"
-            " ON h.case_id = r.case_id WHERE h.rules IS NOT ?",
-            [mark],
-        )
-        columns = [c[0] for c in cursor.description]
-        found = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+        found = kinds.attach_details(db, [
+            {"id": case_id, "kind": kind} for case_id, kind in db.execute(
+                "SELECT c.id, c.kind FROM cases c LEFT JOIN report_hazards h"
+                " ON h.case_id = c.id WHERE h.rules IS NOT ?", [mark])
+        ])  # fmt: skip
         db.conn.executemany(
             "INSERT OR REPLACE INTO report_hazards (case_id, hazards, rules) VALUES (?, ?, ?)",
-            [(r["case_id"], json.dumps(report_hazards(rules, r)), mark) for r in found],
+            [(r["id"], json.dumps(kinds.hazards_of(rules, r)), mark) for r in found],
         )
     return len(found)
 
