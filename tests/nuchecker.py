@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 VNU_JAR = Path(__file__).resolve().parent / "node_modules/vnu-jar/build/dist/vnu.jar"
@@ -41,3 +42,14 @@ def html_errors(pages: list[Path], root: Path) -> list[str]:
         errors.append(f"{where}:{line}: {message.get('type')}: {message.get('message')}")
     assert errors or result.returncode == 0, result.stderr
     return errors
+
+
+def response_errors(pages: dict[str, Any], folder: Path) -> list[str]:
+    """The checker's errors for the portal's answers (name -> response), each an HTML page
+    (no 500) saved in `folder` under its name."""
+    files = []
+    for name, response in pages.items():
+        assert response.mimetype == "text/html" and response.status_code < 500, name
+        files.append(folder / f"{name}.html")
+        files[-1].write_bytes(response.data)
+    return html_errors(files, folder)

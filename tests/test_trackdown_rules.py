@@ -206,6 +206,7 @@ def test_the_source_follows_a_merged_respondent_and_starts_enforcement(app, case
         assert not records.record_elimination(db, case, "smo", {
             "eliminated_on": "2027-03-02", "elimination_method": "practice_stopped",
             "elimination_notes": None})  # fmt: skip
+        assert app.extensions["elimination_days"](db) == {1: "2027-03-02"}
     assert rows(app, "SELECT found_on, eliminated_on, elimination_method FROM discharge_sources")\
         == [{"found_on": "2027-03-01", "eliminated_on": "2027-03-02",
              "elimination_method": "practice_stopped"}]  # fmt: skip

@@ -22,6 +22,8 @@ def init_trackdown(app: Flask) -> None:
         return records.trackdown(get_db(), case)
 
     app.register_blueprint(views.bp)
+    # The annual figures count an elimination by the day recorded here, where there is one.
+    app.extensions["elimination_days"] = records.elimination_days
     app.jinja_env.globals.update(
         trackdown_of=trackdown_of,
         trackdown_words=words(),

@@ -24,30 +24,11 @@ from portal.trackdown.choices import (
     STEP_KINDS,
     parameter_choices,
 )
+from portal.trackdown.schema import CUSTODY_COLUMNS, STEP_COLUMNS
 
 FUTURE = "It cannot be in the future."
-# A sample's chain of custody: only a sample step has one.
-CUSTODY = (
-    "sample_id",
-    "collected_by",
-    "collected_at",
-    "relinquished_to",
-    "relinquished_at",
-    "received_by",
-    "received_at",
-    "lab_name",
-    "lab_reference",
-)
-STEP_FIELDS = (
-    "kind",
-    "done_at",
-    "done_by",
-    "structure",
-    "location",
-    "findings",
-    "result",
-    *CUSTODY,
-)
+# Every field of a step (a sample's chain of custody, CUSTODY_COLUMNS, only on a sample).
+STEP_FIELDS = tuple("structure" if name == "structure_code" else name for name in STEP_COLUMNS)
 # Blank result rows on the results form (more are added by saving and coming back).
 RESULT_ROWS = 5
 
@@ -83,7 +64,7 @@ class StepForm(FlaskForm):
         if not (self.structure.data or self.location.data):
             _add_error(self.structure, "Enter the structure's id, or the street or manhole.")
             fine = False
-        filled = [name for name in CUSTODY if self[name].data]
+        filled = [name for name in CUSTODY_COLUMNS if self[name].data]
         if self.kind.data == "sample":
             if not self.sample_id.data:
                 _add_error(

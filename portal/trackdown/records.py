@@ -15,37 +15,9 @@ from portal.core.statuses import STATUSES
 from portal.enforcement import people
 from portal.outfalls import inventory
 from portal.staff.workflow import WorkflowError, log
+from portal.trackdown.schema import ELIMINATION_COLUMNS, SOURCE_COLUMNS, STEP_COLUMNS
 
 Row = dict[str, Any]
-# A step's columns staff change through its form (outfall_id follows structure_code).
-STEP_COLUMNS = (
-    "kind",
-    "done_at",
-    "done_by",
-    "structure_code",
-    "location",
-    "findings",
-    "result",
-    "sample_id",
-    "collected_by",
-    "collected_at",
-    "relinquished_to",
-    "relinquished_at",
-    "received_by",
-    "received_at",
-    "lab_name",
-    "lab_reference",
-)
-SOURCE_COLUMNS = (
-    "found_on",
-    "description",
-    "address",
-    "latitude",
-    "longitude",
-    "parcel_id",
-    "respondent_id",
-)
-ELIMINATION_COLUMNS = ("eliminated_on", "elimination_method", "elimination_notes")
 
 
 def _changes(before: Row, after: Row, columns: tuple[str, ...]) -> dict[str, dict[str, Any]]:
@@ -55,6 +27,18 @@ def _changes(before: Row, after: Row, columns: tuple[str, ...]) -> dict[str, dic
         for name in columns
         if before[name] != after[name]
     }
+
+
+def _update(
+    db: sqlite_utils.Database, table: str, where: tuple[str, int], values: Row, actor: str
+) -> None:
+    """Write the changed `values` to one row, with who changed it and when."""
+    column, key = where
+    sets = ", ".join(f"{name} = ?" for name in values)
+    db.execute(
+        f"UPDATE {table} SET {sets}, updated_at = ?, updated_by = ? WHERE {column} = ?",
+        [*values.values(), local_stamp(), actor, key],
+    )
 
 
 def _place(db: sqlite_utils.Database, values: Row) -> Row:
@@ -96,6 +80,17 @@ def step_of(db: sqlite_utils.Database, case_id: int, step_id: int) -> Row | None
     return one(db, "SELECT * FROM trackdown_steps WHERE id = ? AND case_id = ?", [step_id, case_id])
 
 
+def _log_step(db: sqlite_utils.Database, actor: str, step: Row, action: str, **detail: Any) -> int:
+    """An entry in the step's case's log, naming the step and its sample."""
+    return log(db, step["case_id"], actor, action, step=step["id"], sample=step["sample_id"],
+               **detail)  # fmt: skip
+
+
+def _words(result: Row) -> str:
+    """A lab result in words: "Ammonia 1.2 mg/L"."""
+    return f"{result['name']} {result['value']} {result['unit'] or ''}".strip()
+
+
 def add_step(db: sqlite_utils.Database, case_id: int, actor: str, values: Row) -> int:
     """A new investigation step (`values`: the step form's, its structure as typed)."""
     with transaction(db):
@@ -128,22 +123,10 @@ def change_step(db: sqlite_utils.Database, actor: str, step: Row, values: Row) -
         if "kind" in changes and step["kind"] == "sample" and results_of(db, step["id"]):
             raise WorkflowError("This sample has lab results: it stays a sample.", "kind")
         if changes:
-            names = [*changes, "outfall_id"]
-            sets = ", ".join(f"{name} = ?" for name in names)
-            db.execute(
-                f"UPDATE trackdown_steps SET {sets}, updated_at = ?, updated_by = ? WHERE id = ?",
-                [*(after[name] for name in names), local_stamp(), actor, step["id"]],
-            )
-            log(
-                db,
-                step["case_id"],
-                actor,
-                "trackdown_step_changed",
-                step=step["id"],
-                kind=after["kind"],
-                done_at=after["done_at"],
-                changes=changes,
-            )
+            changed = {name: after[name] for name in [*changes, "outfall_id"]}
+            _update(db, "trackdown_steps", ("id", step["id"]), changed, actor)
+            _log_step(db, actor, step, "trackdown_step_changed", kind=after["kind"],
+                      done_at=after["done_at"], changes=changes)  # fmt: skip
     return list(changes)
 
 
@@ -164,17 +147,8 @@ def add_results(
                     "recorded_by": actor,
                 },
             )
-        log(
-            db,
-            step["case_id"],
-            actor,
-            "trackdown_results",
-            step=step["id"],
-            sample=step["sample_id"],
-            count=len(results),
-            reported_on=reported_on,
-            results=[f"{r['name']} {r['value']} {r['unit'] or ''}".strip() for r in results],
-        )
+        _log_step(db, actor, step, "trackdown_results", count=len(results),
+                  reported_on=reported_on, results=[_words(r) for r in results])  # fmt: skip
     return len(results)
 
 
@@ -193,15 +167,7 @@ def remove_result(db: sqlite_utils.Database, actor: str, step: Row, result_id: i
             "UPDATE trackdown_results SET removed_at = ?, removed_by = ? WHERE id = ?",
             [local_stamp(), actor, result_id],
         )
-        log(
-            db,
-            step["case_id"],
-            actor,
-            "trackdown_result_removed",
-            step=step["id"],
-            sample=step["sample_id"],
-            result=f"{result['name']} {result['value']} {result['unit'] or ''}".strip(),
-        )
+        _log_step(db, actor, step, "trackdown_result_removed", result=_words(result))
     return True
 
 
@@ -266,12 +232,8 @@ def save_source(
             raise WorkflowError("The source cannot be found after it was eliminated.", "found_on")
         changes = _changes(before, after, SOURCE_COLUMNS)
         if changes:
-            sets = ", ".join(f"{name} = ?" for name in changes)
-            db.execute(
-                f"UPDATE discharge_sources SET {sets}, updated_at = ?, updated_by = ?"
-                " WHERE case_id = ?",
-                [*(after[name] for name in changes), local_stamp(), actor, case_id],
-            )
+            changed = {name: after[name] for name in changes}
+            _update(db, "discharge_sources", ("case_id", case_id), changed, actor)
             if "respondent_id" in changes:
                 changes["respondent_id"] = {
                     "from": _name(db, before["respondent_id"]),
@@ -307,16 +269,23 @@ def record_elimination(db: sqlite_utils.Database, case_id: int, actor: str, valu
         changes = _changes(before, values, ELIMINATION_COLUMNS)
         if not changes:
             return False
-        db.execute(
-            "UPDATE discharge_sources SET eliminated_on = ?, elimination_method = ?,"
-            " elimination_notes = ?, updated_at = ?, updated_by = ? WHERE case_id = ?",
-            [*(values[name] for name in ELIMINATION_COLUMNS), local_stamp(), actor, case_id],
-        )
+        changed = {name: values[name] for name in ELIMINATION_COLUMNS}
+        _update(db, "discharge_sources", ("case_id", case_id), changed, actor)
         action = (
             "trackdown_elimination_changed" if before["eliminated_on"] else "trackdown_eliminated"
         )
         log(db, case_id, actor, action, **values, changes=changes)
     return True
+
+
+def elimination_days(db: sqlite_utils.Database) -> dict[int, str]:
+    """{case id: the ISO day its discharge was eliminated}: what the annual figures count an
+    elimination by, where track-down recorded one (app.extensions["elimination_days"])."""
+    return dict(
+        db.execute(
+            "SELECT case_id, eliminated_on FROM discharge_sources WHERE eliminated_on IS NOT NULL"
+        ).fetchall()
+    )
 
 
 # ---------------------------------------------------------------- the case page

@@ -95,6 +95,39 @@ CREATE INDEX IF NOT EXISTS discharge_sources_eliminated ON discharge_sources (el
 """
 
 
+# The columns staff change through the forms (a step's outfall_id follows structure_code).
+CUSTODY_COLUMNS = (
+    "sample_id",
+    "collected_by",
+    "collected_at",
+    "relinquished_to",
+    "relinquished_at",
+    "received_by",
+    "received_at",
+    "lab_name",
+    "lab_reference",
+)
+STEP_COLUMNS = (
+    "kind",
+    "done_at",
+    "done_by",
+    "structure_code",
+    "location",
+    "findings",
+    "result",
+    *CUSTODY_COLUMNS,
+)
+SOURCE_COLUMNS = (
+    "found_on",
+    "description",
+    "address",
+    "latitude",
+    "longitude",
+    "parcel_id",
+    "respondent_id",
+)
+ELIMINATION_COLUMNS = ("eliminated_on", "elimination_method", "elimination_notes")
+
 migrations = register(Migrations("trackdown"))
 
 

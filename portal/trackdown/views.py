@@ -18,7 +18,7 @@ from portal.staff.cases import get_case
 from portal.staff.workflow import WorkflowError
 from portal.trackdown import records
 from portal.trackdown.choices import STEP_NAMES
-from portal.trackdown.forms import CUSTODY, EliminationForm, ResultsForm, SourceForm, StepForm
+from portal.trackdown.forms import EliminationForm, ResultsForm, SourceForm, StepForm
 from portal.web.routes import NO_STORE, declare_blueprint
 
 # Staff pages: what they show stays off a shared computer's disk and back button.
@@ -52,7 +52,6 @@ def _step_page(case: dict, form: StepForm, step: dict | None = None):
         form=form,
         step=step,
         nearest=nearest_to(get_db(), case),
-        custody=CUSTODY,
     ), status
 
 
