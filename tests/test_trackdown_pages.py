@@ -344,7 +344,10 @@ def test_malformed_and_misdirected_requests_get_4xx(officer, app, clock):
     for url in ("/staff/cases/2/trackdown/steps/1/", "/staff/cases/2/trackdown/steps/1/results",
                 "/staff/cases/1/trackdown/steps/1/results",  # a dye test has no lab results
                 "/staff/cases/1/trackdown/steps/9/", "/staff/cases/99/trackdown/steps/new",
-                "/staff/cases/99/trackdown/source"):  # fmt: skip
+                "/staff/cases/99/trackdown/source",
+                # An id past SQLite's integers is no record either (never a 500).
+                "/staff/cases/1/trackdown/steps/99999999999999999999/",
+                "/staff/cases/99999999999999999999/trackdown/source"):  # fmt: skip
         assert officer.get(url).status_code == 404, url
     token = csrf_of(officer.get(CASE).text)
     assert officer.post("/staff/cases/2/trackdown/steps/1/", data={"csrf_token": token,
