@@ -44,12 +44,13 @@ def html_errors(pages: list[Path], root: Path) -> list[str]:
     return errors
 
 
-def response_errors(pages: dict[str, Any], folder: Path) -> list[str]:
-    """The checker's errors for the portal's answers (name -> response), each an HTML page
-    (no 500) saved in `folder` under its name."""
+def assert_valid_pages(pages: dict[str, Any], folder: Path) -> None:
+    """Every response (by name) an HTML page the portal answered without failing (no 5xx),
+    with no error from the checker; each is saved as folder/name.html for it."""
     files = []
     for name, response in pages.items():
         assert response.mimetype == "text/html" and response.status_code < 500, name
         files.append(folder / f"{name}.html")
         files[-1].write_bytes(response.data)
-    return html_errors(files, folder)
+    errors = html_errors(files, folder)
+    assert not errors, f"{len(errors)} HTML error(s):\n" + "\n".join(errors)
