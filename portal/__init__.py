@@ -30,6 +30,7 @@ from portal.report import init_report
 from portal.screening import init_screening
 from portal.staff import init_staff
 from portal.status import init_status
+from portal.trackdown import init_trackdown
 from portal.web.errors import init_errors, init_request_checks
 from portal.web.headers import init_headers
 from portal.web.limits import init_limits
@@ -110,6 +111,7 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     init_open311(app, csrf)
     init_outfalls(app)
     init_screening(app)
+    init_trackdown(app)
     # Last: every route is registered, and each declared what it needs (portal/web/routes.py).
     init_limits(app)
     init_digest(app)

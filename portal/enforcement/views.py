@@ -75,6 +75,24 @@ def _respondent_choices() -> list[tuple[str, str]]:
     ]
 
 
+def _prefill(form: forms.ViolationForm, args: Any) -> None:
+    """The violation form filled from a link (the track-down's "Start enforcement against this
+    source"): a respondent on record, the place, the day found, what was found."""
+    respondent = args.get("respondent", "")
+    if respondent:
+        if respondent not in {value for value, _ in form.respondent.choices}:
+            abort(400, "That respondent is not on record.")
+        form.respondent.data = respondent
+    for name in ("place", "description"):
+        if args.get(name):
+            form[name].data = args[name]
+    if args.get("found_on"):
+        try:
+            form.found_on.data = dt.date.fromisoformat(args["found_on"])
+        except ValueError:
+            abort(400, "That is not a date.")
+
+
 @bp.route("/cases/<int:case_id>/enforcement", methods=["GET", "POST"])
 def case_enforcement(case_id: int):
     db = get_db()
@@ -99,6 +117,7 @@ def case_enforcement(case_id: int):
     else:
         form.found_on.data = local_today()
         form.place.data = case["address"]
+        _prefill(form, request.args)
     violations = records.rows(
         db,
         "SELECT v.*, r.name AS respondent_name FROM violations v"

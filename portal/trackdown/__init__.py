@@ -1,0 +1,31 @@
+"""Track-down and elimination on a case (staff pages under /staff/cases/<id>/trackdown/):
+investigation steps (structures inspected, dye, smoke and camera tests, samples with their
+chain of custody and lab results), the source found and its respondent, and the day and way
+the discharge was eliminated; enforcement starts from the source. Its tables: schema.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+
+from portal.trackdown import schema  # noqa: F401  (registers the tables' migrations)
+
+
+def init_trackdown(app: Flask) -> None:
+    """Register the pages, and what the case page and its print read of a case's track-down."""
+    from portal.core.db import get_db
+    from portal.trackdown import records, views
+    from portal.trackdown.choices import words
+
+    def trackdown_of(case: dict[str, Any]) -> records.Trackdown:
+        return records.trackdown(get_db(), case)
+
+    app.register_blueprint(views.bp)
+    # The annual figures count an elimination by the day recorded here, where there is one.
+    app.extensions["elimination_days"] = records.elimination_days
+    app.jinja_env.globals.update(
+        trackdown_of=trackdown_of,
+        trackdown_words=words(),
+        trackdown_enforcement=records.enforcement_args,
+    )

@@ -1,0 +1,85 @@
+"""Track-down's checks, each testable alone: a sample's chain of custody in time order, a lab
+value as the lab writes it, and the dates a source was found and its discharge eliminated.
+Each answers with the message shown beside the field (None or {}: nothing wrong)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from portal.core.display import day, when
+
+PAST_DAY = "Enter a date that has passed (today at the latest)."
+# The lab's way of writing a value: a number, below or above what it can measure ("<0.1").
+LAB_VALUE = re.compile(r"^(<=|>=|<|>|≤|≥)?\s*(-?\d+(?:\.\d+)?|-?\.\d+)$")
+LAB_VALUE_HELP = "Enter the lab's value as a number, like 0.25, or as it wrote it, like <0.1."
+
+
+def custody_problems(
+    collected_at: dt.datetime | None,
+    relinquished_to: str | None,
+    relinquished_at: dt.datetime | None,
+    received_by: str | None,
+    received_at: dt.datetime | None,
+) -> dict[str, str]:
+    """A sample's hand-overs, field by field: each hand-over names whom and when, and the
+    sample is collected, handed over and received by the lab in that order."""
+    problems: dict[str, str] = {}
+    if relinquished_to and not relinquished_at:
+        problems["relinquished_at"] = "Enter when it was handed over."
+    if relinquished_at and not relinquished_to:
+        problems["relinquished_to"] = "Say whom it was handed to (the courier or the lab)."
+    if received_by and not received_at:
+        problems["received_at"] = "Enter when the lab received it."
+    if received_at and not received_by:
+        problems["received_by"] = "Say who at the lab received it."
+    if collected_at and relinquished_at and relinquished_at < collected_at:
+        problems["relinquished_at"] = (
+            f"It cannot be handed over before it was collected ({when(collected_at)})."
+        )
+    earlier = relinquished_at or collected_at
+    if earlier and received_at and received_at < earlier:
+        what = "handed over" if relinquished_at else "collected"
+        problems["received_at"] = (
+            f"The lab cannot receive it before it was {what} ({when(earlier)})."
+        )
+    return problems
+
+
+def lab_value(parameter: str, typed: str) -> str:
+    """The lab's value as stored ("< 0.1" -> "<0.1", "1,200" -> "1200"); ValueError, with the
+    message to show, for anything else."""
+    text = (typed or "").strip().replace(",", "").replace(" ", "")
+    match = LAB_VALUE.match(text)
+    if not match:
+        raise ValueError(LAB_VALUE_HELP)
+    sign = {"≤": "<=", "≥": ">="}.get(match.group(1) or "", match.group(1) or "")
+    number = float(match.group(2))
+    if number < 0 and parameter != "temperature":
+        raise ValueError("Only a temperature can be below zero.")
+    if parameter == "ph" and not 0 <= number <= 14:
+        raise ValueError("A pH is between 0 and 14.")
+    return f"{sign}{match.group(2)}"
+
+
+def found_problem(
+    found_on: dt.date, today: dt.date, eliminated_on: dt.date | None = None
+) -> str | None:
+    """The day a source was found: not in the future, nor after its discharge was eliminated."""
+    if found_on > today:
+        return PAST_DAY
+    if eliminated_on and found_on > eliminated_on:
+        return (
+            f"The discharge is recorded as eliminated on {day(eliminated_on)}: the source"
+            " cannot have been found after that."
+        )
+    return None
+
+
+def elimination_problem(eliminated_on: dt.date, found_on: dt.date, today: dt.date) -> str | None:
+    """The day a discharge was eliminated: not in the future, nor before its source was found."""
+    if eliminated_on > today:
+        return PAST_DAY
+    if eliminated_on < found_on:
+        return f"It cannot be eliminated before the source was found ({day(found_on)})."
+    return None
