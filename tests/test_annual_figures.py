@@ -340,3 +340,46 @@ def test_each_figure_links_to_its_records_and_the_csv_has_them(app, client):
     ) in lines
     assert any(line.startswith("2026-01-03,2027-01-02,Enforcement,Abatement costs charged "
                                "(cost notices mailed),$0.00,0,") for line in lines)  # fmt: skip
+
+
+# ---------------------------------------------------------------- eliminated, by track-down
+
+
+def eliminate(db, case_id: int, found: str, eliminated: str) -> None:
+    with transaction(db):
+        insert(db, "discharge_sources", {
+            "case_id": case_id, "found_on": found, "description": "Laundry drain on the storm line",
+            "address": "12 Elm Street", "eliminated_on": eliminated,
+            "elimination_method": "connection_removed", "recorded_at": f"{eliminated}T10:00",
+            "recorded_by": "smo",
+        })  # fmt: skip
+
+
+def test_an_elimination_counts_by_the_day_track_down_recorded(app):
+    build(app)
+    with app.app_context():
+        db = get_db()
+        # Case 5 (confirmed May 6, 2026, referred): its source removed on December 1, 2026,
+        # its status never set to resolved. Case 10 (confirmed December 28, 2026, resolved
+        # January 5, 2027): track-down says the discharge stopped on December 30, 2026.
+        eliminate(db, 5, "2026-11-20", "2026-12-01")
+        eliminate(db, 10, "2026-12-29", "2026-12-30")
+        # Case 2 was never confirmed: a source eliminated is no illicit discharge eliminated.
+        eliminate(db, 2, "2026-02-01", "2026-02-02")
+    year = counts(app, YEAR_2026)
+    # Before: cases 1 and 3 (resolved in 2026); now 5 and 10 as well.
+    assert year["discharges"][0] == ("resident reports", 3, 4)
+    # 2027 loses case 10 (counted on December 30, 2026), keeps 11.
+    assert counts(app, YEAR_2027)["discharges"][0] == ("resident reports", 1, 1)
+
+
+def test_an_elimination_before_the_confirmation_counts_when_confirmed(app):
+    build(app)
+    with app.app_context():
+        db = get_db()
+        # Case 9 (received September 9, 2026): its source gone on December 20, 2026, but the
+        # lab confirmed the discharge only on January 8, 2027: it counts in 2027.
+        eliminate(db, 9, "2026-12-19", "2026-12-20")
+        change(app, db, 9, "2027-01-08", confirmed=True)
+    assert counts(app, YEAR_2026)["discharges"][0] == ("resident reports", 3, 2)
+    assert counts(app, YEAR_2027)["discharges"][0] == ("resident reports", 2, 3)

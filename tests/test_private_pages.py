@@ -67,3 +67,12 @@ def test_the_notification_steps_may_be_kept_by_this_browser_for_back(client):
     assert client.get(filed.headers["Location"]).headers["Cache-Control"] == "no-store"
     refused = client.post("/report/", data={**open_form(client), **report_data(description="")})
     assert refused.headers["Cache-Control"] == "no-store"
+
+
+def test_an_id_past_sqlites_integers_is_a_404_everywhere(app, client):
+    sign_in(client, app)
+    huge = "99999999999999999999"
+    for url in (f"/staff/cases/{huge}/", f"/staff/cases/{huge}/print", f"/staff/photos/{huge}",
+                f"/staff/outfalls/{huge}/", f"/staff/screenings/{huge}/",
+                f"/staff/notices/{huge}/", f"/staff/phone-notices/{huge}/"):  # fmt: skip
+        assert client.get(url).status_code == 404, url

@@ -27,16 +27,6 @@ bp = declare_blueprint(
 )
 
 
-# The largest id SQLite stores: a larger one in the address is no record (and would overflow).
-LARGEST_ID = 2**63 - 1
-
-
-@bp.url_value_preprocessor
-def _ids_in_range(endpoint: str | None, values: dict[str, Any] | None) -> None:
-    if any(isinstance(value, int) and value > LARGEST_ID for value in (values or {}).values()):
-        abort(404)
-
-
 def _actor() -> str:
     return current_staff()["username"]
 

@@ -39,10 +39,21 @@ ADVICE = {
 }
 
 
+# The largest integer SQLite stores (a row id).
+LARGEST_ID = 2**63 - 1
+
+
 def init_request_checks(app: Flask) -> None:
     """Refuse, before anything reads them, requests no browser sends: a query string that
     is not UTF-8, or a JSON body posted to pages that take HTML forms (Flask-WTF would
     build a form from any JSON value and fail on most). Register before the other hooks."""
+
+    @app.url_value_preprocessor
+    def ids_in_range(endpoint: str | None, values: dict | None) -> None:
+        # An id in the address past the largest SQLite stores is no record: a 404, never the
+        # OverflowError (a 500) binding it to a query would raise.
+        if any(isinstance(v, int) and v > LARGEST_ID for v in (values or {}).values()):
+            abort(404)
 
     @app.before_request
     def refuse_unreadable():
