@@ -16,7 +16,7 @@ from portal.core.db import get_db, transaction
 from portal.staff.accounts import add_account
 
 CASES = 10_000
-PASSWORD = "benchmark password"
+PASSWORD = "a long officer password"
 PAGES = {
     "queue, first page": ("/staff/", {}),
     "queue, last page": ("/staff/", {"page": CASES // 50}),

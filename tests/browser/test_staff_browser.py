@@ -65,7 +65,7 @@ def test_a_day_in_the_workspace(open_tab, live_app, live_server, viewport):
 
     # Each page checked once it has arrived: axe needs the new document, not the old one.
     for link, heading in [
-        ("Annual report", "Annual report: illicit discharges"),
+        ("Annual report", "Annual report: the illicit discharge program"),
         ("Exports", "Exports"),
         (re.compile("^Mail"), "Mail not yet delivered"),
         ("Queue", "Queue"),
