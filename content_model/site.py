@@ -373,8 +373,9 @@ def _location(office: Fields) -> dict[str, float]:
     }
 
 
-def load_settings(path: Path) -> Settings:
-    settings, fields = _settings(path)
+def load_settings(path: Path, data: Any = None) -> Settings:
+    """site.yaml, or `data` read from it (with a translation's words in place)."""
+    settings, fields = _settings(path, data)
     fields.refuse_unknown()
     return settings
 
@@ -384,8 +385,8 @@ def unknown_settings(path: Path) -> list[ContentError]:
     return _settings(path)[1].unknown()
 
 
-def _settings(path: Path) -> tuple[Settings, Fields]:
-    fields = Fields(read_yaml(path), path.name)
+def _settings(path: Path, data: Any = None) -> tuple[Settings, Fields]:
+    fields = Fields(read_yaml(path) if data is None else data, path.name)
     town, office, smo = (
         fields.mapping("municipality"),
         fields.mapping("office"),

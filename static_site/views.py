@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, render_template, url_for
+from flask import Blueprint, abort, render_template, url_for
 
+from content_model.language import current_content
 from content_model.loader import Content
 from content_model.theme import SEARCH_BUNDLE, SITE_PAGES
 
@@ -11,7 +12,7 @@ bp = Blueprint("site", __name__)
 
 
 def _content() -> Content:
-    return current_app.extensions["content"]
+    return current_content()
 
 
 @bp.route(SITE_PAGES["index"])

@@ -1,0 +1,118 @@
+"""The language of the portal's pages for the public: chosen, never guessed.
+
+A page is in Spanish only when the person asked for it: the link they followed from a Spanish
+page carries `?lang=es` (the site's Spanish pages link to `/report/?lang=es`), or they chose
+it on the language link, which carries the same. The choice is remembered in a cookie that
+holds only the language (not personal data), so every later step of a form follows it. A
+query parameter rather than an `/es/` prefix: the portal's forms, their posts and the links
+in mail keep the one address each has, Netlify's one proxy rule still sends them all, and a
+report's own pages (thanks, status, receipt) follow the language the report was filed in
+whatever the link or the cookie say. The browser's Accept-Language only offers the other
+language in a short notice; it never switches a page by itself. Staff pages are English.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from flask import Flask, Response, current_app, g, request
+from flask_babel import refresh
+from werkzeug.exceptions import MethodNotAllowed, NotFound
+
+from content_model.language import Alternate, current_language, init_language
+from content_model.theme import PORTAL_PATHS
+from content_model.translation import DEFAULT_LANGUAGE
+
+COOKIE = "lang"
+QUERY = "lang"
+COOKIE_DAYS = 365
+# The blueprints whose pages the public reads (the rest are staff's or machines').
+PUBLIC = {"report", "notify", "status", "offline", None}
+
+
+def _languages() -> tuple[str, ...]:
+    return current_app.extensions["content"].languages
+
+
+def _asked() -> str | None:
+    asked = request.args.get(QUERY)
+    return asked if asked in _languages() else None
+
+
+def choose() -> str:
+    """The language of this request's page: asked for (the link followed), else the one of
+    the report the page is about, else a page under /es/, else remembered, else English."""
+    if not _public():
+        return DEFAULT_LANGUAGE
+    asked = _asked()
+    if asked:
+        return asked
+    if g.get("case_language") in _languages():
+        return g.case_language
+    first = request.path.strip("/").split("/", 1)[0]
+    if first in _languages():
+        return first
+    remembered = request.cookies.get(COOKIE)
+    return remembered if remembered in _languages() else DEFAULT_LANGUAGE
+
+
+def _public() -> bool:
+    return request.blueprint in PUBLIC and not request.path.startswith("/staff")
+
+
+def follow_case(language: str | None) -> None:
+    """A report's pages are in the language it was filed in (an explicit `?lang=` aside)."""
+    g.case_language = language or DEFAULT_LANGUAGE
+    refresh()
+
+
+def link_in(language: str) -> str:
+    """This page in `language`: its address with `?lang=`, or for the answer to a post the
+    page a person would open again (a form's first page)."""
+    path = request.path
+    if request.method != "GET":
+        try:
+            current_app.url_map.bind("localhost").match(path, method="GET")
+        except (MethodNotAllowed, NotFound):
+            path = PORTAL_PATHS.get(request.blueprint or "", "/")
+    args = [(key, value) for key, value in request.args.items(multi=True) if key != QUERY]
+    return f"{path}?{urlencode([*args, (QUERY, language)])}"
+
+
+def alternates() -> list[Alternate]:
+    if not _public():
+        return []
+    return [Alternate(language, link_in(language)) for language in _languages()]
+
+
+def offer() -> Alternate | None:
+    """The other language to offer in a notice, when the browser prefers it and the person
+    has not chosen (a notice and a link, never a switch)."""
+    if not _public() or _asked() or request.cookies.get(COOKIE) or g.get("case_language"):
+        return None
+    here = current_language()
+    best = request.accept_languages.best_match(_languages(), default=here)
+    return Alternate(best, link_in(best)) if best != here else None
+
+
+def remember(response: Response) -> Response:
+    """Keep a language asked for, so the next step of the form follows it."""
+    asked = _asked()
+    if asked and request.cookies.get(COOKIE) != asked:
+        response.set_cookie(
+            COOKIE,
+            asked,
+            max_age=COOKIE_DAYS * 24 * 3600,
+            secure=bool(current_app.config["SESSION_COOKIE_SECURE"]),
+            httponly=True,
+            samesite="Lax",
+        )
+    if _public() and len(_languages()) > 1:
+        response.vary.add("Cookie")
+    return response
+
+
+def init_portal_language(app: Flask) -> None:
+    init_language(app, choose, alternates, hreflang=False)
+    app.after_request(remember)
+    app.context_processor(lambda: {"language_offer": offer()})
