@@ -11,6 +11,7 @@ from flask_wtf.csrf import _FlaskFormCSRF
 from markupsafe import escape
 from wtforms import HiddenField, MultipleFileField, StringField
 
+from content_model.language import current_language
 from portal.intake.fields import coordinate_field
 
 MAX_PHOTOS = 3
@@ -94,4 +95,6 @@ class PublicForm(FlaskForm):
             "contact_name": name or None,
             "contact_email": email or None,
             "contact_phone": phone or None,
+            # The page's language: the case's pages and mail to its filer follow it.
+            "language": current_language(),
         }

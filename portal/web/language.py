@@ -13,15 +13,33 @@ language in a short notice; it never switches a page by itself. Staff pages are 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 from urllib.parse import urlencode
 
+import sqlite_utils
 from flask import Flask, Response, current_app, g, request
-from flask_babel import refresh
+from flask_babel import force_locale, refresh
+from sqlite_utils import Migrations
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 
 from content_model.language import Alternate, current_language, init_language
 from content_model.theme import PORTAL_PATHS
 from content_model.translation import DEFAULT_LANGUAGE
+from portal.core.migrations import add_columns, register
+
+# Each case keeps the language it was filed in (cases.language: 'en', 'es'): its pages and
+# every mail to the person who filed it follow it. A set of its own, applied after the
+# portal's; a case filed before (or by staff, or the API) is English.
+migrations = register(Migrations("case_language"))
+
+
+@migrations(name="001_case_language")
+def case_language(db: sqlite_utils.Database) -> None:
+    """The language a case was filed in."""
+    add_columns(db, [("cases", "language", "TEXT NOT NULL DEFAULT 'en'")])
+
 
 COOKIE = "lang"
 QUERY = "lang"
@@ -60,10 +78,17 @@ def _public() -> bool:
     return request.blueprint in PUBLIC and not request.path.startswith("/staff")
 
 
-def follow_case(language: str | None) -> None:
-    """A report's pages are in the language it was filed in (an explicit `?lang=` aside)."""
-    g.case_language = language or DEFAULT_LANGUAGE
+def follow_case(case: dict[str, Any]) -> None:
+    """A case's pages are in the language it was filed in (an explicit `?lang=` aside)."""
+    g.case_language = case.get("language") or DEFAULT_LANGUAGE
     refresh()
+
+
+@contextmanager
+def in_case_language(case: dict[str, Any]) -> Iterator[None]:
+    """Mail to the person who filed a case, in the case's language whatever the page."""
+    with force_locale(case.get("language") or DEFAULT_LANGUAGE):
+        yield
 
 
 def link_in(language: str) -> str:
