@@ -63,6 +63,7 @@ def init_language(
         page_language=current_language,
         translation_pending=lambda: current_content().pending_review,
         language_offer_words=OFFER_WORDS,
+        section_title=lambda section: current_content().section_title(section.number),
     )
 
     @app.context_processor

@@ -67,6 +67,13 @@ class Content:
     def languages(self) -> tuple[str, ...]:
         return (DEFAULT_LANGUAGE, *self.translations)
 
+    def section_title(self, number: str) -> str:
+        """A section's title in this content's language (a translation's summary names it)."""
+        for summary in self.summaries:
+            if summary.number == number:
+                return summary.title
+        return self.ordinance.by_number[number].title
+
     def in_language(self, language: str) -> Content:
         """This content in `language` if the pack has it, else as it is."""
         return self.translations.get(language, self)
