@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from flask import Flask, current_app
-from flask_babel import Babel
+from flask_babel import Babel, refresh
+from markupsafe import Markup
 from werkzeug.local import LocalProxy
 
 from content_model.loader import Content
@@ -47,6 +48,12 @@ def current_content() -> Content:
     return current_app.extensions["content"].in_language(current_language())
 
 
+def upfirst(text: str) -> str:
+    """The first letter in capitals, the rest as it is ('la Villa' -> 'La Villa'): a name
+    that carries its article starts a sentence or a heading."""
+    return text[:1].upper() + text[1:]
+
+
 def init_language(
     app: Flask,
     select: Callable[[], str | None],
@@ -63,8 +70,17 @@ def init_language(
         page_language=current_language,
         translation_pending=lambda: current_content().pending_review,
         language_offer_words=OFFER_WORDS,
+        # On a translated page, a link to the law's official English text says so.
+        official_hreflang=lambda: (
+            Markup("") if current_language() == "en" else Markup(' hreflang="en"')
+        ),
         section_title=lambda section: current_content().section_title(section.number),
     )
+
+    app.jinja_env.filters["upfirst"] = upfirst
+    # Flask-Babel keeps the locale on `g`, which outlives a request when an app context was
+    # already pushed (Frozen-Flask freezes every page in one): each request chooses again.
+    app.before_request(refresh)
 
     @app.context_processor
     def languages():

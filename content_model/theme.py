@@ -65,8 +65,10 @@ def site_links(languages: tuple[str, ...] = ()) -> Callable[..., str]:
         ]
     adapter = Map(rules).bind("localhost")
 
-    def site_url(endpoint: str, _anchor: str | None = None, **values: Any) -> str:
-        language = page_language()
+    def site_url(
+        endpoint: str, _anchor: str | None = None, _language: str | None = None, **values: Any
+    ) -> str:
+        language = _language or page_language()
         if language in languages:
             endpoint = f"site_{language}.{endpoint.split('.', 1)[1]}"
         path = adapter.build(endpoint, values)

@@ -34,6 +34,8 @@ IN_ENGLISH = {"en": "English", "es": "Spanish"}
 # `[*]` every item of a list. Every other field is the English file's, in both languages.
 TRANSLATED = {
     "site.yaml": (
+        # With its article in languages that have them ("la Villa de Horseheads").
+        "municipality.name",
         "municipality.kind",
         "office.phone_label",
         "office.hours",

@@ -55,9 +55,10 @@ def endpoint_in(endpoint: str, language: str) -> str:
     return f"site.{page}" if language == DEFAULT_LANGUAGE else f"site_{language}.{page}"
 
 
-def site_url(endpoint: str, **values: Any) -> str:
-    """A link to a page of the site in the page's own language."""
-    return url_for(endpoint_in(endpoint, current_language()), **values)
+def site_url(endpoint: str, _language: str | None = None, **values: Any) -> str:
+    """A link to a page of the site in the page's own language (or in `_language`: the
+    official English text of the law, say)."""
+    return url_for(endpoint_in(endpoint, _language or current_language()), **values)
 
 
 def alternates() -> list[Alternate]:

@@ -49,7 +49,7 @@ def freeze(destination: Path | str, test_config: dict[str, Any] | None = None) -
     with warnings.catch_warnings():
         warnings.simplefilter("error", FrozenFlaskWarning)
         urls = list(freezer.freeze_yield())
-    index_site(destination)
+    index_site(destination, app.extensions["content"].languages)
     settings = app.extensions["content"].settings
     origin = os.environ.get("SITE_PORTAL_ORIGIN") or settings.portal_origin
     rules = netlify_redirects(origin)

@@ -24,6 +24,17 @@ def index():
 @bp.route(SITE_PAGES["ordinance"])
 def ordinance():
     content = _content()
+    if content.summaries:
+        # The law is English only, as adopted: in another language, a summary of each
+        # section linked to the official English text.
+        return render_template(
+            "site/ordinance_summary.html",
+            ordinance=content.ordinance,
+            law_title=content.law_title,
+            summaries=content.summaries,
+            search_words=content.search.sections,
+            official=url_for("site.ordinance"),
+        )
     return render_template(
         "site/ordinance.html", ordinance=content.ordinance, search_words=content.search.sections
     )

@@ -137,7 +137,13 @@ def remember(response: Response) -> Response:
     return response
 
 
+def _forget_case() -> None:
+    """A case's language is for its own page (a test's app context outlives a request)."""
+    g.pop("case_language", None)
+
+
 def init_portal_language(app: Flask) -> None:
+    app.before_request(_forget_case)
     init_language(app, choose, alternates, hreflang=False)
     app.after_request(remember)
     app.context_processor(lambda: {"language_offer": offer()})
