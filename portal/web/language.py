@@ -19,8 +19,8 @@ from typing import Any
 from urllib.parse import urlencode
 
 import sqlite_utils
-from flask import Flask, Response, current_app, g, request
-from flask_babel import force_locale, refresh
+from flask import Flask, Response, current_app, g, has_request_context, request
+from flask_babel import force_locale, gettext, refresh
 from sqlite_utils import Migrations
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 
@@ -28,6 +28,7 @@ from content_model.language import Alternate, current_language, init_language
 from content_model.theme import PORTAL_PATHS
 from content_model.translation import DEFAULT_LANGUAGE
 from portal.core.migrations import add_columns, register
+from portal.core.statuses import STATUSES, Status
 
 # Each case keeps the language it was filed in (cases.language: 'en', 'es'): its pages and
 # every mail to the person who filed it follow it. A set of its own, applied after the
@@ -60,8 +61,8 @@ def _asked() -> str | None:
 def choose() -> str:
     """The language of this request's page: asked for (the link followed), else the one of
     the report the page is about, else a page under /es/, else remembered, else English."""
-    if not _public():
-        return DEFAULT_LANGUAGE
+    if not has_request_context() or not _public():
+        return DEFAULT_LANGUAGE  # mail to staff, a command, the staff pages
     asked = _asked()
     if asked:
         return asked
@@ -89,6 +90,16 @@ def in_case_language(case: dict[str, Any]) -> Iterator[None]:
     """Mail to the person who filed a case, in the case's language whatever the page."""
     with force_locale(case.get("language") or DEFAULT_LANGUAGE):
         yield
+
+
+def translated_wordings(office: str) -> dict[str, Status]:
+    """The statuses' labels and public wordings in the page's language."""
+    return {
+        key: status._replace(
+            label=gettext(status.label), public=gettext(status.public).format(office=office)
+        )
+        for key, status in STATUSES.items()
+    }
 
 
 def link_in(language: str) -> str:

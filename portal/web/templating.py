@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from flask import Flask
+from werkzeug.local import LocalProxy
 
 from content_model.language import current_language
 from content_model.loader import Content
@@ -12,8 +13,7 @@ from content_model.site import tel_uri
 from content_model.theme import init_theme, site_links
 from portal.core import kinds
 from portal.core.display import clock, day, when
-from portal.core.statuses import public_wordings
-from portal.web.language import init_portal_language
+from portal.web.language import init_portal_language, translated_wordings
 
 
 def init_templates(app: Flask, content: Content) -> None:
@@ -21,7 +21,8 @@ def init_templates(app: Flask, content: Content) -> None:
     init_theme(app, content, site_url=site_links(content.languages[1:]))
     init_portal_language(app)
     app.jinja_env.globals.update(
-        statuses=public_wordings(content.settings.office.name),
+        # In the page's language (the staff pages are English).
+        statuses=LocalProxy(lambda: translated_wordings(content.settings.office.name)),
         # A kind of case by its key (cases.kind): its words and its templates.
         kind_of=kinds.get,
         spill_section=content.ordinance.spill_section,
