@@ -45,8 +45,9 @@ def case_language(db: sqlite_utils.Database) -> None:
 COOKIE = "lang"
 QUERY = "lang"
 COOKIE_DAYS = 365
-# The blueprints whose pages the public reads (the rest are staff's or machines').
-PUBLIC = {"report", "notify", "status", "offline", None}
+# The blueprints whose pages the public reads (the rest are staff's or machines'); site_files
+# serves the frozen site beside the portal in `make run` (its 404 pages, say).
+PUBLIC = {"report", "notify", "status", "offline", "site_files", None}
 
 
 def _languages() -> tuple[str, ...]:
