@@ -89,6 +89,7 @@ def init_language(
         return {
             # Only the portal offers a language (portal/web/language.py): the site is frozen.
             "language_offer": None,
+            "english_only": None,
             "language_links": [page for page in pages if page.language != here],
             "hreflang_links": pages if hreflang else [],
         }

@@ -318,3 +318,17 @@ def test_the_status_of_a_report_filed_in_english_stays_english(app, client):
     thanks = client.get(sent.headers["Location"])
     assert "<h1>Report received</h1>" in thanks.text
     assert rows(app, "SELECT language FROM cases") == [{"language": "en"}]
+
+
+def test_the_release_notification_is_english_and_says_so_in_spanish(client):
+    page = client.get("/notify/?lang=es")
+    assert page_language(page.text) == "en"
+    assert "<h1>Report a spill or release at a facility</h1>" in page.text
+    assert '<div class="language-offer" lang="es">' in page.text
+    assert "<strong>Por ahora, este formulario está solo en inglés.</strong>" in page.text
+    assert (
+        "la ley le exige avisar a la Villa de Horseheads en persona, por teléfono o por fax"
+        in page.text
+    )
+    assert 'class="language-link"' not in page.text
+    assert "Por ahora" not in client.get("/notify/?lang=en").text

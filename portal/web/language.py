@@ -21,6 +21,7 @@ from urllib.parse import urlencode
 import sqlite_utils
 from flask import Flask, Response, current_app, g, has_request_context, request
 from flask_babel import force_locale, gettext, refresh
+from markupsafe import Markup
 from sqlite_utils import Migrations
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 
@@ -50,6 +51,12 @@ COOKIE_DAYS = 365
 PUBLIC = {"report", "notify", "status", "offline", "site_files", None}
 
 
+# Pages not translated yet: the release notification (all its steps; its receipt and mail
+# follow its filing, which is then English). They are shown in English, with a note in the
+# language the person asked for that says so and what the law asks of them.
+ENGLISH_ONLY = {"notify"}
+
+
 def _languages() -> tuple[str, ...]:
     return current_app.extensions["content"].languages
 
@@ -62,7 +69,7 @@ def _asked() -> str | None:
 def choose() -> str:
     """The language of this request's page: asked for (the link followed), else the one of
     the report the page is about, else a page under /es/, else remembered, else English."""
-    if not has_request_context() or not _public():
+    if not has_request_context() or not _public() or request.blueprint in ENGLISH_ONLY:
         return DEFAULT_LANGUAGE  # mail to staff, a command, the staff pages
     asked = _asked()
     if asked:
@@ -117,7 +124,7 @@ def link_in(language: str) -> str:
 
 
 def alternates() -> list[Alternate]:
-    if not _public():
+    if not _public() or request.blueprint in ENGLISH_ONLY:
         return []
     return [Alternate(language, link_in(language)) for language in _languages()]
 
@@ -127,9 +134,25 @@ def offer() -> Alternate | None:
     has not chosen (a notice and a link, never a switch)."""
     if not _public() or _asked() or request.cookies.get(COOKIE) or g.get("case_language"):
         return None
+    if request.blueprint in ENGLISH_ONLY:
+        return None
     here = current_language()
     best = request.accept_languages.best_match(_languages(), default=here)
     return Alternate(best, link_in(best)) if best != here else None
+
+
+def english_only_note() -> Markup | None:
+    """On a page not translated yet, asked for in another language: a note in that language
+    that the page is English, with what the law asks (rendered in that language)."""
+    if not has_request_context() or request.blueprint not in ENGLISH_ONLY:
+        return None
+    wanted = _asked() or request.cookies.get(COOKIE)
+    if wanted not in _languages() or wanted == DEFAULT_LANGUAGE:
+        return None
+    with force_locale(wanted):
+        # The environment's own render: a context processor must not render through Flask.
+        note = current_app.jinja_env.get_template("portal/_english_only.html")
+        return Markup(note.render(language=wanted))
 
 
 def remember(response: Response) -> Response:
@@ -158,4 +181,4 @@ def init_portal_language(app: Flask) -> None:
     app.before_request(_forget_case)
     init_language(app, choose, alternates, hreflang=False)
     app.after_request(remember)
-    app.context_processor(lambda: {"language_offer": offer()})
+    app.context_processor(lambda: {"language_offer": offer(), "english_only": english_only_note()})
