@@ -18,7 +18,7 @@ from werkzeug.local import LocalProxy
 
 from content_model.loader import Content
 from content_model.theme import ROOT, page_language
-from content_model.translation import LANGUAGE_NAMES
+from content_model.translation import IN_ENGLISH, LANGUAGE_NAMES
 
 # The gettext catalogues (translations/es/LC_MESSAGES/messages.po, compiled to .mo by setup).
 TRANSLATIONS = ROOT / "translations"
@@ -70,6 +70,8 @@ def init_language(
         page_language=current_language,
         translation_pending=lambda: current_content().pending_review,
         language_offer_words=OFFER_WORDS,
+        # The staff pages name a case's language in English ("Spanish").
+        language_in_english=IN_ENGLISH,
         # On a translated page, a link to the law's official English text says so.
         official_hreflang=lambda: (
             Markup("") if current_language() == "en" else Markup(' hreflang="en"')

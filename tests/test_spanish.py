@@ -10,7 +10,16 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import built_pages, open_form, page_url, parse_page, post, report_data, rows
+from helpers import (
+    built_pages,
+    open_form,
+    page_url,
+    parse_page,
+    post,
+    report_data,
+    rows,
+    sign_in,
+)
 from mailserver import body
 
 from content_model.check import check_pack
@@ -332,3 +341,13 @@ def test_the_release_notification_is_english_and_says_so_in_spanish(client):
     )
     assert 'class="language-link"' not in page.text
     assert "Por ahora" not in client.get("/notify/?lang=en").text
+
+
+def test_staff_see_the_language_a_report_was_filed_in(app, client):
+    client.get("/report/?lang=es")
+    post(client, report_data())
+    client.delete_cookie("lang")
+    sign_in(client, app)
+    page = client.get("/staff/cases/1/").text
+    assert "<dt>Language</dt><dd>Spanish: their status page and mail are in it</dd>" in page
+    assert "Never published. They read Spanish: write it in Spanish." in page
