@@ -168,3 +168,24 @@ def second_factor_pages(app) -> dict:
             **hidden_fields(page.text), "username": "nobody", "password": f"guess {n}"})  # fmt: skip
     assert pages["staff-login-waiting"].status_code == 429
     return pages
+
+
+def test_the_portal_pages_in_spanish_are_valid_html(client, tmp_path):
+    pages = {"es-report-form": client.get("/report/?lang=es")}
+    pages["es-report-errors"] = client.post(
+        "/report/", data={**open_form(client), "latitude": "200"}
+    )
+    sent = client.post("/report/", data={**open_form(client), **report_data()})
+    pages["es-report-sent"] = client.get(sent.headers["Location"])
+    status_url = re.search(r'href="(/status/[\w-]+/)"', pages["es-report-sent"].text).group(1)
+    pages["es-status"] = client.get(status_url)
+    pages["es-my-reports"] = client.get("/report/mine/")
+    pages["es-not-found"] = client.get("/status/nothing/")
+    pages["es-notify-note"] = client.get("/notify/")
+    files = []
+    for name, response in pages.items():
+        assert '<html lang="es">' in response.text or name == "es-notify-note", name
+        files.append(tmp_path / f"{name}.html")
+        files[-1].write_bytes(response.data)
+    errors = html_errors(files, tmp_path)
+    assert not errors, f"{len(errors)} HTML error(s):\n" + "\n".join(errors)
