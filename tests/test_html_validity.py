@@ -65,12 +65,17 @@ def test_every_portal_page_is_valid_html(app, client, tmp_path):
     pages["staff-login"] = client.get("/staff/")
     pages.update(sent_again_pages(client))
     pages.update(second_factor_pages(app))
+    assert_valid(pages, tmp_path)
+
+
+def assert_valid(pages: dict, folder) -> None:
+    """Every response an HTML page (not a 500) that the Nu checker finds no error in."""
     files = []
     for name, response in pages.items():
         assert response.mimetype == "text/html" and response.status_code < 500, name
-        files.append(tmp_path / f"{name}.html")
+        files.append(folder / f"{name}.html")
         files[-1].write_bytes(response.data)
-    errors = html_errors(files, tmp_path)
+    errors = html_errors(files, folder)
     assert not errors, f"{len(errors)} HTML error(s):\n" + "\n".join(errors)
 
 
@@ -182,10 +187,6 @@ def test_the_portal_pages_in_spanish_are_valid_html(client, tmp_path):
     pages["es-my-reports"] = client.get("/report/mine/")
     pages["es-not-found"] = client.get("/status/nothing/")
     pages["es-notify-note"] = client.get("/notify/")
-    files = []
     for name, response in pages.items():
         assert '<html lang="es">' in response.text or name == "es-notify-note", name
-        files.append(tmp_path / f"{name}.html")
-        files[-1].write_bytes(response.data)
-    errors = html_errors(files, tmp_path)
-    assert not errors, f"{len(errors)} HTML error(s):\n" + "\n".join(errors)
+    assert_valid(pages, tmp_path)
