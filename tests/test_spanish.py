@@ -22,6 +22,7 @@ from helpers import (
 )
 from mailserver import body
 
+from bench.weights import FORM_PAGE_BUDGET, page_weight
 from content_model.check import check_pack
 from content_model.fields import CONTENT_DIR
 from portal.core.display import clock, day, when
@@ -351,3 +352,9 @@ def test_staff_see_the_language_a_report_was_filed_in(app, client):
     page = client.get("/staff/cases/1/").text
     assert "<dt>Language</dt><dd>Spanish: their status page and mail are in it</dd>" in page
     assert "Never published. They read Spanish: write it in Spanish." in page
+
+
+def test_the_spanish_form_stays_within_the_form_budget(client):
+    html = client.get("/report/?lang=es").data
+    _, total = page_weight(html, lambda url: client.get(url).data)
+    assert total <= FORM_PAGE_BUDGET

@@ -33,15 +33,9 @@
     clear: (store) => run(store, 'readwrite', (s) => s.clear()),
 
     /* A moment as the site writes it, in the municipality's time zone `tz`:
-       "November 30, 2026 at 1:16 p.m." (`clockOnly`: "1:16 p.m."); on a Spanish page as
-       portal/core/display.py writes it: "30 de noviembre de 2026, 1:16 p. m.". */
+       "November 30, 2026 at 1:16 p.m." (`clockOnly`: "1:16 p.m."); in Spanish, dates.es.js. */
     when(moment, tz, clockOnly) {
-      if (typeof document !== 'undefined' && document.documentElement.lang === 'es') {
-        const at = (options) => new Intl.DateTimeFormat('es', { timeZone: tz || undefined, ...options })
-          .format(new Date(moment)).replace(/[\u00a0\u202f]/g, ' ');
-        const clock = at({ hour: 'numeric', minute: '2-digit', hour12: true });
-        return clockOnly ? clock : `${at({ day: 'numeric', month: 'long', year: 'numeric' })}, ${clock}`;
-      }
+      if (self.localWhen) return self.localWhen(moment, tz, clockOnly);
       const parts = {};
       new Intl.DateTimeFormat('en-US', { timeZone: tz || undefined, year: 'numeric', month: 'numeric',
         day: 'numeric', hour: 'numeric', minute: '2-digit', hourCycle: 'h23' })
