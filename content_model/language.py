@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from flask import Flask, current_app
+from flask import Flask, current_app, has_request_context
 from flask_babel import Babel, refresh
 from markupsafe import Markup
 from werkzeug.local import LocalProxy
@@ -86,7 +86,9 @@ def init_language(
 
     @app.context_processor
     def languages():
-        pages = alternates() if len(current_app.extensions["content"].languages) > 1 else []
+        # Mail is rendered without a request: it has no other page.
+        translated = len(current_app.extensions["content"].languages) > 1
+        pages = alternates() if translated and has_request_context() else []
         here = current_language()
         return {
             # Only the portal offers a language (portal/web/language.py): the site is frozen.

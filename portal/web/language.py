@@ -69,7 +69,7 @@ def _asked() -> str | None:
 def choose() -> str:
     """The language of this request's page: asked for (the link followed), else the one of
     the report the page is about, else a page under /es/, else remembered, else English."""
-    if not has_request_context() or not _public() or request.blueprint in ENGLISH_ONLY:
+    if not _public() or request.blueprint in ENGLISH_ONLY:
         return DEFAULT_LANGUAGE  # mail to staff, a command, the staff pages
     asked = _asked()
     if asked:
@@ -84,6 +84,9 @@ def choose() -> str:
 
 
 def _public() -> bool:
+    """A page the public reads (never mail, which is rendered without a request)."""
+    if not has_request_context():
+        return False
     return request.blueprint in PUBLIC and not request.path.startswith("/staff")
 
 
