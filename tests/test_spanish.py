@@ -18,6 +18,7 @@ from helpers import (
     post,
     report_data,
     rows,
+    save_case,
     sign_in,
 )
 from mailserver import body
@@ -344,14 +345,23 @@ def test_the_release_notification_is_english_and_says_so_in_spanish(client):
     assert "Por ahora" not in client.get("/notify/?lang=en").text
 
 
-def test_staff_see_the_language_a_report_was_filed_in(app, client):
+def test_staff_see_the_language_a_report_was_filed_in_and_write_to_it(app, client, mail_server):
     client.get("/report/?lang=es")
     post(client, report_data())
     client.delete_cookie("lang")
     sign_in(client, app)
     page = client.get("/staff/cases/1/").text
+    assert page_language(page) == "en"
     assert "<dt>Language</dt><dd>Spanish: their status page and mail are in it</dd>" in page
     assert "Never published. They read Spanish: write it in Spanish." in page
+    save_case(client, 1, status="investigating", public_note="Vamos el lunes.")
+    [update] = [m for m in mail_server.to("pat@example.test") if m["Subject"].startswith("Nov")]
+    assert update["Subject"] == "Novedades sobre IDR-2026-0001"
+    text = body(update)
+    assert "Hay novedades sobre IDR-2026-0001, que usted envió a la Villa de Horseheads." in text
+    assert "Estado: En investigación. El personal lo está investigando." in text
+    assert "Nota del Oficial de Manejo de Aguas Pluviales:\r\nVamos el lunes." in text
+    assert not english_left(text), english_left(text)
 
 
 def test_the_spanish_form_stays_within_the_form_budget(client):
