@@ -43,3 +43,22 @@ def test_my_reports_writes_dates_in_spanish(open_tab, live_server):
     page.goto(live_server + "/report/mine/?lang=en")
     page.wait_for_function("() => window.Drafts !== undefined")
     assert page.evaluate(written) == "November 30, 2026 at 1:05 p.m."
+
+
+@pytest.mark.parametrize(
+    ("query", "target"),
+    [("multa", "/es/ordinance/#sec-216-13"), ("aceite de motor", "/es/learn/motor-oil/"),
+     ("piscina", "/es/learn/pools-and-hot-tubs/"), ("reportar", "/report/?lang=es")],
+)  # fmt: skip
+def test_the_spanish_search_finds_spanish_pages(open_tab, live_server, query, target):
+    tab = open_tab("phone")
+    page = tab.page
+    page.goto(live_server + "/es/search/")
+    page.get_by_label("Busque en la ley").fill(query)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#search-results > li:first-child a")
+    assert page.locator("#search-results > li:first-child a").get_attribute("href") == target
+    said = page.locator("#search-status").inner_text()
+    assert said.endswith(f" para “{query}”") and "resultado" in said, said
+    check(page, f"/es/search/ for {query}")
+    assert not tab.errors and not tab.external_requests, (tab.errors, tab.external_requests)
