@@ -112,7 +112,7 @@ bench: $(STAMP) $(COMPILED)
 
 # A score per module; MODULES="deadlines mail-outbox" runs only those (tools/mutation.py).
 # At the lowest priority: it runs each module's tests again for every mutant.
-mutation: $(STAMP)
+mutation: $(STAMP) $(COMPILED)
 	nice -n 19 $(BIN)/python tools/mutation.py --list $(MODULES)
 
 clean:
