@@ -62,7 +62,10 @@ def _languages() -> tuple[str, ...]:
 
 
 def _asked() -> str | None:
-    asked = request.args.get(QUERY)
+    try:
+        asked = request.args.get(QUERY)
+    except UnicodeDecodeError:  # a query that is not UTF-8 gets a 400 page, in English
+        return None
     return asked if asked in _languages() else None
 
 
@@ -122,7 +125,10 @@ def link_in(language: str) -> str:
             current_app.url_map.bind("localhost").match(path, method="GET")
         except (MethodNotAllowed, NotFound):
             path = PORTAL_PATHS.get(request.blueprint or "", "/")
-    args = [(key, value) for key, value in request.args.items(multi=True) if key != QUERY]
+    try:
+        args = [(key, value) for key, value in request.args.items(multi=True) if key != QUERY]
+    except UnicodeDecodeError:
+        args = []
     return f"{path}?{urlencode([*args, (QUERY, language)])}"
 
 
