@@ -34,7 +34,7 @@ IN_ENGLISH = {"en": "English", "es": "Spanish"}
 # `[*]` every item of a list. Every other field is the English file's, in both languages.
 TRANSLATED = {
     "site.yaml": (
-        # With its article in languages that have them ("la Villa de Horseheads").
+        # With its article in languages that have them ("la Villa de ...", "el Pueblo de ...").
         "municipality.name",
         "municipality.kind",
         "office.phone_label",
