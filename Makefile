@@ -4,6 +4,7 @@
 # make bench print page weights and timings (figures, not tests)
 # make mutation  mutmut over the modules where a wrong line costs most (long; not in CI)
 # make content-check  check a content pack: every problem, with file, field and fix
+# make messages  gather the templates' and code's words into translations/*.po (then translate)
 # make staff-add NAME=smo [EMAIL=smo@example.org]  a staff account for `make run` (asks a password)
 # make flask ARGS="staff list"  any `flask --app portal` command, with the settings of `make run`
 #
@@ -22,7 +23,7 @@ export SITE_CONTENT_DIR := $(abspath $(CONTENT))
 export PORTAL_CONTENT_DIR := $(abspath $(CONTENT))
 endif
 
-.PHONY: run site test lint format bench mutation clean system-tools content-check local-key staff-add flask
+.PHONY: run site test lint format bench mutation clean system-tools content-check local-key staff-add flask messages
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,8 +31,22 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
+# The gettext catalogues (translations/<language>/LC_MESSAGES/messages.po, committed) compiled
+# for the apps; the .mo files are built here, never committed.
+CATALOGUES := $(wildcard translations/*/LC_MESSAGES/messages.po)
+COMPILED := $(CATALOGUES:.po=.mo)
+
+$(COMPILED): %.mo: %.po | $(STAMP)
+	$(BIN)/pybabel compile --statistics -i $< -o $@
+
+# Every translatable word of the templates and the code, into each language's catalogue:
+# new ones come in untranslated (msgstr ""), for a translator to fill in.
+messages: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k _l --no-location --sort-output -o translations/messages.pot .
+	$(BIN)/pybabel update -i translations/messages.pot -d translations --no-fuzzy-matching --ignore-obsolete
+
 # The build checks the content first (as the portal does when it starts) and stops on a problem.
-site: $(STAMP)
+site: $(STAMP) $(COMPILED)
 	$(BIN)/python -m static_site build
 
 content-check: $(STAMP)
@@ -58,12 +73,12 @@ run: site local-key
 	$(BIN)/gunicorn --workers 2 --threads 8 --bind 127.0.0.1:$(PORT) --access-logfile - 'portal:create_app()'
 
 # A staff account for the portal `make run` serves; it asks for the password twice.
-staff-add: $(STAMP) local-key
+staff-add: $(STAMP) $(COMPILED) local-key
 	@test -n "$(NAME)" || { echo "Name the account: make staff-add NAME=smo [EMAIL=smo@example.org]"; exit 2; }
 	$(LOCAL_SETTINGS) $(BIN)/flask --app portal staff add '$(NAME)' $(if $(EMAIL),--email '$(EMAIL)')
 
 # Any admin command with those settings: make flask ARGS="staff list", ARGS="outbox send".
-flask: $(STAMP) local-key
+flask: $(STAMP) $(COMPILED) local-key
 	$(LOCAL_SETTINGS) $(BIN)/flask --app portal $(ARGS)
 
 # Debian's chromium (for Playwright) and a Java runtime (for the Nu HTML Checker),
@@ -83,7 +98,7 @@ $(NODE_STAMP): tests/package.json tests/package-lock.json | system-tools
 	npm ci --prefix tests --no-audit --no-fund
 	touch $@
 
-test: $(STAMP) $(NODE_STAMP) system-tools
+test: $(STAMP) $(COMPILED) $(NODE_STAMP) system-tools
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest
@@ -92,12 +107,12 @@ lint: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-bench: $(STAMP)
+bench: $(STAMP) $(COMPILED)
 	$(BIN)/python -m bench --record docs/benchmarks.md
 
 # A score per module; MODULES="deadlines mail-outbox" runs only those (tools/mutation.py).
 # At the lowest priority: it runs each module's tests again for every mutant.
-mutation: $(STAMP)
+mutation: $(STAMP) $(COMPILED)
 	nice -n 19 $(BIN)/python tools/mutation.py --list $(MODULES)
 
 clean:

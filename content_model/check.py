@@ -31,7 +31,7 @@ from content_model.fields import (
     slugify,
 )
 from content_model.learn import FRONT_MATTER, load_learn_page
-from content_model.loader import Content, load_content
+from content_model.loader import Content, load_content, translate
 from content_model.ordinance import REQUIRED_ROLES, Ordinance, Provision, ordinance_from
 from content_model.site import (
     _clock_time,
@@ -43,6 +43,13 @@ from content_model.site import (
     _timezone,
     load_settings,
     unknown_settings,
+)
+from content_model.translation import (
+    IN_ENGLISH,
+    avoided_words,
+    guides,
+    languages,
+    translated_file,
 )
 
 # The fields site.yaml must have (dotted paths); each one missing is its own problem.
@@ -439,7 +446,7 @@ def _check_texts(file: str, data: Any, citations: Citations, path: str = "") -> 
 
 
 def _check_learn(root: Path, ordinance: Ordinance, citations: Citations) -> Iterator[Problem]:
-    files = sorted((root / "learn").glob("*.md"))
+    files = guides(root)
     if not files:
         yield Problem("learn/", "", "no education pages (*.md) found",
                       "copy the default pack's learn/ folder and change the pages")  # fmt: skip
@@ -510,11 +517,62 @@ def check_pack(directory: Path | str | None = None) -> list[Problem]:
     found += _check_outfalls(root)
     found += _check_enforcement(root, ordinance)
     if not found:
+        found += _check_translations(root)
+    if not found:
         try:  # what only the whole pack can tell: the exempt list's links to learn pages
             load_content(root)
         except ContentError as error:
             found.append(_from_error(error))
     return _unique(found)
+
+
+# ---------------------------------------------------------------- translations
+
+
+def _check_translations(root: Path) -> list[Problem]:
+    """Every field and file a translation lacks, and every word its glossary rules out."""
+    try:
+        wanted = languages(root)
+        if not wanted:
+            return []
+        english = load_content(root, translated=False)
+    except ContentError:
+        return []  # the loader's own error is reported with the rest
+    found = []
+    for language, pending in wanted.items():
+        name = IN_ENGLISH[language]
+        try:
+            translated, missing = translate(root, english, language, pending)
+        except ContentError as error:
+            found.append(_from_error(error))
+            continue
+        for gap in missing:
+            if gap.field:
+                fix = f"give `{gap.field}` in {name} in {translated_file(gap.file, language)}"
+            else:
+                original = gap.file.replace(f".{language}.", ".")
+                fix = f"write it in {name}, beside the English {original}"
+            found.append(Problem(gap.file, gap.field, gap.message, fix))
+        if translated is not None:
+            found += _check_glossary(root, translated)
+    return found
+
+
+def _check_glossary(root: Path, content: Content) -> Iterator[Problem]:
+    language = content.language
+    texts = [
+        (translated_file(name, language), (root / translated_file(name, language)))
+        for name in ("site.yaml", "exempt-discharges.yaml", "search.yaml", "ordinance.yaml")
+    ]
+    texts += [
+        (f"learn/{translated_file(page.slug + '.md', language)}",
+         root / "learn" / translated_file(page.slug + ".md", language))
+        for page in content.pages
+    ]  # fmt: skip
+    for file, path in texts:
+        if path.exists():
+            for gap in avoided_words(content.glossary, file, path.read_text(encoding="utf-8")):
+                yield Problem(gap.file, gap.field, gap.message, "use the glossary's word")
 
 
 def _check_outfalls(root: Path) -> list[Problem]:

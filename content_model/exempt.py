@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from content_model.fields import Fields, keywords, read_yaml, slugify
 from content_model.ordinance import Ordinance, Provision
@@ -44,8 +45,8 @@ class ExemptList:
     questions: tuple[Question, ...] = ()
 
 
-def load_exempt(path: Path, ordinance: Ordinance) -> ExemptList:
-    fields = Fields(read_yaml(path), path.name)
+def load_exempt(path: Path, ordinance: Ordinance, data: Any = None) -> ExemptList:
+    fields = Fields(read_yaml(path) if data is None else data, path.name)
     section = fields.text("section")
     if section not in ordinance.by_number:
         raise fields.fail("section", f"§ {section} is not in the ordinance")

@@ -30,7 +30,11 @@ FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n(.*)\Z", re.DOTALL)
 SUMMARY_LIMIT = 160
 
 
-def load_learn_page(path: Path, ordinance: Ordinance) -> LearnPage:
+def load_learn_page(
+    path: Path, ordinance: Ordinance, english: LearnPage | None = None
+) -> LearnPage:
+    """A guide; with `english`, its translation (`pet-waste.es.md`), whose order and sections
+    are the English page's."""
     source = path.read_text(encoding="utf-8")
     name = f"learn/{path.name}"
     match = FRONT_MATTER.match(source)
@@ -40,6 +44,8 @@ def load_learn_page(path: Path, ordinance: Ordinance) -> LearnPage:
         meta = parse_yaml(match.group(1))
     except yaml.YAMLError as error:
         raise ContentError(f"{name}: front matter: not valid YAML: {error}") from None
+    if english is not None and isinstance(meta, dict):
+        meta = {"order": english.order, "sections": list(english.sections), **meta}
     fields = Fields(meta, name)
     summary = fields.text("summary")
     if len(summary) > SUMMARY_LIMIT:
@@ -54,7 +60,7 @@ def load_learn_page(path: Path, ordinance: Ordinance) -> LearnPage:
     if RAW_HTML.search(body):
         raise fields.fail("body", "must be Markdown without raw HTML")
     result = LearnPage(
-        slug=path.stem,
+        slug=english.slug if english else path.stem,
         title=fields.text("title"),
         summary=summary,
         order=fields.integer("order"),

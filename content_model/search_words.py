@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from content_model.fields import Fields, read_yaml
 from content_model.ordinance import Ordinance
@@ -41,10 +42,10 @@ def _words(fields: Fields, key: str) -> tuple[str, ...]:
     return words
 
 
-def load_search_words(path: Path, ordinance: Ordinance) -> SearchWords:
-    if not path.exists():
+def load_search_words(path: Path, ordinance: Ordinance, data: Any = None) -> SearchWords:
+    if data is None and not path.exists():
         return SearchWords()
-    fields = Fields(read_yaml(path), path.name)
+    fields = Fields(read_yaml(path) if data is None else data, path.name)
     sections = {}
     if fields.data.get("sections") is not None:
         by_section = fields.mapping("sections")

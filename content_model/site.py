@@ -14,6 +14,11 @@ from content_model.fields import ContentError, Fields, read_yaml
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
+def N_(text: str) -> str:
+    """Marks words for the catalogues (`make messages`) that templates translate when shown."""
+    return text
+
+
 def tel_uri(number: str | None) -> str:
     """A phone number as a tel: URI target: an international number keeps its +, a North
     American one gets +1 ('(555) 555-0123' -> '+15555550123'), a short code stays ('911')."""
@@ -94,12 +99,12 @@ class OnlineFiling:
     def name(self) -> str:
         """What public pages and mail call the filing: the law's own word ("notification",
         the release notification section) only when the municipality accepts it as the notice."""
-        return "release notification" if self.counts_as_notice else "record of a release"
+        return N_("release notification") if self.counts_as_notice else N_("record of a release")
 
     @property
     def short(self) -> str:
         """The same in one word ("Check your record")."""
-        return "notification" if self.counts_as_notice else "record"
+        return N_("notification") if self.counts_as_notice else N_("record")
 
 
 @dataclass(frozen=True)
@@ -373,8 +378,9 @@ def _location(office: Fields) -> dict[str, float]:
     }
 
 
-def load_settings(path: Path) -> Settings:
-    settings, fields = _settings(path)
+def load_settings(path: Path, data: Any = None) -> Settings:
+    """site.yaml, or `data` read from it (with a translation's words in place)."""
+    settings, fields = _settings(path, data)
     fields.refuse_unknown()
     return settings
 
@@ -384,8 +390,8 @@ def unknown_settings(path: Path) -> list[ContentError]:
     return _settings(path)[1].unknown()
 
 
-def _settings(path: Path) -> tuple[Settings, Fields]:
-    fields = Fields(read_yaml(path), path.name)
+def _settings(path: Path, data: Any = None) -> tuple[Settings, Fields]:
+    fields = Fields(read_yaml(path) if data is None else data, path.name)
     town, office, smo = (
         fields.mapping("municipality"),
         fields.mapping("office"),

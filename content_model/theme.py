@@ -11,6 +11,7 @@ from typing import Any
 
 import markdown as markdown_lib
 from flask import Blueprint, Flask, Response, abort, send_from_directory, url_for
+from flask_babel import get_locale
 from jinja2 import StrictUndefined
 from markupsafe import Markup, escape
 from werkzeug.routing import Map, Rule
@@ -53,16 +54,33 @@ WASM_PATHS = ("/search/", f"/{SEARCH_BUNDLE}/")
 assets = Blueprint("assets", __name__)
 
 
-def site_links() -> Callable[..., str]:
-    """Build paths to the site's pages without serving them (for the portal's templates)."""
-    urls = Map([Rule(rule, endpoint=f"site.{name}") for name, rule in SITE_PAGES.items()])
-    adapter = urls.bind("localhost")
+def site_links(languages: tuple[str, ...] = ()) -> Callable[..., str]:
+    """Build paths to the site's pages without serving them (for the portal's templates),
+    in the page's language: the site has each other language under its prefix (/es/)."""
+    rules = [Rule(rule, endpoint=f"site.{name}") for name, rule in SITE_PAGES.items()]
+    for language in languages:
+        rules += [
+            Rule(f"/{language}{rule}", endpoint=f"site_{language}.{name}")
+            for name, rule in SITE_PAGES.items()
+        ]
+    adapter = Map(rules).bind("localhost")
 
-    def site_url(endpoint: str, _anchor: str | None = None, **values: Any) -> str:
+    def site_url(
+        endpoint: str, _anchor: str | None = None, _language: str | None = None, **values: Any
+    ) -> str:
+        language = _language or page_language()
+        if language in languages:
+            endpoint = f"site_{language}.{endpoint.split('.', 1)[1]}"
         path = adapter.build(endpoint, values)
         return f"{path}#{_anchor}" if _anchor else path
 
     return site_url
+
+
+def page_language() -> str:
+    """The language of the page being rendered ('en' outside a request)."""
+    locale = get_locale()
+    return locale.language if locale is not None else "en"
 
 
 @lru_cache(maxsize=256)
@@ -140,7 +158,10 @@ class Citations:
 
 
 def portal_url(name: str) -> str:
-    return PORTAL_PATHS[name]
+    """A portal page; from a page in another language than English, in that language too
+    (the portal never guesses it: portal/web/language.py)."""
+    language = page_language()
+    return PORTAL_PATHS[name] + ("" if language == "en" else f"?lang={language}")
 
 
 def init_theme(app: Flask, content: Content, site_url: Callable[..., str]) -> None:

@@ -40,14 +40,16 @@ def freeze(destination: Path | str, test_config: dict[str, Any] | None = None) -
     @freezer.register_generator
     def pages():
         # Listed here too, so a page is built even before anything links to it.
-        for page in app.extensions["content"].pages:
-            yield "site.learn_page", {"slug": page.slug}
-        yield "site.not_found_page", {}
+        content = app.extensions["content"]
+        for blueprint in ["site"] + [f"site_{language}" for language in content.languages[1:]]:
+            for page in content.pages:
+                yield f"{blueprint}.learn_page", {"slug": page.slug}
+            yield f"{blueprint}.not_found_page", {}
 
     with warnings.catch_warnings():
         warnings.simplefilter("error", FrozenFlaskWarning)
         urls = list(freezer.freeze_yield())
-    index_site(destination)
+    index_site(destination, app.extensions["content"].languages)
     settings = app.extensions["content"].settings
     origin = os.environ.get("SITE_PORTAL_ORIGIN") or settings.portal_origin
     rules = netlify_redirects(origin)

@@ -27,12 +27,17 @@ class SearchIndexError(RuntimeError):
     """Pagefind could not index the build."""
 
 
-def index_site(build: Path | str, language: str = "en") -> Path:
-    """Index the frozen pages in `build` into `build/pagefind/`; return that folder."""
+def index_site(build: Path | str, languages: tuple[str, ...] = ("en",)) -> Path:
+    """Index the frozen pages in `build` into `build/pagefind/`; return that folder.
+
+    One language: every page is indexed as it. More: Pagefind reads each page's
+    `<html lang>` and keeps an index per language, which the search page's own language
+    picks (a Spanish query searches the Spanish pages)."""
+    forced = ("--force-language", languages[0]) if len(languages) == 1 else ()
     command = [
         str(get_executable()),
         *("--site", str(build), "--output-subdir", BUNDLE),
-        *("--exclude-selectors", NOT_INDEXED, "--force-language", language, "--quiet"),
+        *("--exclude-selectors", NOT_INDEXED, *forced, "--quiet"),
     ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     if result.returncode != 0:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, render_template, url_for
+from flask import Blueprint, abort, render_template, url_for
 
+from content_model.language import current_content
 from content_model.loader import Content
 from content_model.theme import SEARCH_BUNDLE, SITE_PAGES
 
@@ -11,7 +12,7 @@ bp = Blueprint("site", __name__)
 
 
 def _content() -> Content:
-    return current_app.extensions["content"]
+    return current_content()
 
 
 @bp.route(SITE_PAGES["index"])
@@ -23,6 +24,17 @@ def index():
 @bp.route(SITE_PAGES["ordinance"])
 def ordinance():
     content = _content()
+    if content.summaries:
+        # The law is English only, as adopted: in another language, a summary of each
+        # section linked to the official English text.
+        return render_template(
+            "site/ordinance_summary.html",
+            ordinance=content.ordinance,
+            law_title=content.law_title,
+            summaries=content.summaries,
+            search_words=content.search.sections,
+            official=url_for("site.ordinance"),
+        )
     return render_template(
         "site/ordinance.html", ordinance=content.ordinance, search_words=content.search.sections
     )

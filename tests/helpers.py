@@ -35,9 +35,22 @@ def serving(app) -> Iterator[str]:
         thread.join()
 
 
-def built_pages(build: Path) -> list[Path]:
-    """Every HTML page of a frozen build."""
-    return sorted(build.rglob("*.html"))
+# The languages the default pack's site is also built in, each under its prefix (/es/).
+TRANSLATED = ("es",)
+
+
+def built_pages(build: Path, language: str | None = None) -> list[Path]:
+    """Every HTML page of a frozen build; with `language`, only that language's ('en': the
+    pages outside every language's prefix)."""
+    pages = sorted(build.rglob("*.html"))
+    if language is None:
+        return pages
+
+    def language_of(page: Path) -> str:
+        first = page.relative_to(build).parts[0]
+        return first if first in TRANSLATED else "en"
+
+    return [page for page in pages if language_of(page) == language]
 
 
 def page_url(build: Path, page: Path) -> str:
@@ -58,6 +71,7 @@ class PageParser(HTMLParser):
         self.ids: set[str] = set()
         self.links: list[str] = []
         self.resources: list[str] = []
+        self.alternates: list[tuple[str | None, str | None]] = []
         self.inline_code: list[str] = []
         self.chunks: list[str] = []
         self._skip = 0
@@ -68,7 +82,11 @@ class PageParser(HTMLParser):
             self.ids.add(values["id"])
         if tag == "a" and values.get("href"):
             self.links.append(values["href"])
-        if tag in ("link", "script", "img", "iframe", "source") and (
+        # The same page in another language is a page, not something the page loads.
+        alternate = tag == "link" and values.get("rel") == "alternate"
+        if alternate:
+            self.alternates.append((values.get("hreflang"), values.get("href")))
+        elif tag in ("link", "script", "img", "iframe", "source") and (
             values.get("href") or values.get("src")
         ):
             self.resources.append(values.get("href") or values.get("src"))

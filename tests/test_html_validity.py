@@ -162,3 +162,20 @@ def second_factor_pages(app) -> dict:
             **hidden_fields(page.text), "username": "nobody", "password": f"guess {n}"})  # fmt: skip
     assert pages["staff-login-waiting"].status_code == 429
     return pages
+
+
+def test_the_portal_pages_in_spanish_are_valid_html(client, tmp_path):
+    pages = {"es-report-form": client.get("/report/?lang=es")}
+    pages["es-report-errors"] = client.post(
+        "/report/", data={**open_form(client), "latitude": "200"}
+    )
+    sent = client.post("/report/", data={**open_form(client), **report_data()})
+    pages["es-report-sent"] = client.get(sent.headers["Location"])
+    status_url = re.search(r'href="(/status/[\w-]+/)"', pages["es-report-sent"].text).group(1)
+    pages["es-status"] = client.get(status_url)
+    pages["es-my-reports"] = client.get("/report/mine/")
+    pages["es-not-found"] = client.get("/status/nothing/")
+    pages["es-notify-note"] = client.get("/notify/")
+    for name, response in pages.items():
+        assert '<html lang="es">' in response.text or name == "es-notify-note", name
+    assert_valid_pages(pages, tmp_path)

@@ -21,7 +21,7 @@ FIRST_OFFENSE = re.compile(r"\$50\b")
 
 
 def page_texts(build):
-    return [(page_url(build, page), parse_page(page).text) for page in built_pages(build)]
+    return [(page_url(build, page), parse_page(page).text) for page in built_pages(build, "en")]
 
 
 def missing_penalty_parts(text: str) -> list[str]:

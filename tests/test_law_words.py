@@ -103,13 +103,13 @@ def test_no_portal_page_or_mail_overclaims(walked):
 
 
 def test_no_built_page_overclaims(build):
-    found = {page_url(build, page): problems for page in built_pages(build)
+    found = {page_url(build, page): problems for page in built_pages(build, "en")
              if (problems := overclaims(page.read_text(encoding="utf-8"), HOTLINE))}  # fmt: skip
     assert not found, found
 
 
 def test_the_hotline_comes_with_the_whole_state_rule_where_people_are_told_to_call(build, walked):
-    general = [read(page.read_text(encoding="utf-8")).text for page in built_pages(build)]
+    general = [read(page.read_text(encoding="utf-8")).text for page in built_pages(build, "en")]
     general = [text for text in general if HOTLINE in text]
     texts = dict(walked)
     general += [read(text).text for what, text in walked

@@ -32,11 +32,14 @@ def test_only_the_content_pages_are_indexed(build, content):
     }
     expected = {"/ordinance/", "/exempt-discharges/", "/contact/"}
     expected |= {f"/learn/{p.slug}/" for p in content.pages}
-    assert indexed == expected
-    assert {page_url(build, page) for page in built_pages(build)} - indexed == NOT_INDEXED
-    # One language, and as many pages as carry the attribute: nothing else slipped in.
-    assert set(entry["languages"]) == {"en"}
+    # The same pages in Spanish (/es/...), each language in an index of its own.
+    assert indexed == expected | {"/es" + url for url in expected}
+    not_indexed = {page_url(build, page) for page in built_pages(build)} - indexed
+    assert not_indexed == NOT_INDEXED | {"/es" + url for url in NOT_INDEXED}
+    # As many pages as carry the attribute in each language: nothing else slipped in.
+    assert set(entry["languages"]) == {"en", "es"}
     assert entry["languages"]["en"]["page_count"] == len(expected)
+    assert entry["languages"]["es"]["page_count"] == len(expected)
 
 
 def test_sections_and_exempt_entries_are_headings_with_their_anchor(build, content):
@@ -59,7 +62,10 @@ def test_learn_page_keywords_are_indexed_but_not_shown(build, content):
 def test_only_the_search_page_loads_pagefind(build):
     for page in built_pages(build):
         mentions = f"/{BUNDLE}/" in page.read_text(encoding="utf-8")
-        assert mentions == (page_url(build, page) == "/search/"), page_url(build, page)
+        assert mentions == (page_url(build, page) in ("/search/", "/es/search/")), page
+    # Both languages' search pages load the one bundle; each searches its own language.
+    spanish = (build / "es" / "search" / "index.html").read_text(encoding="utf-8")
+    assert 'data-pagefind="/pagefind/pagefind.js"' in spanish
 
 
 def test_search_page_without_javascript_offers_the_contents(build):
@@ -72,8 +78,10 @@ def test_search_page_without_javascript_offers_the_contents(build):
 
 
 def test_every_page_links_to_search(build):
-    for page in built_pages(build):
+    for page in built_pages(build, "en"):
         assert "/search/" in parse_page(page).links, page_url(build, page)
+    for page in built_pages(build, "es"):
+        assert "/es/search/" in parse_page(page).links, page_url(build, page)
 
 
 def test_a_folder_without_pages_is_an_error(tmp_path):
@@ -117,9 +125,11 @@ def test_who_to_call_gives_every_number_and_is_searchable(build, content):
     # The numbers people look for come first: a search result's excerpt shows them.
     first = page.text.split("Who to call", 1)[1][:200]
     assert "911" in first and content.settings.office.phone.number in first
-    # Every page's footer leads to it.
-    for built in built_pages(build):
+    # Every page's footer leads to it (a Spanish page's to the Spanish one).
+    for built in built_pages(build, "en"):
         assert "/contact/" in parse_page(built).links, page_url(build, built)
+    for built in built_pages(build, "es"):
+        assert "/es/contact/" in parse_page(built).links, page_url(build, built)
 
 
 def test_the_search_page_carries_its_shortcuts_and_hidden_words(build, content):

@@ -24,6 +24,8 @@ def test_freeze_yields_every_page(build, content):
     expected = {"/", "/ordinance/", "/exempt-discharges/", "/learn/", "/search/", "/contact/",
                 "/404.html"}  # fmt: skip
     expected |= {f"/learn/{page.slug}/" for page in content.pages}
+    # The same pages in Spanish, under /es/ (content/translations.yaml).
+    expected |= {"/es" + url for url in expected}
     assert urls == expected
 
 
@@ -86,7 +88,9 @@ def test_every_page_is_reachable_from_the_home_page(build):
             target, _ = _target(build, url, urldefrag(href)[0] or url)
             if target is not None and target.suffix == ".html" and not urlsplit(href).scheme:
                 queue.append(urlsplit(href).path or url)
-    orphans = {page_url(build, p) for p in built_pages(build)} - seen - {"/404.html"}
+    orphans = (
+        {page_url(build, p) for p in built_pages(build)} - seen - {"/404.html", "/es/404.html"}
+    )
     assert not orphans
 
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+# Marks the public words for the catalogues: pages show them in their language.
+from content_model.site import N_
+
 
 class Status(NamedTuple):
     label: str  # what staff and the public call it
@@ -23,49 +26,49 @@ class Status(NamedTuple):
 # In the order staff choose from; the map legend keeps it too.
 STATUSES: dict[str, Status] = {
     "received": Status(
-        label="Received",
-        public="It has arrived and staff will review it soon.",
+        label=N_("Received"),
+        public=N_("It has arrived and staff will review it soon."),
         closed=False,
         color="#1f6fb4",  # blue
     ),
     "investigating": Status(
-        label="Being investigated",
-        public="Staff are looking into it.",
+        label=N_("Being investigated"),
+        public=N_("Staff are looking into it."),
         closed=False,
         color="#c25400",  # orange
         investigated=True,
     ),
     "referred": Status(
-        label="Passed to another agency",
-        public="It has been sent to the agency that handles it.",
+        label=N_("Passed to another agency"),
+        public=N_("It has been sent to the agency that handles it."),
         closed=False,
         color="#7b3294",  # purple
         investigated=True,
     ),
     "resolved": Status(
-        label="Resolved",
-        public="The problem was found and dealt with.",
+        label=N_("Resolved"),
+        public=N_("The problem was found and dealt with."),
         closed=True,
         color="#1a7f37",  # green
         investigated=True,
     ),
     "no-violation": Status(
-        label="No violation found",
-        public="Staff looked into it and found no violation.",
+        label=N_("No violation found"),
+        public=N_("Staff looked into it and found no violation."),
         closed=True,
         color="#00838f",  # teal
         investigated=True,
     ),
     "exempt": Status(
-        label="Allowed discharge",
-        public="What was seen is a discharge the law allows.",
+        label=N_("Allowed discharge"),
+        public=N_("What was seen is a discharge the law allows."),
         closed=True,
         color="#8c564b",  # brown
         investigated=True,
     ),
     "duplicate": Status(
-        label="Already reported",
-        public="Someone reported the same problem; it is handled there.",
+        label=N_("Already reported"),
+        public=N_("Someone reported the same problem; it is handled there."),
         closed=True,
         color="#6e6e6e",  # grey
     ),
@@ -73,22 +76,22 @@ STATUSES: dict[str, Status] = {
     # date recorded, or the filing where the content accepts it (the workflow refuses it
     # otherwise). "{office}" is the content's office name (public_wordings).
     "confirmed": Status(
-        label="Confirmed in writing",
-        public="Staff have received the written confirmation mailed to {office}.",
+        label=N_("Confirmed in writing"),
+        public=N_("Staff have received the written confirmation mailed to {office}."),
         closed=False,
         color="#c2185b",  # magenta
     ),
     "follow-up": Status(
-        label="Follow-up needed",
-        public="Staff may contact you for more information.",
+        label=N_("Follow-up needed"),
+        public=N_("Staff may contact you for more information."),
         closed=False,
         color="#9a7400",  # ochre
     ),
     "closed": Status(
-        label="Closed",
+        label=N_("Closed"),
         # Staff may close a filing while a mailed confirmation is still due, or a source
         # still keeps its record: the wording promises nothing about what the law requires.
-        public=(
+        public=N_(
             "Staff have finished following up this filing. That does not change what the law"
             " requires of the facility: a written confirmation still due must still be"
             " mailed, and a commercial or industrial source keeps its written record for at"

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from wtforms import (
     DateTimeLocalField,
     Field,
@@ -23,7 +25,8 @@ DATETIME_FORMAT = "%Y-%m-%dT%H:%M"
 
 
 def options(pairs: list[tuple[str, str]]) -> list[SelectChoice]:
-    return [SelectChoice(value, label) for value, label in pairs]
+    """Choices for a form, each label shown in the page's language."""
+    return [SelectChoice(value, _l(label)) for value, label in pairs]
 
 
 class CheckboxesField(SelectMultipleField):
@@ -36,7 +39,7 @@ class CheckboxesField(SelectMultipleField):
         # A tampered value is a malformed request, said plainly rather than with a 500.
         allowed = {value for value, *_ in self.choices}
         if any(value not in allowed for value in self.data or []):
-            raise ValidationError("Choose from the options shown.")
+            raise ValidationError(_("Choose from the options shown."))
 
 
 class ChoiceField(RadioField):
@@ -47,7 +50,7 @@ class ChoiceField(RadioField):
             self.data = None
             return
         if self.data not in {value for value, *_ in self.choices}:
-            raise ValidationError("Choose one of the options shown.")
+            raise ValidationError(_("Choose one of the options shown."))
 
 
 def choice(label: str, pairs: list[tuple[str, str]], required: str | None = None) -> ChoiceField:
@@ -60,7 +63,8 @@ def _strip(value: str | None) -> str | None:
 
 
 def too_long(limit: int) -> str:
-    return f"Keep this to {limit:,} characters or fewer."
+    # Made with the form's class, shown in the page's language.
+    return _l("Keep this to %(limit)s characters or fewer.", limit=f"{limit:,}")
 
 
 def _text_validators(limit: int, required: str | None, extra: tuple[Callable, ...]) -> list:
@@ -89,7 +93,7 @@ def moment(
 
 def coordinate_field(label: str, low: float, high: float) -> StringField:
     """Latitude or longitude typed as text (or filled by the location picker)."""
-    validators = [Length(max=30, message=too_long(30)), coordinate(low, high, label.lower())]
+    validators = [Length(max=30, message=too_long(30)), coordinate(low, high, label)]
     return StringField(label, validators, filters=[_strip])
 
 

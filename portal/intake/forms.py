@@ -6,11 +6,14 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import _FlaskFormCSRF
 from markupsafe import escape
 from wtforms import HiddenField, MultipleFileField, StringField
 
+from content_model.language import current_language
 from portal.intake.fields import coordinate_field
 
 MAX_PHOTOS = 3
@@ -46,10 +49,10 @@ class PublicForm(FlaskForm):
     # Set when the form is first shown; the same key twice is the same submission.
     submission_key = HiddenField()
     # A field people never see; software that fills every field gives itself away.
-    nickname = StringField("Leave this field empty")
-    latitude = coordinate_field("Latitude", -90, 90)
-    longitude = coordinate_field("Longitude", -180, 180)
-    photos = MultipleFileField("Photos")
+    nickname = StringField(_l("Leave this field empty"))
+    latitude = coordinate_field(_l("Latitude"), -90, 90)
+    longitude = coordinate_field(_l("Longitude"), -180, 180)
+    photos = MultipleFileField(_l("Photos"))
     kept_photos = HiddenField()
 
     def __init__(self, *args, clock: Callable[[], dt.datetime], **kwargs) -> None:
@@ -69,7 +72,12 @@ class PublicForm(FlaskForm):
         lat, lon = self.latitude, self.longitude
         if not (lat.errors or lon.errors) and (lat.data is None) != (lon.data is None):
             missing = lon if lon.data is None else lat
-            missing.errors.append(f"Give the {missing.name} too, or clear both coordinates.")
+            missing.errors.append(
+                _(
+                    "Give the %(name)s too, or clear both coordinates.",
+                    name=str(missing.label.text).lower(),
+                )
+            )
             valid = False
         return valid
 
@@ -94,4 +102,6 @@ class PublicForm(FlaskForm):
             "contact_name": name or None,
             "contact_email": email or None,
             "contact_phone": phone or None,
+            # The page's language: the case's pages and mail to its filer follow it.
+            "language": current_language(),
         }

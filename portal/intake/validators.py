@@ -6,6 +6,8 @@ import datetime as dt
 import re
 from collections.abc import Callable
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from wtforms import Field
 from wtforms.validators import StopValidation, ValidationError
 
@@ -16,7 +18,8 @@ PHONE_CHARACTERS = re.compile(r"^[0-9+().\-\s]*(?:(?:ext|x)\.?\s*\d{1,6})?$", re
 
 
 def coordinate(low: float, high: float, name: str) -> Callable[[object, Field], None]:
-    """A latitude or longitude typed as text: a number between `low` and `high`."""
+    """A latitude or longitude typed as text: a number between `low` and `high`; `name` is
+    the field's label ("Latitude"), named in the message in the page's language."""
 
     def check(form: object, field: Field) -> None:
         text = (field.data or "").strip()
@@ -27,17 +30,29 @@ def coordinate(low: float, high: float, name: str) -> Callable[[object, Field], 
             value = float(text.replace(",", "."))
         except ValueError:
             raise StopValidation(
-                f"Enter the {name} as a decimal number, or leave it empty."
+                _("Enter the %(name)s as a decimal number, or leave it empty.", name=_named(name))
             ) from None
         if not low <= value <= high or value != value:  # also refuses NaN
-            raise StopValidation(f"The {name} must be between {low:g} and {high:g}.")
+            raise StopValidation(
+                _(
+                    "The %(name)s must be between %(low)s and %(high)s.",
+                    name=_named(name),
+                    low=f"{low:g}",
+                    high=f"{high:g}",
+                )
+            )
         field.data = round(value, 6)
 
     return check
 
 
+def _named(label: str) -> str:
+    """A field's label inside a sentence: 'Latitude' -> 'latitude' ('latitud')."""
+    return str(label).lower()
+
+
 def not_in_future(
-    message: str = "This date and time is in the future.",
+    message: str = _l("This date and time is in the future."),
     slack: dt.timedelta = dt.timedelta(minutes=10),
 ):
     """A date and time that has already happened (a little slack for a phone's clock).
@@ -63,7 +78,9 @@ def email_address(form: object, field: Field) -> None:
     value = (field.data or "").strip()
     field.data = value or None
     if value and not EMAIL.match(value):
-        raise ValidationError("Enter an e-mail address like name@example.com, or leave it empty.")
+        raise ValidationError(
+            _("Enter an e-mail address like name@example.com, or leave it empty.")
+        )
 
 
 def phone_number(form: object, field: Field) -> None:
@@ -74,14 +91,14 @@ def phone_number(form: object, field: Field) -> None:
         return
     digits = re.sub(r"\D", "", re.split(r"(?i)ext|x", value)[0])
     if not PHONE_CHARACTERS.match(value) or not 7 <= len(digits) <= 15:
-        raise ValidationError("Enter a phone number like (555) 555-0123, or leave it empty.")
+        raise ValidationError(_("Enter a phone number like (555) 555-0123, or leave it empty."))
 
 
 def printable_text(form: object, field: Field) -> None:
     """Text without control characters (other than new lines and tabs)."""
     value = field.data or ""
     if re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", value):
-        raise ValidationError("This text contains characters we cannot store. Please retype it.")
+        raise ValidationError(_("This text contains characters we cannot store. Please retype it."))
 
 
 def quantity(form: object, field: Field) -> None:

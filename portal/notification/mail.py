@@ -6,12 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 import sqlite_utils
-from flask import current_app
+from flask_babel import gettext as _
 
+from content_model.language import current_content
 from portal.core.db import one_row
 from portal.mail.compose import map_link, photo_ids, queue, queue_smo_copy, status_link
 from portal.notification.records import online_filing as _online
 from portal.notification.records import record, stored_deadlines
+from portal.web.language import in_case_language
 
 
 def _receipt_subject(reference: str) -> str:
@@ -19,9 +21,16 @@ def _receipt_subject(reference: str) -> str:
     word for the notice it is not (unless the content accepts it as that notice)."""
     online = _online()
     if online.counts_as_notice:
-        return f"Receipt for your {online.name} {reference}"
-    kind = current_app.extensions["content"].settings.kind
-    return f"Receipt for your {online.name} {reference} (not your notice to the {kind})"
+        return _(
+            "Receipt for your %(name)s %(reference)s", name=_(online.name), reference=reference
+        )
+    kind = current_content().settings.kind
+    return _(
+        "Receipt for your %(name)s %(reference)s (not your notice to the %(kind)s)",
+        name=_(online.name),
+        reference=reference,
+        kind=kind,
+    )
 
 
 def queue_notification_mail(db: sqlite_utils.Database, case: dict[str, Any], token: str) -> None:
@@ -39,12 +48,13 @@ def queue_notification_mail(db: sqlite_utils.Database, case: dict[str, Any], tok
     }
     subject = f"Release notification {case['reference']}: {details['facility_name']}"
     queue_smo_copy(db, "notification", subject=subject, attachments=photos, for_smo=True, **context)
-    queue(
-        db,
-        "notification",
-        purpose="receipt",
-        recipient=case["contact_email"],
-        subject=_receipt_subject(case["reference"]),
-        for_smo=False,
-        **context,
-    )
+    with in_case_language(case):
+        queue(
+            db,
+            "notification",
+            purpose="receipt",
+            recipient=case["contact_email"],
+            subject=_receipt_subject(case["reference"]),
+            for_smo=False,
+            **context,
+        )

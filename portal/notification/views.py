@@ -34,6 +34,7 @@ from portal.notification.records import (
     with_deadlines,
 )
 from portal.web.headers import keep_for_back
+from portal.web.language import follow_case
 from portal.web.limits import FORM
 from portal.web.routes import declare
 
@@ -185,6 +186,7 @@ def _store(form: NotificationForm, photos: list[dict[str, Any]]):
 def receipt(db: sqlite_utils.Database, case: dict[str, Any], token: str):
     """A filing's status page, which is also its receipt: a record to keep, never the notice,
     the mailed confirmation or the facility's on-site written record the law asks for."""
+    follow_case(case)
     notification = db["notifications"].get(case["id"])
     return render_template(
         "portal/notification_receipt.html",

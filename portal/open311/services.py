@@ -89,7 +89,9 @@ def attributes(service: Service) -> list[Attribute]:
         datatype = _datatype(field)
         lengths = [v.max for v in field.validators if isinstance(v, Length)]
         limit = lengths[0] if lengths else None
-        values = tuple((c.value, c.label) for c in getattr(field, "choices", None) or [] if c.value)
+        values = tuple(
+            (c.value, str(c.label)) for c in getattr(field, "choices", None) or [] if c.value
+        )
         if datatype == "datetime":
             hint = DATETIME_HINT
         elif limit:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from wtforms import Field, SelectField
 from wtforms.validators import Optional, ValidationError
 
@@ -17,45 +19,45 @@ DESCRIPTION_LIMIT = 4000
 class ReportForm(PublicForm):
     """A resident's report of an illicit discharge."""
 
-    indicators = CheckboxesField("What did you see?", choices=options(INDICATORS))
-    color = text("Which color?", 60)
+    indicators = CheckboxesField(_l("What did you see?"), choices=options(INDICATORS))
+    color = text(_l("Which color?"), 60)
     odor = SelectField(
-        "What did it smell like?",
+        _l("What did it smell like?"),
         choices=options(ODORS),
         validate_choice=False,
         validators=[Optional()],
     )
     description = long_text(
-        "Describe what you saw",
+        _l("Describe what you saw"),
         DESCRIPTION_LIMIT,
-        required="Describe what you saw, in a few words or more.",
+        required=_l("Describe what you saw, in a few words or more."),
     )
-    address = text("Street address or landmark", 300)
-    location_type = choice("Where is it?", LOCATION_TYPES)
+    address = text(_l("Street address or landmark"), 300)
+    location_type = choice(_l("Where is it?"), LOCATION_TYPES)
 
     observed_at = moment(
-        "When did you first notice it?",
-        required="Enter the date and time, like 2026-05-14 09:30.",
-        future="This date and time is in the future. Enter when you first saw it.",
+        _l("When did you first notice it?"),
+        required=_l("Enter the date and time, like 2026-05-14 09:30."),
+        future=_l("This date and time is in the future. Enter when you first saw it."),
     )
-    still_happening = choice("Is it still happening?", YES_NO_UNSURE)
-    happened_before = choice("Have you seen it happen before?", YES_NO_UNSURE)
+    still_happening = choice(_l("Is it still happening?"), YES_NO_UNSURE)
+    happened_before = choice(_l("Have you seen it happen before?"), YES_NO_UNSURE)
 
-    source_description = text("Business or property", 300)
-    source_vehicle = text("Vehicle and license plate", 120)
-    source_notes = long_text("What did you see them do?", 2000)
+    source_description = text(_l("Business or property"), 300)
+    source_vehicle = text(_l("Vehicle and license plate"), 120)
+    source_notes = long_text(_l("What did you see them do?"), 2000)
 
-    contact_name = text("Your name", 120)
-    contact_email = text("E-mail address", 254, email_address)
-    contact_phone = text("Phone number", 40, phone_number)
+    contact_name = text(_l("Your name"), 120)
+    contact_email = text(_l("E-mail address"), 254, email_address)
+    contact_phone = text(_l("Phone number"), 40, phone_number)
 
     def validate_address(self, field: Field) -> None:
         lat, lon = self.latitude, self.longitude
         if not field.data and not self.has_point and not (lat.errors or lon.errors):
             raise ValidationError(
-                "Tell us where: type an address or landmark, or use your location."
+                _("Tell us where: type an address or landmark, or use your location.")
             )
 
     def validate_odor(self, field: Field) -> None:
         if field.data and field.data not in {value for value, _ in ODORS}:
-            raise ValidationError("Choose a smell from the list.")
+            raise ValidationError(_("Choose a smell from the list."))

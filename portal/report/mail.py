@@ -7,10 +7,12 @@ from typing import Any
 
 import sqlite_utils
 from flask import current_app
+from flask_babel import gettext as _
 
 from portal.core.db import one_row
 from portal.mail.compose import map_link, photo_ids, queue, queue_smo_copy, status_link
 from portal.report.hazards import report_hazards
+from portal.web.language import in_case_language
 
 
 def queue_report_mail(db: sqlite_utils.Database, case: dict[str, Any], token: str) -> None:
@@ -33,12 +35,13 @@ def queue_report_mail(db: sqlite_utils.Database, case: dict[str, Any], token: st
         photo_count=len(photos),
     )
     if case["contact_email"]:
-        queue(
-            db,
-            "report_ack",
-            case=case,
-            purpose="ack",
-            recipient=case["contact_email"],
-            subject=f"We received your report {case['reference']}",
-            status_link=status_link(token),
-        )
+        with in_case_language(case):
+            queue(
+                db,
+                "report_ack",
+                case=case,
+                purpose="ack",
+                recipient=case["contact_email"],
+                subject=_("We received your report %(reference)s", reference=case["reference"]),
+                status_link=status_link(token),
+            )

@@ -31,6 +31,7 @@ from portal.intake.storage import DuplicateSubmission, PhotoExpired
 from portal.report.forms import ReportForm
 from portal.report.summary import what_was_seen, where
 from portal.web.headers import keep_for_back
+from portal.web.language import follow_case
 from portal.web.limits import FORM, TOKEN_PAGES
 from portal.web.routes import NO_STORE, declare
 
@@ -147,9 +148,11 @@ def already_sent(key: str):
     token = status_token(current_app.secret_key, key)
     if _wants_json():
         return _answer(token, 409, already=True)
+    case = find_by_token(get_db(), token)
+    follow_case(case)
     return render_template(
         "portal/already_sent.html",
-        case=find_by_token(get_db(), token),
+        case=case,
         status_url=url_for("status.show", token=token, _external=True),
         status_path=url_for("status.show", token=token),
     ), 409
@@ -201,6 +204,7 @@ def sent(token: str):
     case = find_by_token(get_db(), token) or abort(404)
     if case["kind"] != "report":
         abort(404)
+    follow_case(case)
     report = get_db()["reports"].get(case["id"])
     return render_template(
         "portal/report_sent.html",
@@ -215,6 +219,7 @@ def sent(token: str):
 
 def status_page(db: sqlite_utils.Database, case: dict[str, Any], token: str):
     """A report's public status page: what was reported, roughly where, and its status."""
+    follow_case(case)
     report = db["reports"].get(case["id"])
     # A duplicate follows the case it was joined to: its status is the one that moves.
     original = db["cases"].get(case["duplicate_of"]) if case["duplicate_of"] else None

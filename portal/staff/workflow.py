@@ -11,6 +11,7 @@ from typing import Any
 
 import sqlite_utils
 from flask import has_request_context, render_template, request
+from flask_babel import gettext
 
 from portal.core.clock import local_stamp
 from portal.core.db import insert, one_row, transaction
@@ -19,6 +20,7 @@ from portal.core.kinds import statuses_for
 from portal.core.statuses import STATUSES
 from portal.mail import courier
 from portal.notification.compliance import confirmation_recorded
+from portal.web.language import in_case_language
 
 # "Confirmed in writing" (release notification section): only with a written confirmation on
 # record, a mailed letter (or the filing, where the content accepts it).
@@ -60,15 +62,16 @@ def _tell_the_person(db: sqlite_utils.Database, case_id: int, event_id: int) -> 
         return False
     from portal.mail.compose import queue, status_link_for_case
 
-    return queue(
-        db,
-        "update",
-        case=case,
-        purpose=f"update-{event_id}",
-        recipient=case["contact_email"],
-        subject=f"Update on {case['reference']}",
-        status_link=status_link_for_case(case),
-    )
+    with in_case_language(case):  # the person's mail, in the language they filed in
+        return queue(
+            db,
+            "update",
+            case=case,
+            purpose=f"update-{event_id}",
+            recipient=case["contact_email"],
+            subject=gettext("Update on %(reference)s", reference=case["reference"]),
+            status_link=status_link_for_case(case),
+        )
 
 
 @dataclass
@@ -282,16 +285,17 @@ def _follow_the_original(
         event = log(db, duplicate["id"], actor, "original", original=reference,
                     status=wanted["status"], mailed=mailed)  # fmt: skip
         if mailed:
-            told += queue(
-                db,
-                "original_update",
-                case=duplicate,
-                original=original,
-                purpose=f"original-{event}",
-                recipient=duplicate["contact_email"],
-                subject=f"Update on {duplicate['reference']}",
-                status_link=status_link_for_case(duplicate),
-            )
+            with in_case_language(duplicate):
+                told += queue(
+                    db,
+                    "original_update",
+                    case=duplicate,
+                    original=original,
+                    purpose=f"original-{event}",
+                    recipient=duplicate["contact_email"],
+                    subject=gettext("Update on %(reference)s", reference=duplicate["reference"]),
+                    status_link=status_link_for_case(duplicate),
+                )
     return told
 
 

@@ -6,36 +6,45 @@ import datetime as dt
 import math
 
 from flask import Flask, abort, current_app, render_template, request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from content_model.language import current_language
 from portal.core.clock import local_now
 from portal.core.display import clock
 from portal.web.limits import LimitReached
 from portal.web.routes import Declaration, declarations
 
+# Each in the page's language when shown (lazy_gettext).
 TITLES = {
-    400: "We could not read that request",
-    403: "You cannot open this page",
-    404: "Page not found",
-    405: "That is not allowed here",
-    409: "Already sent",
-    413: "That was too large to send",
-    415: "We could not read that request",
-    429: "Too many in a short time",
-    500: "Something went wrong on our side",
+    400: _l("We could not read that request"),
+    403: _l("You cannot open this page"),
+    404: _l("Page not found"),
+    405: _l("That is not allowed here"),
+    409: _l("Already sent"),
+    413: _l("That was too large to send"),
+    415: _l("We could not read that request"),
+    429: _l("Too many in a short time"),
+    500: _l("Something went wrong on our side"),
 }
 ADVICE = {
-    400: "Please go back, reload the page and try again.",
-    405: "Please go back and use the links and buttons on the page.",
+    400: _l("Please go back, reload the page and try again."),
+    405: _l("Please go back and use the links and buttons on the page."),
     # The message above it says what was sent before; nothing is to be done again.
-    409: "Nothing more was stored from this form.",
-    413: "Photos can be up to 10 MB each, and the whole form up to {limit} MB. "
-    "Go back, remove a photo or choose a smaller one, and send again.",
-    429: "If this is an emergency, call 911.",
-    500: "Your information may not have been saved. Please try again in a few minutes, "
-    "or call us. If this is an emergency, call 911.",
+    409: _l("Nothing more was stored from this form."),
+    413: _l(
+        "Photos can be up to 10 MB each, and the whole form up to {limit} MB. "
+        "Go back, remove a photo or choose a smaller one, and send again."
+    ),
+    429: _l("If this is an emergency, call 911."),
+    500: _l(
+        "Your information may not have been saved. Please try again in a few minutes, "
+        "or call us. If this is an emergency, call 911."
+    ),
 }
 
 
@@ -60,9 +69,9 @@ def init_request_checks(app: Flask) -> None:
         try:
             request.query_string.decode("utf-8")
         except UnicodeDecodeError:
-            abort(400, "This address has characters we cannot read.")
+            abort(400, _("This address has characters we cannot read."))
         if request.method != "GET" and request.is_json:
-            abort(415, "This page takes a form, not JSON.")
+            abort(415, _("This page takes a form, not JSON."))
 
 
 def init_errors(app: Flask) -> None:
@@ -112,12 +121,16 @@ def init_errors(app: Flask) -> None:
 
 
 # What was sent too often, by endpoint, and whether it is a form to send again.
+# What was sent too often, said whole (a translation words each its own way), and whether
+# it was a form the person can send again.
+_SIGN_IN = _l("Too many sign-in tries have come from this connection in a short time.")
+_REQUESTS = _l("Too many requests have come from this connection in a short time.")
 _SENT_TOO_OFTEN = {
-    "report.submit": ("reports have", True),
-    "notify.submit": ("forms have", True),
-    "staff.login": ("sign-in tries have", False),
-    "staff.second_factor": ("sign-in tries have", False),
-    "staff.enrol": ("sign-in tries have", False),
+    "report.submit": (_l("Too many reports have come from this connection in a short time."), True),
+    "notify.submit": (_l("Too many forms have come from this connection in a short time."), True),
+    "staff.login": (_SIGN_IN, False),
+    "staff.second_factor": (_SIGN_IN, False),
+    "staff.enrol": (_SIGN_IN, False),
 }
 
 
@@ -132,26 +145,29 @@ def in_a_while(seconds: int) -> str:
     """20 -> 'in a few seconds'; 45 -> 'in about a minute'; 600 -> 'in about 10 minutes'."""
     minutes = round(seconds / 60)
     if seconds <= 30:
-        return "in a few seconds"
+        return _("in a few seconds")
     if minutes <= 1:
-        return "in about a minute"
+        return _("in about a minute")
     if minutes < 60:
-        return f"in about {minutes} minutes"
+        return _("in about %(minutes)s minutes", minutes=minutes)
     hours = round(minutes / 60)
-    return f"in about {hours} hour{'s' if hours > 1 else ''}"
+    return ngettext("in about %(num)s hour", "in about %(num)s hours", hours)
 
 
 def too_many_message(endpoint: str | None, seconds: int) -> str:
     """'Too many reports have come from this connection in a short time. …' with when."""
-    what, form = _SENT_TOO_OFTEN.get(endpoint or "", ("requests have", False))
-    again = f"{in_a_while(seconds)}, at {clock(local_now() + dt.timedelta(seconds=seconds))}"
-    said = f"Too many {what} come from this connection in a short time. "
+    said, form = _SENT_TOO_OFTEN.get(endpoint or "", (_REQUESTS, False))
+    at = clock(local_now() + dt.timedelta(seconds=seconds), current_language())
+    again = _("%(in_a_while)s, at %(time)s", in_a_while=in_a_while(seconds), time=at)
+    said = f"{said} "
     if form:
-        return said + (
-            f"This one was not kept. You can send it again {again}: go back to your form "
-            "and press the button to send it then."
+        return said + _(
+            "This one was not kept. You can send it again %(again)s: go back to your form "
+            "and press the button to send it then.",
+            again=again,
         )
-    return said + f"You can try again {again}"  # a clock time ends in "m.": one full stop
+    # A clock time ends in "m.": one full stop.
+    return said + _("You can try again %(again)s", again=again)
 
 
 def _too_many(wait: int):

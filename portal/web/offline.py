@@ -16,9 +16,9 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from content_model.theme import STATIC, asset_url
 from portal.core.cases import find_by_token
 from portal.core.db import get_db
-from portal.core.statuses import public_wordings
 from portal.web.headers import content_security_policy, origin
 from portal.web.icons import ICON_SIZES, icon_png
+from portal.web.language import follow_case, translated_wordings
 from portal.web.limits import TOKEN_PAGES
 from portal.web.routes import NO_STORE, Declaration, declarations, declare
 
@@ -119,8 +119,9 @@ def mine():
 def status_json(token: str):
     """What "My reports" shows of a kept report: its status, nothing personal."""
     case = find_by_token(get_db(), token) or abort(404)
+    follow_case(case)
     office = current_app.extensions["content"].settings.office.name
-    status = public_wordings(office).get(case["status"])
+    status = translated_wordings(office).get(case["status"])
     label, meaning = (status.label, status.public) if status else (case["status"], "")
     return {
         "reference": case["reference"],

@@ -5,20 +5,24 @@ from __future__ import annotations
 import json
 
 from flask import Flask
+from werkzeug.local import LocalProxy
 
+from content_model.language import current_language
 from content_model.loader import Content
 from content_model.site import tel_uri
 from content_model.theme import init_theme, site_links
 from portal.core import kinds
 from portal.core.display import clock, day, when
-from portal.core.statuses import public_wordings
+from portal.web.language import init_portal_language, translated_wordings
 
 
 def init_templates(app: Flask, content: Content) -> None:
     # The portal does not serve the site's pages, but links to them.
-    init_theme(app, content, site_url=site_links())
+    init_theme(app, content, site_url=site_links(content.languages[1:]))
+    init_portal_language(app)
     app.jinja_env.globals.update(
-        statuses=public_wordings(content.settings.office.name),
+        # In the page's language (the staff pages are English).
+        statuses=LocalProxy(lambda: translated_wordings(content.settings.office.name)),
         # A kind of case by its key (cases.kind): its words and its templates.
         kind_of=kinds.get,
         spill_section=content.ordinance.spill_section,
@@ -29,4 +33,10 @@ def init_templates(app: Flask, content: Content) -> None:
             [[e.name, list(e.keywords)] for e in content.exempt.entries if e.keywords]
         ),
     )
-    app.jinja_env.filters.update(when=when, day=day, clock=clock, tel=tel_uri, fromjson=json.loads)
+    app.jinja_env.filters.update(
+        when=lambda value: when(value, current_language()),
+        day=lambda value: day(value, current_language()),
+        clock=lambda value: clock(value, current_language()),
+        tel=tel_uri,
+        fromjson=json.loads,
+    )

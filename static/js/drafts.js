@@ -33,8 +33,9 @@
     clear: (store) => run(store, 'readwrite', (s) => s.clear()),
 
     /* A moment as the site writes it, in the municipality's time zone `tz`:
-       "November 30, 2026 at 1:16 p.m." (`clockOnly`: "1:16 p.m."). */
+       "November 30, 2026 at 1:16 p.m." (`clockOnly`: "1:16 p.m."); in Spanish, dates.es.js. */
     when(moment, tz, clockOnly) {
+      if (self.localWhen) return self.localWhen(moment, tz, clockOnly);
       const parts = {};
       new Intl.DateTimeFormat('en-US', { timeZone: tz || undefined, year: 'numeric', month: 'numeric',
         day: 'numeric', hour: 'numeric', minute: '2-digit', hourCycle: 'h23' })

@@ -18,6 +18,14 @@ const plain = (word) => word.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
 const hiddenLines = JSON.parse(fallback.dataset.hiddenWords || "[]")
   .map((line) => line.split(/\s+/).map(plain).filter(Boolean));
 
+// On a page in another language, its words (search.html's data-words); else these.
+const say = Object.assign({
+  one: "1 result for “{q}”", many: "{n} results for “{q}”",
+  none: "Nothing found for “{q}”. Try another word, or start from one of these pages:",
+  failed: "Search could not start in this browser.",
+  instead: "You can find every topic from these pages:",
+}, JSON.parse(form.dataset.words || "{}"));
+
 let pagefind = null;
 let latest = 0;
 
@@ -127,16 +135,15 @@ async function run(query) {
   if (ticket !== latest) return; // a newer query has started meanwhile
   const shown = [...answers(query), ...pages.flatMap(entries).map(item)];
   list.replaceChildren(...shown);
-  status.textContent = shown.length
-    ? `${shown.length} result${shown.length === 1 ? "" : "s"} for “${query}”`
-    : `Nothing found for “${query}”. Try another word, or start from one of these pages:`;
+  const said = shown.length ? say[shown.length === 1 ? "one" : "many"] : say.none;
+  status.textContent = said.replace("{n}", shown.length).replace("{q}", query);
   fallback.hidden = shown.length > 0;
 }
 
 function failed() {
   form.hidden = true;
-  status.textContent = "Search could not start in this browser.";
-  document.getElementById("search-while").textContent = "You can find every topic from these pages:";
+  status.textContent = say.failed;
+  document.getElementById("search-while").textContent = say.instead;
   fallback.hidden = false;
 }
 

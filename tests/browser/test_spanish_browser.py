@@ -1,0 +1,64 @@
+"""The portal in Spanish in a real browser: no sideways scroll at 320 px or on a phone, axe
+finds nothing, and the dates My reports writes are Spanish."""
+
+from __future__ import annotations
+
+import pytest
+from browsing import check
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize("width", [320, 360])
+def test_the_spanish_report_path_fits_and_is_accessible(open_tab, live_app, live_server, width):
+    live_app.extensions["rate_limiter"].reset()
+    tab = open_tab("phone")
+    page = tab.page
+    page.set_viewport_size({"width": width, "height": 740})
+    page.goto(live_server + "/es/")
+    check(page, f"/es/ at {width} px")
+    page.goto(live_server + "/report/?lang=es")
+    assert page.locator("html").get_attribute("lang") == "es"
+    check(page, f"/report/ at {width} px")
+    # Sent without JavaScript's help would be the same form: here the errors, in Spanish.
+    page.locator("button.button", has_text="Enviar el reporte").click()
+    page.wait_for_selector("#error-summary")
+    assert page.locator("#error-summary-title").inner_text().startswith("Corrija")
+    check(page, f"the form's errors at {width} px")
+    page.goto(live_server + "/report/mine/")
+    check(page, f"/report/mine/ at {width} px")
+    # The form sent empty is answered 422 on purpose; nothing else may go wrong.
+    errors = [e for e in tab.errors if "422" not in e]
+    assert not tab.external_requests and not errors, (tab.external_requests, errors)
+
+
+def test_my_reports_writes_dates_in_spanish(open_tab, live_server):
+    page = open_tab("phone").page
+    written = "() => Drafts.when('2026-11-30T13:05:00-05:00', 'America/New_York')"
+    page.goto(live_server + "/report/mine/?lang=es")
+    page.wait_for_function("() => window.Drafts !== undefined && window.localWhen !== undefined")
+    assert page.evaluate(written) == "30 de noviembre de 2026, 1:05 p. m."
+    clock = "() => Drafts.when('2026-11-30T09:30:00-05:00', 'America/New_York', true)"
+    assert page.evaluate(clock) == "9:30 a. m."
+    page.goto(live_server + "/report/mine/?lang=en")
+    page.wait_for_function("() => window.Drafts !== undefined")
+    assert page.evaluate(written) == "November 30, 2026 at 1:05 p.m."
+
+
+@pytest.mark.parametrize(
+    ("query", "target"),
+    [("multa", "/es/ordinance/#sec-216-13"), ("aceite de motor", "/es/learn/motor-oil/"),
+     ("piscina", "/es/learn/pools-and-hot-tubs/"), ("reportar", "/report/?lang=es")],
+)  # fmt: skip
+def test_the_spanish_search_finds_spanish_pages(open_tab, live_server, query, target):
+    tab = open_tab("phone")
+    page = tab.page
+    page.goto(live_server + "/es/search/")
+    page.get_by_label("Busque en la ley").fill(query)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#search-results > li:first-child a")
+    assert page.locator("#search-results > li:first-child a").get_attribute("href") == target
+    said = page.locator("#search-status").inner_text()
+    assert said.endswith(f" para “{query}”") and "resultado" in said, said
+    check(page, f"/es/search/ for {query}")
+    assert not tab.errors and not tab.external_requests, (tab.errors, tab.external_requests)

@@ -1,0 +1,370 @@
+"""The site and the portal in Spanish: chosen, never guessed; the same page in the other
+language; a report keeps the language it was filed in; and no English left on a Spanish
+page outside the law's official text and proper names."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from helpers import (
+    built_pages,
+    open_form,
+    page_url,
+    parse_page,
+    post,
+    report_data,
+    rows,
+    save_case,
+    sign_in,
+)
+from mailserver import body
+
+from bench.weights import FORM_PAGE_BUDGET, page_weight
+from content_model.check import check_pack
+from content_model.fields import CONTENT_DIR
+from portal.core.display import clock, day, when
+
+# Words that mark English prose (with spaces, so "Reportar" or "Main Street" do not count).
+ENGLISH = re.compile(
+    r"\b(the|and|your|you|report|reports|what|with|this|that|from|will|which|have|please|"
+    r"send|call|here|about|when|where|must|may|not)\b",
+    re.IGNORECASE,
+)
+# Proper names, addresses and the law's official names, as the content has them.
+KEPT = ("Horseheads Village Hall", "202 South Main Street", "Horseheads, New York 14845",
+        "Village of Horseheads Code", "Main Street", "Municipal Home Rule Law",
+        "General Construction Law", "Environmental Conservation Law", "Village Hall",
+        "filter backwash", "nuisance", "Stormwater Management Officer")  # fmt: skip
+
+
+def spanish_text(html: str) -> str:
+    """A page's words, without what is marked English (lang="en": the law's own names and
+    text), scripts, styles and tags, and without the names kept as they are."""
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.DOTALL)
+    html = re.sub(r'<(\w+)\b[^>]*\blang="en"[^>]*>.*?</\1>', " ", html, flags=re.DOTALL)
+    html = re.sub(r'<link [^>]*hreflang="en"[^>]*>', " ", html)
+    text = re.sub(r"<[^>]+>", " ", html)
+    for name in KEPT:
+        text = text.replace(name, " ")
+    return " ".join(text.split())
+
+
+def english_left(html: str) -> list[str]:
+    text = spanish_text(html)
+    return [text[max(0, m.start() - 40) : m.end() + 40] for m in ENGLISH.finditer(text)]
+
+
+# ---------------------------------------------------------------- the site
+
+
+def test_every_page_is_built_in_spanish_with_its_language(build):
+    english = {page_url(build, page) for page in built_pages(build, "en")}
+    spanish = {page_url(build, page) for page in built_pages(build, "es")}
+    assert spanish == {"/es" + url for url in english}
+    for page in built_pages(build, "es"):
+        assert '<html lang="es">' in page.read_text(encoding="utf-8"), page
+    for page in built_pages(build, "en"):
+        assert '<html lang="en">' in page.read_text(encoding="utf-8"), page
+
+
+@pytest.mark.parametrize(
+    ("english", "spanish"),
+    [("/", "/es/"), ("/learn/pet-waste/", "/es/learn/pet-waste/"),
+     ("/ordinance/", "/es/ordinance/"), ("/exempt-discharges/", "/es/exempt-discharges/"),
+     ("/contact/", "/es/contact/"), ("/search/", "/es/search/")],
+)  # fmt: skip
+def test_the_language_link_keeps_the_page(build, english, spanish):
+    def page(url: str) -> str:
+        return (build / url.strip("/") / "index.html").read_text(encoding="utf-8")
+
+    link = f'<a class="language-link" href="{spanish}" lang="es" hreflang="es">Español</a>'
+    assert link in page(english)
+    back = f'<a class="language-link" href="{english}" lang="en" hreflang="en">English</a>'
+    assert back in page(spanish)
+
+
+def test_every_page_names_both_languages_and_a_default(build):
+    for page in built_pages(build):
+        url = page_url(build, page)
+        english = url.removeprefix("/es")
+        alternates = parse_page(page).alternates
+        assert alternates == [("en", english), ("es", "/es" + english), ("x-default", english)]
+
+
+def test_every_spanish_page_says_the_translation_awaits_review(build):
+    note = "Esta traducción está esperando la revisión de la Villa."
+    for page in built_pages(build, "es"):
+        assert note in page.read_text(encoding="utf-8"), page
+    for page in built_pages(build, "en"):
+        assert "Esta traducción" not in page.read_text(encoding="utf-8"), page
+
+
+def test_no_english_is_left_on_a_spanish_page(build):
+    found = {page_url(build, page): left for page in built_pages(build, "es")
+             if (left := english_left(page.read_text(encoding="utf-8")))}  # fmt: skip
+    assert not found, found
+
+
+def test_the_english_check_finds_english():
+    assert len(english_left("<p>Tell the Village about it.</p>")) == 2  # "Tell the", "about"
+    assert english_left('<p>Ver <span lang="en">the official text</span>.</p>') == []
+
+
+def test_spanish_pages_link_into_the_portal_in_spanish(build):
+    home = parse_page(build / "es" / "index.html")
+    assert "/report/?lang=es" in home.links and "/notify/?lang=es" in home.links
+    assert "/report/" in parse_page(build / "index.html").links
+
+
+def test_the_law_is_english_and_the_spanish_page_sums_it_up(build, content):
+    html = (build / "es" / "ordinance" / "index.html").read_text(encoding="utf-8")
+    assert '<h2 id="official-heading">El texto oficial está en inglés</h2>' in html
+    assert (
+        "El resumen no es la ley y no es un consejo legal: donde los dos no coincidan, vale el"
+        " texto en inglés."
+    ) in html
+    for section in content.ordinance.sections:
+        assert (
+            f'<h2 id="sec-{section.number}" data-pagefind-weight="10">§ {section.number}.' in html
+        )
+        assert f'<a href="/ordinance/#sec-{section.number}" hreflang="en">' in html
+    # The English page is the law, whole, as before.
+    english = (build / "ordinance" / "index.html").read_text(encoding="utf-8")
+    assert "No person shall discharge or cause to be discharged into the MS4" in english
+
+
+def test_spanish_guides_give_the_whole_penalty_range(build, content):
+    for page in content.pages:
+        text = parse_page(build / "es" / "learn" / page.slug / "index.html").text
+        for words in ("de $50 a $350 por una primera violación", "de $350 a $700",
+                      "de $700 a $1,000", "hasta 15 días de cárcel", "dentro de cinco años",
+                      "Cada semana que sigue una violación cuenta como una violación aparte"):  # fmt: skip
+            assert words in text, (page.slug, words)
+
+
+def test_the_spill_hotline_comes_with_the_whole_state_rule_in_spanish(build):
+    rule = ("dentro de las dos horas después de descubrirlo", "menos de 5 galones",
+            "está contenido y bajo control", "no ha llegado ni llegará al agua ni a ningún terreno",
+            "se limpia dentro de las dos horas", "en la cantidad que se debe reportar o más")  # fmt: skip
+    for url in ("index.html", "learn/motor-oil/index.html", "contact/index.html"):
+        text = parse_page(build / "es" / url).text
+        for words in rule:
+            assert words in text, (url, words)
+
+
+def test_an_exempt_entry_links_to_the_official_english_words(build):
+    html = (build / "es" / "exempt-discharges" / "index.html").read_text(encoding="utf-8")
+    assert '<a href="/ordinance/#sec-216-6-a-1" hreflang="en">§ 216-6 A(1)</a>' in html
+
+
+# ---------------------------------------------------------------- the checker
+
+
+@pytest.fixture
+def pack(tmp_path) -> Path:
+    copy = tmp_path / "pack"
+    shutil.copytree(CONTENT_DIR, copy)
+    return copy
+
+
+def test_the_checker_names_each_missing_translation(pack):
+    (pack / "learn" / "pet-waste.es.md").unlink()
+    exempt = pack / "exempt-discharges.es.yaml"
+    text = exempt.read_text(encoding="utf-8")
+    note = "    note: >-\n      Esto es natural. No necesita nada de usted, solo que no le agregue nada.\n"
+    assert note in text
+    exempt.write_text(text.replace(note, ""), encoding="utf-8")
+    problems = [str(problem).split("\n")[0] for problem in check_pack(pack)]
+    assert problems == [
+        "exempt-discharges.yaml: entries[3].note: no Spanish",
+        "learn/pet-waste.es.md: missing",
+    ]
+
+
+def test_the_checker_holds_translations_to_the_glossary(pack):
+    page = pack / "learn" / "yard-waste.es.md"
+    page.write_text(
+        page.read_text(encoding="utf-8").replace(
+            "sistema de drenaje pluvial", "alcantarillado pluvial", 1
+        ),
+        encoding="utf-8",
+    )
+    problems = [str(problem).split("\n")[0] for problem in check_pack(pack)]
+    assert problems == [
+        "learn/yard-waste.es.md: uses 'alcantarillado pluvial': the glossary says"
+        " 'sistema de drenaje pluvial' for 'storm sewer system (MS4)'"
+    ]
+
+
+def test_a_pack_without_translations_is_english_only():
+    assert check_pack(Path(__file__).parent / "packs" / "wrenfield") == []
+
+
+# ---------------------------------------------------------------- dates
+
+
+def test_dates_in_spanish():
+    moment = dt.datetime(2026, 11, 30, 13, 5)
+    assert when(moment, "es") == "30 de noviembre de 2026, 1:05 p. m."
+    assert day(moment, "es") == "lunes, 30 de noviembre de 2026"
+    assert clock(dt.time(9, 0), "es") == "9:00 a. m."
+    assert when(moment) == "November 30, 2026 at 1:05 p.m."
+
+
+# ---------------------------------------------------------------- the portal
+
+
+def page_language(html: str) -> str:
+    return re.search(r'<html lang="(\w+)">', html).group(1)
+
+
+def test_the_browser_language_alone_never_switches(client):
+    page = client.get("/report/", headers={"Accept-Language": "es-MX,es;q=0.9"})
+    assert page_language(page.text) == "en"
+    assert "<h1>Report a problem</h1>" in page.text
+    # It only offers the other language, in that language.
+    assert (
+        '<p class="language-offer" lang="es">Esta página también está en español:'
+        ' <a href="/report/?lang=es" hreflang="es">Español</a></p>'
+    ) in page.text
+    assert "Set-Cookie" not in page.headers or "lang=" not in page.headers["Set-Cookie"]
+
+
+def test_a_link_from_a_spanish_page_is_remembered(client):
+    first = client.get("/report/?lang=es", headers={"Accept-Language": "en-US"})
+    assert page_language(first.text) == "es"
+    assert "<h1>Reportar un problema</h1>" in first.text
+    assert "lang=es; Expires=" in first.headers["Set-Cookie"]
+    assert (
+        "HttpOnly" in first.headers["Set-Cookie"] and "SameSite=Lax" in first.headers["Set-Cookie"]
+    )
+    later = client.get("/report/mine/", headers={"Accept-Language": "en-US"})
+    assert page_language(later.text) == "es"
+    link = (
+        '<a class="language-link" href="/report/mine/?lang=en" lang="en" hreflang="en">English</a>'
+    )
+    assert link in later.text
+    assert "language-offer" not in later.text
+
+
+def test_staff_pages_stay_english(client):
+    client.get("/report/?lang=es")
+    assert page_language(client.get("/staff/").text) == "en"
+
+
+def test_a_report_filed_in_spanish_stays_spanish(app, client, mail_server):
+    client.get("/report/?lang=es")
+    sent = post(client, report_data(indicators=["suds"], observed_at="2026-11-29T13:05"))
+    assert sent.status_code == 303
+    assert rows(app, "SELECT language FROM cases") == [{"language": "es"}]
+    thanks_url = sent.headers["Location"]
+    # Opened later in a browser set to English, with the choice forgotten or changed.
+    for cookie in ("en", None):
+        if cookie:
+            client.set_cookie("lang", cookie)
+        else:
+            client.delete_cookie("lang")
+        thanks = client.get(thanks_url, headers={"Accept-Language": "en-US"})
+        assert "<h1>Reporte recibido</h1>" in thanks.text
+        status_url = re.search(r'<p class="status-link"><a href="([^"]+)"', thanks.text).group(1)
+        status = client.get(status_url, headers={"Accept-Language": "en-US"})
+        assert page_language(status.text) == "es"
+        assert "Usted reportó espuma, en Main Street bridge over the creek, visto el" in status.text
+        assert '<time datetime="2026-11-29">domingo, 29 de noviembre de 2026</time>' in status.text
+        assert "<strong>Recibido</strong>. Llegó y el personal lo revisará pronto." in status.text
+    # The person may still ask for it in English.
+    asked = client.get(status_url + "?lang=en")
+    assert "<h1>Status of" in asked.text
+    [ack] = mail_server.to("pat@example.test")
+    assert ack["Subject"] == "Recibimos su reporte IDR-2026-0001"
+    text = body(ack)
+    assert "Gracias por su reporte a la Villa de Horseheads." in text
+    assert "Su referencia: IDR-2026-0001" in text
+    [smo] = mail_server.to("smo@village.test")
+    assert smo["Subject"].startswith("New illicit discharge report IDR-2026-0001")
+
+
+# What a Spanish-speaking resident types: their own words are theirs, in any language.
+IN_SPANISH = {
+    "description": "Espuma blanca que sale del tubo debajo del puente.",
+    "address": "Puente de la calle principal",
+    "source_description": "El lavado de autos junto al puente",
+}
+
+
+def test_a_spanish_report_and_its_mail_have_no_english(app, client, mail_server):
+    form = client.get("/report/?lang=es")
+    assert not english_left(form.text), english_left(form.text)
+    invalid = client.post(
+        "/report/send/",
+        data={**open_form(client), **report_data(**IN_SPANISH, contact_email="pat at example")},
+        content_type="multipart/form-data",
+    )
+    assert invalid.status_code == 422
+    assert "Escriba un correo electrónico como nombre@ejemplo.com, o déjelo vacío." in invalid.text
+    assert '<h2 id="error-summary-title">Corrija esto</h2>' in invalid.text
+    assert not english_left(invalid.text), english_left(invalid.text)
+    sent = post(client, report_data(**IN_SPANISH))
+    thanks = client.get(sent.headers["Location"])
+    assert not english_left(thanks.text), english_left(thanks.text)
+    status_url = re.search(r'<p class="status-link"><a href="([^"]+)"', thanks.text).group(1)
+    status = client.get(status_url)
+    assert not english_left(status.text), english_left(status.text)
+    mine = client.get("/report/mine/")
+    assert not english_left(mine.text), english_left(mine.text)
+    missing = client.get("/es/no-such-page/")
+    assert missing.status_code == 404 and page_language(missing.text) == "es"
+    [ack] = mail_server.to("pat@example.test")
+    for part in (body(ack), body(ack, "html")):
+        assert not english_left(part), english_left(part)
+
+
+def test_the_status_of_a_report_filed_in_english_stays_english(app, client):
+    sent = post(client, report_data())
+    client.get("/report/?lang=es")
+    thanks = client.get(sent.headers["Location"])
+    assert "<h1>Report received</h1>" in thanks.text
+    assert rows(app, "SELECT language FROM cases") == [{"language": "en"}]
+
+
+def test_the_release_notification_is_english_and_says_so_in_spanish(client):
+    page = client.get("/notify/?lang=es")
+    assert page_language(page.text) == "en"
+    assert "<h1>Report a spill or release at a facility</h1>" in page.text
+    assert '<div class="language-offer" lang="es">' in page.text
+    assert "<strong>Por ahora, este formulario está solo en inglés.</strong>" in page.text
+    assert (
+        "la ley le exige avisar a la Villa de Horseheads en persona, por teléfono o por fax"
+        in page.text
+    )
+    assert 'class="language-link"' not in page.text
+    assert "Por ahora" not in client.get("/notify/?lang=en").text
+
+
+def test_staff_see_the_language_a_report_was_filed_in_and_write_to_it(app, client, mail_server):
+    client.get("/report/?lang=es")
+    post(client, report_data())
+    client.delete_cookie("lang")
+    sign_in(client, app)
+    page = client.get("/staff/cases/1/").text
+    assert page_language(page) == "en"
+    assert "<dt>Language</dt><dd>Spanish: their status page and mail are in it</dd>" in page
+    assert "Never published. They read Spanish: write it in Spanish." in page
+    save_case(client, 1, status="investigating", public_note="Vamos el lunes.")
+    [update] = [m for m in mail_server.to("pat@example.test") if m["Subject"].startswith("Nov")]
+    assert update["Subject"] == "Novedades sobre IDR-2026-0001"
+    text = body(update)
+    assert "Hay novedades sobre IDR-2026-0001, que usted envió a la Villa de Horseheads." in text
+    assert "Estado: En investigación. El personal lo está investigando." in text
+    assert "Nota del Oficial de Manejo de Aguas Pluviales:\r\nVamos el lunes." in text
+    assert not english_left(text), english_left(text)
+
+
+def test_the_spanish_form_stays_within_the_form_budget(client):
+    html = client.get("/report/?lang=es").data
+    _, total = page_weight(html, lambda url: client.get(url).data)
+    assert total <= FORM_PAGE_BUDGET
