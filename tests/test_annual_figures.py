@@ -383,3 +383,12 @@ def test_an_elimination_before_the_confirmation_counts_when_confirmed(app):
         change(app, db, 9, "2027-01-08", confirmed=True)
     assert counts(app, YEAR_2026)["discharges"][0] == ("resident reports", 3, 2)
     assert counts(app, YEAR_2027)["discharges"][0] == ("resident reports", 2, 3)
+
+
+def test_a_confirmation_taken_back_in_the_period_is_not_counted(app):
+    build(app)
+    with app.app_context():
+        # Case 5 (confirmed May 6, 2026): the lab says otherwise on June 1, 2026.
+        change(app, get_db(), 5, "2026-06-01", confirmed=False)
+    # 2026: confirmed 3 and 10 (and the release's 12); case 5 no longer.
+    assert counts(app, YEAR_2026)["discharges"][0] == ("resident reports", 2, 2)

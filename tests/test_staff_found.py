@@ -206,9 +206,12 @@ def test_it_is_found_in_the_queue_filter_the_search_and_the_export(app, officer)
     assert re.search(r">SF-2026-0001</a> <span class=\"muted\">Staff finding</span>", queue)
     assert "Dead fish or animals; A smell." in queue and "Found by Jo Smith." in queue
     assert '<optgroup label="Staff findings">' in queue
-    # Its statuses are a staff finding's: resolved yes, "Allowed discharge" (a report's) no.
+    # Its statuses are a staff finding's: resolved, and allowed discharge with which one (a
+    # flow an officer finds may be one the ordinance exempts: fresh review, 2026-12-01).
     case = officer.get("/staff/cases/2/").text.split('id="update-heading"')[1]
-    assert '<option value="resolved">Resolved</option>' in case and "Allowed discharge" not in case
+    assert '<option value="resolved">Resolved</option>' in case
+    assert '<option value="exempt">Allowed discharge</option>' in case
+    assert "Which exempt discharge" in case
     found = officer.get("/staff/", query_string={"q": "bakery"}).text
     assert ">SF-2026-0001</a>" in found and ">SF-2026-0002</a>" not in found
     assert "Matched what staff found: “…and dead fish below the pipe behind the bakery.”" in found

@@ -48,7 +48,9 @@ SCREENING = kinds.register(
         label="Screening finding",
         plural="Screening findings",
         short="Screening",
-        statuses=("received", "investigating", "referred", "resolved", "no-violation"),
+        # "exempt": a flow a screening or an officer finds may be one the ordinance allows (rising
+        # groundwater, a sump pump, springs): the officer records which (fresh review, 2026-12-01).
+        statuses=("received", "investigating", "referred", "resolved", "exempt", "no-violation"),
         rank=30,
         queue_mail=no_mail,
         status_page=status_page,

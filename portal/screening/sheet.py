@@ -39,7 +39,7 @@ OVERALL = [
     ("unlikely", "Unlikely"),
     ("potential", "Potential (two or more indicators)"),
     ("suspect", "Suspect (one or more indicators with a severity of 3)"),
-    ("obvious", "Obvious (an illicit discharge seen)"),
+    ("obvious", "Obvious (a non-stormwater flow seen: illicit unless the case finds it exempt)"),
 ]
 FOLLOW_UP = ("suspect", "obvious")
 SEVERITY = [("", "—"), ("1", "1 (faint)"), ("2", "2 (easily seen or smelt)"), ("3", "3 (strong)")]

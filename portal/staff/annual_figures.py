@@ -90,10 +90,11 @@ def milestones(db: sqlite_utils.Database, start: str, end: str) -> dict[int, dic
     eliminated_status = {k.key: k.counted.eliminated_status for k in kinds.all_kinds() if k.counted}
     found: dict[int, dict[str, Any]] = {}
     state: dict[str, Any] = {}
+    states: dict[int, dict[str, Any]] = {}
     for case_id, kind, at, action, detail in cursor:
         if case_id not in found:
             found[case_id] = {"kind": kind}
-            state = {"status": "received", "confirmed": 0}
+            state = states[case_id] = {"status": "received", "confirmed": 0}
         _replay(state, action, json.loads(detail))
         reached = []
         if state["status"] in INVESTIGATED:
@@ -106,6 +107,12 @@ def milestones(db: sqlite_utils.Database, start: str, end: str) -> dict[int, dic
             reached.append(state["status"])
         for milestone in reached:
             found[case_id].setdefault(milestone, at[:10])
+    # A discharge no longer confirmed at the period's end (the lab said otherwise) is not
+    # counted in it; what happened after the end never changes a closed period.
+    for case_id, last in states.items():
+        if not last["confirmed"]:
+            found[case_id].pop("confirmed", None)
+            found[case_id].pop("eliminated", None)
     for case_id, day in eliminated_on.items():
         confirmed = found.get(case_id, {}).get("confirmed")
         if confirmed:

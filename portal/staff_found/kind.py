@@ -57,7 +57,9 @@ STAFF_FOUND = kinds.register(
         label="Discharge found by staff",
         plural="Discharges found by staff",
         short="Staff finding",
-        statuses=("received", "investigating", "referred", "resolved", "no-violation"),
+        # "exempt": a flow a screening or an officer finds may be one the ordinance allows (rising
+        # groundwater, a sump pump, springs): the officer records which (fresh review, 2026-12-01).
+        statuses=("received", "investigating", "referred", "resolved", "exempt", "no-violation"),
         rank=40,
         queue_mail=no_mail,
         status_page=status_page,
