@@ -316,3 +316,12 @@ def test_a_permit_term_that_is_no_day_is_refused_by_name(tmp_path):
     )
     with pytest.raises(ContentError, match="permit_term_starts: must be a day written like 2024"):
         load_outfall_settings(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "field", ["LAST_SCREE", "LASTSCREEN", "LASTINSP", "SCREENDATE", "INSP_DATE"]
+)
+def test_a_shapefile_s_ten_character_field_names_carry_the_paper_date(field):
+    # dBASE field names have at most 10 characters: LAST_SCREENED arrives as LAST_SCREE.
+    found, ignored = importer.match_columns(["FACILITYID", "LAT", "LONG", field])
+    assert found["last_screened_on"] == field and ignored == []

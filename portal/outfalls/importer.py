@@ -110,7 +110,11 @@ COLUMNS = {
     "notes": ("notes", "note", "comments", "comment", "remarks", "remark"),
     "last_screened_on": ("lastscreened", "lastscreening", "lastscreeneddate", "lastscreenedon",
                          "datescreened", "screeningdate", "lastscreendate", "lastinspected",
-                         "lastinspection", "inspectiondate", "lastdryweather"),
+                         "lastinspection", "inspectiondate", "lastdryweather",
+                         # A shapefile's field names have at most 10 characters (dBASE), so
+                         # ArcGIS cuts LAST_SCREENED to LAST_SCREE (fresh review, 2026-12-01).
+                         "lastscree", "lastscreen", "lastscrn", "lastinsp", "screendate",
+                         "scrndate", "inspdate", "lastdw"),
 }  # fmt: skip
 # The fields a staff member reads and edits, in the order of the forms.
 TEXT_FIELDS = ("location", "receiving_water", "drainage_area", "notes")
