@@ -213,8 +213,22 @@ def test_a_sheet_saved_without_javascript(app, client):
     assert (
         rows(app, "SELECT count(*) AS n FROM screenings WHERE inspector = 'Jo Smith'")[0]["n"] == 1
     )
+    # Back after Save brings the sheet back under a new key: the same sheet is still one.
+    back = client.post("/staff/screenings/outfall/1/new", data={**open_sheet(client), **SHEET},
+                       content_type="multipart/form-data")  # fmt: skip
+    assert back.headers["Location"] == saved.headers["Location"].split("?")[0]
+    assert "This screening was saved already: nothing new was stored." in client.get(
+        back.headers["Location"]).text  # fmt: skip
     due = client.get("/staff/screenings/due").text
     assert "Screenings that need follow-up: 1" in due and "suspect, no case linked yet" in due
+    # A sheet that differs in anything (here its notes) is a screening of its own.
+    other = client.post("/staff/screenings/outfall/1/new",
+                        data={**open_sheet(client), **SHEET, "notes": "Second visit"},
+                        content_type="multipart/form-data")  # fmt: skip
+    assert other.status_code == 303 and other.headers["Location"] != back.headers["Location"]
+    assert (
+        rows(app, "SELECT count(*) AS n FROM screenings WHERE inspector = 'Jo Smith'")[0]["n"] == 2
+    )
 
 
 @pytest.mark.parametrize(("change", "field", "message"), [

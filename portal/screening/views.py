@@ -131,16 +131,27 @@ def submit(outfall_id: int):
         form.kept_photos.data = ",".join(photo["id"] for photo in photos)
         return _sheet_page(outfall, form, photos, 422)
     actor = current_staff()["username"]
+    values = {
+        "outfall_id": outfall_id,
+        "screened_at": form.screened_at.data.isoformat(timespec="minutes"),
+        "inspector": form.inspector.data.strip(),
+        "hours_since_rain": _float(form.hours_since_rain.data),
+        "rain_inches": _float(form.rain_inches.data), "flow": form.flow.data,
+        "observations": json.dumps(form.observations(), sort_keys=True),
+        "notes": (form.notes.data or "").strip() or None, "overall": form.overall.data,
+    }  # fmt: skip
+    # The same sheet saved again under a new key (Back after Save brings the sheet back with
+    # a fresh one: fresh review, 2026-12-01): the same outfall, minute, inspector and every
+    # answer is the screening already stored, not a second one.
+    same = " AND ".join(f"{name} IS ?" for name in values)
+    if (row := db.execute(f"SELECT id FROM screenings WHERE {same}", list(values.values()))
+            .fetchone()) is not None:  # fmt: skip
+        flash("This screening was saved already: nothing new was stored.", "success")
+        return redirect(url_for("screening.saved", screening_id=row[0]), code=303)
     with transaction(db):
         screening = insert(db, "screenings", {
-            "outfall_id": outfall_id, "sheet_key": form.sheet_key.data,
-            "screened_at": form.screened_at.data.isoformat(timespec="minutes"),
-            "inspector": form.inspector.data.strip(),
-            "hours_since_rain": _float(form.hours_since_rain.data),
-            "rain_inches": _float(form.rain_inches.data), "flow": form.flow.data,
-            "observations": json.dumps(form.observations(), sort_keys=True),
-            "notes": (form.notes.data or "").strip() or None, "overall": form.overall.data,
-            "recorded_at": local_stamp(), "recorded_by": actor,
+            **values, "sheet_key": form.sheet_key.data, "recorded_at": local_stamp(),
+            "recorded_by": actor,
         })  # fmt: skip
         inventory.move_pending_photos(db, "screening_photos", "screening_id", screening, photos)
     flash(f"Screening of {outfall['code']} saved.", "success")
