@@ -383,6 +383,11 @@ def test_edit_one_structure(app, client):
     assert bad.status_code == 422
     assert "Enter the latitude (in degrees" in bad.text and "Enter the size in inches" in bad.text
     assert 'value="Behind the rink"' in bad.text
+    far = client.post("/staff/outfalls/1/edit", data={**form, "latitude": "42.30"})
+    assert far.status_code == 422 and (
+        "42.30000, -76.81000 is outside the service area (the Village of Horseheads: latitude"
+        " 42.15 to 42.185, longitude -76.85 to -76.795)." in far.text
+    )
     moved = client.post("/staff/outfalls/1/edit", data={**form, "latitude": "42.171"})
     assert moved.status_code == 303
     assert rows(app, "SELECT latitude FROM outfalls")[0]["latitude"] == 42.171

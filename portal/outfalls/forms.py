@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import current_app
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -18,6 +19,7 @@ from wtforms.validators import Length, ValidationError
 from portal.intake.fields import coordinate_field, long_text, options, text
 from portal.outfalls import importer
 from portal.outfalls.choices import labels
+from portal.outfalls.inventory import area_of
 
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
 
@@ -66,6 +68,14 @@ class OutfallForm(FlaskForm):
             field = getattr(self, name)
             if field.data is None and not field.errors:
                 field.errors = [f"Enter the {name} (in degrees, like the map shows it)."]
+                valid = False
+        # The place the import would refuse, the edit form refuses too (fresh review,
+        # 2026-12-01: a latitude of 42.30 was saved by hand).
+        lat, lon = self.latitude.data, self.longitude.data
+        if valid and lat is not None and lon is not None:
+            area = area_of(current_app.extensions["content"].settings)
+            if not area.contains(lat, lon):
+                self.latitude.errors = [area.outside(lat, lon) + "."]
                 valid = False
         return valid
 

@@ -396,6 +396,12 @@ class Area:
     def contains(self, latitude: float, longitude: float) -> bool:
         return self.south <= latitude <= self.north and self.west <= longitude <= self.east
 
+    def outside(self, latitude: float, longitude: float) -> str:
+        """Why a place is refused, in the words the import and the edit form share."""
+        return (f"{latitude:.5f}, {longitude:.5f} is outside the service area ({self.name}:"
+                f" latitude {self.south:g} to {self.north:g}, longitude {self.west:g} to"
+                f" {self.east:g})")  # fmt: skip
+
 
 def _cell(cells: Mapping[str, Any], column: str | None) -> str:
     if column is None:
@@ -533,10 +539,7 @@ def _check_row(
     except ValueError as error:
         return refuse(where, str(error), code)
     if not area.contains(latitude, longitude):
-        return refuse(where,
-            f"{latitude:.5f}, {longitude:.5f} is outside the service area ({area.name}:"
-            f" latitude {area.south:g} to {area.north:g}, longitude {area.west:g} to"
-            f" {area.east:g})", code)  # fmt: skip
+        return refuse(where, area.outside(latitude, longitude), code)
     values["latitude"], values["longitude"] = round(latitude, PLACES), round(longitude, PLACES)
     for name in VOCABULARIES:
         text = _cell(row.cells, columns.get(name))
