@@ -24,7 +24,11 @@ def no_mail(db: sqlite_utils.Database, case: dict[str, Any], token: str) -> None
 
 def status_page(db: sqlite_utils.Database, case: dict[str, Any], token: str):
     """Its status, in the public's words, should the link ever be given out: no findings."""
-    return render_template("portal/screening_status.html", case=case)
+    return render_template(
+        "portal/staff_opened_status.html",
+        case=case,
+        lead="Staff opened this case after an inspection of the storm sewer system.",
+    )
 
 
 def _staff_context(db: sqlite_utils.Database, case: dict, details: dict) -> dict[str, Any]:

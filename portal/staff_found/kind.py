@@ -29,7 +29,12 @@ def no_mail(db: sqlite_utils.Database, case: dict[str, Any], token: str) -> None
 
 def status_page(db: sqlite_utils.Database, case: dict[str, Any], token: str):
     """Its status, should its link ever be given out: no finding, place or name."""
-    return render_template("portal/staff_found_status.html", case=case)
+    return render_template(
+        "portal/staff_opened_status.html",
+        case=case,
+        lead="Staff opened this case after finding a discharge to the storm sewer system"
+        " themselves.",
+    )
 
 
 def indicator_words(details: dict[str, Any]) -> list[str]:
