@@ -138,8 +138,8 @@ def timeline(
         "costs", mailed is None, done=mailed)  # fmt: skip
     if s["work_cents"] is not None:
         result.charge = s["work_cents"] + (s["admin_cents"] or 0)
-        paid = [(day_of(p["paid_on"]), p["cents"]) for p in payments if not p.get("voided_at")]
-        result.account = rules.account(result.charge, completed, paid, today, terms)
+        made = [(day_of(p["paid_on"]), p["cents"]) for p in payments if not p.get("voided_at")]
+        result.account = rules.account(result.charge, completed, made, today, terms)
     if mailed is None:
         return result
     protest, result.protest_presumed = rules.protest_window(
@@ -173,7 +173,6 @@ def timeline(
         result.next_payment = rules.next_installment(result.schedule, paid, interest)
         result.special_assessment = rules.special_assessment(result.schedule, paid, today, interest)
         result.states = rules.installment_states(result.schedule, paid, today, interest)
-        made = [(day_of(p["paid_on"]), p["cents"]) for p in payments if not p.get("voided_at")]
         result.last_interest = rules.interest_to_last_due(
             result.charge, completed, made, result.schedule, today, terms
         )

@@ -24,7 +24,15 @@ from flask import current_app, g
 from portal.core import kinds
 from portal.core.statuses import INVESTIGATED
 from portal.report.choices import INDICATORS
-from portal.staff.figures import Figure, Record, Report, Section, Window, feature_sections
+from portal.staff.figures import (
+    Figure,
+    Record,
+    Report,
+    Section,
+    Window,
+    feature_sections,
+    records,
+)
 
 # What a report's status says was done with it, counted the first time it was set.
 REPORT_OUTCOMES = ("referred", "exempt", "duplicate")
@@ -130,8 +138,7 @@ def _references(db: sqlite_utils.Database, ids: Iterable[int]) -> dict[int, str]
 
 
 def _cases(references: dict[int, str], days: dict[int, str]) -> tuple[Record, ...]:
-    found = [Record(references[i], "staff.case", (("case_id", i),), day) for i, day in days.items()]
-    return tuple(sorted(found, key=lambda r: (r.day or "", r.words)))
+    return records(((i, references[i], day) for i, day in days.items()), "staff.case", "case_id")
 
 
 def _rows(db: sqlite_utils.Database, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
@@ -140,22 +147,14 @@ def _rows(db: sqlite_utils.Database, sql: str, params: list[Any]) -> list[tuple[
 
 def _notice_records(rows: Iterable[tuple[Any, ...]]) -> tuple[Record, ...]:
     """Notices of violation from (notice id, number, day) rows."""
-    found = [
-        Record(number or f"Notice {i} (draft)", "enforcement.notice_page", (("notice_id", i),), day)
-        for i, number, day in rows
-    ]
-    return tuple(sorted(found, key=lambda r: (r.day or "", r.words)))
+    named = ((i, number or f"Notice {i} (draft)", day) for i, number, day in rows)
+    return records(named, "enforcement.notice_page", "notice_id")
 
 
 def _phone_records(rows: Iterable[tuple[Any, ...]]) -> tuple[Record, ...]:
     """Notices staff logged, from (id, how, facility, day) rows."""
-    found = [
-        Record(
-            f"{HOW_WORDS.get(how, how)}: {facility}", "staff.phone_notice", (("notice_id", i),), day
-        )
-        for i, how, facility, day in rows
-    ]
-    return tuple(sorted(found, key=lambda r: (r.day or "", r.words)))
+    named = ((i, f"{HOW_WORDS.get(how, how)}: {facility}", day) for i, how, facility, day in rows)
+    return records(named, "staff.phone_notice", "notice_id")
 
 
 def _discharges(db: sqlite_utils.Database, window: Window) -> dict[str, Any]:

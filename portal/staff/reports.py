@@ -10,6 +10,7 @@ from typing import Any
 import sqlite_utils
 from flask import abort, render_template, request
 
+from portal.core import kinds
 from portal.core.clock import local_now, local_today
 from portal.core.db import get_db
 from portal.mail.compose import public_url_for
@@ -32,12 +33,12 @@ def annual_counts(
     n = lambda key: figures[key].count if key in figures else 0  # noqa: E731
     discharges = [
         (
-            f.label.removeprefix("Confirmed, found through "),
-            f.count,
-            figures[key.replace(".confirmed", ".eliminated")].count,
+            kind.counted.label,
+            figures[f"discharges.{kind.key}.confirmed"].count,
+            figures[f"discharges.{kind.key}.eliminated"].count,
         )
-        for key, f in figures.items()
-        if key.startswith("discharges.") and key.endswith(".confirmed") and key.count(".") == 2
+        for kind in kinds.all_kinds()
+        if kind.counted
     ]
     return {
         "reports": n("reports.received"),
