@@ -393,6 +393,12 @@ class Area:
     north: float
     east: float
 
+    @classmethod
+    def around(cls, box: Any) -> Area:
+        """The same box from anything that has its name and sides (the content's service
+        area), so a caller may pass either."""
+        return cls(box.name, box.south, box.west, box.north, box.east)
+
     def contains(self, latitude: float, longitude: float) -> bool:
         return self.south <= latitude <= self.north and self.west <= longitude <= self.east
 
@@ -474,10 +480,11 @@ def _coordinate(text: str, name: str, low: float, high: float) -> float:
 
 
 def check_rows(
-    sheet: Sheet, area: Area, today: dt.date | None = None
+    sheet: Sheet, area: Any, today: dt.date | None = None
 ) -> tuple[list[Record], list[Refusal]]:
-    """Each row as a record to store, or refused with its field and reason (`today`: a last
-    screening after it is refused)."""
+    """Each row as a record to store, or refused with its field and reason (`area`: an Area
+    or the content's service area; `today`: a last screening after it is refused)."""
+    area = Area.around(area)
     columns = sheet.columns
     records: list[Record] = []
     refusals: list[Refusal] = []

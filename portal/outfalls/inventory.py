@@ -20,8 +20,7 @@ Row = dict[str, Any]
 
 def area_of(settings: Any) -> Area:
     """The content's service area, as the importer checks places against it."""
-    box = settings.service_area
-    return Area(box.name, box.south, box.west, box.north, box.east)
+    return Area.around(settings.service_area)
 
 
 def stored(db: sqlite_utils.Database) -> dict[str, Row]:
