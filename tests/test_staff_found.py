@@ -255,6 +255,24 @@ def test_the_annual_figures_count_it_as_found_by_staff_once_confirmed(app, offic
     assert figures["reports"] == 0 and figures["discharges"][0] == ("resident reports", 0, 0)
 
 
+def test_a_finding_typed_late_counts_in_the_period_it_was_found_in(app, officer):
+    """Fresh review: found 20 Dec 2025 and typed on 30 Nov 2026, it was counted in 2026."""
+    clocked(app, dt.datetime(2026, 11, 30, 17, 0, tzinfo=UTC))
+    assert record(officer, found_at="2025-12-20T14:00").status_code == 303
+    with app.app_context():
+        last_year = annual_counts(get_db(), dt.date(2025, 1, 3), dt.date(2026, 1, 2))
+        this_year = annual_counts(get_db(), dt.date(2026, 1, 3), dt.date(2027, 1, 2))
+    assert ("staff findings", 1, 0) in last_year["discharges"]
+    assert ("staff findings", 0, 0) in this_year["discharges"]
+    # Resolved now: eliminated this year (the day it happened), found last year.
+    assert save_case(officer, 1, status="resolved").status_code == 303
+    with app.app_context():
+        this_year = annual_counts(get_db(), dt.date(2026, 1, 3), dt.date(2027, 1, 2))
+    assert ("staff findings", 0, 1) in this_year["discharges"]
+    page = officer.get("/staff/annual-report/?year=2025")
+    assert "counts on the day they found it, not the day it was typed" in page.text
+
+
 def test_its_status_page_shows_nothing_of_the_finding(app, officer):
     data = {**open_page(officer), **FINDING}
     assert officer.post("/staff/found/new", data=data).status_code == 303

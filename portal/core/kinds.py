@@ -50,6 +50,12 @@ class Counted:
     # The status that, with "confirmed illicit discharge", means the discharge was
     # eliminated (for a notification: closed once the release was dealt with, our reading).
     eliminated_status: str
+    # When a case's opening log entry happened, where that is earlier than it was typed
+    # ({case id: local ISO time}): a discharge staff found on paper and recorded later counts
+    # in the period it was found in, not the one it was typed in.
+    happened_at: Callable[[sqlite_utils.Database], dict[int, str]] | None = None
+    # What the figures' page says of that reading.
+    note: str = ""
 
 
 @dataclass(frozen=True)

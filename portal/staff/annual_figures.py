@@ -88,12 +88,23 @@ def milestones(db: sqlite_utils.Database, start: str, end: str) -> dict[int, dic
     recorded = elimination_days(current_app)
     eliminated_on = recorded(db) if recorded else {}
     marks = [c for c, day in eliminated_on.items() if day < end]
+    # A kind may date a case's opening entry by when it happened (Counted.happened_at).
+    happened = {
+        case_id: at
+        for kind in kinds.all_kinds()
+        if kind.counted and kind.counted.happened_at
+        for case_id, at in kind.counted.happened_at(db).items()
+    }
     cursor = db.execute(
-        "SELECT e.case_id, c.kind, e.at, e.action, e.detail FROM events e"
-        " JOIN cases c ON c.id = e.case_id WHERE e.at < ? AND (e.case_id IN"
-        " (SELECT case_id FROM events WHERE at >= ? AND at < ?)"
-        " OR e.case_id IN (SELECT value FROM json_each(?))) ORDER BY e.case_id, e.id",
-        [end, start, end, json.dumps(marks)],
+        "WITH b (case_id, at) AS (SELECT CAST(key AS INTEGER), value FROM json_each(?)),"
+        " ev AS (SELECT e.id, e.case_id, CASE WHEN b.at IS NOT NULL AND e.id ="
+        " (SELECT min(f.id) FROM events f WHERE f.case_id = e.case_id) THEN b.at ELSE e.at"
+        " END AS at, e.action, e.detail FROM events e LEFT JOIN b ON b.case_id = e.case_id)"
+        " SELECT ev.case_id, c.kind, ev.at, ev.action, ev.detail FROM ev"
+        " JOIN cases c ON c.id = ev.case_id WHERE ev.at < ? AND (ev.case_id IN"
+        " (SELECT case_id FROM ev WHERE at >= ? AND at < ?)"
+        " OR ev.case_id IN (SELECT value FROM json_each(?))) ORDER BY ev.case_id, ev.id",
+        [json.dumps(happened), end, start, end, json.dumps(marks)],
     )
     eliminated_status = {k.key: k.counted.eliminated_status for k in kinds.all_kinds() if k.counted}
     found: dict[int, dict[str, Any]] = {}
@@ -225,7 +236,10 @@ def discharge_sections(
     db: sqlite_utils.Database, window: Window, now: dt.datetime
 ) -> list[Section]:
     """Illicit discharges by how they were found."""
-    return [Section("Illicit discharges", tuple(_discharges(db, window)["discharges"]))]
+    notes = tuple(k.counted.note for k in kinds.all_kinds() if k.counted and k.counted.note)
+    return [
+        Section("Illicit discharges", tuple(_discharges(db, window)["discharges"]), notes=notes)
+    ]
 
 
 def report_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime) -> list[Section]:

@@ -37,6 +37,12 @@ def status_page(db: sqlite_utils.Database, case: dict[str, Any], token: str):
     )
 
 
+def found_at(db: sqlite_utils.Database) -> dict[int, str]:
+    """When each finding was made: its opening log entry (recorded, perhaps confirmed) stands
+    for that moment."""
+    return dict(db.execute("SELECT case_id, found_at FROM staff_findings").fetchall())
+
+
 def indicator_words(details: dict[str, Any]) -> list[str]:
     """The report form's indicators the officer ticked, in words."""
     labels = CHOICE_LABELS["indicators"]
@@ -85,7 +91,14 @@ STAFF_FOUND = kinds.register(
         ),
         search_columns=(("What staff found", "description"), ("Who found it", "found_by")),
         migrations=migrations,
-        counted=kinds.Counted("staff findings", "resolved"),
+        counted=kinds.Counted(
+            "staff findings",
+            "resolved",
+            happened_at=found_at,
+            note="A discharge staff confirmed when they recorded it counts on the day they found"
+            " it, not the day it was typed (our reading: the figures count the day things"
+            " happened), so recording an old finding adds it to the period it was found in.",
+        ),
         # The queue's link to the page that records one (templates/staff/queue.html).
         extra={
             "record_page": "staff.new_finding",
