@@ -149,6 +149,34 @@ def test_lab_results_added_days_later_and_one_removed(officer, app, clock):
     assert record(officer, f"{url}/2/remove", {}, url).status_code == 404
 
 
+def test_results_in_words_and_what_they_show_said_with_them(officer, app, clock):
+    """Fresh review: "ND" was refused, a presence test could not be entered, and the sample
+    stayed "Waiting for results" after its results came in."""
+    record(officer, NEW_STEP, SAMPLE)
+    clock.set("2027-03-05")
+    url = "/staff/cases/1/trackdown/steps/1/results"
+    form = officer.get(url).text
+    assert "The step now says: Waiting for results (the lab, the camera report)." in form
+    added = record(officer, url, {
+        "results-0-parameter": "ammonia", "results-0-value": "nd",
+        "results-1-parameter": "e_coli", "results-1-value": "Present",
+        "shows": "seen",
+    })  # fmt: skip
+    assert added.status_code == 303
+    page = officer.get(CASE).text
+    assert "<li>Ammonia: ND</li>" in page and "<li>E. coli: Present</li>" in page
+    assert "Result: <strong>Discharge (or dye, smoke) seen here: trace it on upstream" in page
+    assert rows(app, "SELECT result FROM trackdown_steps") == [{"result": "seen"}]
+    assert audit_log(page)[:2] == [
+        "Lab results added for sample S-2027-014: Ammonia ND; E. coli Present",
+        "Sample of February 28, 2027 at 2:05 p.m. changed: result",
+    ]
+    # More results later, the step's result left as it is.
+    again = record(officer, url, {"results-0-parameter": "ph", "results-0-value": "7.1"})
+    assert again.status_code == 303
+    assert rows(app, "SELECT result FROM trackdown_steps") == [{"result": "seen"}]
+
+
 def test_results_refused_beside_their_row_with_what_was_typed(officer, clock):
     record(officer, NEW_STEP, SAMPLE)
     url = "/staff/cases/1/trackdown/steps/1/results"

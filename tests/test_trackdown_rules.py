@@ -63,17 +63,28 @@ def test_a_samples_chain_of_custody(custody, expected):
     ("ph", "14", "14"),
     ("temperature", "-0.5", "-0.5"),
     ("other", ".5", ".5"),
+    ("ammonia", "ND", "ND"),
+    ("ammonia", "n.d.", "ND"),
+    ("detergents", "Not detected", "ND"),
+    ("e_coli", "present", "Present"),
+    ("e_coli", "Absent", "Absent"),
+    ("fecal_coliform", "TNTC", "TNTC"),
 ])  # fmt: skip
 def test_a_lab_value_as_the_lab_wrote_it(parameter, typed, stored):
     assert rules.lab_value(parameter, typed) == stored
 
 
+HELP = (
+    "Enter the lab's value as a number, like 0.25, or as it wrote it, like <0.1, ND (not"
+    " detected), Present or Absent."
+)
+
+
 @pytest.mark.parametrize(("parameter", "typed", "message"), [
-    ("ammonia", "about 2", "Enter the lab's value as a number, like 0.25, or as it wrote it,"
-                           " like <0.1."),
-    ("ammonia", "ND", "Enter the lab's value as a number, like 0.25, or as it wrote it, like <0.1."),
-    ("ammonia", "", "Enter the lab's value as a number, like 0.25, or as it wrote it, like <0.1."),
-    ("ammonia", "1e3", "Enter the lab's value as a number, like 0.25, or as it wrote it, like <0.1."),
+    ("ammonia", "about 2", HELP),
+    ("ammonia", "NDX", HELP),
+    ("ammonia", "", HELP),
+    ("ammonia", "1e3", HELP),
     ("ammonia", "-1", "Only a temperature can be below zero."),
     ("ph", "14.1", "A pH is between 0 and 14."),
 ])  # fmt: skip

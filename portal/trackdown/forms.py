@@ -140,14 +140,16 @@ class ResultRow(Form):
         return not any(field.errors for field in self)
 
     def result(self) -> dict[str, Any]:
-        """The row as stored: the parameter's words, and its usual unit unless another is given."""
+        """The row as stored: the parameter's words, and its usual unit unless another is given
+        (none for a value in words, ND or Present, unless one is typed)."""
         key = self.parameter.data
         name, unit = PARAMETERS.get(key, (self.other.data, None))
+        in_words = self.value.data in rules.LAB_WORDS.values()
         return {
             "parameter": key,
             "name": name,
             "value": self.value.data,
-            "unit": self.unit.data or unit or None,
+            "unit": self.unit.data or (None if in_words else unit) or None,
         }
 
 
@@ -156,6 +158,13 @@ class ResultsForm(FlaskForm):
 
     reported_on = Day("Date the lab reported", [Optional()])
     results = FieldList(FormField(ResultRow), min_entries=RESULT_ROWS, max_entries=RESULT_ROWS)
+    # The sample step's result, said with its results (fresh review: a sample stayed "Waiting
+    # for results" after they came in): optional, as the results may come in parts.
+    shows = choice(
+        "What the results show (the step's result)",
+        [("", "Leave the step's result as it is")]
+        + [(key, words) for key, words in RESULTS.items() if key != "pending"],
+    )
     # The day the sample was collected (set by the view): the lab cannot report before it.
     collected_on: dt.date | None = None
 
@@ -184,7 +193,11 @@ class ResultsForm(FlaskForm):
 
     def fields(self) -> list[Any]:
         """Every input, row by row (for the error summary)."""
-        return [self.reported_on, *(field for row in self.results for field in row.form)]
+        return [
+            self.reported_on,
+            *(field for row in self.results for field in row.form),
+            self.shows,
+        ]
 
     def rows(self) -> list[dict[str, Any]]:
         return [row.form.result() for row in self.results if not row.form.empty()]

@@ -131,10 +131,21 @@ def change_step(db: sqlite_utils.Database, actor: str, step: Row, values: Row) -
 
 
 def add_results(
-    db: sqlite_utils.Database, actor: str, step: Row, results: list[Row], reported_on: str | None
+    db: sqlite_utils.Database,
+    actor: str,
+    step: Row,
+    results: list[Row],
+    reported_on: str | None,
+    shows: str | None = None,
 ) -> int:
-    """A sample's lab results (one row a parameter); how many were added."""
+    """A sample's lab results (one row a parameter), and what they show as the step's result
+    when `shows` gives one; how many results were added."""
     with transaction(db):
+        if shows and shows != step["result"]:
+            _update(db, "trackdown_steps", ("id", step["id"]), {"result": shows}, actor)
+            _log_step(db, actor, step, "trackdown_step_changed", kind=step["kind"],
+                      done_at=step["done_at"],
+                      changes={"result": {"from": step["result"], "to": shows}})  # fmt: skip
         for result in results:
             insert(
                 db,

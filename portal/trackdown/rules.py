@@ -12,7 +12,24 @@ from portal.core.display import day, when
 PAST_DAY = "Enter a date that has passed (today at the latest)."
 # The lab's way of writing a value: a number, below or above what it can measure ("<0.1").
 LAB_VALUE = re.compile(r"^(<=|>=|<|>|≤|≥)?\s*(-?\d+(?:\.\d+)?|-?\.\d+)$")
-LAB_VALUE_HELP = "Enter the lab's value as a number, like 0.25, or as it wrote it, like <0.1."
+LAB_VALUE_HELP = (
+    "Enter the lab's value as a number, like 0.25, or as it wrote it, like <0.1, ND (not"
+    " detected), Present or Absent."
+)
+# The lab's words for a value that is not a number, as stored: "not detected" for a test with
+# a reporting limit the lab did not give, and presence/absence tests (E. coli by Colilert,
+# coliforms), which report no count at all.
+LAB_WORDS: dict[str, str] = {
+    "nd": "ND",
+    "notdetected": "ND",
+    "nondetect": "ND",
+    "present": "Present",
+    "positive": "Present",
+    "detected": "Present",
+    "absent": "Absent",
+    "negative": "Absent",
+    "tntc": "TNTC",  # too numerous to count: a plate with more colonies than can be counted
+}
 
 
 def custody_problems(
@@ -50,6 +67,9 @@ def lab_value(parameter: str, typed: str) -> str:
     """The lab's value as stored ("< 0.1" -> "<0.1", "1,200" -> "1200"); ValueError, with the
     message to show, for anything else."""
     text = (typed or "").strip().replace(",", "").replace(" ", "")
+    word = LAB_WORDS.get(text.casefold().replace("-", "").replace(".", ""))
+    if word:
+        return word
     match = LAB_VALUE.match(text)
     if not match:
         raise ValueError(LAB_VALUE_HELP)

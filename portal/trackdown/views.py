@@ -17,7 +17,7 @@ from portal.staff.auth import current_staff
 from portal.staff.cases import get_case
 from portal.staff.workflow import WorkflowError
 from portal.trackdown import records
-from portal.trackdown.choices import STEP_NAMES
+from portal.trackdown.choices import RESULTS, STEP_NAMES
 from portal.trackdown.forms import EliminationForm, ResultsForm, SourceForm, StepForm
 from portal.web.routes import NO_STORE, declare_blueprint
 
@@ -98,6 +98,7 @@ def _results_page(case: dict, step: dict, form: ResultsForm):
         step=step,
         form=form,
         results=records.results_of(get_db(), step["id"]),
+        step_results=RESULTS,
     ), (422 if any(field.errors for field in form.fields()) else 200)
 
 
@@ -110,11 +111,15 @@ def _sample(case_id: int, step_id: int) -> dict[str, Any]:
 def results(case_id: int, step_id: int):
     case, step = get_case(case_id), _sample(case_id, step_id)
     form = ResultsForm() if request.method == "POST" else ResultsForm(formdata=None)
+    if request.method == "GET":  # the step's result as it is, or "leave it" while pending
+        form.shows.data = "" if step["result"] == "pending" else step["result"]
     form.collected_on = dt.date.fromisoformat(step["collected_at"][:10])
     if request.method == "GET" or not form.validate():
         return _results_page(case, step, form)
     reported = form.reported_on.data.isoformat() if form.reported_on.data else None
-    added = records.add_results(get_db(), _actor(), step, form.rows(), reported)
+    added = records.add_results(
+        get_db(), _actor(), step, form.rows(), reported, form.shows.data or None
+    )
     flash(f"Lab results added ({added} {'result' if added == 1 else 'results'}).", "success")
     return _back(case_id, f"step-{step_id}")
 
