@@ -227,7 +227,14 @@ def test_a_step_refused_beside_its_field_with_what_was_typed(officer, clock):
     missing = record(officer, NEW_STEP, {**SAMPLE, "relinquished_to": "", "received_by": ""})
     assert "Handed over to (the courier or the lab): Say whom it was handed to" in missing.text
     assert "Received at the lab by: Say who at the lab received it." in missing.text
+    # A mistyped year: more than a year before the case was opened (1 March 2027).
+    old = record(officer, NEW_STEP, {**SAMPLE, "done_at": "2026-02-28T14:05"})
+    assert old.status_code == 422
+    assert ("Date and time it was done: That is more than a year before this case was opened"
+            " (Monday, March 1, 2027): check the year.") in old.text  # fmt: skip
     assert officer.get(CASE).text.count("Dye test, <time") == 0
+    year_before = record(officer, NEW_STEP, {**DYE, "done_at": "2026-03-01T09:30"})
+    assert year_before.status_code == 303
 
 
 def test_changing_a_step_keeps_the_audit_trail(officer, app, clock):

@@ -41,6 +41,8 @@ class StepForm(FlaskForm):
     """One investigation step; a sample's chain of custody below it."""
 
     clock = staticmethod(local_now)  # "now" for the not-in-the-future checks
+    # The day the case was opened (set by the view): a step long before it is a typing slip.
+    opened_on: dt.date | None = None
 
     kind = choice("What was done", list(STEP_KINDS.items()), required="Choose what was done.")
     done_at = moment("Date and time it was done", "Enter when it was done.", FUTURE)
@@ -64,6 +66,13 @@ class StepForm(FlaskForm):
         if not (self.structure.data or self.location.data):
             _add_error(self.structure, "Enter the structure's id, or the street or manhole.")
             fine = False
+        for name in ("done_at", "collected_at"):
+            moment_typed = self[name].data
+            if self.opened_on and isinstance(moment_typed, dt.datetime) and not self[name].errors:
+                problem = rules.before_case_problem(moment_typed.date(), self.opened_on)
+                if problem:
+                    _add_error(self[name], problem)
+                    fine = False
         filled = [name for name in CUSTODY_COLUMNS if self[name].data]
         if self.kind.data == "sample":
             if not self.sample_id.data:

@@ -63,6 +63,22 @@ def custody_problems(
     return problems
 
 
+# Our reading, as a check on typing: a step is done to trace a case's discharge, so one dated
+# more than this before the case was opened is a mistyped year (a 2019 step on a 2026 case,
+# fresh review), not a step of this case.
+EARLIEST_BEFORE_CASE = dt.timedelta(days=365)
+
+
+def before_case_problem(done_on: dt.date, opened_on: dt.date) -> str | None:
+    """A step's (or a sample's) day: at most a year before its case was opened."""
+    if done_on < opened_on - EARLIEST_BEFORE_CASE:
+        return (
+            f"That is more than a year before this case was opened ({day(opened_on)}):"
+            " check the year."
+        )
+    return None
+
+
 def lab_value(parameter: str, typed: str) -> str:
     """The lab's value as stored ("< 0.1" -> "<0.1", "1,200" -> "1200"); ValueError, with the
     message to show, for anything else."""

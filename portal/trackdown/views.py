@@ -55,6 +55,12 @@ def _step_page(case: dict, form: StepForm, step: dict | None = None):
     ), status
 
 
+def _posted_step(case: dict) -> StepForm:
+    form = StepForm()
+    form.opened_on = dt.date.fromisoformat(case["received_at"][:10])
+    return form
+
+
 @bp.route("/<int:case_id>/trackdown/steps/new", methods=["GET", "POST"])
 def new_step(case_id: int):
     case = get_case(case_id)
@@ -62,7 +68,7 @@ def new_step(case_id: int):
         now = local_now().replace(tzinfo=None, second=0)
         form = StepForm(formdata=None, data={"done_at": now, "done_by": _actor()})
         return _step_page(case, form)
-    form = StepForm()
+    form = _posted_step(case)
     if not form.validate():
         return _step_page(case, form)
     records.add_step(get_db(), case_id, _actor(), form.values())
@@ -78,7 +84,7 @@ def edit_step(case_id: int, step_id: int):
         for name in ("done_at", "collected_at", "relinquished_at", "received_at"):
             data[name] = _moment(step[name])
         return _step_page(case, StepForm(formdata=None, data=data), step)
-    form = StepForm()
+    form = _posted_step(case)
     if not form.validate():
         return _step_page(case, form, step)
     try:
