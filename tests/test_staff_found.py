@@ -88,6 +88,10 @@ def test_an_officer_records_a_finding_and_lands_on_its_case(app, officer, mail_s
     assert "Hazardous: dead fish or animals" in case
     # Its log: the officer who recorded it took it on, confirmed as they said.
     assert "Assigned to smo; Marked as a confirmed illicit discharge" in case
+    # Nobody outside sent it: no note to a sender (fresh review), and its print says so.
+    assert "Note to the person who sent it" not in case and "Note to the sender" not in case
+    printed = officer.get("/staff/cases/1/print").text
+    assert "confidential: a staff record" in printed and "person who sent it" not in printed
     # Numbered by the local date: 2026, received at 00:30 on 1 March.
     stored = rows(app, "SELECT reference, kind, received_at, address, latitude, assignee,"
                   " confirmed_illicit, first_action_at, contact_email, service_code FROM cases")  # fmt: skip

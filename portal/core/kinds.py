@@ -98,6 +98,9 @@ class Kind:
     about: Callable[[Row], str | None] = lambda details: None
     # Whether staff may mark a case of it a duplicate of another (the case page's link).
     duplicates: bool = False
+    # Whether someone outside sends a case of it (a resident, a business): the case page offers
+    # a note to them and its print warns it names them. False for cases staff open themselves.
+    sender: bool = True
     counted: Counted | None = None
     # Its tables, as numbered migrations (applied after the portal's own).
     migrations: Migrations | None = None

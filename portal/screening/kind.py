@@ -71,6 +71,7 @@ SCREENING = kinds.register(
         ),
         search_columns=(("Outfall", "outfall_code"), ("Screening findings", "findings")),
         migrations=migrations,
+        sender=False,  # staff open it: nobody outside to write a note to
         counted=kinds.Counted("dry-weather screenings", "resolved"),
         about=lambda details: f"Outfall {details['outfall_code']}",
     )

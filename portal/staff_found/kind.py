@@ -91,6 +91,7 @@ STAFF_FOUND = kinds.register(
         ),
         search_columns=(("What staff found", "description"), ("Who found it", "found_by")),
         migrations=migrations,
+        sender=False,  # staff open it: nobody outside to write a note to
         counted=kinds.Counted(
             "staff findings",
             "resolved",
