@@ -234,6 +234,17 @@ def test_bad_input_is_answered_beside_the_field(officer, clock):
     assert officer.get("/staff/notices/99/").status_code == 404
 
 
+def test_each_section_is_offered_by_whole_words(officer, clock):
+    """Fresh review: "§ 216-7 B Upon notification to a person that he or she is engaged in a"
+    was cut mid-phrase, as if it were the law's own words."""
+    page = officer.get("/staff/cases/1/enforcement").text
+    assert (
+        '<option value="216-7 B">§ 216-7 B Upon notification to a person that he or she is'
+        " engaged in activities…</option>" in page
+    )
+    assert "engaged in a</option>" not in page
+
+
 def test_enforcement_stays_out_of_public_pages_status_and_exports(officer, clock, app):
     issue_notice(officer, clock)
     status = officer.get(officer.status_url).text

@@ -41,9 +41,17 @@ def section_choices() -> list[tuple[str, str]]:
             choices.append((entry, f"§ {entry} {section.title}"))
             continue
         part = next(p for p in section.body if p.label and p.label.rstrip(".") == label)
-        words = (part.text or part.items[0].text).split(". ")[0].rstrip(".")[:60]
-        choices.append((entry, f"§ {entry} {words}"))
+        words = (part.text or part.items[0].text).split(". ")[0].rstrip(".")
+        choices.append((entry, f"§ {entry} {first_words(words)}"))
     return choices
+
+
+def first_words(sentence: str, limit: int = 70) -> str:
+    """A sentence cut to whole words within `limit` characters, marked as cut with "…" (a
+    label cut mid-word read as the law's own words: fresh review)."""
+    if len(sentence) <= limit:
+        return sentence
+    return sentence[: limit + 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
 
 
 def signer() -> dict[str, str]:
