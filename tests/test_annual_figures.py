@@ -142,6 +142,9 @@ def test_the_page_says_how_it_counts(app, client):
     assert re.search(r"Eliminated in all</th><td><a [^>]*>3<", page)
     assert "A status changed later counts in the period of the change" in page
     assert "Fines are set by a court on conviction" in page
+    # Where the year comes from, and a link that says which year it opens (fresh review).
+    assert "The reporting year is set in the content to start on January 3" in page
+    assert re.search(r"The reporting year before: <time datetime=\"\d{4}-01-03\">", page)
 
 
 def test_enforcement_is_counted_from_its_own_tables(app):

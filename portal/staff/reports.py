@@ -8,7 +8,7 @@ import datetime as dt
 from typing import Any
 
 import sqlite_utils
-from flask import abort, render_template, request
+from flask import abort, current_app, render_template, request
 
 from portal.core import kinds
 from portal.core.clock import local_now, local_today
@@ -106,7 +106,17 @@ def annual_report():
         report=report,
         previous=previous,
         errors=errors,
+        printed=local_now(),
+        year_start_words=_month_day_words(
+            current_app.extensions["content"].settings.reporting_year_starts
+        ),
     )
+
+
+def _month_day_words(month_day: tuple[int, int]) -> str:
+    """(1, 3) -> "January 3"."""
+    month, day = month_day
+    return f"{dt.date(2000, month, day):%B} {day}"
 
 
 @bp.route("/annual-report/records/<key>")

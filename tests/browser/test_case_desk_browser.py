@@ -218,6 +218,21 @@ def pdf_pages(page) -> int:
     return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
 
 
+def test_the_printed_annual_report_is_dated_and_fits_on_two_letter_pages(open_tab, desk):
+    """Fresh review: it printed on 4 half-empty pages, with no day it was printed."""
+    app, url = desk
+    page = signed_in(open_tab, app, url, "officer").page
+    page.goto(f"{url}/staff/annual-report/")
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        "Annual report: the illicit discharge program"
+    )
+    check(page, "annual report")
+    page.emulate_media(media="print")
+    expect(page.locator(".print-head")).to_contain_text("printed")
+    assert page.locator("form:visible").count() == 0
+    assert 1 <= pdf_pages(page) <= 2
+
+
 def test_a_printed_notification_has_its_deadlines_and_fits_on_one_page(open_tab, desk):
     from helpers import file_notification, notification_data, save_case, sign_in
 
