@@ -29,8 +29,19 @@ def digest_outfalls(today: dt.date) -> dict[str, Any] | None:
     found = outfalls_waiting(today)
     if not found:
         return None
-    return {"overdue": len(found.overdue), "due": len(found.due),
+    # The first few by name, most overdue first (fresh review: counts alone say not which).
+    first = [
+        {"code": row["code"], "due": row["turn"].due, "overdue": row["turn"].state == "overdue",
+         "location": row["location"]}
+        for row in (found.overdue + found.due)[:DIGEST_OUTFALLS]
+    ]  # fmt: skip
+    return {"overdue": len(found.overdue), "due": len(found.due), "first": first,
+            "more": len(found.overdue) + len(found.due) - len(first),
             "link": public_url_for("screening.due")}  # fmt: skip
+
+
+# How many outfalls the morning digest names before "and N more" (the link lists them all).
+DIGEST_OUTFALLS = 8
 
 
 def linked_screenings(case: dict[str, Any]) -> list[dict[str, Any]]:
