@@ -3,10 +3,12 @@ mail the business receives, with the law's words unchanged and no English left."
 
 from __future__ import annotations
 
+import io
 import re
 
-from helpers import hidden_fields, notification_data, rows
+from helpers import hidden_fields, jpeg, notification_data, open_form, report_data, rows
 from mailserver import body
+from test_spanish import IN_SPANISH as IN_SPANISH_REPORT
 from test_spanish import english_left, page_language
 
 # What a Spanish-speaking business owner types: their own words, in their language.
@@ -155,3 +157,58 @@ def test_a_notification_filed_in_english_stays_english(app, client):
     first = client.get("/notify/")
     assert page_language(first.text) == "en"
     assert "Por ahora" not in first.text
+
+
+# ---------------------------------------------------------------- photos, on both forms
+
+PHOTO_ERRORS_ES = (
+    "a.jpg: Este archivo no es una foto que podamos leer. Adjunte una imagen JPEG, PNG, WebP o GIF.",
+    "b.jpg: El archivo está vacío. Elija una foto para adjuntar.",
+    "f.jpg: puede adjuntar hasta 3 fotos. Quite una primero.",
+)
+
+
+def uploads() -> list[tuple[io.BytesIO, str]]:
+    """One unreadable, one empty, then one photo more than the form takes."""
+    good = [(io.BytesIO(jpeg((200, 150))), f"{name}.jpg") for name in "cdef"]
+    return [(io.BytesIO(b"not a photo"), "a.jpg"), (io.BytesIO(b""), "b.jpg"), *good]
+
+
+def test_photo_refusals_are_in_spanish_on_the_report_form(client):
+    client.get("/report/?lang=es")
+    hidden = open_form(client)
+    refused = client.post(
+        "/report/send/",
+        data={**hidden, **report_data(**IN_SPANISH_REPORT), "photos": uploads()},
+        content_type="multipart/form-data",
+    )
+    assert refused.status_code == 422
+    for message in PHOTO_ERRORS_ES:
+        assert message in refused.text, message
+    assert not english_left(refused.text), english_left(refused.text)
+
+
+def test_photo_refusals_are_in_spanish_on_the_notification(client):
+    data = notification_data(**IN_SPANISH)
+    first = client.get("/notify/?lang=es")
+    triage = {name: data[name] for name in ("danger", "hazardous", "petroleum")}
+    details = client.post(
+        "/notify/", data={**hidden_fields(first.text), "step": "triage", **triage}
+    )
+    payload = {**hidden_fields(details.text), **data, "step": "details", "photos": uploads()}
+    refused = client.post("/notify/", data=payload, content_type="multipart/form-data")
+    assert refused.status_code == 422
+    for message in PHOTO_ERRORS_ES:
+        assert message in refused.text, message
+    assert not english_left(refused.text), english_left(refused.text)
+
+
+def test_photo_refusals_stay_english_on_an_english_form(client):
+    data = notification_data()
+    details = client.post("/notify/", data={**hidden_fields(client.get("/notify/").text),
+                                            "step": "triage", "danger": "no", "hazardous": "no",
+                                            "petroleum": "no"})  # fmt: skip
+    payload = {**hidden_fields(details.text), **data, "step": "details", "photos": uploads()}
+    refused = client.post("/notify/", data=payload, content_type="multipart/form-data").text
+    assert "b.jpg: The file is empty. Choose a photo to attach." in refused
+    assert "f.jpg: you can attach up to 3 photos. Remove one first." in refused
