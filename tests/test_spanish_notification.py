@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import re
 
-from helpers import hidden_fields, jpeg, notification_data, open_form, report_data, rows
+from helpers import hidden_fields, jpeg, notification_data, open_form, post, report_data, rows
 from mailserver import body
 from test_spanish import IN_SPANISH as IN_SPANISH_REPORT
 from test_spanish import english_left, page_language
@@ -212,3 +212,20 @@ def test_photo_refusals_stay_english_on_an_english_form(client):
     refused = client.post("/notify/", data=payload, content_type="multipart/form-data").text
     assert "b.jpg: The file is empty. Choose a photo to attach." in refused
     assert "f.jpg: you can attach up to 3 photos. Remove one first." in refused
+
+
+# ---------------------------------------------------------------- the page's scripts
+
+
+def test_the_share_buttons_speak_the_page_s_language(client):
+    thanks_words = (
+        "{&#34;copied&#34;: &#34;Enlace copiado.&#34;, &#34;failed&#34;: &#34;No se pudo copiar"
+        " el enlace. Selecci\\u00f3nelo arriba y c\\u00f3pielo.&#34;, &#34;kept&#34;: &#34;Guardado en"
+        " este tel\\u00e9fono. Lo encuentra en &#34;, &#34;mine&#34;: &#34;Mis reportes&#34;}"
+    )
+    client.get("/report/?lang=es")
+    sent = post(client, report_data(**IN_SPANISH_REPORT))
+    thanks = client.get(sent.headers["Location"]).text
+    assert f'data-words="{thanks_words}"' in thanks
+    english = client.get(sent.headers["Location"] + "?lang=en").text
+    assert 'class="share"' in english and "data-words" not in english
