@@ -467,7 +467,7 @@ def test_the_receipt_is_a_record_to_keep_not_the_notice_nor_the_facility_s_recor
     client, mail_server
 ):
     details = start_notification(client, {"danger": "no", "hazardous": "no", "petroleum": "no"})
-    assert "We send your receipt here: a record to keep with the facility&#39;s own written" \
+    assert "We send your receipt here: a record to keep with the facility's own written" \
         " record of the release." in details.text  # fmt: skip
     assert "first knew of it or suspected it" in details.text
     _, final = file_notification(client, notification_data())

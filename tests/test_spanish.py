@@ -331,20 +331,6 @@ def test_the_status_of_a_report_filed_in_english_stays_english(app, client):
     assert rows(app, "SELECT language FROM cases") == [{"language": "en"}]
 
 
-def test_the_release_notification_is_english_and_says_so_in_spanish(client):
-    page = client.get("/notify/?lang=es")
-    assert page_language(page.text) == "en"
-    assert "<h1>Report a spill or release at a facility</h1>" in page.text
-    assert '<div class="language-offer" lang="es">' in page.text
-    assert "<strong>Por ahora, este formulario está solo en inglés.</strong>" in page.text
-    assert (
-        "la ley le exige avisar a la Villa de Horseheads en persona, por teléfono o por fax"
-        in page.text
-    )
-    assert 'class="language-link"' not in page.text
-    assert "Por ahora" not in client.get("/notify/?lang=en").text
-
-
 def test_staff_see_the_language_a_report_was_filed_in_and_write_to_it(app, client, mail_server):
     client.get("/report/?lang=es")
     post(client, report_data())

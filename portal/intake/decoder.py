@@ -20,6 +20,7 @@ import sys
 import threading
 import time
 
+from content_model.site import N_
 from portal.intake import photos
 from portal.intake.photos import Photo, PhotoError
 
@@ -33,10 +34,10 @@ DEADLINE_SECONDS = 20.0
 # refused residents' small photos on a busy machine while the decoder's child started.
 WAIT_SECONDS = 10.0
 MAX_WAITING = 5
-TOO_SLOW = (
+TOO_SLOW = N_(
     "This photo took too long for us to process. Attach a smaller photo, or a screenshot of it."
 )
-BUSY = (
+BUSY = N_(
     "Many photos are being processed right now, so this one was not. Send the form again "
     "in a minute: what you typed is kept."
 )

@@ -9,8 +9,10 @@ from io import BytesIO
 from typing import Any
 
 from flask import Request, abort, current_app, request
+from flask_babel import gettext as _
 from werkzeug.datastructures import FileStorage
 
+from content_model.site import N_
 from portal.core.cases import Stored, new_submission_key
 from portal.core.clock import local_now, local_stamp
 from portal.core.db import get_db, one_row
@@ -45,13 +47,13 @@ SUBMISSION_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 # Photos kept for forms not yet sent, per address and hour (review L4: six invalid forms
 # left 20 MB in a minute). Ten forms' worth; a sent form's photos no longer count.
 UNSENT_PHOTOS_PER_HOUR = 30
-_TOO_MANY_UNSENT = (
+_TOO_MANY_UNSENT = N_(
     "We are keeping many photos from this connection for forms not yet sent, so this one "
     "was not taken. Send the form with the photos already attached, or try again in an hour."
 )
 # A form whose CSRF token is missing or stale could have been sent by any web page in the
 # visitor's browser: its uploads are not decoded or stored (review round 3, L1).
-_NOT_TAKEN_EXPIRED = "this photo was not kept because the form had expired. Attach it again."
+_NOT_TAKEN_EXPIRED = N_("this photo was not kept because the form had expired. Attach it again.")
 PENDING_ID = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
 
 
@@ -59,10 +61,10 @@ def submission_key(form: PublicForm) -> str:
     """The posted form's key, after refusing forms no person could have sent (a 400)."""
     key = form.submission_key.data or ""
     if not SUBMISSION_KEY.match(key):
-        abort(400, "This form is missing a part it needs. Please open the form again.")
+        abort(400, _("This form is missing a part it needs. Please open the form again."))
     if form.nickname.data:
         # Only software fills a field nobody can see; store nothing.
-        abort(400, "We could not accept this form.")
+        abort(400, _("We could not accept this form."))
     return key
 
 
@@ -91,25 +93,31 @@ def keep_photos(
     for upload in uploads:
         name = _display_name(upload.filename)
         if not uploads_taken:
-            errors.append(f"{name}: {_NOT_TAKEN_EXPIRED}")
+            errors.append(f"{name}: {_(_NOT_TAKEN_EXPIRED)}")
             continue
         if len(kept) >= MAX_PHOTOS:
-            errors.append(f"{name}: you can attach up to {MAX_PHOTOS} photos. Remove one first.")
+            errors.append(
+                _(
+                    "%(name)s: you can attach up to %(count)s photos. Remove one first.",
+                    name=name,
+                    count=MAX_PHOTOS,
+                )
+            )
             continue
         if unsent >= UNSENT_PHOTOS_PER_HOUR:  # checked before any decoding
-            errors.append(f"{name}: {_TOO_MANY_UNSENT}")
+            errors.append(f"{name}: {_(_TOO_MANY_UNSENT)}")
             continue
         if busy:  # no second wait in the same request: its thread is wanted for pages
-            errors.append(f"{name}: {busy}")
+            errors.append(f"{name}: {busy.translated()}")
             continue
         try:
             photo = clean_photo(upload.read())
         except DecoderBusy as error:
             busy = error
-            errors.append(f"{name}: {error}")
+            errors.append(f"{name}: {error.translated()}")
             continue
         except PhotoError as error:
-            errors.append(f"{name}: {error}")
+            errors.append(f"{name}: {error.translated()}")
             continue
         unsent += 1
         row = {

@@ -8,7 +8,10 @@ import warnings
 from dataclasses import dataclass
 from io import BytesIO
 
+from flask_babel import gettext
 from PIL import Image, ImageCms, ImageOps
+
+from content_model.site import N_
 
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024  # as sent, per photo
 # The longest side a photo is kept at. The form tells the browser (static/js/report.js),
@@ -49,16 +52,17 @@ _DECODE_ERRORS = (
 _WHITE = (255, 255, 255)
 _JPEG_QUALITY = 82
 
-_EMPTY = "The file is empty. Choose a photo to attach."
-_TOO_LARGE = (
-    f"This photo is larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB. "
-    "Attach a smaller photo, or a screenshot of it."
+# The messages are English here (the decoding process has no request, and sends its
+# message back as text); PhotoError.translated() shows them in the page's language.
+_EMPTY = N_("The file is empty. Choose a photo to attach.")
+_TOO_LARGE = N_(
+    "This photo is larger than %(megabytes)s MB. Attach a smaller photo, or a screenshot of it."
 )
-_NOT_A_PHOTO = "This file is not a photo we can read. Attach a JPEG, PNG, WebP or GIF image."
-_TOO_MANY_PIXELS = (
+_NOT_A_PHOTO = N_("This file is not a photo we can read. Attach a JPEG, PNG, WebP or GIF image.")
+_TOO_MANY_PIXELS = N_(
     "This image is too big for us to process. Attach a smaller photo, or a screenshot of it."
 )
-_HEIC = (
+_HEIC = N_(
     "This photo is in the HEIC format, which we cannot read. Attach a screenshot of it, "
     "or set your camera to save photos as JPEG "
     '(on an iPhone: Settings > Camera > Formats > "Most Compatible").'
@@ -66,7 +70,19 @@ _HEIC = (
 
 
 class PhotoError(ValueError):
-    """Not an acceptable photo; str(error) is the plain message shown next to the field."""
+    """Not an acceptable photo; str(error) is the plain message in English, translated()
+    the same in the page's language, shown next to the field."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message % _VALUES)
+
+    def translated(self) -> str:
+        return gettext(self.message, **_VALUES)
+
+
+# The numbers a message names (%(megabytes)s).
+_VALUES = {"megabytes": MAX_UPLOAD_BYTES // (1024 * 1024)}
 
 
 @dataclass(frozen=True)
@@ -247,7 +263,7 @@ def serve(requests, answers) -> None:
         try:
             photo = process_photo(data)
         except PhotoError as error:
-            answer = b"e" + _frame(str(error).encode())
+            answer = b"e" + _frame(error.message.encode())  # translated by the worker
         except MemoryError:
             answer = b"e" + _frame(_TOO_MANY_PIXELS.encode())
         else:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import sqlite_utils
+from flask_babel import gettext
 
 from portal.core import kinds
 from portal.core.cases import Stored, digest, next_reference, status_token, token_hash
@@ -20,13 +21,17 @@ class StorageError(Exception):
     """A valid form that cannot be stored as sent; nothing was stored. `message` says why,
     in words for the person who sent it."""
 
-    message = "This form could not be stored."
+    @property
+    def message(self) -> str:
+        return gettext("This form could not be stored.")
 
 
 class PhotoExpired(StorageError):
     """A photo kept from an earlier try is no longer waiting (swept, or sent already)."""
 
-    message = "A photo could not be kept. Please attach it again."
+    @property
+    def message(self) -> str:
+        return gettext("A photo could not be kept. Please attach it again.")
 
     def __init__(self, photo_id: str) -> None:
         super().__init__(photo_id)
@@ -42,7 +47,10 @@ class DuplicateSubmission(StorageError):
 
     @property
     def message(self) -> str:
-        return f"This form was already sent as {self.reference}. Open a new form to send another."
+        return gettext(
+            "This form was already sent as %(reference)s. Open a new form to send another.",
+            reference=self.reference,
+        )
 
 
 def store_case(

@@ -1,54 +1,62 @@
 """The notification's answers, as (stored value, label) pairs: for the forms, the record,
-the mail and the staff pages alike."""
+the mail and the staff pages alike. Each label is English here, as staff and exports read it;
+a public page or the filer's mail shows it in its own language (options(), record())."""
 
+from content_model.site import N_
 from portal.intake.choices import YES_NO, YES_NO_UNSURE
 
 FACILITY_KINDS = [
-    ("commercial", "Commercial (a shop, garage, restaurant, office)"),
-    ("industrial", "Industrial (a plant, warehouse, yard)"),
-    ("institutional", "Institutional (a school, hospital, public building)"),
-    ("residential", "Residential (apartments, homes)"),
-    ("other", "Something else"),
+    ("commercial", N_("Commercial (a shop, garage, restaurant, office)")),
+    ("industrial", N_("Industrial (a plant, warehouse, yard)")),
+    ("institutional", N_("Institutional (a school, hospital, public building)")),
+    ("residential", N_("Residential (apartments, homes)")),
+    ("other", N_("Something else")),
 ]
 PERMITS = [
-    ("none", "No stormwater permit"),
-    ("industrial", "SPDES industrial stormwater permit"),
-    ("construction", "SPDES construction stormwater permit"),
-    ("unsure", "Not sure"),
+    ("none", N_("No stormwater permit")),
+    ("industrial", N_("SPDES industrial stormwater permit")),
+    ("construction", N_("SPDES construction stormwater permit")),
+    ("unsure", N_("Not sure")),
 ]
 UNITS = [
-    ("gallons", "gallons"),
-    ("liters", "liters"),
-    ("pounds", "pounds"),
-    ("kilograms", "kilograms"),
-    ("cubic-yards", "cubic yards"),
-    ("unknown", "I don't know"),
+    ("gallons", N_("gallons")),
+    ("liters", N_("liters")),
+    ("pounds", N_("pounds")),
+    ("kilograms", N_("kilograms")),
+    ("cubic-yards", N_("cubic yards")),
+    ("unknown", N_("I don't know")),
 ]
 REACHED = [
-    ("yes", "Yes, some went in"),
-    ("may", "It may still go in"),
-    ("no", "No"),
-    ("unsure", "Not sure"),
+    ("yes", N_("Yes, some went in")),
+    ("may", N_("It may still go in")),
+    ("no", N_("No")),
+    ("unsure", N_("Not sure")),
 ]
 PRIOR_NOTICE = [
-    ("none", "No, not yet"),
-    ("phone", "Yes, by telephone"),
-    ("in-person", "Yes, in person"),
-    ("fax", "Yes, by fax"),
+    ("none", N_("No, not yet")),
+    ("phone", N_("Yes, by telephone")),
+    ("in-person", N_("Yes, in person")),
+    ("fax", N_("Yes, by fax")),
 ]
 DEC_CALLED = [
-    ("yes", "Yes"),
-    ("no", "No"),
+    ("yes", N_("Yes")),
+    ("no", N_("No")),
     # Offered for petroleum only: the four conditions of the State's exception, all of them.
     (
         "not-needed",
-        "Not needed: petroleum known to be under 5 gallons, contained and under control, that"
-        " has not reached and will not reach water or land, cleaned up within two hours",
+        N_(
+            "Not needed: petroleum known to be under 5 gallons, contained and under control,"
+            " that has not reached and will not reach water or land, cleaned up within two hours"
+        ),
     ),
 ]
 # Notices the law requires to be confirmed in writing within three business days.
 SPOKEN_NOTICES = {"phone", "in-person"}
-PRIOR_NOTICE_BY = [("phone", "by telephone"), ("in-person", "in person"), ("fax", "by fax")]
+PRIOR_NOTICE_BY = [
+    ("phone", N_("by telephone")),
+    ("in-person", N_("in person")),
+    ("fax", N_("by fax")),
+]
 
 LABELS = {
     "yes_no": dict(YES_NO_UNSURE) | dict(YES_NO),

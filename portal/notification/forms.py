@@ -6,6 +6,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import Field, HiddenField
 from wtforms.validators import ValidationError
@@ -23,17 +25,17 @@ from portal.notification.choices import (
     UNITS,
 )
 
-ANSWER = "Answer this question to go on."
+ANSWER = _l("Answer this question to go on.")
 TRIAGE_FIELDS = ("danger", "hazardous", "petroleum")
 
 
 class TriageFields:
     """The three safety questions every filing starts with."""
 
-    danger = choice("Is anyone hurt or in danger, or is there a fire?", YES_NO, required=ANSWER)
-    hazardous = choice("Is the material hazardous?", YES_NO_UNSURE, required=ANSWER)
+    danger = choice(_l("Is anyone hurt or in danger, or is there a fire?"), YES_NO, required=ANSWER)
+    hazardous = choice(_l("Is the material hazardous?"), YES_NO_UNSURE, required=ANSWER)
     petroleum = choice(
-        "Is it gasoline, diesel, fuel oil, motor oil or another petroleum product?",
+        _l("Is it gasoline, diesel, fuel oil, motor oil or another petroleum product?"),
         YES_NO_UNSURE,
         required=ANSWER,
     )
@@ -74,68 +76,76 @@ class NotificationForm(TriageFields, PublicForm):
         """Petroleum, or a material that is or may be hazardous: ask about the State hotline."""
         return self.petroleum_spill or self.hazardous.data in ("yes", "unsure")
 
-    emergency_called = choice("Did you call 911 (emergency services)?", YES_NO)
-    emergency_called_at = moment("When did you call 911?")
-    dec_called = choice("Did you call the NYSDEC Spill Hotline?", DEC_CALLED)
-    dec_called_at = moment("When did you call the NYSDEC Spill Hotline?")
-    dec_spill_number = text("NYSDEC spill number, if you were given one", 40)
+    emergency_called = choice(_l("Did you call 911 (emergency services)?"), YES_NO)
+    emergency_called_at = moment(_l("When did you call 911?"))
+    dec_called = choice(_l("Did you call the NYSDEC Spill Hotline?"), DEC_CALLED)
+    dec_called_at = moment(_l("When did you call the NYSDEC Spill Hotline?"))
+    dec_spill_number = text(_l("NYSDEC spill number, if you were given one"), 40)
 
-    facility_name = text("Business or facility name", 200, required="Enter the facility's name.")
-    facility_address = text(
-        "Facility street address", 300, required="Enter the facility's street address."
+    facility_name = text(
+        _l("Business or facility name"), 200, required=_l("Enter the facility's name.")
     )
-    facility_kind = choice("What kind of facility is it?", FACILITY_KINDS, required=ANSWER)
-    permit = choice("Does the facility hold a SPDES stormwater permit?", PERMITS, required=ANSWER)
-    permit_number = text("Permit number", 40)
+    facility_address = text(
+        _l("Facility street address"), 300, required=_l("Enter the facility's street address.")
+    )
+    facility_kind = choice(_l("What kind of facility is it?"), FACILITY_KINDS, required=ANSWER)
+    permit = choice(
+        _l("Does the facility hold a SPDES stormwater permit?"), PERMITS, required=ANSWER
+    )
+    permit_number = text(_l("Permit number"), 40)
 
-    responsible_name = text("Your name", 120, required="Enter your name.")
-    responsible_title = text("Your job title", 120)
+    responsible_name = text(_l("Your name"), 120, required=_l("Enter your name."))
+    responsible_title = text(_l("Your job title"), 120)
     responsible_phone = text(
-        "Phone number", 40, phone_number, required="Enter a phone number we can call."
+        _l("Phone number"), 40, phone_number, required=_l("Enter a phone number we can call.")
     )
     responsible_email = text(
-        "E-mail address",
+        _l("E-mail address"),
         254,
         email_address,
-        required="Enter an e-mail address: your receipt is sent there.",
+        required=_l("Enter an e-mail address: your receipt is sent there."),
     )
 
     discovered_at = moment(
-        "When was the release discovered?",
-        required="Enter the date and time, like 2026-05-14 09:30.",
+        _l("When was the release discovered?"),
+        required=_l("Enter the date and time, like 2026-05-14 09:30."),
     )
-    began_at = moment("When did it begin, if you know?")
-    is_over = choice("Has the release stopped?", YES_NO, required=ANSWER)
-    ended_at = moment("When did it stop?")
+    began_at = moment(_l("When did it begin, if you know?"))
+    is_over = choice(_l("Has the release stopped?"), YES_NO, required=ANSWER)
+    ended_at = moment(_l("When did it stop?"))
     materials = long_text(
-        "What was released?", 500, required="Name the material or materials released."
+        _l("What was released?"), 500, required=_l("Name the material or materials released.")
     )
-    quantity = text("Estimated amount", 20, quantity)
-    unit = choice("Unit", UNITS)
-    address = text("Where did it happen?", 300, required="Enter where the release happened.")
+    quantity = text(_l("Estimated amount"), 20, quantity)
+    unit = choice(_l("Unit"), UNITS)
+    address = text(
+        _l("Where did it happen?"), 300, required=_l("Enter where the release happened.")
+    )
     reached_drain = choice(
-        "Did it enter, or could it enter, a storm drain, ditch or stream?",
+        _l("Did it enter, or could it enter, a storm drain, ditch or stream?"),
         REACHED,
         required=ANSWER,
     )
-    amount_reached = text("Roughly how much went in?", 120)
-    cause = long_text("What caused it?", 2000, required="Describe the cause, as far as you know.")
+    amount_reached = text(_l("Roughly how much went in?"), 120)
+    cause = long_text(
+        _l("What caused it?"), 2000, required=_l("Describe the cause, as far as you know.")
+    )
     cleanup = long_text(
-        "What have you done to contain and clean it up?",
+        _l("What have you done to contain and clean it up?"),
         2000,
-        required="Describe the containment and cleanup so far.",
+        required=_l("Describe the containment and cleanup so far."),
     )
     prevention = long_text(
-        "What will you do to keep it from happening again?",
+        _l("What will you do to keep it from happening again?"),
         2000,
-        required="Describe what will prevent it from happening again.",
+        required=_l("Describe what will prevent it from happening again."),
     )
 
     prior_notice = choice(
-        "Have you already told us about this release?", PRIOR_NOTICE, required=ANSWER
+        _l("Have you already told us about this release?"), PRIOR_NOTICE, required=ANSWER
     )
-    prior_notice_at = moment("When did you tell us?")
-    prior_notice_to = text("Who did you tell?", 120)
+    prior_notice_at = moment(_l("When did you tell us?"))
+    prior_notice_to = text(_l("Who did you tell?"), 120)
 
     def validate(self, extra_validators=None) -> bool:
         valid = super().validate(extra_validators)
@@ -154,35 +164,35 @@ class NotificationForm(TriageFields, PublicForm):
                 missing.append((field, message))
 
         if self.urgent:
-            need(self.emergency_called, "Say whether you called 911.")
+            need(self.emergency_called, _("Say whether you called 911."))
         if self.emergency_called.data == "yes":
-            need(self.emergency_called_at, "Enter when you called 911.")
+            need(self.emergency_called_at, _("Enter when you called 911."))
         if self.state_report_asked:
-            need(self.dec_called, "Say whether you called the NYSDEC Spill Hotline.")
+            need(self.dec_called, _("Say whether you called the NYSDEC Spill Hotline."))
         if self.dec_called.data == "yes":
-            need(self.dec_called_at, "Enter when you called the NYSDEC Spill Hotline.")
+            need(self.dec_called_at, _("Enter when you called the NYSDEC Spill Hotline."))
         if self.permit.data in ("industrial", "construction"):
-            need(self.permit_number, "Enter the permit number.")
+            need(self.permit_number, _("Enter the permit number."))
         if self.is_over.data == "yes":
-            need(self.ended_at, "Enter when the release stopped.")
+            need(self.ended_at, _("Enter when the release stopped."))
         if self.prior_notice.data not in (None, "none"):
-            need(self.prior_notice_at, "Enter when you told us.")
-            need(self.prior_notice_to, "Enter who you told, a name or a job title.")
+            need(self.prior_notice_at, _("Enter when you told us."))
+            need(self.prior_notice_to, _("Enter who you told, a name or a job title."))
         if self.quantity.data and not self.unit.data:
-            missing.append((self.unit, "Choose a unit for the amount."))
+            missing.append((self.unit, _("Choose a unit for the amount.")))
         return missing
 
     def validate_ended_at(self, field: Field) -> None:
         if field.data and self.discovered_at.data and field.data < self._earliest_start():
-            raise ValidationError("This is before the release began or was discovered.")
+            raise ValidationError(_("This is before the release began or was discovered."))
 
     def validate_began_at(self, field: Field) -> None:
         if field.data and self.discovered_at.data and field.data > self.discovered_at.data:
-            raise ValidationError("This is after it was discovered. Check the two times.")
+            raise ValidationError(_("This is after it was discovered. Check the two times."))
 
     def validate_prior_notice_at(self, field: Field) -> None:
         if field.data and self.discovered_at.data and field.data < self.discovered_at.data:
-            raise ValidationError("This is before the release was discovered.")
+            raise ValidationError(_("This is before the release was discovered."))
 
     def _earliest_start(self):
         began = self.began_at.data

@@ -6,9 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import sqlite_utils
+from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from content_model.language import current_content
+from content_model.translation import DEFAULT_LANGUAGE
 from portal.core.db import one_row
 from portal.mail.compose import map_link, photo_ids, queue, queue_smo_copy, status_link
 from portal.notification.records import online_filing as _online
@@ -39,7 +41,6 @@ def queue_notification_mail(db: sqlite_utils.Database, case: dict[str, Any], tok
     photos = photo_ids(db, case["id"])
     context = {
         "case": case,
-        "sections": record(case, details),
         "deadlines": stored_deadlines(case, details, _online(), db),
         "facility_kind": details["facility_kind"],
         "photo_count": len(photos),
@@ -47,8 +48,19 @@ def queue_notification_mail(db: sqlite_utils.Database, case: dict[str, Any], tok
         "status_link": status_link(token),
     }
     subject = f"Release notification {case['reference']}: {details['facility_name']}"
-    queue_smo_copy(db, "notification", subject=subject, attachments=photos, for_smo=True, **context)
+    # Staff read English, whatever the language of the page the filing was sent from.
+    with force_locale(DEFAULT_LANGUAGE):
+        queue_smo_copy(
+            db,
+            "notification",
+            subject=subject,
+            attachments=photos,
+            for_smo=True,
+            sections=record(case, details),
+            **context,
+        )
     with in_case_language(case):
+        # The record's labels and dates in the filer's language, as the rest of the receipt.
         queue(
             db,
             "notification",
@@ -56,5 +68,6 @@ def queue_notification_mail(db: sqlite_utils.Database, case: dict[str, Any], tok
             recipient=case["contact_email"],
             subject=_receipt_subject(case["reference"]),
             for_smo=False,
+            sections=record(case, details),
             **context,
         )

@@ -9,12 +9,14 @@ from typing import Any
 
 import sqlite_utils
 from flask import current_app
+from flask_babel import gettext as _
 
-from content_model.site import OnlineFiling
+from content_model.language import current_language
+from content_model.site import N_, OnlineFiling
+from portal.core import display
 from portal.core.clock import local_now
 from portal.core.db import get_db
 from portal.core.deadlines import BusinessCalendar
-from portal.core.display import when
 from portal.notification import compliance
 from portal.notification.choices import LABELS, PRIOR_NOTICE_BY, SPOKEN_NOTICES
 
@@ -69,7 +71,8 @@ class Deadline:
 
 
 BY = dict(PRIOR_NOTICE_BY)
-BY_LETTER = "by a mailed letter"
+BY_LETTER = N_("by a mailed letter")
+THIS_FILING = N_("this filing")
 
 
 def release_deadlines(
@@ -114,7 +117,7 @@ def _notice(
         return Deadline("notice", due, at, BY[how], checked_at, limit, recorded)
     if online.counts_as_notice:
         limit = compliance.notice_limit(due, compliance.ONLINE, office_hours_apply_to_fax)
-        return Deadline("notice", due, filed_at, "this filing", checked_at, limit)
+        return Deadline("notice", due, filed_at, THIS_FILING, checked_at, limit)
     limit = compliance.notice_limit(due, "telephone", office_hours_apply_to_fax)
     return Deadline("notice", due, None, "", checked_at, limit)
 
@@ -132,7 +135,7 @@ def _confirmation(
         return Deadline("confirmation", due, mailed, BY_LETTER, checked_at, day_only=True)
     # A filing made before the call cannot confirm it, whatever the content accepts.
     if online.counts_as_written_confirmation and filed_at >= told_at:
-        return Deadline("confirmation", due, filed_at, "this filing", checked_at)
+        return Deadline("confirmation", due, filed_at, THIS_FILING, checked_at)
     return Deadline("confirmation", due, None, "", checked_at)
 
 
@@ -226,59 +229,66 @@ def record(case: dict[str, Any], n: dict[str, Any]) -> list[tuple[str, list[tupl
     and the mail. `case` and `n` are stored rows (or the same shape built from a form).
     Questions the form did not ask are left out, never shown as "Not given"."""
     yes_no = LABELS["yes_no"]
+    language = current_language()
+    not_given = _("Not given")
 
     def pick(labels: dict, value) -> str:
-        return labels.get(value, value) if value else "Not given"
+        return _(labels[value]) if value in labels else (value or not_given)
 
-    amount = "Not given"
+    def when(value: str) -> str:
+        return display.when(value, language)
+
+    amount = not_given
     if n["quantity"] is not None:
-        amount = f"{n['quantity']:g} {LABELS['unit'].get(n['unit'], n['unit'] or '')}".strip()
+        unit = _(LABELS["unit"][n["unit"]]) if n["unit"] in LABELS["unit"] else n["unit"] or ""
+        amount = f"{n['quantity']:g} {unit}".strip()
     sections = [
-        ("Safety", [
-            ("Anyone hurt or in danger, or a fire", pick(yes_no, n["danger"])),
-            ("Hazardous material", pick(yes_no, n["hazardous"])),
-            ("Petroleum product", pick(yes_no, n["petroleum"])),
+        (_("Safety"), [
+            (_("Anyone hurt or in danger, or a fire"), pick(yes_no, n["danger"])),
+            (_("Hazardous material"), pick(yes_no, n["hazardous"])),
+            (_("Petroleum product"), pick(yes_no, n["petroleum"])),
             *([
-                ("Called 911", pick(yes_no, n["emergency_called"])
+                (_("Called 911"), pick(yes_no, n["emergency_called"])
                  + (f", {when(n['emergency_called_at'])}" if n["emergency_called_at"] else "")),
-                ("Called the NYSDEC Spill Hotline", pick(LABELS["dec_called"], n["dec_called"])
+                (_("Called the NYSDEC Spill Hotline"), pick(LABELS["dec_called"], n["dec_called"])
                  + (f", {when(n['dec_called_at'])}" if n["dec_called_at"] else "")),
-                ("NYSDEC spill number", n["dec_spill_number"] or "Not given"),
+                (_("NYSDEC spill number"), n["dec_spill_number"] or not_given),
             ] if safety_calls_asked(n["danger"], n["hazardous"], n["petroleum"]) else []),
         ]),
-        ("Facility", [
-            ("Name", n["facility_name"]),
-            ("Street address", n["facility_address"]),
-            ("Kind", pick(LABELS["facility_kind"], n["facility_kind"])),
-            ("SPDES stormwater permit", pick(LABELS["permit"], n["permit"])
-             + (f", number {n['permit_number']}" if n["permit_number"] else "")),
+        (_("Facility"), [
+            (_("Name"), n["facility_name"]),
+            (_("Street address"), n["facility_address"]),
+            (_("Kind"), pick(LABELS["facility_kind"], n["facility_kind"])),
+            (_("SPDES stormwater permit"), pick(LABELS["permit"], n["permit"])
+             + (_(", number %(number)s", number=n["permit_number"]) if n["permit_number"] else "")),
         ]),
-        ("Responsible person", [
-            ("Name", case["contact_name"]),
-            ("Job title", n["responsible_title"] or "Not given"),
-            ("Phone", case["contact_phone"]),
-            ("E-mail", case["contact_email"]),
+        (_("Responsible person"), [
+            (_("Name"), case["contact_name"]),
+            (_("Job title"), n["responsible_title"] or not_given),
+            (_("Phone"), case["contact_phone"]),
+            (_("E-mail"), case["contact_email"]),
         ]),
-        ("The release", [
-            ("Discovered", when(n["discovered_at"])),
-            ("Began", when(n["began_at"]) if n["began_at"] else "Not known"),
-            ("Stopped", (when(n["ended_at"]) if n["ended_at"] else "Yes")
-             if n["is_over"] == "yes" else "No, not yet"),
-            ("Material released", n["materials"]),
-            ("Estimated amount", amount),
-            ("Where", case["address"] + (f" ({case['latitude']}, {case['longitude']})"
+        (_("The release"), [
+            (_("Discovered"), when(n["discovered_at"])),
+            (_("Began"), when(n["began_at"]) if n["began_at"] else _("Not known")),
+            (_("Stopped"), (when(n["ended_at"]) if n["ended_at"] else _("Yes"))
+             if n["is_over"] == "yes" else _("No, not yet")),
+            (_("Material released"), n["materials"]),
+            (_("Estimated amount"), amount),
+            (_("Where"), case["address"] + (f" ({case['latitude']}, {case['longitude']})"
                                          if case["latitude"] is not None else "")),
-            ("Entered or may enter a storm drain, ditch or stream",
+            (_("Entered or may enter a storm drain, ditch or stream"),
              pick(LABELS["reached_drain"], n["reached_drain"])),
             # The filer's own words ("about 5 gallons"), with nothing added to them.
-            *([("Roughly how much went in", n["amount_reached"])] if n["amount_reached"] else []),
-            ("Cause", n["cause"]),
-            ("Containment and cleanup so far", n["cleanup"]),
-            ("To prevent it happening again", n["prevention"]),
+            *([(_("Roughly how much went in"), n["amount_reached"])]
+              if n["amount_reached"] else []),
+            (_("Cause"), n["cause"]),
+            (_("Containment and cleanup so far"), n["cleanup"]),
+            (_("To prevent it happening again"), n["prevention"]),
         ]),
-        ("Earlier notice", [
-            ("Already told", pick(LABELS["prior_notice"], n["prior_notice"])),
-            *([("When", when(n["prior_notice_at"])), ("Told to", n["prior_notice_to"])]
+        (_("Earlier notice"), [
+            (_("Already told"), pick(LABELS["prior_notice"], n["prior_notice"])),
+            *([(_("When"), when(n["prior_notice_at"])), (_("Told to"), n["prior_notice_to"])]
               if n["prior_notice"] not in (None, "none") else []),
         ]),
     ]  # fmt: skip

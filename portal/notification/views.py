@@ -20,6 +20,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
 
 from portal.core.cases import new_submission_key
 from portal.core.clock import local_now
@@ -64,7 +65,7 @@ def submit():
     if step == "triage":
         return _after_triage()
     if step not in ("details", "edit", "safety", "confirm"):
-        abort(400, "This form is missing a part it needs. Please open the form again.")
+        abort(400, _("This form is missing a part it needs. Please open the form again."))
     form = _form()
     key = submission_key(form)
     if not _triage_answered(form):

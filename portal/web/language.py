@@ -51,10 +51,10 @@ COOKIE_DAYS = 365
 PUBLIC = {"report", "notify", "status", "offline", "site_files", None}
 
 
-# Pages not translated yet: the release notification (all its steps; its receipt and mail
-# follow its filing, which is then English). They are shown in English, with a note in the
-# language the person asked for that says so and what the law asks of them.
-ENGLISH_ONLY = {"notify"}
+# Pages not translated yet (blueprints): shown in English, with a note in the language the
+# person asked for that says so and what the law asks of them. None at present: the release
+# notification was the last, and is in Spanish with its receipt and mail.
+ENGLISH_ONLY: set[str] = set()
 
 
 def _languages() -> tuple[str, ...]:

@@ -3,7 +3,8 @@
    without JavaScript; the link itself is on the page either way.
    Markup: <div class="share" data-url="…" data-title="…" hidden> with #copy-link,
    #share-link, optional #keep-report (data-reference, data-received, data-status,
-   data-what, data-where, data-mine: the address of "My reports") and #share-status. */
+   data-what, data-where, data-mine: the address of "My reports") and #share-status;
+   data-words: its messages on a page in another language (_share.html). */
 (() => {
   'use strict';
   function start() {
@@ -12,11 +13,15 @@
     const $ = (id) => document.getElementById(id);
     const url = box.dataset.url, status = $('share-status');
     const copy = $('copy-link'), share = $('share-link'), keep = $('keep-report');
+    const say = Object.assign({
+      copied: 'Link copied.', failed: 'The link could not be copied. Select it above and copy it.',
+      kept: 'Kept on this phone. Find it under ', mine: 'My reports',
+    }, JSON.parse(box.dataset.words || '{}'));
     box.hidden = false;
     if (navigator.clipboard) {
       copy.addEventListener('click', () => navigator.clipboard.writeText(url).then(
-        () => { status.textContent = 'Link copied.'; },
-        () => { status.textContent = 'The link could not be copied. Select it above and copy it.'; }));
+        () => { status.textContent = say.copied; },
+        () => { status.textContent = say.failed; }));
     } else copy.hidden = true;
     if (navigator.share) {
       share.addEventListener('click', () => navigator.share({ title: box.dataset.title, url }).catch(() => {}));
@@ -36,8 +41,8 @@
         { reference: d.reference, url, received: d.received, status: d.status, checked: null,
           what: d.what, where: d.where, announced: true }).then(() => {
         keep.hidden = true;
-        const mine = Object.assign(document.createElement('a'), { href: d.mine, textContent: 'My reports' });
-        status.replaceChildren('Kept on this phone. Find it under ', mine, '.');
+        const mine = Object.assign(document.createElement('a'), { href: d.mine, textContent: say.mine });
+        status.replaceChildren(say.kept, mine, '.');
       }));
     } else if (keep) keep.hidden = true;
   }

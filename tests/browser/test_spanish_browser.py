@@ -3,8 +3,12 @@ finds nothing, and the dates My reports writes are Spanish."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from browsing import check
+from helpers import notification_data
+from test_notify_browser import choose, fill_details
 
 pytestmark = pytest.mark.browser
 
@@ -62,3 +66,33 @@ def test_the_spanish_search_finds_spanish_pages(open_tab, live_server, query, ta
     assert said.endswith(f" para “{query}”") and "resultado" in said, said
     check(page, f"/es/search/ for {query}")
     assert not tab.errors and not tab.external_requests, (tab.errors, tab.external_requests)
+
+
+@pytest.mark.parametrize("width", [320, 360])
+def test_the_spanish_notification_fits_and_is_accessible(open_tab, live_app, live_server, width):
+    live_app.extensions["rate_limiter"].reset()
+    tab = open_tab("phone")
+    page = tab.page
+    page.set_viewport_size({"width": width, "height": 740})
+    data = notification_data(responsible_email="ana@taller.test")
+    page.goto(live_server + "/notify/?lang=es")
+    assert page.locator("html").get_attribute("lang") == "es"
+    check(page, f"/notify/ step 1 at {width} px")
+    page.get_by_role("button", name="Continuar").click()
+    page.wait_for_selector("#error-summary")
+    check(page, f"step 1's errors at {width} px")
+    for name in ("danger", "hazardous", "petroleum"):
+        choose(page, name, data[name])
+    page.get_by_role("button", name="Continuar").click()
+    page.wait_for_selector("h1:text('Cuéntenos sobre el derrame')")
+    check(page, f"step 2 at {width} px")
+    fill_details(page, data)
+    page.get_by_role("button", name="Revisar su registro").click()
+    page.wait_for_selector("h1:text('Revise su registro')")
+    check(page, f"the review at {width} px")
+    page.get_by_role("button", name="Enviar este registro").click()
+    page.wait_for_url(re.compile(r"/status/[\w-]+/\?filed=1$"))
+    assert page.locator("h1").first.inner_text() == "Registro recibido"
+    check(page, f"the receipt at {width} px")
+    errors = [e for e in tab.errors if "422" not in e]
+    assert not tab.external_requests and not errors, (tab.external_requests, errors)

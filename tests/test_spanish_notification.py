@@ -1,0 +1,231 @@
+"""The business release notification in Spanish: every step, its errors, the receipt and the
+mail the business receives, with the law's words unchanged and no English left."""
+
+from __future__ import annotations
+
+import io
+import re
+
+from helpers import hidden_fields, jpeg, notification_data, open_form, post, report_data, rows
+from mailserver import body
+from test_spanish import IN_SPANISH as IN_SPANISH_REPORT
+from test_spanish import english_left, page_language
+
+# What a Spanish-speaking business owner types: their own words, in their language.
+IN_SPANISH = {
+    "facility_name": "Taller Rivera",
+    "facility_address": "12 Depot Street",
+    "responsible_name": "Ana Rivera",
+    "responsible_title": "Gerente",
+    "materials": "Diésel",
+    "address": "Muelle de carga detrás del 12 de Depot Street",
+    "amount_reached": "una taza o dos",
+    "cause": "Una manguera rota",
+    "cleanup": "Barreras absorbentes alrededor del desagüe",
+    "prevention": "Mangueras nuevas; revisión cada semana",
+    "prior_notice_to": "La secretaria de la Villa",
+    "responsible_email": "ana@taller.test",
+}
+# The law's own words, quoted in English inside the Spanish (marked lang="en" on a page;
+# a plain-text mail cannot mark them).
+LAW_QUOTES = ("“no later than the next business day”",)
+
+
+def english_in_mail(text: str) -> list[str]:
+    for quote in LAW_QUOTES:
+        text = text.replace(quote, " ")
+    return english_left(text)
+
+
+def walk(client, data: dict) -> dict[str, object]:
+    """Every step of the notification in Spanish, as a person who came from a Spanish page."""
+    first = client.get("/notify/?lang=es")
+    triage = {name: data[name] for name in ("danger", "hazardous", "petroleum")}
+    details = client.post(
+        "/notify/", data={**hidden_fields(first.text), "step": "triage", **triage}
+    )
+    payload = {**hidden_fields(details.text), **data, "step": "details"}
+    review = client.post("/notify/", data=payload, content_type="multipart/form-data")
+    final = client.post("/notify/", data={**hidden_fields(review.text), "step": "confirm"})
+    receipt = client.get(final.headers["Location"])
+    return {"triage": first, "details": details, "review": review, "receipt": receipt}
+
+
+def test_every_step_and_the_receipt_are_in_spanish(app, client, mail_server):
+    pages = walk(client, notification_data(**IN_SPANISH))
+    for name, page in pages.items():
+        assert page.status_code == 200, name
+        assert page_language(page.text) == "es", name
+        assert not english_left(page.text), (name, english_left(page.text))
+    assert "<h1>Reportar un derrame en una instalación</h1>" in pages["triage"].text
+    assert "Registro de un derrame · Paso 2 de 3" in pages["details"].text
+    assert "<h1>Revise su registro</h1>" in pages["review"].text
+    assert "<h1>Registro recibido</h1>" in pages["receipt"].text
+    assert rows(app, "SELECT language FROM cases") == [{"language": "es"}]
+
+
+def test_the_notice_duties_say_what_the_english_says(client):
+    page = client.get("/notify/?lang=es").text
+    assert (
+        'La ley (<a href="/es/ordinance/#sec-216-12">§ 216-12</a>) exige que la persona'
+        " responsable de una instalación u operación, cuando sabe o sospecha de un derrame que"
+        " causa o puede causar una descarga al sistema de drenaje pluvial, avise a la Villa de"
+        " Horseheads en persona, por teléfono o por fax (no hay un número de fax publicado, así"
+        " que llame o vaya en persona) a más tardar el siguiente día hábil. Este formulario no lo"
+        " hace por usted:"
+    ) in page
+    assert (
+        "Después, un aviso dado en persona o por teléfono se debe confirmar con un aviso escrito"
+        " enviado por correo a la Villa dentro de tres días hábiles."
+    ) in page
+    # The law's definition stays in its own words, marked English.
+    assert re.search(r'\(§ 216-\d+\): <q lang="en">', page)
+
+
+def test_the_deadlines_are_spanish_dates(client):
+    pages = walk(client, notification_data(**IN_SPANISH))
+    for name in ("review", "receipt"):
+        text = pages[name].text
+        assert (
+            "<strong>Aviso a la Villa</strong>, en persona, por teléfono o por fax (no hay un"
+            " número de fax publicado, así que llame o vaya en persona): a más tardar al final"
+            ' del <time datetime="2026-11-04">miércoles, 4 de noviembre de 2026</time>, el'
+            " siguiente día hábil después de descubrir el derrame."
+        ) in text, name
+        assert (
+            'a más tardar al final del <time datetime="2026-11-06">viernes, 6 de noviembre de'
+            " 2026</time>, el tercer día hábil después del aviso."
+        ) in text, name
+
+
+def test_the_errors_are_in_spanish_next_to_their_fields(client):
+    first = client.get("/notify/?lang=es")
+    refused = client.post("/notify/", data={**hidden_fields(first.text), "step": "triage"})
+    assert refused.status_code == 422
+    assert "Conteste esta pregunta para seguir." in refused.text
+    assert not english_left(refused.text), english_left(refused.text)
+    data = notification_data(**{**IN_SPANISH, "facility_name": "", "ended_at": "2026-11-02T07:00",
+                                "unit": ""})  # fmt: skip
+    triage = {name: data[name] for name in ("danger", "hazardous", "petroleum")}
+    details = client.post(
+        "/notify/", data={**hidden_fields(first.text), "step": "triage", **triage}
+    )
+    payload = {**hidden_fields(details.text), **data, "step": "details"}
+    invalid = client.post("/notify/", data=payload, content_type="multipart/form-data")
+    assert invalid.status_code == 422
+    for message in ("Escriba el nombre de la instalación.",
+                    "Esto es antes de que el derrame empezara o se descubriera.",
+                    "Elija una unidad para la cantidad."):  # fmt: skip
+        assert message in invalid.text, message
+    assert 'value="Muelle de carga detrás del 12 de Depot Street"' in invalid.text
+    assert not english_left(invalid.text), english_left(invalid.text)
+
+
+def test_the_receipt_mail_is_spanish_and_the_officer_s_copy_english(client, mail_server):
+    walk(client, notification_data(**IN_SPANISH))
+    [receipt] = mail_server.to("ana@taller.test")
+    # (A subject this long is folded whole onto its next line: the parser keeps that space.)
+    assert receipt["Subject"].strip() == (
+        "Recibo de su registro de un derrame REL-2026-0001 (no es su aviso a la Villa)"
+    )
+    text = body(receipt)
+    assert "Recibo de su registro de un derrame, hecho ante la Villa de Horseheads" in text
+    assert "Esto no es su aviso a la Villa: es un registro que ayuda al personal" in text
+    assert "a más tardar al final del miércoles, 4 de noviembre de 2026" in text
+    assert "Se descubrió: 2 de noviembre de 2026, 9:00 a. m." in text
+    for part in (text, body(receipt, "html")):
+        assert not english_in_mail(part), english_in_mail(part)
+    assert '<html lang="es">' in body(receipt, "html")
+    [smo] = mail_server.to("smo@village.test")
+    assert smo["Subject"].startswith("Release notification REL-2026-")
+    assert "Discovered: November 2, 2026 at 9:00 a.m." in body(smo)
+    assert '<html lang="en">' in body(smo, "html")
+
+
+def test_the_status_page_follows_the_filing_s_language(client):
+    receipt_url = walk(client, notification_data(**IN_SPANISH))["receipt"].request.path
+    client.set_cookie("lang", "en")
+    later = client.get(receipt_url, headers={"Accept-Language": "en-US"})
+    assert page_language(later.text) == "es"
+    assert '<h1 class="receipt-title">Recibo REL-2026-' in later.text
+    assert "<h1>Receipt" in client.get(receipt_url + "?lang=en").text.replace(
+        ' class="receipt-title"', ""
+    )
+
+
+def test_a_notification_filed_in_english_stays_english(app, client):
+    first = client.get("/notify/")
+    assert page_language(first.text) == "en"
+    assert "Por ahora" not in first.text
+
+
+# ---------------------------------------------------------------- photos, on both forms
+
+PHOTO_ERRORS_ES = (
+    "a.jpg: Este archivo no es una foto que podamos leer. Adjunte una imagen JPEG, PNG, WebP o GIF.",
+    "b.jpg: El archivo está vacío. Elija una foto para adjuntar.",
+    "f.jpg: puede adjuntar hasta 3 fotos. Quite una primero.",
+)
+
+
+def uploads() -> list[tuple[io.BytesIO, str]]:
+    """One unreadable, one empty, then one photo more than the form takes."""
+    good = [(io.BytesIO(jpeg((200, 150))), f"{name}.jpg") for name in "cdef"]
+    return [(io.BytesIO(b"not a photo"), "a.jpg"), (io.BytesIO(b""), "b.jpg"), *good]
+
+
+def test_photo_refusals_are_in_spanish_on_the_report_form(client):
+    client.get("/report/?lang=es")
+    hidden = open_form(client)
+    refused = client.post(
+        "/report/send/",
+        data={**hidden, **report_data(**IN_SPANISH_REPORT), "photos": uploads()},
+        content_type="multipart/form-data",
+    )
+    assert refused.status_code == 422
+    for message in PHOTO_ERRORS_ES:
+        assert message in refused.text, message
+    assert not english_left(refused.text), english_left(refused.text)
+
+
+def test_photo_refusals_are_in_spanish_on_the_notification(client):
+    data = notification_data(**IN_SPANISH)
+    first = client.get("/notify/?lang=es")
+    triage = {name: data[name] for name in ("danger", "hazardous", "petroleum")}
+    details = client.post(
+        "/notify/", data={**hidden_fields(first.text), "step": "triage", **triage}
+    )
+    payload = {**hidden_fields(details.text), **data, "step": "details", "photos": uploads()}
+    refused = client.post("/notify/", data=payload, content_type="multipart/form-data")
+    assert refused.status_code == 422
+    for message in PHOTO_ERRORS_ES:
+        assert message in refused.text, message
+    assert not english_left(refused.text), english_left(refused.text)
+
+
+def test_photo_refusals_stay_english_on_an_english_form(client):
+    data = notification_data()
+    details = client.post("/notify/", data={**hidden_fields(client.get("/notify/").text),
+                                            "step": "triage", "danger": "no", "hazardous": "no",
+                                            "petroleum": "no"})  # fmt: skip
+    payload = {**hidden_fields(details.text), **data, "step": "details", "photos": uploads()}
+    refused = client.post("/notify/", data=payload, content_type="multipart/form-data").text
+    assert "b.jpg: The file is empty. Choose a photo to attach." in refused
+    assert "f.jpg: you can attach up to 3 photos. Remove one first." in refused
+
+
+# ---------------------------------------------------------------- the page's scripts
+
+
+def test_the_share_buttons_speak_the_page_s_language(client):
+    thanks_words = (
+        "{&#34;copied&#34;: &#34;Enlace copiado.&#34;, &#34;failed&#34;: &#34;No se pudo copiar"
+        " el enlace. Selecci\\u00f3nelo arriba y c\\u00f3pielo.&#34;, &#34;kept&#34;: &#34;Guardado en"
+        " este tel\\u00e9fono. Lo encuentra en &#34;, &#34;mine&#34;: &#34;Mis reportes&#34;}"
+    )
+    client.get("/report/?lang=es")
+    sent = post(client, report_data(**IN_SPANISH_REPORT))
+    thanks = client.get(sent.headers["Location"]).text
+    assert f'data-words="{thanks_words}"' in thanks
+    english = client.get(sent.headers["Location"] + "?lang=en").text
+    assert 'class="share"' in english and "data-words" not in english
