@@ -6,7 +6,9 @@ enforcement page's violation form filled from the source. Staff only, CSRF on ev
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 import re
 from urllib.parse import parse_qs, urlsplit
 
@@ -340,6 +342,17 @@ def test_the_source_and_its_elimination_and_enforcement_from_it(officer, app, cl
     printed = officer.get(f"{CASE}print").text
     assert "Source found Monday, March 1, 2027:</strong> Laundry drain tied into" in printed
     assert "Eliminated Monday, March 8, 2027: Connection removed" in printed
+    # The staff CSV carries what track-down found (it had none of it: leftover of the review).
+    sheet = officer.get("/staff/exports/cases.csv", query_string={
+        "start": "2027-03-01", "end": "2027-03-01"}).text.lstrip("\ufeff")  # fmt: skip
+    table = list(csv.DictReader(io.StringIO(sheet)))
+    assert [{k: line[k] for k in ("Reference", "Investigation steps", "Source found on",
+             "Source found", "Discharge eliminated on", "How it was eliminated")} for line in table] == [
+        {"Reference": "IDR-2027-0001", "Investigation steps": "1",
+         "Source found on": "2027-03-01", "Source found": "Laundry drain tied into the storm line",
+         "Discharge eliminated on": "2027-03-08",
+         "How it was eliminated": "Connection removed, or rerouted to the sanitary sewer"}
+    ]  # fmt: skip
 
 
 def test_the_source_against_a_respondent_on_record_or_none(officer, app, clock):

@@ -14,8 +14,10 @@ import datetime as dt
 import io
 import json
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
+import sqlite_utils
 from flask import current_app, render_template, request
 
 from portal.core import kinds
@@ -108,12 +110,30 @@ def _own(kind: kinds.Kind, value: Callable[[Row], Any]) -> Callable[[Row], Any]:
     return lambda row: value(row) if row["kind"] == kind.key else None
 
 
+@dataclass(frozen=True)
+class ExportPart:
+    """A feature's columns in the staff CSV (track-down's source and elimination): `values`
+    gives, for the cases exported, {case id: {name: value}}, which `columns` read from a row."""
+
+    columns: tuple[tuple[str, Callable[[Row], Any]], ...]
+    values: Callable[[sqlite_utils.Database, list[int]], dict[int, Row]]
+
+
+def add_export_part(app: Any, part: ExportPart) -> None:
+    app.extensions.setdefault("export_parts", []).append(part)
+
+
+def _parts() -> list[ExportPart]:
+    return current_app.extensions.get("export_parts", [])
+
+
 def csv_columns() -> list[tuple[str, Callable[[Row], Any]]]:
-    """Every column of the staff CSV, the registered kinds' own included."""
+    """Every column of the staff CSV, the registered kinds' own and the features' included."""
     own = [
         (heading, _own(k, value)) for k in kinds.all_kinds() for heading, value in k.export_columns
     ]
-    return [*CASE_COLUMNS, *own, *STAFF_COLUMNS]
+    features = [column for part in _parts() for column in part.columns]
+    return [*CASE_COLUMNS, *own, *STAFF_COLUMNS, *features]
 
 
 def date_window(filters: Filters) -> tuple[dt.date, dt.date]:
@@ -143,8 +163,17 @@ def _cases(start: dt.date, end: dt.date) -> list[Row]:
         )
     ))  # fmt: skip
     rules = current_app.extensions["content"].settings.hazard_rules
+    ids = [case["id"] for case in cases]
+    extra: dict[int, Row] = {}
+    for part in _parts():
+        for case_id, values in part.values(db, ids).items():
+            extra.setdefault(case_id, {}).update(values)
     # Each row is the case with its details beside its own columns (the case's win a clash).
-    return [{**case["details"], **case, "hazards": kinds.hazards_of(rules, case)} for case in cases]
+    return [
+        {**extra.get(case["id"], {}), **case["details"], **case,
+         "hazards": kinds.hazards_of(rules, case)}
+        for case in cases
+    ]  # fmt: skip
 
 
 def _visits(start: dt.date, end: dt.date) -> list[Row]:

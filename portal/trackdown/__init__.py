@@ -15,6 +15,7 @@ from portal.trackdown import schema  # noqa: F401  (registers the tables' migrat
 def init_trackdown(app: Flask) -> None:
     """Register the pages, and what the case page and its print read of a case's track-down."""
     from portal.core.db import get_db
+    from portal.staff.exports import ExportPart, add_export_part
     from portal.trackdown import records, views
     from portal.trackdown.choices import words
 
@@ -24,6 +25,8 @@ def init_trackdown(app: Flask) -> None:
     app.register_blueprint(views.bp)
     # The annual figures count an elimination by the day recorded here, where there is one.
     app.extensions["elimination_days"] = records.elimination_days
+    # The staff CSV: what track-down found, beside each case's own columns.
+    add_export_part(app, ExportPart(records.EXPORT_COLUMNS, records.export_values))
     app.jinja_env.globals.update(
         trackdown_of=trackdown_of,
         trackdown_words=words(),

@@ -4,6 +4,7 @@ audit log (portal/staff/workflow.py `log`), which keeps what each changed field 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +16,7 @@ from portal.core.statuses import STATUSES
 from portal.enforcement import people
 from portal.outfalls import inventory
 from portal.staff.workflow import WorkflowError, log
+from portal.trackdown.choices import ELIMINATION_METHODS
 from portal.trackdown.schema import ELIMINATION_COLUMNS, SOURCE_COLUMNS, STEP_COLUMNS
 
 Row = dict[str, Any]
@@ -297,6 +299,46 @@ def elimination_days(db: sqlite_utils.Database) -> dict[int, str]:
             "SELECT case_id, eliminated_on FROM discharge_sources WHERE eliminated_on IS NOT NULL"
         ).fetchall()
     )
+
+
+# ---------------------------------------------------------------- the staff CSV
+
+
+def export_values(db: sqlite_utils.Database, case_ids: list[int]) -> dict[int, Row]:
+    """For the cases exported: how many investigation steps, and the source and elimination."""
+    found: dict[int, Row] = {}
+    for case_id, steps in db.execute(
+        "SELECT case_id, count(*) FROM trackdown_steps WHERE case_id IN"
+        " (SELECT value FROM json_each(?)) GROUP BY case_id",
+        [json.dumps(case_ids)],
+    ):
+        found[case_id] = {"trackdown_steps": steps}
+    for row in db.query(
+        "SELECT case_id, found_on, description, address, eliminated_on, elimination_method"
+        " FROM discharge_sources WHERE case_id IN (SELECT value FROM json_each(?))",
+        [json.dumps(case_ids)],
+    ):
+        found.setdefault(row["case_id"], {}).update(
+            # Prefixed: a report's own columns include source_description (who may cause it).
+            {f"trackdown_{name}": value for name, value in row.items() if name != "case_id"}
+        )
+    return found
+
+
+EXPORT_COLUMNS: tuple[tuple[str, Any], ...] = (
+    ("Investigation steps", lambda c: c.get("trackdown_steps")),
+    ("Source found on", lambda c: c.get("trackdown_found_on")),
+    ("Source found", lambda c: c.get("trackdown_description")),
+    ("Source found at", lambda c: c.get("trackdown_address")),
+    ("Discharge eliminated on", lambda c: c.get("trackdown_eliminated_on")),
+    (
+        "How it was eliminated",
+        lambda c: (
+            ELIMINATION_METHODS.get(c.get("trackdown_elimination_method") or "")
+            or c.get("trackdown_elimination_method")
+        ),
+    ),
+)
 
 
 # ---------------------------------------------------------------- the case page
