@@ -269,6 +269,39 @@ def test_changing_a_step_keeps_the_audit_trail(officer, app, clock):
     )
 
 
+def test_a_step_recorded_in_error_is_removed_with_its_reason(officer, app, clock):
+    """Leftover of the fresh review: a step typed on the wrong case stayed on it for good."""
+    record(officer, NEW_STEP, SAMPLE)
+    record(officer, NEW_STEP, DYE)
+    record(officer, "/staff/cases/1/trackdown/steps/1/results",
+           {"results-0-parameter": "ammonia", "results-0-value": "1.2"})  # fmt: skip
+    url = "/staff/cases/1/trackdown/steps/1/"
+    nameless = record(officer, f"{url}remove", {"reason": " "}, url)
+    assert nameless.status_code == 422
+    assert "Why remove it: Say why it is removed (for the case&#39;s log)." in nameless.text
+    removed = record(officer, f"{url}remove", {"reason": "Typed on the wrong case"}, url)
+    assert removed.status_code == 303 and removed.headers["Location"] == "/staff/cases/1/#trackdown"
+    page = officer.get(CASE).text
+    assert "S-2027-014" not in page.split('<ol class="audit"')[0]
+    assert audit_log(page)[0] == (
+        "Sample of February 28, 2027 at 2:05 p.m. removed: Typed on the wrong case"
+        " (with its lab results: Ammonia 1.2 mg/L)"
+    )
+    assert rows(app, "SELECT id, removed_by, removed_reason FROM trackdown_steps") == [
+        {"id": 1, "removed_by": "smo", "removed_reason": "Typed on the wrong case"},
+        {"id": 2, "removed_by": None, "removed_reason": None},
+    ]
+    # Gone from its pages: changing it, its results, removing it again.
+    assert officer.get(url).status_code == 404
+    assert officer.get(f"{url}results").status_code == 404
+    assert (
+        record(
+            officer, f"{url}remove", {"reason": "again"}, "/staff/cases/1/trackdown/steps/2/"
+        ).status_code
+        == 404
+    )
+
+
 def test_the_source_and_its_elimination_and_enforcement_from_it(officer, app, clock):
     record(officer, NEW_STEP, DYE)
     recorded = record(officer, SOURCE, SOURCE_FORM)

@@ -112,6 +112,12 @@ class StepForm(FlaskForm):
         return found
 
 
+class RemoveStepForm(FlaskForm):
+    """Taking a step recorded in error off the case: why, for the case's log."""
+
+    reason = text("Why remove it", 300, required="Say why it is removed (for the case's log).")
+
+
 class ResultRow(Form):
     """One parameter the lab reported (a row of the results form)."""
 

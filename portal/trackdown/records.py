@@ -61,7 +61,10 @@ def _place(db: sqlite_utils.Database, values: Row) -> Row:
 def steps_of(db: sqlite_utils.Database, case_id: int) -> list[Row]:
     """A case's investigation steps in the order they were done, each with its lab results."""
     steps = rows(
-        db, "SELECT * FROM trackdown_steps WHERE case_id = ? ORDER BY done_at, id", [case_id]
+        db,
+        "SELECT * FROM trackdown_steps WHERE case_id = ? AND removed_at IS NULL"
+        " ORDER BY done_at, id",
+        [case_id],
     )
     for step in steps:
         step["results"] = results_of(db, step["id"])
@@ -78,8 +81,12 @@ def results_of(db: sqlite_utils.Database, step_id: int) -> list[Row]:
 
 
 def step_of(db: sqlite_utils.Database, case_id: int, step_id: int) -> Row | None:
-    """The step, if it is one of this case's."""
-    return one(db, "SELECT * FROM trackdown_steps WHERE id = ? AND case_id = ?", [step_id, case_id])
+    """The step, if it is one of this case's and was not removed."""
+    return one(
+        db,
+        "SELECT * FROM trackdown_steps WHERE id = ? AND case_id = ? AND removed_at IS NULL",
+        [step_id, case_id],
+    )
 
 
 def _log_step(db: sqlite_utils.Database, actor: str, step: Row, action: str, **detail: Any) -> int:
@@ -163,6 +170,20 @@ def add_results(
         _log_step(db, actor, step, "trackdown_results", count=len(results),
                   reported_on=reported_on, results=[_words(r) for r in results])  # fmt: skip
     return len(results)
+
+
+def remove_step(db: sqlite_utils.Database, actor: str, step: Row, reason: str) -> None:
+    """Take a step recorded in error off its case (with its lab results): the row stays,
+    marked removed, and the case's log says what it was and why."""
+    with transaction(db):
+        db.execute(
+            "UPDATE trackdown_steps SET removed_at = ?, removed_by = ?, removed_reason = ?"
+            " WHERE id = ? AND removed_at IS NULL",
+            [local_stamp(), actor, reason, step["id"]],
+        )
+        _log_step(db, actor, step, "trackdown_step_removed", kind=step["kind"],
+                  done_at=step["done_at"], reason=reason,
+                  results=[_words(r) for r in results_of(db, step["id"])])  # fmt: skip
 
 
 def remove_result(db: sqlite_utils.Database, actor: str, step: Row, result_id: int) -> bool:
@@ -308,7 +329,7 @@ def export_values(db: sqlite_utils.Database, case_ids: list[int]) -> dict[int, R
     """For the cases exported: how many investigation steps, and the source and elimination."""
     found: dict[int, Row] = {}
     for case_id, steps in db.execute(
-        "SELECT case_id, count(*) FROM trackdown_steps WHERE case_id IN"
+        "SELECT case_id, count(*) FROM trackdown_steps WHERE removed_at IS NULL AND case_id IN"
         " (SELECT value FROM json_each(?)) GROUP BY case_id",
         [json.dumps(case_ids)],
     ):

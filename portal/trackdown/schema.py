@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite_utils
 from sqlite_utils import Migrations
 
-from portal.core.migrations import register, run
+from portal.core.migrations import add_columns, register, run
 
 SCHEMA = """
 -- One step of tracing a discharge to its source (the Center for Watershed Protection's IDDE
@@ -135,3 +135,14 @@ migrations = register(Migrations("trackdown"))
 def steps_results_and_sources(db: sqlite_utils.Database) -> None:
     """Investigation steps, lab results, the source found and its elimination."""
     run(db, SCHEMA)
+
+
+@migrations(name="002_steps_removable")
+def steps_removable(db: sqlite_utils.Database) -> None:
+    """A step recorded in error can be taken off the case: the row stays, marked removed with
+    who, when and why (the case's log keeps what it was)."""
+    add_columns(db, [
+        ("trackdown_steps", "removed_at", "TEXT"),
+        ("trackdown_steps", "removed_by", "TEXT"),
+        ("trackdown_steps", "removed_reason", "TEXT"),
+    ])  # fmt: skip

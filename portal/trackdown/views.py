@@ -18,7 +18,13 @@ from portal.staff.cases import get_case
 from portal.staff.workflow import WorkflowError
 from portal.trackdown import records
 from portal.trackdown.choices import RESULTS, STEP_NAMES
-from portal.trackdown.forms import EliminationForm, ResultsForm, SourceForm, StepForm
+from portal.trackdown.forms import (
+    EliminationForm,
+    RemoveStepForm,
+    ResultsForm,
+    SourceForm,
+    StepForm,
+)
 from portal.web.routes import NO_STORE, declare_blueprint
 
 # Staff pages: what they show stays off a shared computer's disk and back button.
@@ -44,15 +50,27 @@ def _moment(value: str | None) -> dt.datetime | None:
     return dt.datetime.fromisoformat(value) if value else None
 
 
-def _step_page(case: dict, form: StepForm, step: dict | None = None):
-    status = 422 if form.errors else 200
+def _step_page(
+    case: dict, form: StepForm, step: dict | None = None, removal: RemoveStepForm | None = None
+):
+    removal = removal or RemoveStepForm(formdata=None)
+    status = 422 if form.errors or removal.errors else 200
     return render_template(
         "staff/trackdown/step.html",
         case=case,
         form=form,
         step=step,
+        removal=removal,
         nearest=nearest_to(get_db(), case),
     ), status
+
+
+def _stored_step(step: dict) -> StepForm:
+    """The step form filled with a stored step."""
+    data = {**step, "structure": step["structure_code"]}
+    for name in ("done_at", "collected_at", "relinquished_at", "received_at"):
+        data[name] = _moment(step[name])
+    return StepForm(formdata=None, data=data)
 
 
 def _posted_step(case: dict) -> StepForm:
@@ -80,10 +98,7 @@ def new_step(case_id: int):
 def edit_step(case_id: int, step_id: int):
     case, step = get_case(case_id), _step(case_id, step_id)
     if request.method == "GET":
-        data = {**step, "structure": step["structure_code"]}
-        for name in ("done_at", "collected_at", "relinquished_at", "received_at"):
-            data[name] = _moment(step[name])
-        return _step_page(case, StepForm(formdata=None, data=data), step)
+        return _step_page(case, _stored_step(step), step)
     form = _posted_step(case)
     if not form.validate():
         return _step_page(case, form, step)
@@ -95,6 +110,17 @@ def edit_step(case_id: int, step_id: int):
     name = STEP_NAMES[form.kind.data]
     flash(f"{name} changed." if changed else "Nothing changed, so nothing was saved.", "success")
     return _back(case_id, f"step-{step_id}")
+
+
+@bp.route("/<int:case_id>/trackdown/steps/<int:step_id>/remove", methods=["POST"])
+def remove_step(case_id: int, step_id: int):
+    case, step = get_case(case_id), _step(case_id, step_id)
+    removal = RemoveStepForm()
+    if not removal.validate():
+        return _step_page(case, _stored_step(step), step, removal)
+    records.remove_step(get_db(), _actor(), step, removal.reason.data)
+    flash(f"{STEP_NAMES[step['kind']]} removed (the case's log keeps what it was).", "success")
+    return _back(case_id, "trackdown")
 
 
 def _results_page(case: dict, step: dict, form: ResultsForm):
