@@ -16,6 +16,8 @@ from wtforms import (
 )
 from wtforms.validators import Length, ValidationError
 
+from portal.core.clock import local_today
+from portal.enforcement.forms import day
 from portal.intake.fields import coordinate_field, long_text, options, text
 from portal.outfalls import importer
 from portal.outfalls.choices import labels
@@ -61,6 +63,7 @@ class OutfallForm(FlaskForm):
     drainage_area = text("Sewershed or drainage area", 2000)
     condition = SelectField("Condition", choices=_choices("condition"))
     notes = long_text("Notes", 2000)
+    inventoried_on = day("In the inventory since")
 
     def validate(self, extra_validators=None) -> bool:
         valid = super().validate(extra_validators)
@@ -71,6 +74,10 @@ class OutfallForm(FlaskForm):
                 valid = False
         # The place the import would refuse, the edit form refuses too (fresh review,
         # 2026-12-01: a latitude of 42.30 was saved by hand).
+        since = self.inventoried_on.data
+        if since is not None and since > local_today():
+            self.inventoried_on.errors = ["Enter a day that has passed (today at the latest)."]
+            valid = False
         lat, lon = self.latitude.data, self.longitude.data
         if valid and lat is not None and lon is not None:
             area = area_of(current_app.extensions["content"].settings)
@@ -81,9 +88,12 @@ class OutfallForm(FlaskForm):
 
     def values(self) -> dict[str, Any]:
         """What to store: every field, empty ones as None."""
-        return {
+        values = {
             name: (getattr(self, name).data or None) for name in ("code", *importer.STORED_FIELDS)
         }
+        if values["inventoried_on"] is not None:
+            values["inventoried_on"] = values["inventoried_on"].isoformat()
+        return values
 
 
 class PhotosForm(FlaskForm):

@@ -3,6 +3,7 @@ the import page, and the GeoJSON for staff."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import math
 
@@ -150,6 +151,8 @@ def edit(outfall_id: int):
         for name in ("size_in", "height_in"):
             value = outfall[name]
             getattr(form, name).data = f"{value:g}" if value is not None else ""
+        since = outfall["inventoried_on"]
+        form.inventoried_on.data = dt.date.fromisoformat(since) if since else None
     return _edit(form, outfall)
 
 
@@ -167,7 +170,9 @@ def _edit(form: OutfallForm, outfall: dict | None):
                 flash(f"{form.code.data} saved.", "success")
                 return redirect(url_for("outfalls.detail", outfall_id=saved), code=303)
         status = 422
-    return render_template("staff/outfalls/edit.html", form=form, outfall=outfall), status
+    return render_template(
+        "staff/outfalls/edit.html", form=form, outfall=outfall, every_years=_settings().every_years
+    ), status
 
 
 @bp.route("/<int:outfall_id>/photos", methods=["POST"])
