@@ -46,6 +46,11 @@ def _size(form: object, field: Any) -> None:
     field.data = inches
 
 
+def _not_future(form: object, field: Any) -> None:
+    if field.data is not None and field.data > local_today():
+        raise ValidationError("Enter a day that has passed (today at the latest).")
+
+
 class OutfallForm(FlaskForm):
     """One structure of the inventory, as staff add or edit it."""
 
@@ -65,6 +70,9 @@ class OutfallForm(FlaskForm):
     notes = long_text("Notes", 2000)
     inventoried_on = day("In the inventory since")
 
+    def validate_inventoried_on(self, field: Any) -> None:
+        _not_future(self, field)
+
     def validate(self, extra_validators=None) -> bool:
         valid = super().validate(extra_validators)
         for name in ("latitude", "longitude"):
@@ -74,10 +82,6 @@ class OutfallForm(FlaskForm):
                 valid = False
         # The place the import would refuse, the edit form refuses too (fresh review,
         # 2026-12-01: a latitude of 42.30 was saved by hand).
-        since = self.inventoried_on.data
-        if since is not None and since > local_today():
-            self.inventoried_on.errors = ["Enter a day that has passed (today at the latest)."]
-            valid = False
         lat, lon = self.latitude.data, self.longitude.data
         if valid and lat is not None and lon is not None:
             area = area_of(current_app.extensions["content"].settings)
@@ -102,9 +106,31 @@ class PhotosForm(FlaskForm):
     kept_photos = HiddenField()
 
 
+class RetireForm(FlaskForm):
+    """Take a structure out of service: the day and why (removed, replaced, found not ours)."""
+
+    retired_on = day("Retired on", "Enter the day it went out of service.")
+    retired_reason = text("Why", 500, required="Say why, like \"pipe removed in the 2026"
+                          " road work\" or \"not a Village outfall\".")  # fmt: skip
+
+    def validate_retired_on(self, field: Any) -> None:
+        _not_future(self, field)
+
+
+class PaperDayForm(FlaskForm):
+    """A screening day on paper, added or corrected by hand."""
+
+    screened_on = day("Screened on (on paper)", "Enter the day it was screened.")
+
+    def validate_screened_on(self, field: Any) -> None:
+        _not_future(self, field)
+
+
 class ImportForm(FlaskForm):
     file = FileField("Inventory file")
     check_only = BooleanField("Only check the file: change nothing")
+    beside = BooleanField("Add new ids beside a stored structure (a new structure a few metres"
+                          " from one stored under another id)")  # fmt: skip
 
     def validate_file(self, field: Any) -> None:
         upload = field.data

@@ -149,3 +149,29 @@ def as_of(db: sqlite_utils.Database, until: str) -> list[Row]:
         row["day"] = day
         result.append(row)
     return result
+
+
+# The audit log's field names, as a person reads them.
+FIELD_WORDS = {
+    "code": "id", "structure_type": "kind", "size_in": "size (in)", "height_in": "height (in)",
+    "receiving_water": "receiving water", "drainage_area": "drainage area",
+    "inventoried_on": "in the inventory since",
+}  # fmt: skip
+
+
+def change_words(change: Row) -> str:
+    """One line of the audit log in words, e.g. "kind: outfall to catch-basin"."""
+    field, old, new = change["field"], change["old_value"], change["new_value"]
+    if field == ADDED:
+        return f"added as {new}"
+    if field == PAPER:
+        if old is None:
+            return f"paper screening day {new} added"
+        if new is None:
+            return f"paper screening day {old} removed"
+        return f"paper screening day {old} corrected to {new}"
+    if field == "retired_on":
+        if new is None:
+            return f"brought back into service (retired from {old})"
+        return f"retired from {new}: {change['reason']}"
+    return f"{FIELD_WORDS.get(field, field)}: {old or 'empty'} to {new or 'empty'}"

@@ -128,6 +128,7 @@ def inventory_layers(db: sqlite_utils.Database) -> list[Layer]:
         StructurePoint(lat, lon, code, words.get(kind, kind), page(row_id))
         for row_id, code, kind, lat, lon in db.execute(
             "SELECT id, code, structure_type, latitude, longitude FROM outfalls"
+            " WHERE retired_on IS NULL"
         )
     ]
     return [StructureLayer(points, clustered=True)] if points else []
