@@ -78,8 +78,18 @@ def test_a_retired_structure_leaves_the_rotation_the_map_and_the_public_file(app
     _import(app, CSV, "2025-03-01T09:00:00-05:00")
     sign_in(client, app)
     _at(app, "2026-02-10")
-    # Mapped on 1 May 2019 and never screened: overdue since 1 May 2024.
+    # Mapped on 1 May 2019 and never screened: overdue since 1 May 2024, on the map too
+    # (its ring drawn as overdue, its popup in words); HH-002, entered 2025, is not due.
     assert "HH-001" in client.get("/staff/screenings/due").text.split('id="due-this-month"')[0]
+    frame = client.get("/staff/map/frame").text
+    assert (
+        '"HH-001","Outfall","/staff/outfalls/1/","overdue","Overdue (due 2024-05-01),'
+        ' never screened"'
+    ) in frame
+    assert (
+        '"HH-002","Outfall","/staff/outfalls/2/","later","Not yet due (due 2030-03-01),'
+        ' never screened"'
+    ) in frame
     refused = _post(client, "/staff/outfalls/1/retire", {"retired_on": "2026-02-11",
                     "retired_reason": ""}, "/staff/outfalls/1/")  # fmt: skip
     assert refused.status_code == 422

@@ -319,6 +319,9 @@ DAMAGED = (shapefile.ShapefileException, struct.error, KeyError, ValueError, Ind
            EOFError, OverflowError)  # fmt: skip
 
 
+SHP_FILE_CODE = struct.pack(">i", 9994)
+
+
 def read_shapefile(parts: Mapping[str, bytes]) -> Sheet:
     """A point shapefile from its parts ({"shp": ..., "shx": ..., "dbf": ..., "prj": ...}),
     records numbered from 1."""
@@ -329,6 +332,11 @@ def read_shapefile(parts: Mapping[str, bytes]) -> Sheet:
             + ", ".join(f".{m}" for m in missing)
             + " is missing: give the .shp, .shx and .dbf together (zip them)."
         )
+    # Every .shp starts with the file code 9994 (big-endian); without it (a zip of zeros,
+    # fresh review 2026-12-01) the file is damaged, whatever pyshp would make of it.
+    if parts["shp"][:4] != SHP_FILE_CODE:
+        raise FileRefused("The shapefile cannot be read (is it damaged?): its .shp does not"
+                          " start as a shapefile does. Export it again.")  # fmt: skip
     prj = parts.get("prj", b"").decode("latin-1").strip()
     if prj and not prj.upper().startswith("GEOGCS"):
         system = re.match(r'\s*PROJCS\["([^"]+)"', prj)
@@ -589,7 +597,8 @@ def _check_fields(row: Row, columns: dict[str, str], area: Area) -> Record | Ref
     except ValueError as error:
         return refuse(where, str(error), code)
     if not area.contains(latitude, longitude):
-        return refuse(where, area.outside(latitude, longitude), code)
+        swapped = " (latitude and longitude swapped?)" if area.contains(longitude, latitude) else ""
+        return refuse(where, area.outside(latitude, longitude) + swapped, code)
     values["latitude"], values["longitude"] = round(latitude, PLACES), round(longitude, PLACES)
     for name in VOCABULARIES:
         text = _cell(row.cells, columns.get(name))
