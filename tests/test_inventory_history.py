@@ -96,7 +96,7 @@ def test_a_retired_structure_leaves_the_rotation_the_map_and_the_public_file(app
     assert "Enter a day that has passed (today at the latest)." in refused.text
     assert "Say why, like" in refused.text
     _post(client, "/staff/outfalls/1/retire", {"retired_on": "2026-02-01",
-          "retired_reason": "not a Village outfall"}, "/staff/outfalls/1/")  # fmt: skip
+          "retired_reason": "not ours: a private drain"}, "/staff/outfalls/1/")  # fmt: skip
     assert ">HH-001</a>" not in client.get("/staff/screenings/due").text
     assert '"HH-001"' not in client.get("/staff/map/frame").text
     assert '"HH-002"' in client.get("/staff/map/frame").text
@@ -113,7 +113,7 @@ def test_a_retired_structure_leaves_the_rotation_the_map_and_the_public_file(app
     assert "HH-001" in client.get("/staff/screenings/due").text
     page = client.get("/staff/outfalls/1/").text
     assert "smo: brought back into service (retired from 2026-02-01)" in page
-    assert "smo: retired from 2026-02-01: not a Village outfall" in page
+    assert "smo: retired from 2026-02-01: not ours: a private drain" in page
     # Retired through February 2026 only: in service at the end of 2026 again.
     assert outfall_figures(app, YEAR_2026)["outfalls.inventory"] == ["HH-001", "HH-002"]
 

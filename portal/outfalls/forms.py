@@ -111,7 +111,7 @@ class RetireForm(FlaskForm):
 
     retired_on = day("Retired on", "Enter the day it went out of service.")
     retired_reason = text("Why", 500, required="Say why, like \"pipe removed in the 2026"
-                          " road work\" or \"not a Village outfall\".")  # fmt: skip
+                          " road work\" or \"not ours: a private drain\".")  # fmt: skip
 
     def validate_retired_on(self, field: Any) -> None:
         _not_future(self, field)
