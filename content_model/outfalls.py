@@ -16,10 +16,10 @@ OPEN_DATA_PATH = "/open-data/"
 # The State's MS4 permit asks that every outfall be screened at least once in five years.
 DEFAULT_EVERY_YEARS = 5
 # Our readings where the permit is silent (content/outfalls.yaml says them): an outfall never
-# screened is due when it enters the inventory (the permit asks every outfall be screened at
-# least once in the term, and one never screened is the most urgent); a suspect or obvious
-# call is screened again within 30 days, not a whole cycle later.
-DEFAULT_FIRST_WITHIN_DAYS = 0
+# screened is due `every_years` after its inventory day (None here: portal/outfalls/rotation.py,
+# NEVER_SCREENED_CYCLE; a pack may give a number of days instead); a suspect or obvious call
+# is screened again within 30 days, not a whole cycle later.
+DEFAULT_FIRST_WITHIN_DAYS = None
 DEFAULT_FOLLOW_UP_WITHIN_DAYS = 30
 
 
@@ -30,8 +30,9 @@ class OutfallSettings:
 
     every_years: int = DEFAULT_EVERY_YEARS
     public: bool = False
-    # Days after entering the inventory an outfall never screened is due (0: at once).
-    first_within_days: int = DEFAULT_FIRST_WITHIN_DAYS
+    # Days after entering the inventory an outfall never screened is due (0: at once; None:
+    # `every_years` after it, our reading).
+    first_within_days: int | None = DEFAULT_FIRST_WITHIN_DAYS
     # Days after a suspect or obvious call the outfall is due to be screened again.
     follow_up_within_days: int = DEFAULT_FOLLOW_UP_WITHIN_DAYS
     # Where a printed route starts when no start is given: a name and a place (optional).
@@ -82,8 +83,8 @@ def _day(fields: Fields, key: str) -> dt.date | None:
         raise fields.fail(key, "must be a day written like 2024-01-03") from None
 
 
-def _days(fields: Fields, key: str, default: int) -> int:
-    """An optional number of days from 0 to 3650 (ten years)."""
+def _days(fields: Fields, key: str, default: int | None) -> int | None:
+    """An optional number of days from 0 to 3650 (ten years); left out or null, `default`."""
     days = fields.integer(key, optional=True)
     if days is None:
         return default

@@ -225,8 +225,12 @@ def add_structures(db, items) -> None:
             outfall = insert(db, "outfalls", {
                 "code": code, "structure_type": kind, "latitude": 42.16, "longitude": -76.82,
                 "created_at": stamp, "updated_at": stamp, "updated_by": "test",
-                "last_screened_on": paper,
             })  # fmt: skip
+            if paper:
+                insert(db, "outfall_paper_screenings", {
+                    "outfall_id": outfall, "screened_on": paper, "recorded_at": stamp,
+                    "recorded_by": "test",
+                })  # fmt: skip
             for n, (day, call) in enumerate(screenings):
                 insert(db, "screenings", {
                     "outfall_id": outfall, "sheet_key": f"{code}-sheet-{n}", "flow": "none",

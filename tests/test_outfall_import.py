@@ -108,6 +108,11 @@ def test_a_damaged_shapefile_is_refused_in_words():
         with pytest.raises(FileRefused) as refused:
             importer.read_shapefile({**parts, "shp": parts["shp"][:cut]})
         assert str(refused.value).startswith("The shapefile cannot be read (is it damaged?)")
+    # A zip of zeros (fresh review, 2026-12-01): damaged, not "No coordinates".
+    zeros = {ending: bytes(len(data)) for ending, data in parts.items()}
+    with pytest.raises(FileRefused) as refused:
+        importer.read_shapefile(zeros)
+    assert str(refused.value).startswith("The shapefile cannot be read (is it damaged?)")
     with pytest.raises(FileRefused) as refused:
         importer.read_shapefile({"shp": parts["shp"], "dbf": parts["dbf"]})
     assert str(refused.value) == (
@@ -152,7 +157,7 @@ def test_swapped_and_projected_coordinates_are_named():
     _, refusals = importer.check_rows(sheet, HORSEHEADS)
     assert [r.reason for r in refusals] == [
         "-76.82000, 42.16000 is outside the service area (the Village of Horseheads: latitude"
-        " 42.15 to 42.185, longitude -76.85 to -76.795)",
+        " 42.15 to 42.185, longitude -76.85 to -76.795) (latitude and longitude swapped?)",
         "latitude 776000 is not between -90 and 90 (is the file in State Plane feet or UTM"
         " metres? export it in degrees)",
     ]

@@ -17,12 +17,12 @@ from portal.core.db import get_db
 from portal.outfalls import importer, inventory
 
 CSV = (
-    b"Outfall ID,Lat,Long,Drainage Area,Last Screened\n"
-    b"HH-001,42.1655,-76.8201,North,2023-06-14\n"
-    b"HH-002,42.1682,-76.8155,North,6/2/2022\n"
-    b"HH-003,42.1601,-76.8302,South,\n"
-    b"HH-004,42.1733,-76.8088,South,someday\n"
-    b"HH-005,42.1700,-76.8100,South,2027-01-05\n"
+    b"Outfall ID,Lat,Long,Drainage Area,Last Screened,Mapped On\n"
+    b"HH-001,42.1655,-76.8201,North,2023-06-14,\n"
+    b"HH-002,42.1682,-76.8155,North,6/2/2022,\n"
+    b"HH-003,42.1601,-76.8302,South,,2019-05-01\n"
+    b"HH-004,42.1733,-76.8088,South,someday,\n"
+    b"HH-005,42.1700,-76.8100,South,2027-01-05,\n"
 )
 GEOJSON = (
     b'{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type":'
@@ -39,16 +39,22 @@ def _import(app, name: str, data: bytes):
 
 def test_the_last_screening_on_paper_comes_in_with_the_file(app):
     report = _import(app, "paper.csv", CSV)
+    # A bad day leaves out its cell, not the outfall (fresh review, 2026-12-01).
     assert report.lines()[1:4] == [
-        "added 3, updated 0, unchanged 0, refused 2",
-        "  row 5 (HH-004), Last Screened: 'someday' is not a day (like 2024-05-17 or 5/17/2024)",
-        "  row 6 (HH-005), Last Screened: 2027-01-05 is in the future",
+        "added 5, updated 0, unchanged 0, refused 0, cells left out 2",
+        "  row 5 (HH-004), Last Screened: 'someday' is not a day (like 2024-05-17 or 5/17/2024)"
+        " (left out; the rest was imported)",
+        "  row 6 (HH-005), Last Screened: 2027-01-05 is in the future (left out; the rest was"
+        " imported)",
     ]
-    assert rows(app, "SELECT code, last_screened_on FROM outfalls ORDER BY code") == [
-        {"code": "HH-001", "last_screened_on": "2023-06-14"},
-        {"code": "HH-002", "last_screened_on": "2022-06-02"},
-        {"code": "HH-003", "last_screened_on": None},
-    ]
+    assert rows(app, "SELECT code, screened_on, inventoried_on FROM outfalls o LEFT JOIN"
+                " outfall_paper_screenings p ON p.outfall_id = o.id ORDER BY code") == [
+        {"code": "HH-001", "screened_on": "2023-06-14", "inventoried_on": None},
+        {"code": "HH-002", "screened_on": "2022-06-02", "inventoried_on": None},
+        {"code": "HH-003", "screened_on": None, "inventoried_on": "2019-05-01"},
+        {"code": "HH-004", "screened_on": None, "inventoried_on": None},
+        {"code": "HH-005", "screened_on": None, "inventoried_on": None},
+    ]  # fmt: skip
     # ArcGIS writes dates into GeoJSON as milliseconds since 1970: 14 June 2023 again.
     assert importer.parse_day("1686700800000") == dt.date(2023, 6, 14)
     assert _import(app, "same.geojson", GEOJSON).lines()[1] == (
@@ -65,7 +71,7 @@ def test_days_as_files_give_them(text, day):
     assert importer.parse_day(text) == day
 
 
-def test_after_an_import_the_never_screened_are_due_and_the_rest_count_from_paper(app, client):
+def test_after_an_import_the_never_screened_count_from_their_inventory_day(app, client):
     _import(app, "paper.csv", CSV)
     sign_in(client, app)
     clocked(app, dt.datetime(2026, 11, 30, 10, 0, tzinfo=NY))
@@ -73,12 +79,15 @@ def test_after_an_import_the_never_screened_are_due_and_the_rest_count_from_pape
     rest = due.split('id="due-this-month"')[1]
     # HH-002: screened on paper 2 June 2022, due 2 June 2027; HH-001 June 2028: not listed.
     assert "HH-001" not in due and "HH-002" not in due
-    assert re.search(r'HH-003</a>: due by <time datetime="2026-11-30">[^<]+</time>, never', rest)
+    # Mapped on 1 May 2019 and never screened: overdue since 1 May 2024. HH-004, entered
+    # today without a day of its own, is due in five years, not tomorrow.
+    overdue = due.split('id="due-this-month"')[0]
+    assert re.search(r'HH-003</a>: due by <time datetime="2024-05-01">[^<]+</time>, never', overdue)
+    assert "HH-004" not in due and "HH-005" not in due and "<p>None.</p>" in rest
     outfall = client.get("/staff/outfalls/2/").text
     assert 'last on <time datetime="2022-06-02">' in outfall
     assert 'next due by <time datetime="2027-06-02">' in outfall
-    clocked(app, dt.datetime(2026, 12, 1, 10, 0, tzinfo=NY))
-    assert "HH-003" in client.get("/staff/screenings/due").text.split('id="due-this-month"')[0]
+    assert 'next due by <time datetime="2031-11-30">' in client.get("/staff/outfalls/4/").text
 
 
 def test_a_suspect_call_brings_the_outfall_back_within_30_days(app, client):
@@ -125,4 +134,6 @@ def test_the_geojson_gives_each_outfalls_screening_dates(app, client):
              f["properties"]["next_screening_due"]) for f in features}  # fmt: skip
     assert dates == {"HH-001": ("2023-06-14", "2028-06-14"),
                      "HH-002": ("2022-06-02", "2027-06-02"),
-                     "HH-003": (None, "2026-11-30")}  # fmt: skip
+                     "HH-003": (None, "2024-05-01"),
+                     "HH-004": (None, "2031-11-30"),
+                     "HH-005": (None, "2031-11-30")}  # fmt: skip

@@ -31,11 +31,12 @@ UTC = dt.UTC
     # Screened on 29 February: due 28 February in a year without one, never a day late.
     (dt.date(2024, 2, 29), dt.date(2020, 1, 1), dt.date(2029, 2, 28), dt.date(2029, 2, 28), DUE),
     (dt.date(2024, 2, 29), dt.date(2020, 1, 1), dt.date(2029, 3, 1), dt.date(2029, 2, 28), OVERDUE),
-    # Never screened: due the day it entered the inventory (the content's reading), so
-    # overdue from the next day on.
-    (None, dt.date(2026, 11, 30), dt.date(2026, 11, 30), dt.date(2026, 11, 30), DUE),
-    (None, dt.date(2026, 11, 30), dt.date(2026, 12, 1), dt.date(2026, 11, 30), OVERDUE),
-    (None, dt.date(2028, 2, 29), dt.date(2033, 2, 1), dt.date(2028, 2, 29), OVERDUE),
+    # Never screened: due five years after it entered the inventory (the content's reading),
+    # so an import is not overdue the next day, and an inventory of 2021 is.
+    (None, dt.date(2026, 11, 30), dt.date(2026, 12, 1), dt.date(2031, 11, 30), LATER),
+    (None, dt.date(2021, 11, 30), dt.date(2026, 11, 30), dt.date(2026, 11, 30), DUE),
+    (None, dt.date(2021, 11, 29), dt.date(2026, 11, 30), dt.date(2026, 11, 29), OVERDUE),
+    (None, dt.date(2028, 2, 29), dt.date(2033, 3, 1), dt.date(2033, 2, 28), OVERDUE),
 ])  # fmt: skip
 def test_when_an_outfall_is_next_due(last, added, today, due, state):
     found = turn(last, added, OutfallSettings(), today)
@@ -112,7 +113,8 @@ def test_the_due_list_on_29_february_of_a_leap_year(app, client):
     overdue, rest = page.split('id="due-this-month"')
     assert "OF-D" in overdue and "OF-A" not in overdue  # OF-D was due 2 November 2028
     assert re.search(r"OF-A</a>, At OF-A: due by <time datetime=\"2029-02-28\">", rest)
-    assert "OF-C" in overdue  # added on 29 February 2024, never screened: due that day
+    # Added on 29 February 2024, never screened: due five years on, 28 February 2029.
+    assert "OF-C" not in overdue and "OF-C" in rest
     assert "OF-B" not in page  # due 15 March 2029
     clocked(app, dt.datetime(2029, 3, 1, 5, 30, tzinfo=UTC))
     page = client.get("/staff/screenings/due").text
@@ -123,20 +125,24 @@ def test_the_due_list_on_29_february_of_a_leap_year(app, client):
     )
 
 
-def test_never_screened_is_due_the_day_it_entered_the_inventory(app, client):
+def test_never_screened_is_due_five_years_after_it_entered_the_inventory(app, client):
     add_outfalls(app, *INVENTORY)
     sign_in(client, app)
-    clocked(app, dt.datetime(2024, 2, 29, 12, 0, tzinfo=NY))
+    clocked(app, dt.datetime(2024, 3, 1, 12, 0, tzinfo=NY))
     page = client.get("/staff/screenings/due").text
-    assert "one never screened is due as soon as it enters the inventory" in page
-    overdue, rest = page.split('id="due-this-month"')
-    # Added on 29 February 2024: due that day, listed as never screened.
+    assert "one never screened is due 5 years after the day it entered the inventory" in page
+    assert "OF-C" not in page  # entered the day before: not due for five years
+    clocked(app, dt.datetime(2029, 2, 1, 12, 0, tzinfo=NY))
+    rest = client.get("/staff/screenings/due").text.split('id="due-this-month"')[1]
     assert re.search(
-        r'OF-C</a>, At OF-C: due by <time datetime="2024-02-29">[^<]+</time>, never screened', rest
+        r'OF-C</a>, At OF-C: due by <time datetime="2029-02-28">[^<]+</time>, never screened', rest
     )
+    # Its own inventory day (mapped in 2018) makes it overdue on its first day in the portal.
+    with app.app_context():
+        get_db().execute("UPDATE outfalls SET inventoried_on = '2018-05-02' WHERE code = 'OF-C'")
     clocked(app, dt.datetime(2024, 3, 1, 12, 0, tzinfo=NY))
     overdue = client.get("/staff/screenings/due").text.split('id="due-this-month"')[0]
-    assert "OF-C" in overdue
+    assert re.search(r'OF-C</a>, At OF-C: due by <time datetime="2023-05-02">', overdue)
 
 
 def test_the_queue_and_the_digest_say_the_same(app, client, mail_server):
@@ -147,16 +153,16 @@ def test_the_queue_and_the_digest_say_the_same(app, client, mail_server):
     sign_in(client, app)
     clocked(app, dt.datetime(2029, 2, 20, 9, 0, tzinfo=NY))
     queue = client.get("/staff/").text
-    assert '<a href="/staff/screenings/due#overdue">2 overdue</a>' in queue
-    assert '<a href="/staff/screenings/due#due-this-month">1 due this month</a>' in queue
+    assert '<a href="/staff/screenings/due#overdue">1 overdue</a>' in queue
+    assert '<a href="/staff/screenings/due#due-this-month">2 due this month</a>' in queue
     with app.app_context():
         set_email(get_db(), "smo", "smo@village.test")
         assert queue_digests(get_db(), dt.datetime(2029, 2, 20, 9, 0, tzinfo=NY)) == 1
         (mail,) = rows(app, "SELECT subject, body_text FROM outbox WHERE purpose LIKE 'digest-%'")
     assert mail["subject"] == (
-        "Morning digest, Tuesday, February 20: 3 outfalls to screen (2 overdue)"
+        "Morning digest, Tuesday, February 20: 3 outfalls to screen (1 overdue)"
     )
-    assert "OUTFALL SCREENING\n2 overdue, 1 due this month:" in mail["body_text"]
+    assert "OUTFALL SCREENING\n1 overdue, 2 due this month:" in mail["body_text"]
     assert "https://portal.village.test/staff/screenings/due" in mail["body_text"]
     # Which ones, not only how many (fresh review), most overdue first.
     assert "- OF-D, At OF-D: overdue since Thursday, November 2, 2028\n" in mail["body_text"]
@@ -340,8 +346,10 @@ def test_a_pack_may_publish_its_inventory(tmp_path, build):
         "  feature 5, outfall_id: missing: every structure needs its id",
     ]  # fmt: skip
     with app.app_context():
+        # Mapped in 2015 and never screened: overdue (the pack screens every 3 years).
         get_db().execute("UPDATE outfalls SET notes = 'Owner Pat Doe says it floods'"
                          " WHERE code != 'WF-1'")  # fmt: skip
+        get_db().execute("UPDATE outfalls SET inventoried_on = '2015-04-01'")
     client = app.test_client()
     sign_in(client, app)
     for url in ("/staff/outfalls/", "/staff/outfalls/1/", "/staff/screenings/outfall/1/new",
@@ -351,13 +359,15 @@ def test_a_pack_may_publish_its_inventory(tmp_path, build):
         assert page.status_code == 200, url
         assert not traces(page.text), (url, traces(page.text))
     route = client.get("/staff/screenings/route").text
-    # The pack's own start (outfalls.yaml, route_start); never screened, both outfalls (the
-    # third structure is a catch basin) are due.
+    # The pack's own start (outfalls.yaml, route_start); never screened since 2015, both
+    # outfalls (the third structure is a catch basin) are due.
     assert "Screening route from Wrenfield Town Hall" in route
     assert "2 of 2 outfalls overdue or due this month" in route
     assert "every outfall is screened in dry weather at least once in 3 years" in client.get(
         "/staff/screenings/due").text.lower()  # fmt: skip
     with app.app_context():
+        get_db().execute("DELETE FROM outfall_changes WHERE outfall_id IN (SELECT id FROM"
+                         " outfalls WHERE code != 'WF-1')")  # fmt: skip
         get_db().execute("DELETE FROM outfalls WHERE code != 'WF-1'")
     public = app.test_client().get("/open-data/outfalls.geojson")
     assert public.status_code == 200

@@ -85,10 +85,11 @@ def test_the_towns_inventory_imports_once_and_again_unchanged(app):
         f"  row 16 (WO-15), latitude, longitude: {OUTSIDE}",
     ]
     assert imported().splitlines()[1] == "added 0, updated 0, unchanged 14, refused 1"
-    stored = rows(app, "SELECT code, drainage_area, last_screened_on FROM outfalls"
+    stored = rows(app, "SELECT code, drainage_area, screened_on FROM outfalls o LEFT JOIN"
+                  " outfall_paper_screenings p ON p.outfall_id = o.id"
                   " WHERE code IN ('WO-01', 'WO-13', 'WO-14') ORDER BY code")  # fmt: skip
     assert stored == [
-        {"code": "WO-01", "drainage_area": "Mill", "last_screened_on": "2024-06-12"},
-        {"code": "WO-13", "drainage_area": "East Hollow", "last_screened_on": "2021-07-30"},
-        {"code": "WO-14", "drainage_area": "Mill", "last_screened_on": None},
+        {"code": "WO-01", "drainage_area": "Mill", "screened_on": "2024-06-12"},
+        {"code": "WO-13", "drainage_area": "East Hollow", "screened_on": "2021-07-30"},
+        {"code": "WO-14", "drainage_area": "Mill", "screened_on": None},
     ]

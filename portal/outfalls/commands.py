@@ -19,7 +19,13 @@ outfalls_command = AppGroup("outfalls", help="The outfall inventory.")
 @outfalls_command.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--check-only", is_flag=True, help="Read and check the file; change nothing.")
-def import_command(file: Path, check_only: bool) -> None:
+@click.option(
+    "--beside",
+    is_flag=True,
+    help="Add new ids even a few metres from a structure"
+    " stored under another id (otherwise refused as a likely renamed one).",
+)
+def import_command(file: Path, check_only: bool, beside: bool) -> None:
     """Import (or update by id) structures from FILE: .geojson, .csv, .zip or .shp (with
     its .shx and .dbf beside it). Rows that cannot be taken are listed with the reason."""
     if file.suffix.lower() == ".shp":
@@ -32,7 +38,7 @@ def import_command(file: Path, check_only: bool) -> None:
     area = inventory.area_of(current_app.extensions["content"].settings)
     report = inventory.import_file(get_db(), file.name, source, area,
                                    actor=f"import {file.name}", stamp=local_stamp(),
-                                   check_only=check_only)  # fmt: skip
+                                   check_only=check_only, beside=beside)  # fmt: skip
     for line in report.lines():
         click.echo(line)
     if report.refused_file:

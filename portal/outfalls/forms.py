@@ -16,6 +16,8 @@ from wtforms import (
 )
 from wtforms.validators import Length, ValidationError
 
+from portal.core.clock import local_today
+from portal.enforcement.forms import day
 from portal.intake.fields import coordinate_field, long_text, options, text
 from portal.outfalls import importer
 from portal.outfalls.choices import labels
@@ -44,6 +46,11 @@ def _size(form: object, field: Any) -> None:
     field.data = inches
 
 
+def _not_future(form: object, field: Any) -> None:
+    if field.data is not None and field.data > local_today():
+        raise ValidationError("Enter a day that has passed (today at the latest).")
+
+
 class OutfallForm(FlaskForm):
     """One structure of the inventory, as staff add or edit it."""
 
@@ -61,6 +68,10 @@ class OutfallForm(FlaskForm):
     drainage_area = text("Sewershed or drainage area", 2000)
     condition = SelectField("Condition", choices=_choices("condition"))
     notes = long_text("Notes", 2000)
+    inventoried_on = day("In the inventory since")
+
+    def validate_inventoried_on(self, field: Any) -> None:
+        _not_future(self, field)
 
     def validate(self, extra_validators=None) -> bool:
         valid = super().validate(extra_validators)
@@ -81,9 +92,12 @@ class OutfallForm(FlaskForm):
 
     def values(self) -> dict[str, Any]:
         """What to store: every field, empty ones as None."""
-        return {
+        values = {
             name: (getattr(self, name).data or None) for name in ("code", *importer.STORED_FIELDS)
         }
+        if values["inventoried_on"] is not None:
+            values["inventoried_on"] = values["inventoried_on"].isoformat()
+        return values
 
 
 class PhotosForm(FlaskForm):
@@ -92,9 +106,31 @@ class PhotosForm(FlaskForm):
     kept_photos = HiddenField()
 
 
+class RetireForm(FlaskForm):
+    """Take a structure out of service: the day and why (removed, replaced, found not ours)."""
+
+    retired_on = day("Retired on", "Enter the day it went out of service.")
+    retired_reason = text("Why", 500, required="Say why, like \"pipe removed in the 2026"
+                          " road work\" or \"not ours: a private drain\".")  # fmt: skip
+
+    def validate_retired_on(self, field: Any) -> None:
+        _not_future(self, field)
+
+
+class PaperDayForm(FlaskForm):
+    """A screening day on paper, added or corrected by hand."""
+
+    screened_on = day("Screened on (on paper)", "Enter the day it was screened.")
+
+    def validate_screened_on(self, field: Any) -> None:
+        _not_future(self, field)
+
+
 class ImportForm(FlaskForm):
     file = FileField("Inventory file")
     check_only = BooleanField("Only check the file: change nothing")
+    beside = BooleanField("Add new ids beside a stored structure (a new structure a few metres"
+                          " from one stored under another id)")  # fmt: skip
 
     def validate_file(self, field: Any) -> None:
         upload = field.data

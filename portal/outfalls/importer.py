@@ -60,6 +60,15 @@ class Refusal:
     field: str
     reason: str
     code: str | None = None
+    # Only this cell was refused: the rest of the row was imported (a bad date).
+    cell_only: bool = False
+
+    @property
+    def words(self) -> str:
+        """The reason, and for a cell refused alone, that the row came in without it."""
+        if self.cell_only:
+            return f"{self.reason} (left out; the rest was imported)"
+        return self.reason
 
 
 @dataclass(frozen=True)
@@ -115,15 +124,24 @@ COLUMNS = {
                          # ArcGIS cuts LAST_SCREENED to LAST_SCREE (fresh review, 2026-12-01).
                          "lastscree", "lastscreen", "lastscrn", "lastinsp", "screendate",
                          "scrndate", "inspdate", "lastdw"),
+    # The day the structure entered the inventory: mapped, installed or inventoried (the
+    # annual figures count it from then; without it, from the day it was entered here).
+    "inventoried_on": ("inventoriedon", "inventoried", "inventorydate", "mappedon", "mapped",
+                       "datemapped", "mapdate", "installed", "installedon", "installdate",
+                       "dateinstalled", "installdat", "installda"),
 }  # fmt: skip
 # The fields a staff member reads and edits, in the order of the forms.
 TEXT_FIELDS = ("location", "receiving_water", "drainage_area", "notes")
 SIZE_FIELDS = ("size_in", "height_in")
 STORED_FIELDS = ("structure_type", "latitude", "longitude", "location", "conveyance",
                  "material", "shape", "size_in", "height_in", "receiving_water",
-                 "drainage_area", "condition", "notes")  # fmt: skip
-# What an import may change: the fields, and the day of the last screening on paper.
-IMPORTED_FIELDS = (*STORED_FIELDS, "last_screened_on")
+                 "drainage_area", "condition", "notes", "inventoried_on")  # fmt: skip
+# What an import may change: the fields, and (added beside those stored, never over them)
+# a day the structure was screened on paper.
+PAPER_DAY = "last_screened_on"
+IMPORTED_FIELDS = (*STORED_FIELDS, PAPER_DAY)
+# The days a row gives, each refused alone: the rest of the row is imported all the same.
+DAY_FIELDS = (PAPER_DAY, "inventoried_on")
 # A shapefile's geometry column is called "Shape" in ArcGIS exports, holding "Point".
 GEOMETRY_WORDS = {"point", "point z", "point m", "point zm", "multipoint"}
 
@@ -301,6 +319,9 @@ DAMAGED = (shapefile.ShapefileException, struct.error, KeyError, ValueError, Ind
            EOFError, OverflowError)  # fmt: skip
 
 
+SHP_FILE_CODE = struct.pack(">i", 9994)
+
+
 def read_shapefile(parts: Mapping[str, bytes]) -> Sheet:
     """A point shapefile from its parts ({"shp": ..., "shx": ..., "dbf": ..., "prj": ...}),
     records numbered from 1."""
@@ -311,6 +332,11 @@ def read_shapefile(parts: Mapping[str, bytes]) -> Sheet:
             + ", ".join(f".{m}" for m in missing)
             + " is missing: give the .shp, .shx and .dbf together (zip them)."
         )
+    # Every .shp starts with the file code 9994 (big-endian); without it (a zip of zeros,
+    # fresh review 2026-12-01) the file is damaged, whatever pyshp would make of it.
+    if parts["shp"][:4] != SHP_FILE_CODE:
+        raise FileRefused("The shapefile cannot be read (is it damaged?): its .shp does not"
+                          " start as a shapefile does. Export it again.")  # fmt: skip
     prj = parts.get("prj", b"").decode("latin-1").strip()
     if prj and not prj.upper().startswith("GEOGCS"):
         system = re.match(r'\s*PROJCS\["([^"]+)"', prj)
@@ -489,8 +515,9 @@ def check_rows(
     records: list[Record] = []
     refusals: list[Refusal] = []
     for row in sheet.rows:
-        outcome = _check_row(row, columns, area, today)
+        outcome, cells = _check_row(row, columns, area, today)
         (records if isinstance(outcome, Record) else refusals).append(outcome)
+        refusals.extend(cells)
     # An id on two rows refuses both: which one is right cannot be told from the file.
     seen: dict[str, list[int]] = {}
     for record in records:
@@ -515,8 +542,32 @@ def check_rows(
 
 def _check_row(
     row: Row, columns: dict[str, str], area: Area, today: dt.date | None = None
-) -> Record | Refusal:
-    """One row as a record, or refused naming the file's own column (or "geometry")."""
+) -> tuple[Record | Refusal, list[Refusal]]:
+    """One row as a record, or refused naming the file's own column (or "geometry"), with
+    the cells refused alone (the record is stored without them)."""
+    outcome = _check_fields(row, columns, area)
+    if not isinstance(outcome, Record):
+        return outcome, []
+    cells = []
+    for name in DAY_FIELDS:
+        text = _cell(row.cells, columns.get(name))
+        if not text:
+            continue
+        try:
+            day = parse_day(text)
+        except ValueError:
+            reason = f"{text!r} is not a day (like 2024-05-17 or 5/17/2024)"
+        else:
+            if today is None or day <= today:
+                outcome.values[name] = day.isoformat()
+                continue
+            reason = f"{day.isoformat()} is in the future"
+        cells.append(Refusal(row.number, columns[name], reason, outcome.code, cell_only=True))
+    return outcome, cells
+
+
+def _check_fields(row: Row, columns: dict[str, str], area: Area) -> Record | Refusal:
+    """The row's id, place and fields (every one but the days), or the first one refused."""
 
     def refuse(name: str, reason: str, code: str | None) -> Refusal:
         return Refusal(row.number, columns.get(name, name), reason, code)
@@ -546,7 +597,8 @@ def _check_row(
     except ValueError as error:
         return refuse(where, str(error), code)
     if not area.contains(latitude, longitude):
-        return refuse(where, area.outside(latitude, longitude), code)
+        swapped = " (latitude and longitude swapped?)" if area.contains(longitude, latitude) else ""
+        return refuse(where, area.outside(latitude, longitude) + swapped, code)
     values["latitude"], values["longitude"] = round(latitude, PLACES), round(longitude, PLACES)
     for name in VOCABULARIES:
         text = _cell(row.cells, columns.get(name))
@@ -577,16 +629,6 @@ def _check_row(
             return refuse(name, f"longer than {MAX_TEXT} characters", code)
         if text:
             values[name] = text
-    text = _cell(row.cells, columns.get("last_screened_on"))
-    if text:
-        try:
-            day = parse_day(text)
-        except ValueError:
-            return refuse("last_screened_on", f"{text!r} is not a day (like 2024-05-17 or"
-                          " 5/17/2024)", code)  # fmt: skip
-        if today is not None and day > today:
-            return refuse("last_screened_on", f"{day.isoformat()} is in the future", code)
-        values["last_screened_on"] = day.isoformat()
     return Record(row.number, code, values)
 
 
@@ -621,13 +663,66 @@ def plan(records: list[Record], stored: Mapping[str, Mapping[str, Any]]) -> Plan
         changes = {
             name: value
             for name, value in record.values.items()
-            if not _same(current.get(name), value)
+            if not (
+                value in current.get("paper_days", ())
+                if name == PAPER_DAY
+                else _same(current.get(name), value)
+            )
         }
         if changes:
             result.updated.append((record, current["id"], changes))
         else:
             result.unchanged.append(record)
     return result
+
+
+# A new id this close to a stored structure with another id is taken for a renamed one
+# (renamed in the portal, then the old GIS file imported again), not a second structure.
+SAME_PLACE_M = 5.0
+# About 11 m of latitude and 8 m of longitude here: the neighbouring cells hold every
+# structure within SAME_PLACE_M.
+_CELL = 10_000
+
+
+def _cell_of(latitude: float, longitude: float) -> tuple[int, int]:
+    return round(latitude * _CELL), round(longitude * _CELL)
+
+
+def same_place(
+    planned: Plan,
+    stored: Mapping[str, Mapping[str, Any]],
+    codes_in_file: set[str],
+    id_column: str,
+    distance: Any,
+) -> list[Refusal]:
+    """Take out of `planned.added` each new id within SAME_PLACE_M of a structure stored
+    under another id (in service, and not in this file), and refuse it naming that one.
+    `distance(lat, lon, lat, lon)` gives metres."""
+    cells: dict[tuple[int, int], list[Mapping[str, Any]]] = {}
+    for key, row in stored.items():
+        if key not in codes_in_file and not row.get("retired_on"):
+            cells.setdefault(_cell_of(row["latitude"], row["longitude"]), []).append(row)
+    refusals, kept = [], []
+    for record in planned.added:
+        lat, lon = record.values["latitude"], record.values["longitude"]
+        a, b = _cell_of(lat, lon)
+        near = [
+            (distance(lat, lon, row["latitude"], row["longitude"]), row["code"])
+            for da in (-1, 0, 1) for db in (-1, 0, 1) for row in cells.get((a + da, b + db), ())
+        ]  # fmt: skip
+        near = sorted(pair for pair in near if pair[0] <= SAME_PLACE_M)
+        if not near:
+            kept.append(record)
+            continue
+        metres, other = near[0]
+        refusals.append(Refusal(record.number, id_column,
+            f"a new id {metres:.1f} m from {other}, stored under that id: if {other} is"
+            f" {record.code} renamed, give the file's row the id {other} (or rename it back"
+            f" on its page); if {record.code} is another structure at that place, import"
+            " again with \"Add new ids beside a stored structure\" ticked (--beside)",
+            record.code))  # fmt: skip
+    planned.added = kept
+    return refusals
 
 
 @dataclass
@@ -646,6 +741,11 @@ class Report:
     checked_only: bool = False
     refused_file: str | None = None
 
+    @property
+    def rows_refused(self) -> int:
+        """The rows refused whole (a cell refused alone left its row in)."""
+        return len({r.number for r in self.refusals if not r.cell_only})
+
     def lines(self) -> list[str]:
         """The report as plain lines (the command prints them; the page shows the same)."""
         if self.refused_file:
@@ -658,8 +758,11 @@ class Report:
         counts = (
             f"{'would add' if verb else 'added'} {self.added},"
             f" {'would update' if verb else 'updated'} {self.updated},"
-            f" unchanged {self.unchanged}, refused {len(self.refusals)}"
+            f" unchanged {self.unchanged}, refused {self.rows_refused}"
         )
+        cells = len(self.refusals) - sum(not r.cell_only for r in self.refusals)
+        if cells:
+            counts += f", cells left out {cells}"
         lines = [head, counts]
         for refusal in self.refusals:
             which = (
@@ -667,9 +770,7 @@ class Report:
                 if refusal.code and refusal.reason[:1] != refusal.code[:1]
                 else ""
             )
-            lines.append(
-                f"  {self.unit} {refusal.number}{which}, {refusal.field}: {refusal.reason}"
-            )
+            lines.append(f"  {self.unit} {refusal.number}{which}, {refusal.field}: {refusal.words}")
         if self.ignored:
             lines.append("Columns not read: " + ", ".join(self.ignored))
         if self.not_in_file:

@@ -11,7 +11,7 @@ from typing import Any
 import sqlite_utils
 
 from portal.core.db import insert, transaction
-from portal.outfalls import importer, rotation
+from portal.outfalls import history, importer, rotation
 from portal.outfalls.importer import Area, FileRefused, Plan, Report
 from portal.staff.queue import METERS_PER_DEGREE, distance_m
 
@@ -24,8 +24,17 @@ def area_of(settings: Any) -> Area:
 
 
 def stored(db: sqlite_utils.Database) -> dict[str, Row]:
-    """Every structure by its id, case-folded (as the importer compares them)."""
-    return {row["code"].casefold(): row for row in db.query("SELECT * FROM outfalls")}
+    """Every structure by its id, case-folded (as the importer compares them), with the
+    set of its `paper_days`."""
+    days: dict[int, set[str]] = {}
+    for outfall_id, day in db.execute(
+        "SELECT outfall_id, screened_on FROM outfall_paper_screenings"
+    ):
+        days.setdefault(outfall_id, set()).add(day)
+    return {
+        row["code"].casefold(): {**row, "paper_days": days.get(row["id"], set())}
+        for row in db.query("SELECT * FROM outfalls")
+    }
 
 
 def get(db: sqlite_utils.Database, outfall_id: int) -> Row | None:
@@ -60,11 +69,12 @@ def nearest(
     within_m: float = 2000,
     outfalls_only: bool = False,
 ) -> list[Row]:
-    """The structures nearest a place, nearest first, each with its `distance` (metres);
-    only those within `within_m` (a box through the index, then the exact distance)."""
+    """The structures in service nearest a place, nearest first, each with its `distance`
+    (metres); only those within `within_m` (a box through the index, then the exact distance)."""
     dlat = within_m / METERS_PER_DEGREE
     dlon = within_m / (METERS_PER_DEGREE * max(math.cos(math.radians(latitude)), 0.01))
-    only = " AND structure_type = 'outfall'" if outfalls_only else ""
+    # A retired structure is no longer there to screen, trace or point to.
+    only = " AND retired_on IS NULL" + (" AND structure_type = 'outfall'" if outfalls_only else "")
     rows = []
     for row in db.query(
         "SELECT id, code, structure_type, latitude, longitude, location, receiving_water"
@@ -87,9 +97,11 @@ def import_file(
     actor: str,
     stamp: str,
     check_only: bool = False,
+    beside: bool = False,
 ) -> Report:
     """Read, check and (unless `check_only`) store a file in one transaction; the report
-    says what was added, updated, unchanged and refused."""
+    says what was added, updated, unchanged and refused. A new id at the place of a stored
+    structure is refused (importer.same_place) unless `beside`."""
     try:
         sheet = (
             sheet_or_data
@@ -99,14 +111,19 @@ def import_file(
     except FileRefused as error:
         return Report(name, "row", 0, 0, 0, 0, [], [], 0, check_only, str(error))
     records, refusals = importer.check_rows(sheet, area, dt.date.fromisoformat(stamp[:10]))
-    with transaction(db):
-        current = stored(db)
-        planned = importer.plan(records, current)
-        if not check_only:
-            apply(db, planned, actor=actor, stamp=stamp)
     in_file = {record.code.casefold() for record in records} | {
         refusal.code.casefold() for refusal in refusals if refusal.code
     }
+    with transaction(db):
+        current = stored(db)
+        planned = importer.plan(records, current)
+        if not beside:
+            refusals += importer.same_place(
+                planned, current, in_file, sheet.columns["code"], distance_m
+            )
+            refusals.sort(key=lambda refusal: refusal.number)
+        if not check_only:
+            apply(db, planned, actor=actor, stamp=stamp)
     return Report(
         file=name,
         unit=sheet.unit,
@@ -122,20 +139,38 @@ def import_file(
 
 
 def apply(db: sqlite_utils.Database, planned: Plan, *, actor: str, stamp: str) -> None:
-    """Store a plan (call inside a transaction)."""
+    """Store a plan (call inside a transaction); every change goes in the audit log."""
     for record in planned.added:
-        insert(db, "outfalls", {
-            "code": record.code, "structure_type": "outfall", **record.values,
-            "created_at": stamp, "updated_at": stamp, "updated_by": actor,
-        })  # fmt: skip
+        _add(db, {"code": record.code, "structure_type": "outfall", **record.values},
+             actor, stamp)  # fmt: skip
     for _, row_id, changes in planned.updated:
         _update(db, row_id, changes, actor, stamp)
+
+
+def _add(db: sqlite_utils.Database, values: Row, actor: str, stamp: str) -> int:
+    paper = values.pop(importer.PAPER_DAY, None)
+    row_id = insert(db, "outfalls", {
+        **values, "created_at": stamp, "updated_at": stamp, "updated_by": actor,
+    })  # fmt: skip
+    history.log(db, row_id, history.ADDED, None, values["code"], actor=actor, stamp=stamp)
+    if paper:
+        history.add_paper_day(db, row_id, paper, actor=actor, stamp=stamp)
+    return row_id
 
 
 def _update(db: sqlite_utils.Database, row_id: int, changes: Row, actor: str, stamp: str):
     unknown = set(changes) - set(importer.IMPORTED_FIELDS) - {"code"}
     if unknown:
         raise KeyError(f"not an inventory field: {sorted(unknown)}")
+    changes = dict(changes)
+    if paper := changes.pop(importer.PAPER_DAY, None):
+        history.add_paper_day(db, row_id, paper, actor=actor, stamp=stamp)
+    current = get(db, row_id) or {}
+    changes = {name: value for name, value in changes.items() if current.get(name) != value}
+    if not changes:
+        return
+    for name, value in changes.items():
+        history.log(db, row_id, name, current.get(name), value, actor=actor, stamp=stamp)
     sets = ", ".join(f'"{name}" = ?' for name in changes)
     db.execute(
         f"UPDATE outfalls SET {sets}, updated_at = ?, updated_by = ? WHERE id = ?",
@@ -147,11 +182,26 @@ def save(db: sqlite_utils.Database, row_id: int | None, values: Row, actor: str,
     """A staff edit (or a new structure, `row_id` None); returns the structure's id."""
     with transaction(db):
         if row_id is None:
-            return insert(db, "outfalls", {
-                **values, "created_at": stamp, "updated_at": stamp, "updated_by": actor,
-            })  # fmt: skip
+            return _add(db, dict(values), actor, stamp)
         _update(db, row_id, values, actor, stamp)
         return row_id
+
+
+def retire(db: sqlite_utils.Database, row_id: int, day: str | None, reason: str | None, *,
+           actor: str, stamp: str) -> None:  # fmt: skip
+    """Retire a structure from `day` for `reason`, or (`day` None) bring it back into
+    service from the day this is done; both in the audit log, dated for the figures."""
+    with transaction(db):
+        current = get(db, row_id)
+        if current is None or current["retired_on"] == day:
+            return
+        history.log(db, row_id, "retired_on", current["retired_on"], day, actor=actor,
+                    stamp=stamp, effective_on=day or stamp[:10],
+                    reason=reason or "brought back into service")  # fmt: skip
+        db.execute(
+            "UPDATE outfalls SET retired_on = ?, retired_reason = ?, updated_at = ?,"
+            " updated_by = ? WHERE id = ?", [day, reason if day else None, stamp, actor, row_id],
+        )  # fmt: skip
 
 
 def photos_of(db: sqlite_utils.Database, outfall_id: int) -> list[Row]:
@@ -200,13 +250,16 @@ def geojson_features(
     in the public file, no free-text notes)."""
     left_out = {"latitude", "longitude", *(PRIVATE_FIELDS if public else ())}
     turns = {row["id"]: row["turn"] for row in rotation.turns(db, rule, today)}
-    for row in db.query("SELECT * FROM outfalls ORDER BY code"):
+    # A retired structure leaves the public file; the staff file keeps it, with its day.
+    query = "SELECT * FROM outfalls" + (" WHERE retired_on IS NULL" if public else "")
+    for row in db.query(query + " ORDER BY code"):
         turn = turns.get(row["id"])
         properties = {
             "id": row["code"],
             **{name: row[name] for name in importer.STORED_FIELDS if name not in left_out},
             "last_screened": turn.last.isoformat() if turn and turn.last else None,
             "next_screening_due": turn.due.isoformat() if turn else None,
+            **({} if public else {"retired_on": row["retired_on"]}),
             "updated_at": row["updated_at"],
         }
         yield {

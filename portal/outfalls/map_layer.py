@@ -10,13 +10,15 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlite_utils
-from flask import url_for
+from flask import current_app, url_for
 from folium.map import Layer
 from folium.template import Template
 
 from content_model.theme import asset_url
+from portal.core.clock import local_today
 from portal.outfalls.choices import labels
 from portal.outfalls.inventory import nearest
+from portal.outfalls.rotation import Turn, turns
 from portal.staff.maps import _script_json
 
 LAYER_NAME = "Outfalls and structures"
@@ -29,15 +31,21 @@ class StructurePoint:
     code: str  # the inventory's id, e.g. "OF-012"
     label: str  # its kind, e.g. "Outfall"
     url: str  # its page, e.g. "/staff/outfalls/3/"
+    # Its place in the screening rotation ("overdue", "due", "later"; "" off the rotation)
+    # and its words, e.g. "Overdue, last screened 2024-05-01".
+    state: str = ""
+    screening: str = ""
 
     def __post_init__(self) -> None:
         if not self.url.startswith("/") or self.url.startswith("//"):
             raise ValueError(f"structure URL must be a path on this site: {self.url!r}")
 
 
-# A hollow dark ring: unlike the cases' filled status colours. Clusters of structures are
-# white squares with a double black border and their count in black: no status colour (nor
-# the near-black of "closed"), and square where the cases' clusters are round.
+# A hollow dark ring: unlike the cases' filled status colours; an overdue outfall's ring is
+# thicker and dark red, one due this month dark amber (the popup says which in words).
+# Clusters of structures are white squares with a double black border and their count in
+# black: no status colour (nor the near-black of "closed"), and square where the cases'
+# clusters are round.
 _TEMPLATE = Template(
     """
     {% macro header(this, kwargs) %}
@@ -52,15 +60,24 @@ _TEMPLATE = Template(
             var markers = [];
             for (var i = 0; i < data.length; i++) {
                 (function (row) {
+                    var ring = {overdue: ["#a4161a", 5, 8], due: ["#7a4b00", 4, 7]}[row[5]]
+                        || ["#1f2d3d", 3, 6];
                     var marker = L.circleMarker([row[0], row[1]], {
-                        radius: 6, color: "#1f2d3d", weight: 3,
+                        radius: ring[2], color: ring[0], weight: ring[1],
                         fillColor: "#ffffff", fillOpacity: 1
                     });
                     marker.bindPopup(function () {
+                        var box = document.createElement("div");
                         var link = document.createElement("a");
                         link.href = row[4];
                         link.textContent = row[2] + " \\u00b7 " + row[3];
-                        return link;
+                        box.appendChild(link);
+                        if (row[6]) {
+                            var line = document.createElement("div");
+                            line.textContent = row[6];
+                            box.appendChild(line);
+                        }
+                        return box;
                     });
                     markers.push(marker);
                 })(data[i]);
@@ -106,7 +123,14 @@ class StructureLayer(Layer):
 
 def _row(point: StructurePoint) -> list[Any]:
     return [round(point.latitude, 6), round(point.longitude, 6), point.code, point.label,
-            point.url]  # fmt: skip
+            point.url, point.state, point.screening]  # fmt: skip
+
+
+def screening_words(turn: Turn) -> str:
+    """A structure's place in the rotation for its popup, e.g. "Overdue (due 2024-05-01),
+    never screened"."""
+    last = f"last screened {turn.last.isoformat()}" if turn.last else "never screened"
+    return f"{turn.words} (due {turn.due.isoformat()}), {last}"
 
 
 # The outfalls shown with a case: the nearest few, as far as a flow may plausibly be traced.
@@ -124,12 +148,20 @@ def _pages() -> Callable[[int], str]:
 def inventory_layers(db: sqlite_utils.Database) -> list[Layer]:
     """Every structure, clustered (none: no layer, and the map stays as it was)."""
     page, words = _pages(), labels("structure_type")
-    points = [
-        StructurePoint(lat, lon, code, words.get(kind, kind), page(row_id))
-        for row_id, code, kind, lat, lon in db.execute(
-            "SELECT id, code, structure_type, latitude, longitude FROM outfalls"
-        )
-    ]
+    rotation = {
+        row["id"]: row["turn"]
+        for row in turns(db, current_app.extensions["outfalls"], local_today())
+    }
+    points = []
+    for row_id, code, kind, lat, lon in db.execute(
+        "SELECT id, code, structure_type, latitude, longitude FROM outfalls"
+        " WHERE retired_on IS NULL"
+    ):
+        turn = rotation.get(row_id)
+        points.append(StructurePoint(
+            lat, lon, code, words.get(kind, kind), page(row_id),
+            turn.state if turn else "", screening_words(turn) if turn else "",
+        ))  # fmt: skip
     return [StructureLayer(points, clustered=True)] if points else []
 
 

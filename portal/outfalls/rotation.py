@@ -1,11 +1,12 @@
 """The screening rotation: every outfall screened in dry weather at least once in N years
 (content/outfalls.yaml, screening.every_years). An outfall is next due N years after its
-last screening (in the portal, or on paper before it: the import's last-screened date).
-Our readings, in the content: one never screened is due when it enters the inventory
-(never_screened_due_within_days, 0 by default: the permit asks every outfall be screened
-once in the term), and one whose last call was suspect or obvious is due again within
-rescreen_suspect_within_days (30). Only outfalls are on the rotation, not catch basins or
-manholes."""
+last screening (in the portal, or on paper before it: the latest paper day).
+Our readings, in the content: one never screened is due N years after its inventory day
+(NEVER_SCREENED_CYCLE: the day it was mapped or installed, else the day it was entered here;
+never_screened_due_within_days, when a pack sets it, makes it that many days instead), and
+one whose last call was suspect or obvious is due again within rescreen_suspect_within_days
+(30). Only outfalls in service are on the rotation, not catch basins, manholes or retired
+outfalls."""
 
 from __future__ import annotations
 
@@ -37,8 +38,16 @@ class Rule(Protocol):
     """What the rotation reads of content/outfalls.yaml (content_model.outfalls)."""
 
     every_years: int
-    first_within_days: int
+    first_within_days: int | None
     follow_up_within_days: int
+
+
+# Our reading where the permit is silent (fresh review, 2026-12-01, Misleads 5): an outfall
+# never screened has the same N years as any other, counted from the day it entered the
+# inventory. "Due at once" made every outfall overdue the day after an import, so "overdue"
+# told the officer nothing; an inventory mapped in 2018 and never screened is overdue, one
+# mapped this year is not. A pack may set never_screened_due_within_days to count days instead.
+NEVER_SCREENED_CYCLE = "every_years after the inventory day"
 
 
 @dataclass(frozen=True)
@@ -63,7 +72,11 @@ def turn(
     """When an outfall screened last on `last` (or never, added on `added`) is next due;
     `suspect`: its last screening's call was suspect or obvious."""
     if last is None:
-        due, why = added + dt.timedelta(days=rule.first_within_days), "never"
+        if rule.first_within_days is None:  # NEVER_SCREENED_CYCLE
+            due = add_years(added, rule.every_years)
+        else:
+            due = added + dt.timedelta(days=rule.first_within_days)
+        why = "never"
     elif suspect:
         due, why = last + dt.timedelta(days=rule.follow_up_within_days), "follow-up"
     else:
@@ -76,23 +89,32 @@ def _day(stamp: str | None) -> dt.date | None:
     return dt.date.fromisoformat(stamp[:10]) if stamp else None
 
 
-# Each outfall's last screening in the portal (its day and call) beside the last one on paper
-# (outfalls.last_screened_on, from the import): the later of the two counts.
+# Each outfall in service with its last screening in the portal (its day and call) beside its
+# latest day on paper (outfall_paper_screenings): the later of the two counts.
 TURN_SQL = """
-SELECT o.*, s.last, s.overall AS last_overall FROM outfalls o
+SELECT o.*, s.last, s.overall AS last_overall, p.on_paper FROM outfalls o
 LEFT JOIN (SELECT outfall_id, screened_at AS last, overall, row_number() OVER (
     PARTITION BY outfall_id ORDER BY screened_at DESC, id DESC) AS n FROM screenings) s
     ON s.outfall_id = o.id AND s.n = 1
-WHERE o.structure_type = 'outfall'
+LEFT JOIN (SELECT outfall_id, max(screened_on) AS on_paper FROM outfall_paper_screenings
+    GROUP BY outfall_id) p ON p.outfall_id = o.id
+WHERE o.structure_type = 'outfall' AND o.retired_on IS NULL
 """
 
 
 def _turn_of_row(row: dict[str, Any], rule: Rule, today: dt.date) -> Turn:
-    in_portal, on_paper = _day(row["last"]), _day(row["last_screened_on"])
+    in_portal, on_paper = _day(row["last"]), _day(row["on_paper"])
+    added = inventory_day(row)
     if on_paper and (in_portal is None or on_paper > in_portal):
-        return turn(on_paper, _day(row["created_at"]), rule, today)
+        return turn(on_paper, added, rule, today)
     suspect = row["last_overall"] in ("suspect", "obvious")
-    return turn(in_portal, _day(row["created_at"]), rule, today, suspect=suspect)
+    return turn(in_portal, added, rule, today, suspect=suspect)
+
+
+def inventory_day(row: dict[str, Any]) -> dt.date:
+    """The day a structure entered the inventory: its own (mapped, installed), or the day it
+    was entered in the portal."""
+    return dt.date.fromisoformat(row.get("inventoried_on") or row["created_at"][:10])
 
 
 def turns(
@@ -107,8 +129,8 @@ def turns(
 
 
 def turn_of(db: sqlite_utils.Database, outfall: dict[str, Any], rule: Rule, today: dt.date):
-    """One outfall's turn (None: not an outfall, so not on the rotation)."""
-    if outfall["structure_type"] != "outfall":
+    """One outfall's turn (None: not an outfall in service, so not on the rotation)."""
+    if outfall["structure_type"] != "outfall" or outfall.get("retired_on"):
         return None
     (row,) = turns(db, rule, today, "o.id = ?", (outfall["id"],))
     return row["turn"]

@@ -110,3 +110,55 @@ def last_screened_on_paper(db: sqlite_utils.Database) -> None:
     """The day an outfall was last screened before the portal (on paper or in a spreadsheet),
     as the import gives it: the rotation counts from the later of it and the portal's own."""
     add_columns(db, [("outfalls", "last_screened_on", "TEXT")])
+
+
+# 003 is the screening sheet's (corrections and weather), merged beside this one.
+INVENTORY_HISTORY = """
+-- Every change to a structure, by whom and when: the inventory's audit log, and its history.
+-- `effective_on` is the day the change holds from (a retirement's own day; an edit's, the day
+-- it was made), so the annual figures read each structure as it was at the end of a period.
+-- `field` is a column of outfalls ("structure_type", "retired_on", ...), "added" for a new
+-- structure, or "paper_screening" for a screening day on paper added, corrected or removed.
+CREATE TABLE IF NOT EXISTS outfall_changes (
+    id INTEGER PRIMARY KEY,
+    outfall_id INTEGER NOT NULL REFERENCES outfalls (id),
+    field TEXT NOT NULL,
+    old_value TEXT,
+    new_value TEXT,
+    effective_on TEXT NOT NULL,
+    reason TEXT,
+    changed_at TEXT NOT NULL,
+    changed_by TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS outfall_changes_of ON outfall_changes (outfall_id, field, effective_on);
+
+-- Screenings made before the portal, on paper or in a spreadsheet: one row a day, as many
+-- as there were (an import adds the file's day beside those stored, never over them).
+CREATE TABLE IF NOT EXISTS outfall_paper_screenings (
+    id INTEGER PRIMARY KEY,
+    outfall_id INTEGER NOT NULL REFERENCES outfalls (id),
+    screened_on TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    recorded_by TEXT NOT NULL,
+    UNIQUE (outfall_id, screened_on)
+);
+"""
+
+
+@migrations(name="004_inventory_history")
+def inventory_history(db: sqlite_utils.Database) -> None:
+    """Retirement, the day a structure entered the inventory, every paper screening day (not
+    one overwritten column) and the dated changes the annual figures read the past from."""
+    run(db, INVENTORY_HISTORY)
+    add_columns(db, [
+        ("outfalls", "inventoried_on", "TEXT"),
+        ("outfalls", "retired_on", "TEXT"),
+        ("outfalls", "retired_reason", "TEXT"),
+    ])  # fmt: skip
+    if "last_screened_on" in db["outfalls"].columns_dict:
+        db.execute(
+            "INSERT OR IGNORE INTO outfall_paper_screenings (outfall_id, screened_on,"
+            " recorded_at, recorded_by) SELECT id, last_screened_on, updated_at, updated_by"
+            " FROM outfalls WHERE last_screened_on IS NOT NULL"
+        )
+        db.execute("ALTER TABLE outfalls DROP COLUMN last_screened_on")

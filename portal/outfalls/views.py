@@ -3,6 +3,7 @@ the import page, and the GeoJSON for staff."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import math
 
@@ -17,14 +18,22 @@ from flask import (
     request,
     url_for,
 )
+from flask_wtf import FlaskForm
 
 from portal.core.cases import new_submission_key
 from portal.core.clock import local_stamp, local_today
 from portal.core.db import get_db, transaction
 from portal.intake.pending import keep_photos
-from portal.outfalls import inventory
+from portal.outfalls import history, importer, inventory
 from portal.outfalls.choices import VOCABULARIES, labels
-from portal.outfalls.forms import MAX_IMPORT_BYTES, ImportForm, OutfallForm, PhotosForm
+from portal.outfalls.forms import (
+    MAX_IMPORT_BYTES,
+    ImportForm,
+    OutfallForm,
+    PaperDayForm,
+    PhotosForm,
+    RetireForm,
+)
 from portal.outfalls.rotation import turn_of, turns
 from portal.staff.auth import current_staff
 from portal.staff.cases import photo_response
@@ -69,8 +78,9 @@ def inventory_list():
             where.append(f"{column} = ?")
             params.append(filters[name])
     rows = list(db.query(
-        "SELECT id, code, structure_type, location, receiving_water, drainage_area, condition"
-        f" FROM outfalls WHERE {' AND '.join(where)} ORDER BY code", params))  # fmt: skip
+        "SELECT id, code, structure_type, location, receiving_water, drainage_area,"
+        f" condition, retired_on FROM outfalls WHERE {' AND '.join(where)} ORDER BY code",
+        params))  # fmt: skip
     by_id = {row["id"]: row["turn"] for row in turns(db, _settings(), local_today())}
     for row in rows:
         row["turn"] = by_id.get(row["id"])
@@ -109,8 +119,10 @@ def detail(outfall_id: int):
     return _detail_page(_get(outfall_id), PhotosForm(formdata=None))
 
 
-def _detail_page(outfall: dict, photos_form: PhotosForm, status: int = 200):
+def _detail_page(outfall: dict, photos_form: PhotosForm, status: int = 200, **forms):
     db = get_db()
+    forms.setdefault("retire_form", RetireForm(formdata=None))
+    forms.setdefault("paper_form", PaperDayForm(formdata=None))
     screenings = list(db.query(
         "SELECT id, screened_at, inspector, flow, overall FROM screenings WHERE outfall_id = ?"
         " ORDER BY screened_at DESC, id DESC", [outfall["id"]]))  # fmt: skip
@@ -122,6 +134,11 @@ def _detail_page(outfall: dict, photos_form: PhotosForm, status: int = 200):
         photos_form=photos_form,
         screenings=screenings,
         turn=turn_of(db, outfall, _settings(), local_today()),
+        paper_days=history.paper_days(db, outfall["id"]),
+        changes=history.changes_of(db, outfall["id"]),
+        change_words=history.change_words,
+        today_iso=local_today().isoformat(),
+        **forms,
         every_years=_settings().every_years,
         nearby=[
             n
@@ -150,6 +167,8 @@ def edit(outfall_id: int):
         for name in ("size_in", "height_in"):
             value = outfall[name]
             getattr(form, name).data = f"{value:g}" if value is not None else ""
+        since = outfall["inventoried_on"]
+        form.inventoried_on.data = dt.date.fromisoformat(since) if since else None
     return _edit(form, outfall)
 
 
@@ -167,7 +186,9 @@ def _edit(form: OutfallForm, outfall: dict | None):
                 flash(f"{form.code.data} saved.", "success")
                 return redirect(url_for("outfalls.detail", outfall_id=saved), code=303)
         status = 422
-    return render_template("staff/outfalls/edit.html", form=form, outfall=outfall), status
+    return render_template(
+        "staff/outfalls/edit.html", form=form, outfall=outfall, every_years=_settings().every_years
+    ), status
 
 
 @bp.route("/<int:outfall_id>/photos", methods=["POST"])
@@ -194,6 +215,62 @@ def add_photos(outfall_id: int):
     )
 
 
+def _done(outfall_id: int, message: str, anchor: str):
+    flash(message, "success")
+    return redirect(url_for("outfalls.detail", outfall_id=outfall_id, _anchor=anchor), 303)
+
+
+@bp.route("/<int:outfall_id>/retire", methods=["POST"])
+def retire(outfall_id: int):
+    """Retire a structure (the day and why), or bring a retired one back into service."""
+    outfall = _get(outfall_id)
+    actor, stamp = current_staff()["username"], local_stamp()
+    if outfall["retired_on"]:
+        form = FlaskForm()
+        if not form.validate():
+            abort(400)
+        inventory.retire(get_db(), outfall_id, None, None, actor=actor, stamp=stamp)
+        return _done(outfall_id, f"{outfall['code']} is back in service.", "in-service")
+    form = RetireForm()
+    if not form.validate():
+        return _detail_page(outfall, PhotosForm(formdata=None), 422, retire_form=form)
+    inventory.retire(get_db(), outfall_id, form.retired_on.data.isoformat(),
+                     form.retired_reason.data, actor=actor, stamp=stamp)  # fmt: skip
+    return _done(outfall_id, f"{outfall['code']} retired.", "in-service")
+
+
+@bp.route("/<int:outfall_id>/paper", methods=["POST"])
+@bp.route("/<int:outfall_id>/paper/<int:paper_id>", methods=["POST"])
+def paper_day(outfall_id: int, paper_id: int | None = None):
+    """Add a screening day on paper, or correct or remove one."""
+    outfall = _get(outfall_id)
+    db = get_db()
+    actor, stamp = current_staff()["username"], local_stamp()
+    removing = paper_id is not None and request.form.get("action") == "remove"
+    form = PaperDayForm()
+    if removing:
+        if not FlaskForm().validate():
+            abort(400)
+    elif not form.validate():
+        return _detail_page(outfall, PhotosForm(formdata=None), 422, paper_form=form)
+    day = None if removing else form.screened_on.data.isoformat()
+    with transaction(db):
+        if paper_id is None:
+            done = history.add_paper_day(db, outfall_id, day, actor=actor, stamp=stamp)
+        else:
+            reason = "removed by hand" if removing else "corrected by hand"
+            done = history.change_paper_day(
+                db, outfall_id, paper_id, day, actor=actor, stamp=stamp, reason=reason
+            )
+    if not done and paper_id is not None and not removing:
+        form.screened_on.errors = [f"{outfall['code']} already has that paper day, or it is"
+                                   " the day stored."]  # fmt: skip
+        return _detail_page(outfall, PhotosForm(formdata=None), 422, paper_form=form)
+    words = "removed" if removing else "corrected" if paper_id else "added"
+    message = f"Paper screening day {words}." if done else "That paper day was already there."
+    return _done(outfall_id, message, "paper-days")
+
+
 @bp.route("/photos/<int:photo_id>")
 def photo(photo_id: int):
     return photo_response("outfall_photos", photo_id, "outfall")
@@ -214,9 +291,12 @@ def import_page():
                 report = inventory.import_file(
                     get_db(), name, data, inventory.area_of(current_app.extensions["content"]
                     .settings), actor=f"import {name} by {current_staff()['username']}",
-                    stamp=local_stamp(), check_only=form.check_only.data)  # fmt: skip
+                    stamp=local_stamp(), check_only=form.check_only.data,
+                    beside=form.beside.data)  # fmt: skip
         status = 422 if form.errors or (report and report.refused_file) else 200
-    return render_template("staff/outfalls/import.html", form=form, report=report), status
+    return render_template("staff/outfalls/import.html", form=form, report=report,
+                           every_years=_settings().every_years,
+                           same_place_m=importer.SAME_PLACE_M), status  # fmt: skip
 
 
 def geojson_response(public: bool) -> Response:

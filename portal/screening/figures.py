@@ -1,9 +1,10 @@
 """The outfall inventory's and dry-weather screening's part of the annual report: the
 figures the State's MS4 permit asks about outfalls, each from the records behind it.
 
-Counted by the day things happened, so a closed year does not move: an outfall is in the
-inventory from the day it was entered (`created_at`); a screening counts on the day it was
-made, in the portal or on paper before it (the import's last-screened day). The permit term
+Counted by the day things happened, so a closed year does not move: each structure as it was
+at the end of the period (portal/outfalls/history.py: its type then, in service or retired
+then, in the inventory from its inventory day or its first screening if earlier); a
+screening counts on the day it was made, in the portal or on paper before it. The permit term
 is content/outfalls.yaml's `permit_term_starts`, or, where the content leaves it out, the
 rotation's length ending with the period (our reading: the permit asks that every outfall
 be screened once in the term, and the rotation is that term's length).
@@ -17,6 +18,7 @@ from typing import Any
 import sqlite_utils
 from flask import current_app
 
+from portal.outfalls.history import as_of
 from portal.outfalls.rotation import add_years
 from portal.staff.figures import Figure, Section, Window, records
 
@@ -30,37 +32,33 @@ def term_start(settings: Any, window: Window) -> str:
     return add_years(dt.date.fromisoformat(window[1]), -settings.every_years).isoformat()
 
 
-# The inventory at the end of the period (`?`: the day after it): what had been entered.
-INVENTORY = (
-    "SELECT id, code, substr(created_at, 1, 10) AS day, latitude, longitude FROM outfalls"
-    " WHERE structure_type = 'outfall' AND created_at < ?"
-)
-
-
-def screened_between(db: sqlite_utils.Database, since: str, until: str):
-    """Outfalls of the inventory at `until` screened from `since` to before `until`, in the
-    portal or on paper: (id, code, the first such day)."""
-    return db.execute(
-        f"SELECT o.id, o.code, min(d.day) FROM ({INVENTORY}) o JOIN ("
-        " SELECT outfall_id AS id, substr(screened_at, 1, 10) AS day FROM screenings"
-        " UNION ALL SELECT id, last_screened_on FROM outfalls WHERE last_screened_on IS NOT NULL"
-        ") d ON d.id = o.id WHERE d.day >= ? AND d.day < ? GROUP BY o.id ORDER BY o.code",
-        [until, since, until],
-    ).fetchall()
+def screened_between(db: sqlite_utils.Database, outfalls: list[dict], since: str, until: str):
+    """Of `outfalls` (the inventory at `until`), those screened from `since` to before
+    `until`, in the portal or on paper: (id, code, the first such day)."""
+    first: dict[int, str] = {}
+    for outfall_id, day in db.execute(
+        "SELECT outfall_id, substr(screened_at, 1, 10) FROM screenings"
+        " WHERE screened_at >= ? AND screened_at < ? UNION ALL SELECT outfall_id, screened_on"
+        " FROM outfall_paper_screenings WHERE screened_on >= ? AND screened_on < ?",
+        [since, until, since, until],
+    ):
+        first[outfall_id] = min(day, first.get(outfall_id, day))
+    return [(row["id"], row["code"], first[row["id"]]) for row in outfalls if row["id"] in first]
 
 
 def outfall_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime) -> list[Section]:
     settings = current_app.extensions["outfalls"]
     start, end = window
     first = term_start(settings, window)
-    outfalls = db.execute(INVENTORY, [end]).fetchall()
-    others = db.execute(
-        "SELECT id, code, substr(created_at, 1, 10) FROM outfalls"
-        " WHERE structure_type != 'outfall' AND created_at < ?",
-        [end],
-    ).fetchall()
-    in_period = screened_between(db, start, end)
-    in_term = screened_between(db, first, end)
+    inventory = as_of(db, end)
+    outfalls = [row for row in inventory if row["structure_type"] == "outfall"]
+    others = [
+        (row["id"], row["code"], row["day"])
+        for row in inventory
+        if row["structure_type"] != "outfall"
+    ]
+    in_period = screened_between(db, outfalls, start, end)
+    in_term = screened_between(db, outfalls, first, end)
     screened_in_term = {row[0] for row in in_term}
     screenings = db.execute(
         "SELECT s.id, o.code, s.overall, substr(s.screened_at, 1, 10) FROM screenings s"
@@ -75,7 +73,7 @@ def outfall_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
             "screening_id",
         )
 
-    outfall_rows = [(i, code, day) for i, code, day, _, _ in outfalls]
+    outfall_rows = [(row["id"], row["code"], row["day"]) for row in outfalls]
     return [
         Section(
             "Outfalls and dry-weather screening",
@@ -90,9 +88,9 @@ def outfall_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
                     "Outfalls mapped (with a place on the map)",
                     records(
                         [
-                            (i, code, day)
-                            for i, code, day, lat, lon in outfalls
-                            if lat is not None and lon is not None
+                            (row["id"], row["code"], row["day"])
+                            for row in outfalls
+                            if row["latitude"] is not None and row["longitude"] is not None
                         ],
                         OUTFALL,
                         "outfall_id",
@@ -139,10 +137,15 @@ def outfall_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
                     " end of the period (our reading; set permit_term_starts in"
                     " content/outfalls.yaml to the permit's own start)."
                 ),
-                "An outfall counts in the inventory from the day it was entered; a screening "
-                "on the day it was made, in the portal or on paper before it (the import's "
-                "last-screened day). Every outfall in the inventory has a place: the import "
-                "refuses one without.",
+                "Each structure is counted as it was at the end of the period: its type "
+                "then, and in service unless retired by then (a structure retired later still "
+                "counts in the periods it served). Our reading: an outfall is in the inventory "
+                "from its inventory day (the day it was mapped or installed, from the import "
+                "or its page; without one, the day it was entered in the portal), or from its "
+                "first screening if that is earlier, since a screening, even on paper, shows "
+                "it was there. A screening counts on the day it was made, in the portal or on "
+                "paper before it (each paper day in its own period). Every outfall in the "
+                "inventory has a place: the import refuses one without.",
             ),
         )
     ]

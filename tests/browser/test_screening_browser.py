@@ -238,6 +238,20 @@ def test_the_inventory_pages_on_a_phone(open_tab, field):
     page.get_by_role("button", name="Import").click()
     expect(page.locator(".import-report")).to_contain_text("Would add: 1")
     check(page, "import report, phone")
+    # A paper screening day by hand, then the structure retired (refused first: no reason).
+    page.goto(f"{url}/staff/outfalls/?q=brook")
+    page.get_by_role("link", name="OF-004").click()
+    page.get_by_label("Screened on (on paper)").fill("2024-05-17")
+    page.get_by_role("button", name="Add the paper day").click()
+    expect(page.locator("#paper-days + p + ul")).to_contain_text("May 17, 2024")
+    page.get_by_label("Retired on").fill("2024-06-01")
+    page.get_by_role("button", name="Retire OF-004").click()
+    expect(page.locator(".error-summary")).to_contain_text("Say why")
+    check(page, "retire refused, phone")
+    page.get_by_label("Why", exact=True).fill("pipe removed in the road work")
+    page.get_by_role("button", name="Retire OF-004").click()
+    expect(page.locator("main")).to_contain_text("retired from 2024-06-01: pipe removed")
+    check(page, "retired outfall with its history, phone")
 
 
 def test_a_suspect_screening_opens_its_case_in_one_tap_on_a_phone(open_tab, field):
