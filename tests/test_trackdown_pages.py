@@ -302,6 +302,37 @@ def test_a_step_recorded_in_error_is_removed_with_its_reason(officer, app, clock
     )
 
 
+def test_access_to_private_property_and_the_notice_before_a_dye_test(officer, app, clock):
+    """What the fresh review found still on paper: consent or a warrant (the access section),
+    and the verbal notice before someone else's dye test (the exemptions section)."""
+    form = officer.get(NEW_STEP).text
+    assert "must allow access (§\u00a0216-10)" in form and "before the test (§\u00a0216-6)" in form
+    refused = record(officer, NEW_STEP, {**DYE, "access": "consent", "dye_notice_by": "Ace Plumbing",
+                                         "dye_notice_at": "2027-03-01T09:45"})  # fmt: skip
+    assert refused.status_code == 422
+    text = html.unescape(refused.text)
+    assert "Access details: Say who consented, and how (in person, by phone, in writing)." in text
+    assert "Notice given at: The notice must come before the test (" in text
+    on_a_sample = record(officer, NEW_STEP, {**SAMPLE, "dye_notice_by": "Ace Plumbing"})
+    assert "Notice given at: Only a dye test has a notice before it: clear this." in html.unescape(
+        on_a_sample.text
+    )
+    saved = record(officer, NEW_STEP, {**DYE, "access": "consent",
+                                       "access_notes": "Owner, Ann Lee, in person",
+                                       "dye_notice_by": "Ace Plumbing",
+                                       "dye_notice_at": "2027-03-01T08:50"})  # fmt: skip
+    assert saved.status_code == 303
+    page = officer.get(CASE).text
+    assert (
+        "Access: With the owner&#39;s or operator&#39;s consent (Owner, Ann Lee, in person)" in page
+    )
+    assert 'Notice before the test: by Ace Plumbing, <time datetime="2027-03-01T08:50' in page
+    assert rows(app, "SELECT access, access_notes, dye_notice_at, dye_notice_by"
+                " FROM trackdown_steps") == [{"access": "consent",
+                "access_notes": "Owner, Ann Lee, in person",
+                "dye_notice_at": "2027-03-01T08:50", "dye_notice_by": "Ace Plumbing"}]  # fmt: skip
+
+
 def test_the_source_and_its_elimination_and_enforcement_from_it(officer, app, clock):
     record(officer, NEW_STEP, DYE)
     recorded = record(officer, SOURCE, SOURCE_FORM)

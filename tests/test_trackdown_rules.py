@@ -160,7 +160,9 @@ def _step(**overrides) -> dict:
             "structure": "of-b", "location": None, "findings": "Flow, sewage odor.",
             "result": "seen", "sample_id": None, "collected_by": None, "collected_at": None,
             "relinquished_to": None, "relinquished_at": None, "received_by": None,
-            "received_at": None, "lab_name": None, "lab_reference": None, **overrides}  # fmt: skip
+            "received_at": None, "lab_name": None, "lab_reference": None, "access": None,
+            "access_notes": None, "dye_notice_at": None, "dye_notice_by": None,
+            **overrides}  # fmt: skip
 
 
 def test_a_step_at_a_structure_of_the_inventory_and_its_changes(app, case):
@@ -245,3 +247,37 @@ def test_now_is_the_local_clock_on_a_utc_server(app, client, case):
     late = client.post("/staff/cases/1/trackdown/steps/new", data={
         **step, "done_at": "2027-03-01T01:00"})  # fmt: skip
     assert late.status_code == 422 and "It cannot be in the future." in late.text
+
+
+@pytest.mark.parametrize(("access", "notes", "expected"), [
+    (None, None, {}),
+    ("public", None, {}),
+    ("consent", "Owner, in person", {}),
+    ("consent", " ", {"access_notes": "Say who consented, and how (in person, by phone, in"
+                                      " writing)."}),
+    ("warrant", None, {"access_notes": "Give the court and the date of the warrant."}),
+    ("refused", "", {"access_notes": "Say who refused, and when."}),
+    (None, "Owner said yes", {"access": "Choose how the officer got onto the property, or clear"
+                                        " the details."}),
+])  # fmt: skip
+def test_access_names_who_or_which_court(access, notes, expected):
+    assert rules.access_problems(access, notes) == expected
+
+
+@pytest.mark.parametrize(("kind", "notice_at", "by", "expected"), [
+    ("dye", None, None, {}),
+    ("dye", "2027-03-01T09:00", "Ace Plumbing", {}),
+    ("dye", "2027-03-01T09:30", "Ace Plumbing", {}),  # at the time of the test: not after it
+    ("dye", "2027-03-01T09:31", "Ace Plumbing",
+     {"dye_notice_at": "The notice must come before the test (March 1, 2027 at 9:30 a.m.),"
+                       " not after it."}),
+    ("dye", None, "Ace Plumbing", {"dye_notice_at": "Enter when the notice was given."}),
+    ("dye", "2027-03-01T09:00", None,
+     {"dye_notice_by": "Say who gave the notice (the person running the test)."}),
+    ("smoke", None, "Ace Plumbing",
+     {"dye_notice_at": "Only a dye test has a notice before it: clear this."}),
+])  # fmt: skip
+def test_the_notice_before_a_dye_test(kind, notice_at, by, expected):
+    done = dt.datetime(2027, 3, 1, 9, 30)
+    notice = dt.datetime.fromisoformat(notice_at) if notice_at else None
+    assert rules.dye_notice_problems(kind, done, notice, by) == expected

@@ -27,7 +27,13 @@ def init_trackdown(app: Flask) -> None:
     app.extensions["elimination_days"] = records.elimination_days
     # The staff CSV: what track-down found, beside each case's own columns.
     add_export_part(app, ExportPart(records.EXPORT_COLUMNS, records.export_values))
+
+    def cite_section(role: str) -> str:
+        """ "§ 216-10": the section doing a job, by its role in the content's ordinance."""
+        return "§\u00a0" + app.extensions["content"].ordinance.roles[role]
+
     app.jinja_env.globals.update(
+        cite_section=cite_section,
         trackdown_of=trackdown_of,
         trackdown_words=words(),
         trackdown_enforcement=records.enforcement_args,

@@ -71,6 +71,19 @@ def parameter_choices() -> list[tuple[str, str]]:
 
 
 # What the audit log calls each field a change touched: "Dye test changed: what was found".
+# How a step got onto the place it was done (trackdown_steps.access).
+ACCESS: dict[str, str] = {
+    "public": "A public place or right of way: no permission needed",
+    "consent": "With the owner's or operator's consent",
+    "warrant": "Under a search warrant",
+    "refused": "Access refused (not done on the property)",
+}
+# What access_notes must say for each.
+ACCESS_NOTES_NEEDED: dict[str, str] = {
+    "consent": "Say who consented, and how (in person, by phone, in writing).",
+    "warrant": "Give the court and the date of the warrant.",
+    "refused": "Say who refused, and when.",
+}
 FIELD_WORDS: dict[str, str] = {
     "kind": "what was done",
     "done_at": "when",
@@ -88,6 +101,10 @@ FIELD_WORDS: dict[str, str] = {
     "received_at": "received at",
     "lab_name": "lab",
     "lab_reference": "lab reference",
+    "access": "access",
+    "access_notes": "access details",
+    "dye_notice_at": "notice before the dye test",
+    "dye_notice_by": "who gave notice before the dye test",
     "found_on": "date found",
     "description": "what the source is",
     "address": "property or place",
@@ -104,4 +121,4 @@ FIELD_WORDS: dict[str, str] = {
 def words() -> dict[str, dict]:
     """Every vocabulary, for the templates (`trackdown_words`)."""
     return {"kinds": STEP_KINDS, "names": STEP_NAMES, "results": RESULTS,
-            "methods": ELIMINATION_METHODS, "fields": FIELD_WORDS}  # fmt: skip
+            "methods": ELIMINATION_METHODS, "fields": FIELD_WORDS, "access": ACCESS}  # fmt: skip

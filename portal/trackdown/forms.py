@@ -16,6 +16,7 @@ from portal.enforcement.forms import ContactFields, Day
 from portal.intake.fields import choice, coordinate_field, long_text, moment, options, text
 from portal.trackdown import rules
 from portal.trackdown.choices import (
+    ACCESS,
     ELIMINATION_METHODS,
     NOTES_NEEDED,
     OTHER_PARAMETER,
@@ -60,6 +61,10 @@ class StepForm(FlaskForm):
     received_at = moment("Received by the lab at", future=FUTURE)
     lab_name = text("Lab", 200)
     lab_reference = text("Lab reference", 100)
+    access = choice("How the officer got onto the property", list(ACCESS.items()))
+    access_notes = text("Access details", 300)
+    dye_notice_at = moment("Notice given at", future=FUTURE)
+    dye_notice_by = text("Notice given by", 200)
 
     def validate(self, extra_validators: Any = None) -> bool:
         fine = super().validate(extra_validators)
@@ -73,6 +78,16 @@ class StepForm(FlaskForm):
                 if problem:
                     _add_error(self[name], problem)
                     fine = False
+        for name, message in rules.access_problems(
+            self.access.data, self.access_notes.data
+        ).items():
+            _add_error(self[name], message)
+            fine = False
+        for name, message in rules.dye_notice_problems(
+            self.kind.data, self.done_at.data, self.dye_notice_at.data, self.dye_notice_by.data
+        ).items():
+            _add_error(self[name], message)
+            fine = False
         filled = [name for name in CUSTODY_COLUMNS if self[name].data]
         if self.kind.data == "sample":
             if not self.sample_id.data:

@@ -8,6 +8,7 @@ import datetime as dt
 import re
 
 from portal.core.display import day, when
+from portal.trackdown.choices import ACCESS_NOTES_NEEDED
 
 PAST_DAY = "Enter a date that has passed (today at the latest)."
 # The lab's way of writing a value: a number, below or above what it can measure ("<0.1").
@@ -77,6 +78,41 @@ def before_case_problem(done_on: dt.date, opened_on: dt.date) -> str | None:
             " check the year."
         )
     return None
+
+
+def access_problems(access: str | None, notes: str | None) -> dict[str, str]:
+    """How a step got onto private property: consent, a warrant or a refusal names who, or
+    which court (the access section: the officer enters with consent; refused, a warrant)."""
+    if access in ACCESS_NOTES_NEEDED and not (notes or "").strip():
+        return {"access_notes": ACCESS_NOTES_NEEDED[access]}
+    if notes and not access:
+        return {"access": "Choose how the officer got onto the property, or clear the details."}
+    return {}
+
+
+def dye_notice_problems(
+    kind: str | None,
+    done_at: dt.datetime | None,
+    notice_at: dt.datetime | None,
+    notice_by: str | None,
+) -> dict[str, str]:
+    """The verbal notice before a dye test (the exemptions section allows dye testing "but
+    requires a verbal notification to the SMO prior to the time of the test"): only on a dye
+    test, with who gave it, and before the test."""
+    if not (notice_at or notice_by):
+        return {}
+    if kind != "dye":
+        return {"dye_notice_at": "Only a dye test has a notice before it: clear this."}
+    problems = {}
+    if notice_at and not notice_by:
+        problems["dye_notice_by"] = "Say who gave the notice (the person running the test)."
+    if notice_by and not notice_at:
+        problems["dye_notice_at"] = "Enter when the notice was given."
+    if notice_at and done_at and notice_at > done_at:
+        problems["dye_notice_at"] = (
+            f"The notice must come before the test ({when(done_at)}), not after it."
+        )
+    return problems
 
 
 def lab_value(parameter: str, typed: str) -> str:

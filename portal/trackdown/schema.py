@@ -107,6 +107,12 @@ CUSTODY_COLUMNS = (
     "lab_name",
     "lab_reference",
 )
+# How the officer got onto private property for a step (the access section: consent, or a
+# warrant after a refusal), and who named it.
+ACCESS_COLUMNS = ("access", "access_notes")
+# A dye test someone else runs is allowed with verbal notice to the officer before it (the
+# exemptions section): when, and from whom.
+DYE_NOTICE_COLUMNS = ("dye_notice_at", "dye_notice_by")
 STEP_COLUMNS = (
     "kind",
     "done_at",
@@ -116,6 +122,8 @@ STEP_COLUMNS = (
     "findings",
     "result",
     *CUSTODY_COLUMNS,
+    *ACCESS_COLUMNS,
+    *DYE_NOTICE_COLUMNS,
 )
 SOURCE_COLUMNS = (
     "found_on",
@@ -145,4 +153,17 @@ def steps_removable(db: sqlite_utils.Database) -> None:
         ("trackdown_steps", "removed_at", "TEXT"),
         ("trackdown_steps", "removed_by", "TEXT"),
         ("trackdown_steps", "removed_reason", "TEXT"),
+    ])  # fmt: skip
+
+
+@migrations(name="003_access_and_dye_notice")
+def access_and_dye_notice(db: sqlite_utils.Database) -> None:
+    """How a step got onto private property (public place, consent, warrant, refused), and the
+    verbal notice before a dye test run by someone else: what was kept on paper (fresh review)."""
+    add_columns(db, [
+        ("trackdown_steps", "access", "TEXT CHECK (access IS NULL OR access IN"
+         " ('public', 'consent', 'warrant', 'refused'))"),
+        ("trackdown_steps", "access_notes", "TEXT"),
+        ("trackdown_steps", "dye_notice_at", "TEXT"),
+        ("trackdown_steps", "dye_notice_by", "TEXT"),
     ])  # fmt: skip
