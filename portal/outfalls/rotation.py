@@ -76,12 +76,17 @@ def _day(stamp: str | None) -> dt.date | None:
     return dt.date.fromisoformat(stamp[:10]) if stamp else None
 
 
+# A screening the rotation and the annual counts take: not voided, and made in dry weather
+# (portal/screening/corrections.py; content/outfalls.yaml, dry_weather_hours).
+COUNTED = "voided_at IS NULL AND wet_weather = 0"
+
 # Each outfall's last screening in the portal (its day and call) beside the last one on paper
 # (outfalls.last_screened_on, from the import): the later of the two counts.
-TURN_SQL = """
+TURN_SQL = f"""
 SELECT o.*, s.last, s.overall AS last_overall FROM outfalls o
 LEFT JOIN (SELECT outfall_id, screened_at AS last, overall, row_number() OVER (
-    PARTITION BY outfall_id ORDER BY screened_at DESC, id DESC) AS n FROM screenings) s
+    PARTITION BY outfall_id ORDER BY screened_at DESC, id DESC) AS n FROM screenings
+    WHERE {COUNTED}) s
     ON s.outfall_id = o.id AND s.n = 1
 WHERE o.structure_type = 'outfall'
 """

@@ -112,7 +112,8 @@ def detail(outfall_id: int):
 def _detail_page(outfall: dict, photos_form: PhotosForm, status: int = 200):
     db = get_db()
     screenings = list(db.query(
-        "SELECT id, screened_at, inspector, flow, overall FROM screenings WHERE outfall_id = ?"
+        "SELECT id, screened_at, inspector, flow, overall, voided_at, wet_weather FROM screenings"
+        " WHERE outfall_id = ?"
         " ORDER BY screened_at DESC, id DESC", [outfall["id"]]))  # fmt: skip
     page = render_template(
         "staff/outfalls/detail.html",

@@ -36,7 +36,8 @@ def digest_outfalls(today: dt.date) -> dict[str, Any] | None:
 def linked_screenings(case: dict[str, Any]) -> list[dict[str, Any]]:
     """The screenings a case follows up (the case page lists them beside the outfalls)."""
     return list(get_db().query(
-        "SELECT s.id, s.screened_at, s.overall, o.code FROM screenings s JOIN outfalls o"
+        "SELECT s.id, s.screened_at, s.overall, s.voided_at, o.code FROM screenings s"
+        " JOIN outfalls o"
         " ON o.id = s.outfall_id WHERE s.case_id = ? ORDER BY s.screened_at", [case["id"]],
     ))  # fmt: skip
 

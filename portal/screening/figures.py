@@ -17,7 +17,7 @@ from typing import Any
 import sqlite_utils
 from flask import current_app
 
-from portal.outfalls.rotation import add_years
+from portal.outfalls.rotation import COUNTED, add_years
 from portal.staff.figures import Figure, Section, Window, records
 
 OUTFALL = "outfalls.detail"
@@ -43,6 +43,7 @@ def screened_between(db: sqlite_utils.Database, since: str, until: str):
     return db.execute(
         f"SELECT o.id, o.code, min(d.day) FROM ({INVENTORY}) o JOIN ("
         " SELECT outfall_id AS id, substr(screened_at, 1, 10) AS day FROM screenings"
+        f" WHERE {COUNTED}"
         " UNION ALL SELECT id, last_screened_on FROM outfalls WHERE last_screened_on IS NOT NULL"
         ") d ON d.id = o.id WHERE d.day >= ? AND d.day < ? GROUP BY o.id ORDER BY o.code",
         [until, since, until],
@@ -62,11 +63,15 @@ def outfall_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
     in_period = screened_between(db, start, end)
     in_term = screened_between(db, first, end)
     screened_in_term = {row[0] for row in in_term}
-    screenings = db.execute(
-        "SELECT s.id, o.code, s.overall, substr(s.screened_at, 1, 10) FROM screenings s"
-        " JOIN outfalls o ON o.id = s.outfall_id WHERE s.screened_at >= ? AND s.screened_at < ?",
+    # Void screenings count nowhere; wet-weather visits on their own line.
+    visits = db.execute(
+        "SELECT s.id, o.code, s.overall, substr(s.screened_at, 1, 10), s.wet_weather"
+        " FROM screenings s JOIN outfalls o ON o.id = s.outfall_id"
+        " WHERE s.screened_at >= ? AND s.screened_at < ? AND s.voided_at IS NULL",
         [start, end],
     ).fetchall()
+    screenings = [row[:4] for row in visits if not row[4]]
+    wet = [row[:4] for row in visits if row[4]]
 
     def sheets(rows) -> Any:
         return records(
@@ -128,6 +133,11 @@ def outfall_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
                     "Screenings with a suspect or obvious call",
                     sheets([r for r in screenings if r[2] in ("suspect", "obvious")]),
                 ),
+                Figure(
+                    "screenings.wet",
+                    "Visits in wet weather, not counted as dry-weather screening",
+                    sheets(wet),
+                ),
             ),
             notes=(
                 f"The permit term counted from {dt.date.fromisoformat(first):%B} "
@@ -143,6 +153,11 @@ def outfall_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
                 "on the day it was made, in the portal or on paper before it (the import's "
                 "last-screened day). Every outfall in the inventory has a place: the import "
                 "refuses one without.",
+                f"A visit fewer than {settings.dry_weather_hours} hours after a rain of more"
+                f" than {settings.dry_weather_rain_inches:g} inch is wet weather (our reading,"
+                " content/outfalls.yaml): counted on its own line, not as a dry-weather"
+                " screening; one without the hours since rain counts as dry weather. A void"
+                " screening counts nowhere.",
             ),
         )
     ]
