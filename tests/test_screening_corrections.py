@@ -180,3 +180,30 @@ def test_a_screening_in_1901_is_refused(app, client):
         "The screening cannot be before January 1, 1990 (the earliest day the sheet takes):"
         " check the year."
     ) in answer.text
+
+
+def test_too_large_for_the_sheet_or_the_import_says_that_page_s_limits(app, client):
+    import io
+
+    setup(app, client)
+    big = io.BytesIO(b"x" * (26 * 1024 * 1024))
+    page = client.get("/staff/screenings/outfall/1/new")
+    sheet = client.post("/staff/screenings/outfall/1/new",
+                        data={**hidden_fields(page.text), **SHEET, "photos": [(big, "a.jpg")]},
+                        content_type="multipart/form-data")  # fmt: skip
+    assert sheet.status_code == 413
+    assert (
+        "Photos can be up to 10 MB each, and the whole sheet up to 25 MB. Nothing was saved:"
+        " go back to the sheet"
+    ) in sheet.text
+    big = io.BytesIO(b"x" * (26 * 1024 * 1024))
+    page = client.get("/staff/outfalls/import")
+    imported = client.post("/staff/outfalls/import",
+                           data={"csrf_token": csrf_of(page.text), "file": (big, "gis.zip")},
+                           content_type="multipart/form-data")  # fmt: skip
+    assert imported.status_code == 413
+    assert (
+        "The import takes a file of up to 20 MB. Go back and choose a smaller file" in imported.text
+    )
+    assert "photo" not in imported.text.split("<main")[1].split("</main>")[0].lower()
+    assert rows(app, "SELECT count(*) AS n FROM screenings")[0]["n"] == 0

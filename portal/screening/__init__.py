@@ -43,11 +43,18 @@ def linked_screenings(case: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def init_screening(app: Flask) -> None:
+    from portal.intake.photos import MAX_UPLOAD_BYTES
     from portal.screening import views
     from portal.screening.figures import outfall_sections
     from portal.staff.figures import SectionSource, add_section
+    from portal.web.errors import body_limit_mb, too_large
 
     app.register_blueprint(views.bp)
+    too_large(app, "screening.submit", lambda: (
+        f"Photos can be up to {MAX_UPLOAD_BYTES // 2**20} MB each, and the whole sheet up to"
+        f" {body_limit_mb()} MB. Nothing was saved: go back to the sheet, attach fewer or"
+        " smaller photos (with JavaScript the phone makes them smaller itself), and save again."
+    ))  # fmt: skip
     # The annual report's outfall figures: after the illicit discharges found (rank 10),
     # before the resident reports (20).
     add_section(app, SectionSource(15, outfall_sections))
