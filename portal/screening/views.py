@@ -112,12 +112,13 @@ def _sheet_page(outfall, form, photos=(), status: int = 200, expired: bool = Fal
 
 
 @bp.route("/outfall/<int:outfall_id>/new", methods=["GET"])
+@declare(photo_previews=True)
 def new_sheet(outfall_id: int):
     return _sheet_page(_outfall(outfall_id), _blank_sheet())
 
 
 @bp.route("/outfall/<int:outfall_id>/new", methods=["POST"])
-@declare(on_expired=lambda: expired())
+@declare(photo_previews=True, on_expired=lambda: expired())
 def submit(outfall_id: int):
     outfall = _outfall(outfall_id)
     form = sheet.SheetForm()

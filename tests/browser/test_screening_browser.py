@@ -163,6 +163,44 @@ def test_a_sheet_typed_while_the_session_ends_is_back_after_signing_in(open_tab,
     assert app_count(app, "screenings") == 1
 
 
+def _heavy_jpeg(seed: int) -> bytes:
+    """A phone photo of about 9.3 MB (noise does not compress), under the 10 MB per photo."""
+    import random
+
+    from PIL import Image
+
+    noise = random.Random(seed).randbytes(3200 * 2400 * 3)
+    out = io.BytesIO()
+    Image.frombytes("RGB", (3200, 2400), noise).save(out, "JPEG", quality=96)
+    assert 9 * 2**20 < len(out.getvalue()) < 10 * 2**20
+    return out.getvalue()
+
+
+def test_three_9_mb_photos_are_made_smaller_and_saved(open_tab, field):
+    app, url = field
+    tab = signed_in(open_tab, app, url, "officer", viewport="phone")
+    page = tab.page
+    page.goto(f"{url}/staff/screenings/outfall/4/new")
+    fill_sheet(page)
+    page.locator("#photos").set_input_files([
+        {"name": f"outfall-{n}.jpg", "mimeType": "image/jpeg", "buffer": _heavy_jpeg(n)}
+        for n in range(3)
+    ])  # fmt: skip
+    listed = page.locator(".photo-list li")
+    expect(listed).to_have_count(3, timeout=60_000)
+    sizes = page.locator(".photo-size").all_inner_texts()
+    assert all(re.fullmatch(r" \(\d+ KB\)", size) for size in sizes), sizes  # not MB
+    check(page, "sheet with three photos, phone")
+    page.get_by_role("button", name="Save the screening").click()
+    expect(page.locator(".flash")).to_contain_text("Screening of OF-004 saved.")
+    expect(page.locator(".photos img")).to_have_count(3)
+    with app.app_context():
+        stored = get_db().execute("SELECT max(length(data)), max(width) FROM screening_photos")
+        biggest, widest = stored.fetchone()
+    assert app_count(app, "screening_photos") == 3
+    assert biggest < 1024 * 1024 and widest <= 1600
+
+
 def test_the_route_prints_on_at_most_two_letter_pages(open_tab, field):
     app, url = field
     with app.app_context():
