@@ -207,3 +207,24 @@ def test_too_large_for_the_sheet_or_the_import_says_that_page_s_limits(app, clie
     )
     assert "photo" not in imported.text.split("<main")[1].split("</main>")[0].lower()
     assert rows(app, "SELECT count(*) AS n FROM screenings")[0]["n"] == 0
+
+
+def test_a_sentence_ending_with_a_value_that_ends_with_a_period_has_one():
+    from portal.core.display import sentence
+
+    assert sentence("Structure inspected: MH-17.") == "Structure inspected: MH-17."
+    assert sentence("Screened November 20, 2026 at 2:10 p.m.") == (
+        "Screened November 20, 2026 at 2:10 p.m."
+    )
+    assert sentence("Found by Jo") == "Found by Jo."
+
+
+def test_the_queue_line_of_a_screening_case_ends_with_one_period(app, client):
+    setup(app, client)
+    first = save(client, screened_at="2026-11-20T14:10")
+    client.post(f"{first}case", data={"csrf_token": csrf_of(client.get(first).text)})
+    queue = client.get("/staff/").text
+    assert "suspect at its screening of November 20, 2026 at 2:10 p.m.\n" in queue or (
+        "suspect at its screening of November 20, 2026 at 2:10 p.m.<" in queue
+    )
+    assert "p.m.." not in queue

@@ -22,6 +22,7 @@ from flask import (
 from portal.core.cases import new_submission_key
 from portal.core.clock import local_now, local_stamp, local_today
 from portal.core.db import get_db, insert, one_row, transaction
+from portal.core.display import sentence
 from portal.intake.pending import SUBMISSION_KEY, keep_photos
 from portal.outfalls import inventory, rotation
 from portal.screening import cases, corrections, sheet
@@ -319,7 +320,7 @@ def open_case(screening_id: int):
     stored = cases.open_case(get_db(), screening, outfall, actor=current_staff()["username"],
                              secret=current_app.secret_key, now=local_now())  # fmt: skip
     if stored.created:
-        flash(f"Case {stored.reference} opened from the screening of {outfall['code']}.",
+        flash(sentence(f"Case {stored.reference} opened from the screening of {outfall['code']}"),
               "success")  # fmt: skip
     return redirect(url_for("staff.case", case_id=stored.case_id), code=303)
 
@@ -335,7 +336,8 @@ def link_case(screening_id: int):
                                actor=current_staff()["username"])  # fmt: skip
     except cases.LinkError as error:
         return saved(screening_id, link_error=str(error), typed=typed, status=422)
-    flash(f"The screening of {outfall['code']} is linked to {case['reference']}.", "success")
+    flash(sentence(f"The screening of {outfall['code']} is linked to {case['reference']}"),
+          "success")  # fmt: skip
     return redirect(url_for("screening.saved", screening_id=screening_id), code=303)
 
 
