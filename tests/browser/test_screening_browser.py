@@ -210,8 +210,10 @@ def test_the_route_prints_on_at_most_two_letter_pages(open_tab, field):
                 insert(db, "outfalls", {
                     "code": f"RT-{n:02d}", "latitude": 42.152 + (n % 8) * 0.004,
                     "longitude": -76.848 + (n // 8) * 0.009,
-                    "location": f"Fictional Street number {n}, behind the long row of garages",
-                    "receiving_water": "Test Creek", "created_at": "2015-01-01T09:00:00-05:00",
+                    # Place text as an officer writes it (the fresh review's route: 3 pages).
+                    "location": f"Behind {1400 + n} Fictional Westinghouse Road, past the public"
+                                " works salt barn, at the concrete headwall by the footbridge",
+                    "receiving_water": "Newtown Creek tributary", "created_at": "2015-01-01T09:00:00-05:00",
                     "updated_at": "2015-01-01T09:00:00-05:00", "updated_by": "test"})  # fmt: skip
     page = signed_in(open_tab, app, url, "officer").page
     page.goto(f"{url}/staff/screenings/due")
@@ -222,12 +224,15 @@ def test_the_route_prints_on_at_most_two_letter_pages(open_tab, field):
     rows = page.locator("table.route tbody tr")
     expect(rows).to_have_count(30)
     check(page, "route")
+    page.set_viewport_size({"width": 360, "height": 740})
+    check(page, "route, phone")  # nothing wider than the phone (521 px before)
+    page.set_viewport_size({"width": 1280, "height": 900})
     page.emulate_media(media="print")
     assert page.locator("form:visible, nav:visible").count() == 0
     pdf = page.pdf(format="Letter", print_background=False)
     pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
     print(f"route of 30 stops: {pages} Letter page(s)")
-    assert 1 <= pages <= 2, pages
+    assert pages <= 2, pages  # 30 stops on at most two Letter pages (3 before)
 
 
 def test_the_staff_map_shows_the_outfalls_as_their_own_layer(open_tab, field):
