@@ -301,3 +301,27 @@ def test_a_suspect_screening_opens_its_case_in_one_tap_on_a_phone(open_tab, fiel
     expect(page.locator("main")).to_contain_text(re.compile(r"Followed up under SCR-\d{4}-0001"))
     expect(page.get_by_role("button", name="Open a case from this screening")).to_have_count(0)
     assert app_count(app, "cases") == 1
+
+
+def test_the_sheet_says_wet_weather_as_the_hours_are_typed(open_tab, field):
+    app, url = field
+    page = signed_in(open_tab, app, url, "officer", viewport="phone").page
+    page.goto(f"{url}/staff/screenings/outfall/3/new")
+    wet = page.locator("#wet-confirm")
+    expect(wet).to_be_hidden()
+    page.get_by_label("Hours since the last rain").fill("6")
+    expect(wet).to_be_visible()
+    expect(wet).to_contain_text("Fewer than 72 hours after a rain of more than 0.1 inch")
+    page.get_by_label("How much it rained (inches)").fill("0.05")
+    expect(wet).to_be_hidden()  # a light rain leaves the weather dry (our reading)
+    page.get_by_label("How much it rained (inches)").fill("0.6")
+    check(page, "sheet in wet weather, phone")
+    page.get_by_label("Substantial").check()
+    page.get_by_label("Unlikely").check()
+    page.get_by_label("Save it as a wet-weather visit").check()
+    page.get_by_role("button", name="Save the screening").click()
+    expect(page.locator(".flash")).to_contain_text(
+        "Screening of OF-003 saved as a wet-weather visit."
+    )
+    expect(page.locator(".wet-notice")).to_contain_text("not counted as a dry-weather screening")
+    check(page, "saved wet-weather visit, phone")
