@@ -21,6 +21,14 @@ DEFAULT_EVERY_YEARS = 5
 # is screened again within 30 days, not a whole cycle later.
 DEFAULT_FIRST_WITHIN_DAYS = None
 DEFAULT_FOLLOW_UP_WITHIN_DAYS = 30
+# Our reading of "dry weather" (the Outfall Reconnaissance Inventory is made in dry weather;
+# the permit does not define it): at least 72 hours since a rain of more than 0.1 inch, the
+# definition many MS4 programmes' dry-weather screening plans use. A sheet made sooner is a
+# wet-weather visit, kept but not counted as a dry-weather screening.
+DEFAULT_DRY_WEATHER_HOURS = 72
+DEFAULT_DRY_WEATHER_RAIN_INCHES = 0.1
+# The earliest day a screening may be dated (a sanity limit on typing: "1901" is a slip).
+DEFAULT_EARLIEST_SCREENING = dt.date(1990, 1, 1)
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,19 @@ class OutfallSettings:
     # The first day of the MS4 permit term the annual figures count screenings in (None:
     # the `every_years` up to the end of the period reported on, our reading).
     permit_term_starts: dt.date | None = None
+    # Hours after a rain of more than `dry_weather_rain_inches` before a visit is in dry weather.
+    dry_weather_hours: int = DEFAULT_DRY_WEATHER_HOURS
+    dry_weather_rain_inches: float = DEFAULT_DRY_WEATHER_RAIN_INCHES
+    # The earliest day the sheet accepts (older sheets are refused as a slip of the keys).
+    earliest_screening: dt.date = DEFAULT_EARLIEST_SCREENING
+
+    def wet_weather(self, hours: float | None, inches: float | None) -> bool:
+        """A visit fewer than `dry_weather_hours` after a rain of more than
+        `dry_weather_rain_inches` (or of an amount not recorded). Hours not recorded: not
+        wet (our reading: the sheet is made for dry weather, the officer chose to screen)."""
+        if hours is None or hours >= self.dry_weather_hours:
+            return False
+        return inches is None or inches > self.dry_weather_rain_inches
 
 
 def load_outfall_settings(directory: Path | str | None = None) -> OutfallSettings:
@@ -55,6 +76,17 @@ def load_outfall_settings(directory: Path | str | None = None) -> OutfallSetting
         raise screening.fail("every_years", "must be a whole number of years from 1 to 20")
     first = _days(screening, "never_screened_due_within_days", DEFAULT_FIRST_WITHIN_DAYS)
     follow_up = _days(screening, "rescreen_suspect_within_days", DEFAULT_FOLLOW_UP_WITHIN_DAYS)
+    dry_hours = screening.integer("dry_weather_hours", optional=True)
+    if dry_hours is None:
+        dry_hours = DEFAULT_DRY_WEATHER_HOURS
+    elif not 1 <= dry_hours <= 720:
+        raise screening.fail("dry_weather_hours", "must be a whole number of hours from 1 to 720")
+    dry_rain = DEFAULT_DRY_WEATHER_RAIN_INCHES
+    if screening.data.get("dry_weather_rain_inches") is not None:
+        dry_rain = screening.number("dry_weather_rain_inches", 0, 10)
+    else:
+        screening.known("dry_weather_rain_inches")
+    earliest = _day(screening, "earliest_screening") or DEFAULT_EARLIEST_SCREENING
     open_data = fields.mapping("open_data")
     public = open_data.flag("public", False)
     start, start_name = None, None
@@ -68,6 +100,7 @@ def load_outfall_settings(directory: Path | str | None = None) -> OutfallSetting
     return OutfallSettings(
         every_years=years, public=public, route_start_name=start_name, route_start=start,
         first_within_days=first, follow_up_within_days=follow_up, permit_term_starts=term,
+        dry_weather_hours=dry_hours, dry_weather_rain_inches=dry_rain, earliest_screening=earliest,
     )  # fmt: skip
 
 

@@ -274,6 +274,7 @@ def test_the_outfall_figures_count_the_inventory_and_its_screenings(app):
         "screenings.made": ["Outfall OF-4: obvious", "Outfall OF-1: unlikely",
                             "Outfall OF-1: suspect"],
         "screenings.flagged": ["Outfall OF-4: obvious", "Outfall OF-1: suspect"],
+        "screenings.wet": [],
     }  # fmt: skip
 
 

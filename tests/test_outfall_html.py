@@ -65,4 +65,26 @@ def test_every_outfall_page_is_valid_html(app, client, tmp_path):
     (sheet,) = rows(app, "SELECT sheet_key FROM screenings WHERE case_id IS NOT NULL")
     token = status_token(app.secret_key, f"screening-{sheet['sheet_key']}")
     pages["status-of-a-screening-case"] = client.get(f"/status/{token}/")
+    # Corrected, then voided: the correction form (with its errors), the history, the void.
+    pages["correct"] = client.get(f"{screening}correct")
+    pages["correct-errors"] = client.post(f"{screening}correct", data={
+        "csrf_token": token_of(client, screening), "screened_at": "1901-01-01T10:00",
+        "hours_since_rain": "6", "flow": "trickle", "overall": "obvious", "inspector": "Jo"})  # fmt: skip
+    client.post(f"{screening}correct", data={
+        "csrf_token": token_of(client, screening), "screened_at": "2026-11-20T10:00",
+        "hours_since_rain": "6", "wet_ok": "y", "flow": "trickle", "odor": "sewage",
+        "odor_severity": "3", "overall": "obvious", "inspector": "Jo", "reason": "Wrong time"})  # fmt: skip
+    pages["void-refused"] = client.post(f"{screening}void", data={
+        "csrf_token": token_of(client, screening), "reason": ""})  # fmt: skip
+    client.post(f"{screening}void", data={"csrf_token": token_of(client, screening),
+                                          "reason": "Saved twice"})  # fmt: skip
+    pages["saved-void-with-history"] = client.get(screening)
+    pages["case-of-a-void-screening"] = client.get(opened.headers["Location"])
+    for name in ("correct-errors", "void-refused"):
+        assert pages[name].status_code == 422, name
+    assert "Saved twice" in pages["saved-void-with-history"].text
     assert_valid_pages(pages, tmp_path)
+
+
+def token_of(client, url: str) -> str:
+    return csrf_of(client.get(url).text)

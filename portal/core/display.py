@@ -17,6 +17,13 @@ def _moment(value: str | dt.datetime) -> dt.datetime:
     return value if isinstance(value, dt.datetime) else dt.datetime.fromisoformat(value)
 
 
+def sentence(value: object) -> str:
+    """A value that ends a sentence, with its full stop: one only, when the value ends with
+    its own ("MH-17." or "2:10 p.m." stays as it is; "MH-17" becomes "MH-17.")."""
+    text = str(value).rstrip()
+    return text if text.endswith((".", "!", "?", "…")) else f"{text}."
+
+
 def when(value: str | dt.datetime | None, language: str = "en") -> str:
     """'2026-11-29T13:05:00-05:00' -> 'November 29, 2026 at 1:05 p.m.'
     ('29 de noviembre de 2026, 1:05 p. m.' in Spanish)."""

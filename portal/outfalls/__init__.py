@@ -16,9 +16,11 @@ def init_outfalls(app: Flask) -> None:
     from portal.core.db import get_db
     from portal.outfalls import commands, open_data, views
     from portal.outfalls.choices import labels
+    from portal.outfalls.forms import MAX_IMPORT_BYTES
     from portal.outfalls.inventory import matching
     from portal.outfalls.map_layer import case_layers, inventory_layers, nearest_to
     from portal.staff.maps import MoreLayers, add_layers
+    from portal.web.errors import too_large
 
     app.jinja_env.globals.update(
         nearest_structures=lambda case: nearest_to(get_db(), case),
@@ -27,6 +29,11 @@ def init_outfalls(app: Flask) -> None:
     )
     app.register_blueprint(views.bp)
     app.register_blueprint(open_data.bp)
+    too_large(app, "outfalls.import_page", lambda: (
+        f"The import takes a file of up to {MAX_IMPORT_BYTES // 2**20} MB. Go back and choose a"
+        " smaller file: split the inventory in parts, or zip only the shapefile's .shp, .shx"
+        " and .dbf. Nothing was imported."
+    ))  # fmt: skip
     app.cli.add_command(commands.outfalls_command)
     # Beside the cases on the staff maps: every structure, clustered; the nearest on a case's.
     count = lambda db: db.execute("SELECT count(*) FROM outfalls").fetchone()[0]  # noqa: E731

@@ -107,7 +107,8 @@ def change_paper_day(db: sqlite_utils.Database, outfall_id: int, paper_id: int,
 _STARTS = """
 SELECT o.*, coalesce(o.inventoried_on, substr(o.created_at, 1, 10)) AS inventory_day,
     (SELECT min(day) FROM (
-        SELECT substr(screened_at, 1, 10) AS day FROM screenings WHERE outfall_id = o.id
+        SELECT substr(screened_at, 1, 10) AS day FROM screenings
+        WHERE outfall_id = o.id AND voided_at IS NULL
         UNION ALL SELECT screened_on FROM outfall_paper_screenings WHERE outfall_id = o.id
     )) AS first_screened
 FROM outfalls o

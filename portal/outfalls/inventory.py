@@ -51,7 +51,7 @@ def matching(db: sqlite_utils.Database, typed: str, limit: int = 5) -> list[Row]
     return list(db.query(
         "SELECT o.id, o.code, o.structure_type, o.location, s.id AS screening_id, s.screened_at,"
         " s.overall FROM outfalls o LEFT JOIN screenings s ON s.id = (SELECT id FROM screenings"
-        " WHERE outfall_id = o.id ORDER BY screened_at DESC, id DESC LIMIT 1)"
+        " WHERE outfall_id = o.id AND voided_at IS NULL ORDER BY screened_at DESC, id DESC LIMIT 1)"
         " WHERE o.code LIKE ? ESCAPE '\\' ORDER BY o.code = ? COLLATE NOCASE DESC, o.code"
         " LIMIT ?", [f"{escaped}%", typed, limit]))  # fmt: skip
 

@@ -89,12 +89,17 @@ def _day(stamp: str | None) -> dt.date | None:
     return dt.date.fromisoformat(stamp[:10]) if stamp else None
 
 
-# Each outfall in service with its last screening in the portal (its day and call) beside its
-# latest day on paper (outfall_paper_screenings): the later of the two counts.
-TURN_SQL = """
+# A screening the rotation and the annual counts take: not voided, and made in dry weather
+# (portal/screening/corrections.py; content/outfalls.yaml, dry_weather_hours).
+COUNTED = "voided_at IS NULL AND wet_weather = 0"
+
+# Each outfall in service with its last counted screening in the portal (its day and call)
+# beside its latest day on paper (outfall_paper_screenings): the later of the two counts.
+TURN_SQL = f"""
 SELECT o.*, s.last, s.overall AS last_overall, p.on_paper FROM outfalls o
 LEFT JOIN (SELECT outfall_id, screened_at AS last, overall, row_number() OVER (
-    PARTITION BY outfall_id ORDER BY screened_at DESC, id DESC) AS n FROM screenings) s
+    PARTITION BY outfall_id ORDER BY screened_at DESC, id DESC) AS n FROM screenings
+    WHERE {COUNTED}) s
     ON s.outfall_id = o.id AND s.n = 1
 LEFT JOIN (SELECT outfall_id, max(screened_on) AS on_paper FROM outfall_paper_screenings
     GROUP BY outfall_id) p ON p.outfall_id = o.id

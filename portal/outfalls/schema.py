@@ -112,7 +112,45 @@ def last_screened_on_paper(db: sqlite_utils.Database) -> None:
     add_columns(db, [("outfalls", "last_screened_on", "TEXT")])
 
 
-# 003 is the screening sheet's (corrections and weather), merged beside this one.
+CORRECTIONS = """
+-- Each void or correction of a screening: who, when, why, and the fields it changed with
+-- their values before and after (JSON objects of the screenings' column names). The
+-- screening itself holds the current values; this is its audit log.
+CREATE TABLE IF NOT EXISTS screening_changes (
+    id INTEGER PRIMARY KEY,
+    screening_id INTEGER NOT NULL REFERENCES screenings (id),
+    at TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    action TEXT NOT NULL CHECK (action IN ('voided', 'corrected')),
+    reason TEXT NOT NULL CHECK (length(reason) BETWEEN 1 AND 2000),
+    old TEXT NOT NULL DEFAULT '{}',
+    new TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX IF NOT EXISTS screening_changes_of ON screening_changes (screening_id, id);
+"""
+
+
+@migrations(name="003_screening_corrections_and_weather")
+def screening_corrections_and_weather(db: sqlite_utils.Database) -> None:
+    """A screening can be voided (kept, marked, out of the rotation and the counts) and
+    corrected (its audit log, screening_changes); and says whether it was made in wet
+    weather (out of the dry-weather count). Sheets saved before: wet when fewer than 72
+    hours after a rain of more than 0.1 inch or of an amount not recorded (the defaults of
+    content/outfalls.yaml's dry_weather_hours and dry_weather_rain_inches)."""
+    added = add_columns(db, [
+        ("screenings", "voided_at", "TEXT"),
+        ("screenings", "voided_by", "TEXT"),
+        ("screenings", "void_reason", "TEXT"),
+        ("screenings", "wet_weather", "INTEGER NOT NULL DEFAULT 0"),
+    ])  # fmt: skip
+    if ("screenings", "wet_weather") in added:
+        db.execute(
+            "UPDATE screenings SET wet_weather = 1 WHERE hours_since_rain < 72"
+            " AND (rain_inches IS NULL OR rain_inches > 0.1)"
+        )
+    run(db, CORRECTIONS)
+
+
 INVENTORY_HISTORY = """
 -- Every change to a structure, by whom and when: the inventory's audit log, and its history.
 -- `effective_on` is the day the change holds from (a retirement's own day; an edit's, the day

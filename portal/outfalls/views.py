@@ -124,7 +124,8 @@ def _detail_page(outfall: dict, photos_form: PhotosForm, status: int = 200, **fo
     forms.setdefault("retire_form", RetireForm(formdata=None))
     forms.setdefault("paper_form", PaperDayForm(formdata=None))
     screenings = list(db.query(
-        "SELECT id, screened_at, inspector, flow, overall FROM screenings WHERE outfall_id = ?"
+        "SELECT id, screened_at, inspector, flow, overall, voided_at, wet_weather FROM screenings"
+        " WHERE outfall_id = ?"
         " ORDER BY screened_at DESC, id DESC", [outfall["id"]]))  # fmt: skip
     page = render_template(
         "staff/outfalls/detail.html",

@@ -47,17 +47,25 @@ DIGEST_OUTFALLS = 8
 def linked_screenings(case: dict[str, Any]) -> list[dict[str, Any]]:
     """The screenings a case follows up (the case page lists them beside the outfalls)."""
     return list(get_db().query(
-        "SELECT s.id, s.screened_at, s.overall, o.code FROM screenings s JOIN outfalls o"
+        "SELECT s.id, s.screened_at, s.overall, s.voided_at, o.code FROM screenings s"
+        " JOIN outfalls o"
         " ON o.id = s.outfall_id WHERE s.case_id = ? ORDER BY s.screened_at", [case["id"]],
     ))  # fmt: skip
 
 
 def init_screening(app: Flask) -> None:
+    from portal.intake.photos import MAX_UPLOAD_BYTES
     from portal.screening import views
     from portal.screening.figures import outfall_sections
     from portal.staff.figures import SectionSource, add_section
+    from portal.web.errors import body_limit_mb, too_large
 
     app.register_blueprint(views.bp)
+    too_large(app, "screening.submit", lambda: (
+        f"Photos can be up to {MAX_UPLOAD_BYTES // 2**20} MB each, and the whole sheet up to"
+        f" {body_limit_mb()} MB. Nothing was saved: go back to the sheet, attach fewer or"
+        " smaller photos (with JavaScript the phone makes them smaller itself), and save again."
+    ))  # fmt: skip
     # The annual report's outfall figures: after the illicit discharges found (rank 10),
     # before the resident reports (20).
     add_section(app, SectionSource(15, outfall_sections))

@@ -19,7 +19,7 @@ import sqlite_utils
 from flask import current_app
 
 from portal.outfalls.history import as_of
-from portal.outfalls.rotation import add_years
+from portal.outfalls.rotation import COUNTED, add_years
 from portal.staff.figures import Figure, Section, Window, records
 
 OUTFALL = "outfalls.detail"
@@ -38,8 +38,9 @@ def screened_between(db: sqlite_utils.Database, outfalls: list[dict], since: str
     first: dict[int, str] = {}
     for outfall_id, day in db.execute(
         "SELECT outfall_id, substr(screened_at, 1, 10) FROM screenings"
-        " WHERE screened_at >= ? AND screened_at < ? UNION ALL SELECT outfall_id, screened_on"
-        " FROM outfall_paper_screenings WHERE screened_on >= ? AND screened_on < ?",
+        f" WHERE screened_at >= ? AND screened_at < ? AND {COUNTED}"
+        " UNION ALL SELECT outfall_id, screened_on FROM outfall_paper_screenings"
+        " WHERE screened_on >= ? AND screened_on < ?",
         [since, until, since, until],
     ):
         first[outfall_id] = min(day, first.get(outfall_id, day))
@@ -60,11 +61,15 @@ def outfall_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
     in_period = screened_between(db, outfalls, start, end)
     in_term = screened_between(db, outfalls, first, end)
     screened_in_term = {row[0] for row in in_term}
-    screenings = db.execute(
-        "SELECT s.id, o.code, s.overall, substr(s.screened_at, 1, 10) FROM screenings s"
-        " JOIN outfalls o ON o.id = s.outfall_id WHERE s.screened_at >= ? AND s.screened_at < ?",
+    # Void screenings count nowhere; wet-weather visits on their own line.
+    visits = db.execute(
+        "SELECT s.id, o.code, s.overall, substr(s.screened_at, 1, 10), s.wet_weather"
+        " FROM screenings s JOIN outfalls o ON o.id = s.outfall_id"
+        " WHERE s.screened_at >= ? AND s.screened_at < ? AND s.voided_at IS NULL",
         [start, end],
     ).fetchall()
+    screenings = [row[:4] for row in visits if not row[4]]
+    wet = [row[:4] for row in visits if row[4]]
 
     def sheets(rows) -> Any:
         return records(
@@ -126,6 +131,11 @@ def outfall_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
                     "Screenings with a suspect or obvious call",
                     sheets([r for r in screenings if r[2] in ("suspect", "obvious")]),
                 ),
+                Figure(
+                    "screenings.wet",
+                    "Visits in wet weather, not counted as dry-weather screening",
+                    sheets(wet),
+                ),
             ),
             notes=(
                 f"The permit term counted from {dt.date.fromisoformat(first):%B} "
@@ -146,6 +156,11 @@ def outfall_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
                 "it was there. A screening counts on the day it was made, in the portal or on "
                 "paper before it (each paper day in its own period). Every outfall in the "
                 "inventory has a place: the import refuses one without.",
+                f"A visit fewer than {settings.dry_weather_hours} hours after a rain of more"
+                f" than {settings.dry_weather_rain_inches:g} inch is wet weather (our reading,"
+                " content/outfalls.yaml): counted on its own line, not as a dry-weather"
+                " screening; one without the hours since rain counts as dry weather. A void"
+                " screening counts nowhere.",
             ),
         )
     ]

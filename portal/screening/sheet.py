@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import current_app
 from flask_wtf import FlaskForm
 from wtforms import (
+    BooleanField,
     DateTimeLocalField,
     DecimalField,
     HiddenField,
@@ -154,6 +156,9 @@ class SheetForm(FlaskForm):
     detergents_mg_l = _number(*TESTS["detergents_mg_l"])
     notes = long_text("Notes", 4000)
     overall = choice("Overall call", OVERALL, required="Choose the overall call.")
+    # Asked only of a sheet made in wet weather (content/outfalls.yaml, dry_weather_hours):
+    # saved as a wet-weather visit once the officer says so.
+    wet_ok = BooleanField("Save it as a wet-weather visit")
     photos = MultipleFileField("Photos")
     # The sheet's key (a sheet sent twice is one screening) and photos kept from a refused try.
     sheet_key = HiddenField()
@@ -162,8 +167,18 @@ class SheetForm(FlaskForm):
     def validate(self, extra_validators=None) -> bool:
         valid = super().validate(extra_validators)
         now = local_now().replace(tzinfo=None)
+        earliest = settings().earliest_screening
         if self.screened_at.data and self.screened_at.data > now:
             self.screened_at.errors = ["The screening cannot be in the future."]
+            valid = False
+        elif self.screened_at.data and self.screened_at.data.date() < earliest:
+            self.screened_at.errors = [
+                f"The screening cannot be before {earliest:%B} {earliest.day}, {earliest.year}"
+                " (the earliest day the sheet takes): check the year."
+            ]
+            valid = False
+        if self.wet() and not self.wet_ok.data:
+            self.wet_ok.errors = [self.wet_words()]
             valid = False
         for name in ("odor", "color", "floatables"):
             kind, severity = getattr(self, name), getattr(self, f"{name}_severity")
@@ -177,6 +192,25 @@ class SheetForm(FlaskForm):
             self.flow_gpm.errors = ["No flow was chosen: leave the estimate empty."]
             valid = False
         return valid
+
+    def wet(self) -> bool:
+        """Made in wet weather (as typed; False while the hours are not a number)."""
+        hours, inches = self.hours_since_rain.data, self.rain_inches.data
+        if self.hours_since_rain.errors or self.rain_inches.errors:
+            return False
+        return settings().wet_weather(
+            None if hours is None else float(hours), None if inches is None else float(inches)
+        )
+
+    def wet_words(self) -> str:
+        """What the sheet says of a wet-weather visit, before it is saved."""
+        rule = settings()
+        return (
+            f"Fewer than {rule.dry_weather_hours} hours after a rain of more than"
+            f" {rule.dry_weather_rain_inches:g} inch is wet weather (our reading): the visit is"
+            " kept, but not counted as a dry-weather screening. Tick the box to save it as a"
+            " wet-weather visit, or correct the hours."
+        )
 
     def observations(self) -> dict[str, Any]:
         """What the sheet saw, as stored (JSON): indicators not seen are left out."""
@@ -195,6 +229,11 @@ class SheetForm(FlaskForm):
             if value is not None:
                 found[name] = float(value)
         return found
+
+
+def settings() -> Any:
+    """content/outfalls.yaml's settings (dry weather, the earliest day)."""
+    return current_app.extensions["outfalls"]
 
 
 def indicator_lines(observations: dict[str, Any]) -> list[str]:
@@ -218,3 +257,18 @@ def test_lines(observations: dict[str, Any]) -> list[str]:
         f"{label}: {observations[name]:g}" for name, (label, _, _) in TESTS.items()
         if name in observations
     ]  # fmt: skip
+
+
+class CorrectionForm(SheetForm):
+    """A saved screening's fields corrected, with the reason (its audit log keeps both)."""
+
+    photos = None
+    sheet_key = None
+    kept_photos = None
+    reason = long_text("Why it is corrected", 2000, required="Say why it is corrected.")
+
+
+class VoidForm(FlaskForm):
+    """A screening voided: kept and shown, marked void, out of the rotation and the counts."""
+
+    reason = long_text("Why it is voided", 2000, required="Say why it is voided.")

@@ -3,7 +3,9 @@ its id), the field sheet, the saved sheet, the rotation's due list and a day's r
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+from decimal import Decimal
 from typing import Any
 
 from flask import (
@@ -20,9 +22,10 @@ from flask import (
 from portal.core.cases import new_submission_key
 from portal.core.clock import local_now, local_stamp, local_today
 from portal.core.db import get_db, insert, one_row, transaction
+from portal.core.display import sentence
 from portal.intake.pending import SUBMISSION_KEY, keep_photos
 from portal.outfalls import inventory, rotation
-from portal.screening import cases, sheet
+from portal.screening import cases, corrections, sheet
 from portal.screening.route import MAX_STOPS, walking_order
 from portal.staff.auth import current_staff
 from portal.staff.cases import photo_response
@@ -69,8 +72,9 @@ def pick():
         near = inventory.nearest(db, *place, limit=NEAREST, within_m=NEAREST_WITHIN_M,
                                  outfalls_only=True)  # fmt: skip
     recent = list(db.query(
-        "SELECT s.id, s.screened_at, s.overall, o.code FROM screenings s JOIN outfalls o"
-        " ON o.id = s.outfall_id ORDER BY s.screened_at DESC, s.id DESC LIMIT 10"))  # fmt: skip
+        "SELECT s.id, s.screened_at, s.overall, s.voided_at, s.wet_weather, o.code"
+        " FROM screenings s JOIN outfalls o ON o.id = s.outfall_id"
+        " ORDER BY s.screened_at DESC, s.id DESC LIMIT 10"))  # fmt: skip
     return render_template(
         "staff/outfalls/pick.html",
         typed=typed,
@@ -102,18 +106,20 @@ def _sheet_page(outfall, form, photos=(), status: int = 200, expired: bool = Fal
         form=form,
         kept=list(photos),
         indicators=sheet.INDICATORS,
+        rule=_rule(),
         expired=expired,
         fresh=request.method == "GET",
     ), status
 
 
 @bp.route("/outfall/<int:outfall_id>/new", methods=["GET"])
+@declare(photo_previews=True)
 def new_sheet(outfall_id: int):
     return _sheet_page(_outfall(outfall_id), _blank_sheet())
 
 
 @bp.route("/outfall/<int:outfall_id>/new", methods=["POST"])
-@declare(on_expired=lambda: expired())
+@declare(photo_previews=True, on_expired=lambda: expired())
 def submit(outfall_id: int):
     outfall = _outfall(outfall_id)
     form = sheet.SheetForm()
@@ -131,20 +137,13 @@ def submit(outfall_id: int):
         form.kept_photos.data = ",".join(photo["id"] for photo in photos)
         return _sheet_page(outfall, form, photos, 422)
     actor = current_staff()["username"]
-    values = {
-        "outfall_id": outfall_id,
-        "screened_at": form.screened_at.data.isoformat(timespec="minutes"),
-        "inspector": form.inspector.data.strip(),
-        "hours_since_rain": _float(form.hours_since_rain.data),
-        "rain_inches": _float(form.rain_inches.data), "flow": form.flow.data,
-        "observations": json.dumps(form.observations(), sort_keys=True),
-        "notes": (form.notes.data or "").strip() or None, "overall": form.overall.data,
-    }  # fmt: skip
+    values = {"outfall_id": outfall_id, **_values(form)}
     # The same sheet saved again under a new key (Back after Save brings the sheet back with
     # a fresh one: fresh review, 2026-12-01): the same outfall, minute, inspector and every
     # answer is the screening already stored, not a second one.
     same = " AND ".join(f"{name} IS ?" for name in values)
-    if (row := db.execute(f"SELECT id FROM screenings WHERE {same}", list(values.values()))
+    if (row := db.execute(f"SELECT id FROM screenings WHERE {same} AND voided_at IS NULL",
+                          list(values.values()))
             .fetchone()) is not None:  # fmt: skip
         flash("This screening was saved already: nothing new was stored.", "success")
         return redirect(url_for("screening.saved", screening_id=row[0]), code=303)
@@ -154,8 +153,25 @@ def submit(outfall_id: int):
             "recorded_by": actor,
         })  # fmt: skip
         inventory.move_pending_photos(db, "screening_photos", "screening_id", screening, photos)
-    flash(f"Screening of {outfall['code']} saved.", "success")
+    flash(
+        f"Screening of {outfall['code']} saved"
+        + (" as a wet-weather visit." if values["wet_weather"] else "."),
+        "success",
+    )
     return redirect(url_for("screening.saved", screening_id=screening, recorded=1), code=303)
+
+
+def _values(form: sheet.SheetForm) -> dict[str, Any]:
+    """The screening's columns, as the sheet (or its correction) gives them."""
+    hours, inches = _float(form.hours_since_rain.data), _float(form.rain_inches.data)
+    return {
+        "screened_at": form.screened_at.data.isoformat(timespec="minutes"),
+        "inspector": form.inspector.data.strip(), "hours_since_rain": hours,
+        "rain_inches": inches, "flow": form.flow.data,
+        "observations": json.dumps(form.observations(), sort_keys=True),
+        "notes": (form.notes.data or "").strip() or None, "overall": form.overall.data,
+        "wet_weather": int(_rule().wet_weather(hours, inches)),
+    }  # fmt: skip
 
 
 def _float(value: Any) -> float | None:
@@ -188,7 +204,10 @@ def screening_of(screening_id: int) -> dict[str, Any]:
 
 
 @bp.route("/<int:screening_id>/")
-def saved(screening_id: int, link_error: str | None = None, typed: str = "", status: int = 200):
+def saved(
+    screening_id: int, link_error: str | None = None, typed: str = "", status: int = 200,
+    void_form: sheet.VoidForm | None = None,
+):  # fmt: skip
     screening = screening_of(screening_id)
     outfall = _outfall(screening["outfall_id"])
     db = get_db()
@@ -211,7 +230,86 @@ def saved(screening_id: int, link_error: str | None = None, typed: str = "", sta
         follow_up=screening["overall"] in sheet.FOLLOW_UP,
         indicators=sheet.indicator_lines(screening["observations"]),
         tests=sheet.test_lines(screening["observations"]),
+        void_form=void_form or sheet.VoidForm(formdata=None),
+        changes=corrections.history(db, screening_id),
+        labels=CHANGE_LABELS,
     ), status
+
+
+# What the screening's history calls each column a correction changed.
+CHANGE_LABELS = {
+    "screened_at": "Date and time", "inspector": "Screened by",
+    "hours_since_rain": "Hours since the last rain", "rain_inches": "Rain (inches)",
+    "flow": "Flow", "observations": "Observations and field tests", "notes": "Notes",
+    "overall": "Overall call", "wet_weather": "Wet weather",
+}  # fmt: skip
+
+
+@bp.route("/<int:screening_id>/void", methods=["POST"])
+def void(screening_id: int):
+    """Void the screening, with the reason: kept and shown, counted nowhere."""
+    screening = screening_of(screening_id)
+    form = sheet.VoidForm()
+    if not form.validate():
+        return saved(screening_id, status=422, void_form=form)
+    try:
+        corrections.void(get_db(), screening, current_staff()["username"], form.reason.data)
+    except corrections.AlreadyVoid as done:
+        flash(str(done), "success")
+    else:
+        flash("The screening is void: it stays on record, and is no longer counted.", "success")
+    return redirect(url_for("screening.saved", screening_id=screening_id), code=303)
+
+
+def _correction_page(screening, form, status: int = 200):
+    return render_template(
+        "staff/outfalls/correct.html",
+        screening=screening,
+        outfall=_outfall(screening["outfall_id"]),
+        form=form,
+        indicators=sheet.INDICATORS,
+        rule=_rule(),
+        wet=bool(form.wet_ok.errors),
+    ), status
+
+
+@bp.route("/<int:screening_id>/correct", methods=["GET", "POST"])
+def correct(screening_id: int):
+    """Correct the screening's fields, with the reason (its history keeps the old values)."""
+    screening = screening_of(screening_id)
+    if screening["voided_at"]:
+        abort(409, "A void screening is not corrected: it stays as it was voided.")
+    if request.method == "GET":
+        form = sheet.CorrectionForm(formdata=None, data=_sheet_data(screening))
+        return _correction_page(screening, form)
+    form = sheet.CorrectionForm()
+    if not form.validate():
+        return _correction_page(screening, form, 422)
+    changed = corrections.correct(get_db(), screening, _values(form),
+                                  current_staff()["username"], form.reason.data)  # fmt: skip
+    flash("The screening is corrected: its history below keeps what it said before."
+          if changed else "Nothing differed from the saved screening: nothing was changed.",
+          "success")  # fmt: skip
+    return redirect(url_for("screening.saved", screening_id=screening_id), code=303)
+
+
+def _sheet_data(screening: dict[str, Any]) -> dict[str, Any]:
+    """A saved screening as the sheet's fields (the correction form starts from it)."""
+    seen = screening["observations"]
+    data = {
+        "screened_at": dt.datetime.fromisoformat(screening["screened_at"]),
+        "inspector": screening["inspector"], "hours_since_rain": screening["hours_since_rain"],
+        "rain_inches": screening["rain_inches"], "flow": screening["flow"],
+        "notes": screening["notes"], "overall": screening["overall"],
+        "flow_gpm": seen.get("flow_gpm"), "wet_ok": bool(screening["wet_weather"]),
+    }  # fmt: skip
+    for name in sheet.INDICATORS:
+        data[name] = seen.get(name, "none")
+        if f"{name}_severity" in seen:
+            data[f"{name}_severity"] = str(seen[f"{name}_severity"])
+    for name in sheet.TESTS:
+        data[name] = seen.get(name)
+    return {k: (Decimal(str(v)) if isinstance(v, float) else v) for k, v in data.items()}
 
 
 @bp.route("/<int:screening_id>/case", methods=["POST"])
@@ -222,7 +320,7 @@ def open_case(screening_id: int):
     stored = cases.open_case(get_db(), screening, outfall, actor=current_staff()["username"],
                              secret=current_app.secret_key, now=local_now())  # fmt: skip
     if stored.created:
-        flash(f"Case {stored.reference} opened from the screening of {outfall['code']}.",
+        flash(sentence(f"Case {stored.reference} opened from the screening of {outfall['code']}"),
               "success")  # fmt: skip
     return redirect(url_for("staff.case", case_id=stored.case_id), code=303)
 
@@ -238,7 +336,8 @@ def link_case(screening_id: int):
                                actor=current_staff()["username"])  # fmt: skip
     except cases.LinkError as error:
         return saved(screening_id, link_error=str(error), typed=typed, status=422)
-    flash(f"The screening of {outfall['code']} is linked to {case['reference']}.", "success")
+    flash(sentence(f"The screening of {outfall['code']} is linked to {case['reference']}"),
+          "success")  # fmt: skip
     return redirect(url_for("screening.saved", screening_id=screening_id), code=303)
 
 
@@ -252,7 +351,7 @@ def needing_follow_up(db) -> list[dict[str, Any]]:
     return list(db.query(
         "SELECT s.id, s.screened_at, s.overall, o.id AS outfall_id, o.code FROM screenings s"
         " JOIN outfalls o ON o.id = s.outfall_id WHERE s.overall IN ('suspect', 'obvious')"
-        " AND s.case_id IS NULL ORDER BY s.screened_at DESC"))  # fmt: skip
+        " AND s.case_id IS NULL AND s.voided_at IS NULL ORDER BY s.screened_at DESC"))  # fmt: skip
 
 
 @bp.route("/due")

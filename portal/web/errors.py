@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Callable
 
 from flask import Flask, abort, current_app, render_template, request
 from flask_babel import gettext as _
@@ -112,6 +113,11 @@ def init_errors(app: Flask) -> None:
         if error.code == 404:
             return render_template("site/not_found.html"), 404
         message = error.description if _own_words(error) else None
+        if error.code == 413:
+            # A page that takes large sends says its own limits (too_large below).
+            said = current_app.extensions.get("too_large", {}).get(request.endpoint or "")
+            if said is not None:
+                return _page(413, message, advice=said())
         return _page(error.code or 400, message)
 
     @app.errorhandler(InternalServerError)
@@ -190,8 +196,18 @@ def _own_words(error: HTTPException) -> bool:
     return type(error).description != error.description
 
 
-def _page(code: int, message: str | None):
-    limit = current_app.config["MAX_CONTENT_LENGTH"] // (1024 * 1024)
-    advice = ADVICE.get(code, ADVICE[400]).format(limit=limit)
+def too_large(app: Flask, endpoint: str, advice: Callable[[], str]) -> None:
+    """What the 413 page says for `endpoint` (its own limits), instead of the photo forms'
+    advice: `advice()` is called when the page is shown."""
+    app.extensions.setdefault("too_large", {})[endpoint] = advice
+
+
+def body_limit_mb() -> int:
+    """The most a request may carry (MAX_CONTENT_LENGTH), in whole MB."""
+    return current_app.config["MAX_CONTENT_LENGTH"] // (1024 * 1024)
+
+
+def _page(code: int, message: str | None, advice: str | None = None):
+    advice = advice or ADVICE.get(code, ADVICE[400]).format(limit=body_limit_mb())
     title = TITLES.get(code, TITLES[400] if code < 500 else TITLES[500])
     return render_template("portal/error.html", title=title, message=message, advice=advice), code

@@ -12,7 +12,7 @@ from content_model.loader import Content
 from content_model.site import tel_uri
 from content_model.theme import init_theme, site_links
 from portal.core import kinds
-from portal.core.display import clock, day, when
+from portal.core.display import clock, day, sentence, when
 from portal.web.language import init_portal_language, translated_wordings
 
 
@@ -38,5 +38,7 @@ def init_templates(app: Flask, content: Content) -> None:
         day=lambda value: day(value, current_language()),
         clock=lambda value: clock(value, current_language()),
         tel=tel_uri,
+        # `{{ value|sentence }}` where a sentence ends with a value: one full stop.
+        sentence=sentence,
         fromjson=json.loads,
     )

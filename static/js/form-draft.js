@@ -103,13 +103,14 @@
           }
           if (response.status >= 500 || response.status === 429) throw new Error(response.status);
           waiting = false;
-          if (response.redirected && response.ok) {
-            if (store && key) store.removeItem(key);
-            window.location.assign(response.url);
-            return null;
-          }
-          // The server's answer (what to fix) replaces the page, as without JavaScript.
+          var saved = response.redirected && response.ok;
+          if (saved && store && key) store.removeItem(key);
+          // The server's answer replaces the page, as without JavaScript: the saved page
+          // (shown as fetched, so its one-time "saved" message is not lost to a second
+          // request; its address replaces the form's, so Back does not bring the sent form
+          // back), or the form again with what to fix.
           return response.text().then(function (html) {
+            if (saved) window.history.replaceState(null, "", response.url);
             document.open();
             document.write(html);
             document.close();
@@ -117,8 +118,12 @@
         })
         .catch(function () {
           waiting = true;
-          say("Not saved yet: there is no signal. Everything you typed and the photos stay " +
-            "on this page; it is saved as soon as the phone is back online (or press Save again).");
+          // Only what comes back is promised: the photos live in this page alone, so a
+          // sign-in that has ended by then brings back the typed text, not them.
+          say("Not saved yet: there is no signal. Keep this page open: what you typed and the " +
+            "photos are saved as soon as the phone is back online (or press Save again). If " +
+            "you are asked to sign in again first, what you typed comes back, but the photos " +
+            "must be chosen again.");
         })
         .then(function () {
           sending = false;

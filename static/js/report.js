@@ -1,5 +1,5 @@
-/* Enhancements to the report form (and the photos of the business form); the forms work
-   fully without them.
+/* Enhancements to the report form (and the photos of the business form and the screening
+   sheet); the forms work fully without them.
    - A gentle hint when the description sounds like a discharge the law allows, and how
      many characters are left.
    - The optional groups (<details>) say in their summary whether something in them is
@@ -128,6 +128,13 @@
       list.append(el('li', {}, img, el('span', { className: 'photo-label' }, name, size), remove));
     });
     list.hidden = !photos.length;
+    // The input holds the smaller photos: a form sent the usual way, or from the page with
+    // FormData (the screening sheet's form-draft.js), carries them, not the originals.
+    if (window.DataTransfer) {
+      const dt = new DataTransfer();
+      photos.forEach((p) => dt.items.add(new File([p.blob], p.name, { type: p.blob.type })));
+      input.files = dt.files;
+    }
     if (add) {
       const room = photos.length < Number(input.dataset.maxFiles);
       add.hidden = !room;
@@ -178,13 +185,6 @@
     input.before(problems);
     input.after(add, list);
     input.addEventListener('change', photosChosen);
-    // A form sent the usual way (not by send() below) carries the smaller photos too.
-    input.form.addEventListener('submit', (e) => {
-      if (e.defaultPrevented || !window.DataTransfer) return;
-      const dt = new DataTransfer();
-      photos.forEach((p) => dt.items.add(new File([p.blob], p.name, { type: p.blob.type })));
-      input.files = dt.files;
-    });
     showPhotos();
   }
 
