@@ -34,7 +34,7 @@
     keys: 'With a keyboard: move the map with the arrow keys, then press Enter to drop the pin in the middle.',
     loaded: 'Map loaded.',
   };
-  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => values[k]);
+  const fillIn = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => values[k]);
   const PIN = '<svg xmlns="http://www.w3.org/2000/svg" width="25" height="41" viewBox="0 0 25 41">' +
     '<path d="M12.5 1C6 1 1 6 1 12.5 1 21 12.5 40 12.5 40S24 21 24 12.5C24 6 19 1 12.5 1z" ' +
     'fill="#0b4f6c" stroke="#fff" stroke-width="2"/><circle cx="12.5" cy="12.5" r="4.5" fill="#fff"/></svg>';
@@ -98,7 +98,7 @@
       fill(ll.lat, ll.lng);
       source = 'map';
       ask.hidden = true;
-      say(fill(words.pinned, { lat: ll.lat.toFixed(5), lon: ll.lng.toFixed(5) }));
+      say(fillIn(words.pinned, { lat: ll.lat.toFixed(5), lon: ll.lng.toFixed(5) }));
     }
 
     // A tap or Enter never replaces a location found by the phone without asking first
@@ -109,7 +109,7 @@
       if (source !== 'gps') { placed(ll); return; }
       tapped = ll;
       ask.replaceChildren(
-        Object.assign(document.createElement('p'), { id: 'map-ask-text', textContent: fill(words.ask, { fix }) }),
+        Object.assign(document.createElement('p'), { id: 'map-ask-text', textContent: fillIn(words.ask, { fix }) }),
         Object.assign(document.createElement('button'), { type: 'button', className: 'button-secondary',
           textContent: words.move, onclick: () => placed(tapped) }),
         Object.assign(document.createElement('button'), { type: 'button', className: 'button-secondary',
@@ -117,7 +117,7 @@
       ask.setAttribute('role', 'group');
       ask.setAttribute('aria-labelledby', 'map-ask-text');
       ask.hidden = false;
-      say(fill(words.ask, { fix }), true);
+      say(fillIn(words.ask, { fix }), true);
       ask.querySelector('button').focus({ preventScroll: true });
     }
 
@@ -130,10 +130,10 @@
           { minimumFractionDigits: 1, maximumFractionDigits: 1 }) + ' km';
         fill(c.latitude, c.longitude);
         source = 'gps';
-        fix = fill(words.fix, { m });
+        fix = fillIn(words.fix, { m });
         if (ask) ask.hidden = true;
         if (map) { pin(c.latitude, c.longitude); map.setView([c.latitude, c.longitude], 17); }
-        say(fill(words.found, { m }) + (d.tileUrl ? words.adjust : ''));
+        say(fillIn(words.found, { m }) + (d.tileUrl ? words.adjust : ''));
       }, (err) => {
         say(err.code === err.PERMISSION_DENIED ? words.denied : err.code === err.TIMEOUT ? words.slow : words.failed);
       }, { enableHighAccuracy: true, timeout: 15000, maximumAge: 60000 });

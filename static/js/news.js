@@ -17,7 +17,7 @@
     sentAs: 'Your report saved on this phone has been sent as {reference}', what: ' ({what})', whatWhere: ' ({what}, at {where})',
     seeIt: 'See it and keep its status link', listed: '. It is listed under ', mine: 'My reports',
   }, JSON.parse(me.dataset.words || '{}'));
-  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => values[k]);
+  const fillIn = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => values[k]);
   const drafts = window.Drafts ? Promise.resolve() : new Promise((ok, fail) => {
     document.head.append(Object.assign(document.createElement('script'), { src: me.dataset.drafts, onload: ok, onerror: fail }));
   });
@@ -32,7 +32,7 @@
     const box = el('div', { className: 'offline-notice', role: 'status' });
     main.prepend(box);
     setTimeout(() => box.append(...sent.map((r) => el('p', {},
-      fill(w.sentAs, r) + (r.what ? fill(r.where ? w.whatWhere : w.what, r) : '') + '. ',
+      fillIn(w.sentAs, r) + (r.what ? fillIn(r.where ? w.whatWhere : w.what, r) : '') + '. ',
       el('a', { href: r.url, textContent: w.seeIt }), w.listed,
       el('a', { href: me.dataset.mineUrl, textContent: w.mine }), '.'))), 100);
   }).catch(() => { /* nothing kept here, or no storage: nothing to say */ });

@@ -33,7 +33,7 @@
     yes1: 'Yes, forget it', yes: 'Yes, forget them', no1: 'No, keep it', no: 'No, keep them',
     forgotten: 'This phone no longer keeps any of your reports.',
   }, JSON.parse(host.dataset.words || '{}'));
-  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => values[k]);
+  const fillIn = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => values[k]);
   const mine = () => el('a', { href: mineUrl, textContent: w.mine });
   // Set while the outbox may hold something: only then does news.js open storage.
   const FLAG = 'reports-outbox';
@@ -59,8 +59,8 @@
 
   function tooMany(at) {
     const minutes = Math.round((at - Date.now()) / 60000);
-    const wait = at - Date.now() <= 30000 ? w.soon : minutes <= 1 ? w.minute : fill(w.minutes, { n: minutes });
-    return fill(w.tooMany, { wait, at: when(at, true) });
+    const wait = at - Date.now() <= 30000 ? w.soon : minutes <= 1 ? w.minute : fillIn(w.minutes, { n: minutes });
+    return fillIn(w.tooMany, { wait, at: when(at, true) });
   }
 
   let retry;
@@ -73,7 +73,7 @@
   async function told(results) {
     const said = [];
     for (const r of await D.news()) {
-      said.push(el('p', {}, fill(w.sentAs, r) + (r.what ? fill(r.where ? w.whatWhere : w.what, r) : '') + '. ',
+      said.push(el('p', {}, fillIn(w.sentAs, r) + (r.what ? fillIn(r.where ? w.whatWhere : w.what, r) : '') + '. ',
         el('a', { href: r.url, textContent: w.seeIt }), w.listed, mine(), '.'));
     }
     if (form && results.some((r) => r.problem)) {
@@ -95,7 +95,7 @@
 
   async function waiting() {
     const n = (await D.all('outbox')).filter((i) => !i.problem).length;
-    if (n && !navigator.onLine) say(n === 1 ? w.waiting1 : fill(w.waiting, { n }));
+    if (n && !navigator.onLine) say(n === 1 ? w.waiting1 : fillIn(w.waiting, { n }));
   }
 
   addEventListener('online', sendSaved);
@@ -184,7 +184,7 @@
       const draft = $('error-summary') || $('expired-notice') ? null : await D.get('draft', 'current');
       if (draft && something(draft.fields, draft.photos)) {
         fill(draft);
-        say(fill(w.started, { when: when(draft.saved) }), discard);
+        say(fillIn(w.started, { when: when(draft.saved) }), discard);
       }
       await waiting();
       // Sends what is due, and says what the worker sent while no page was open.
@@ -197,11 +197,11 @@
     const items = $('my-reports-list'), empty = $('my-reports-empty');
     const forget = $('forget-all'), ask = $('forget-ask');
     function item(r) {
-      const what = r.what ? [`: ${r.what}`, r.where ? fill(w.at, r) : '', '.'] : ['.'];
-      const checked = r.checked ? fill(w.checked, { when: when(r.checked) }) : '';
+      const what = r.what ? [`: ${r.what}`, r.where ? fillIn(w.at, r) : '', '.'] : ['.'];
+      const checked = r.checked ? fillIn(w.checked, { when: when(r.checked) }) : '';
       return el('li', {},
         el('a', { href: r.url, className: 'reference-inline', textContent: r.reference }), ...what,
-        el('br'), fill(w.line, { when: when(r.received), status: r.status, checked })); // when() ends in "m."
+        el('br'), fillIn(w.line, { when: when(r.received), status: r.status, checked })); // when() ends in "m."
     }
     async function show() {
       const kept = (await D.all('kept')).sort((a, b) => (a.received < b.received ? 1 : -1));
@@ -216,7 +216,7 @@
     // Forgetting asks first: the list cannot be got back.
     forget.addEventListener('click', async () => {
       const n = (await D.all('kept')).length;
-      $('forget-question').textContent = n === 1 ? w.forget1 : fill(w.forget, { n });
+      $('forget-question').textContent = n === 1 ? w.forget1 : fillIn(w.forget, { n });
       $('forget-yes').textContent = n === 1 ? w.yes1 : w.yes;
       $('forget-no').textContent = n === 1 ? w.no1 : w.no;
       forget.hidden = true;

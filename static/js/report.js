@@ -25,7 +25,7 @@
     remove: 'Remove', removeName: 'Remove {name}', add: 'Add a photo', another: 'Add another photo', list: 'Photos to send',
     tooMany: '{name}: you can attach up to {n} photos.', tooBig: '{name} is {size}, over the {limit} limit. Choose a smaller photo.',
   }, JSON.parse((me && me.dataset.words) || '{}'));
-  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => values[k]);
+  const fillIn = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => values[k]);
   const lang = document.documentElement.lang || 'en';
 
   function exemptHint() {
@@ -44,7 +44,7 @@
       target.textContent = '';
       if (!names) return;
       const link = el('a', { href: text.dataset.exemptUrl, textContent: say.see });
-      target.append(el('p', {}, el('strong', { textContent: say.good }), fill(say.allowed, { names }), link, say.still));
+      target.append(el('p', {}, el('strong', { textContent: say.good }), fillIn(say.allowed, { names }), link, say.still));
     }
     text.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(update, 400); });
   }
@@ -64,8 +64,8 @@
       const left = limit - text.value.length;
       line.classList.toggle('char-count-over', left < 0);
       const n = Math.abs(left).toLocaleString(lang);
-      line.textContent = left < 0 ? fill(left === -1 ? say.over1 : say.over, { n })
-        : left <= limit / 10 ? fill(left === 1 ? say.left1 : say.left, { n }) : '';
+      line.textContent = left < 0 ? fillIn(left === -1 ? say.over1 : say.over, { n })
+        : left <= limit / 10 ? fillIn(left === 1 ? say.left1 : say.left, { n }) : '';
     }
     // Read out once typing pauses, not at every key.
     text.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(update, 600); });
@@ -128,7 +128,7 @@
       const name = el('span', { className: 'photo-name', textContent: photo.name });
       const size = el('span', { className: 'photo-size', textContent: ' (' + kb(photo.blob.size) + ')' });
       const remove = el('button', { type: 'button', className: 'button-secondary', textContent: say.remove });
-      remove.setAttribute('aria-label', fill(say.removeName, { name: photo.name }));
+      remove.setAttribute('aria-label', fillIn(say.removeName, { name: photo.name }));
       remove.addEventListener('click', () => {
         URL.revokeObjectURL(photo.url);
         photos.splice(i, 1);
@@ -156,12 +156,12 @@
     const d = input.dataset, maxFiles = Number(d.maxFiles), maxBytes = Number(d.maxBytes);
     const said = [];
     for (const file of input.files) {
-      if (photos.length >= maxFiles) { said.push(fill(say.tooMany, { name: file.name, n: maxFiles })); continue; }
+      if (photos.length >= maxFiles) { said.push(fillIn(say.tooMany, { name: file.name, n: maxFiles })); continue; }
       let blob = file;
       try {
         blob = await resize(file, Number(d.maxSide) || 1600, Number(d.targetBytes) || 409600, Number(d.limitBytes) || 1048576);
       } catch (e) { /* not a picture the browser reads: the server decides */ }
-      if (blob.size > maxBytes) said.push(fill(say.tooBig, { name: file.name, size: kb(file.size), limit: kb(maxBytes) }));
+      if (blob.size > maxBytes) said.push(fillIn(say.tooBig, { name: file.name, size: kb(file.size), limit: kb(maxBytes) }));
       else addPhoto(blob, blob === file ? file.name : file.name.replace(/\.\w+$/, '') + '.jpg');
     }
     input.value = '';

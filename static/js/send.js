@@ -16,7 +16,7 @@
     failed: 'Your report could not be sent. Check your connection and press Send again.',
     progress: '{part} sent', opening: 'Sent. Opening your reference…', sending: 'Sending…', sendingReport: 'Sending your report',
   }, JSON.parse(form.dataset.words || '{}'));
-  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => values[k]);
+  const fillIn = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => values[k]);
 
   function body() {
     const data = new FormData(form);
@@ -36,7 +36,7 @@
   /* "Already sent as IDR-…": said at the top of the form, with the status link. */
   function alreadySent(answer) {
     const notice = $('offline-notice');
-    notice.replaceChildren(el('p', {}, fill(words.already, answer),
+    notice.replaceChildren(el('p', {}, fillIn(words.already, answer),
       el('a', { href: answer.status_url, textContent: words.seeStatus }), '. ',
       el('a', { href: form.dataset.formUrl, textContent: words.startNew }), words.forElse));
     notice.focus();
@@ -70,7 +70,7 @@
         const part = Math.round((100 * e.loaded) / e.total);
         bar.value = part;
         // Said at each quarter, not at every event.
-        if (part >= spoken + 25 || part === 100) { spoken = part - (part % 25); say.textContent = fill(words.progress, { part: part + '%' }); }
+        if (part >= spoken + 25 || part === 100) { spoken = part - (part % 25); say.textContent = fillIn(words.progress, { part: part + '%' }); }
       };
       xhr.onload = () => {
         const json = /^application\/json/.test(xhr.getResponseHeader('Content-Type') || '');
