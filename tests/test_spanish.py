@@ -5,6 +5,8 @@ page outside the law's official text and proper names."""
 from __future__ import annotations
 
 import datetime as dt
+import html
+import json
 import re
 import shutil
 from pathlib import Path
@@ -348,6 +350,56 @@ def test_staff_see_the_language_a_report_was_filed_in_and_write_to_it(app, clien
     assert "Estado: En investigación. El personal lo está investigando." in text
     assert "Nota del Oficial de Manejo de Aguas Pluviales:\r\nVamos el lunes." in text
     assert not english_left(text), english_left(text)
+
+
+SCRIPTS = Path(__file__).parent.parent / "static" / "js"
+
+
+def script_words(page: str) -> dict[str, dict[str, str]]:
+    """Each data-words on a page, by its element's id, script name or class."""
+    found = {}
+    for attrs, words in re.findall(r'<\w+\b([^>]*?)data-words="([^"]*)"', page):
+        host = re.search(r'\b(?:id|src|class)="([^"]+)"', attrs).group(1).split("/")[-1]
+        found[host] = json.loads(html.unescape(words))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("path", "carried"),
+    [("/report/", {"report.js": ["report"], "location-tools": ["location"],
+                   "form": ["send", "offline"]}),
+     ("/report/mine/", {"my-reports": ["offline"]}),
+     ("/thanks", {"news.js": ["news"], "share": ["share"]})],
+)  # fmt: skip
+def test_the_scripts_get_their_words_in_spanish_on_a_spanish_page(client, path, carried):
+    """Each message a script lays over its English is one of its own keys, and in Spanish."""
+    if path == "/thanks":  # the page after Send, of a report filed in English, then Spanish
+        english = client.get(post(client, report_data()).headers["Location"]).text
+        client.get("/report/?lang=es")
+        page = client.get(post(client, report_data()).headers["Location"]).text
+    else:
+        english = client.get(path + "?lang=en").text
+        page = client.get(path + "?lang=es").text
+    assert "data-words" not in english
+    given = script_words(page)
+    assert set(given) == set(carried)
+    for host, scripts in carried.items():
+        source = "".join((SCRIPTS / f"{name}.js").read_text(encoding="utf-8") for name in scripts)
+        for key, text in given[host].items():
+            assert re.search(rf"\b{key}: '", source), f"{host}: {key} is no key of {scripts}"
+            # What the script fills in ({what}: the report's own words) is no English.
+            assert not english_left(re.sub(r"\{\w+\}", " ", text)), (host, key, text)
+
+
+def test_a_script_fills_in_what_its_words_name():
+    """The Spanish message names the same {placeholders} as the English one."""
+    from babel.messages.pofile import read_po
+
+    with open("translations/es/LC_MESSAGES/messages.po", "rb") as po:
+        for message in read_po(po):
+            if message.id and "{" in message.id and message.string:
+                names = sorted(re.findall(r"\{(\w+)\}", message.id))
+                assert sorted(re.findall(r"\{(\w+)\}", message.string)) == names, message.id
 
 
 def test_the_spanish_form_stays_within_the_form_budget(client):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from markupsafe import Markup
 
-from content_model.theme import Citations, render_markdown
+from content_model.theme import Citations, render_markdown, strip_js_comments
 
 
 @pytest.fixture(scope="module")
@@ -48,3 +48,34 @@ def test_a_style_sheet_is_sent_without_its_comments(client):
     assert sheet.headers["Cache-Control"] == "public, max-age=31536000"
     assert "/*" not in sheet.text and "*/" not in sheet.text
     assert ".reference-inline { white-space: nowrap; }" in sheet.text
+
+
+def test_a_script_is_sent_without_its_comment_lines(client):
+    page = client.get("/report/").text
+    src = next(p.split('"')[0] for p in page.split('src="')[1:] if "/js/report.js" in p)
+    script = client.get(src)
+    assert script.status_code == 200 and script.mimetype == "text/javascript"
+    assert script.headers["Cache-Control"] == "public, max-age=31536000"
+    assert "Enhancements to the report form" not in script.text
+    assert "// Read out once typing pauses" not in script.text
+    # Code, strings and regular expressions stay as written.
+    assert "const QUALITIES = [0.8, 0.7, 0.6, 0.5, 0.4, 0.3];" in script.text
+    assert "replace(/[.*+?^${}()|[\\]\\\\]/g, '\\\\$&')" in script.text
+
+
+def test_only_comments_on_lines_of_their_own_are_left_out():
+    source = (
+        "/* About this file,\n   on two lines. */\n"
+        "  // why the next line\n"
+        "a(); // kept: after code\n"
+        "/* a */ b(); /* c */\n"
+        "const url = 'http://x.test/y'; const r = /\\//g;\n"
+        "  /* one line */  \n"
+        "c();\n"
+    )
+    assert strip_js_comments(source) == (
+        "a(); // kept: after code\n"
+        "/* a */ b(); /* c */\n"
+        "const url = 'http://x.test/y'; const r = /\\//g;\n"
+        "c();\n"
+    )

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
-from content_model.theme import STATIC, asset_url
+from content_model.theme import STATIC, asset_url, strip_js_comments
 from portal.core.cases import find_by_token
 from portal.core.db import get_db
 from portal.web.headers import content_security_policy, origin
@@ -53,7 +53,7 @@ def service_worker():
         *(asset_url(name) for name in CACHED_ASSETS),
         *(url_for("offline.icon", size=size) for size in ICON_SIZES),
     ]
-    source = SW_SOURCE.read_text(encoding="utf-8")
+    source = strip_js_comments(SW_SOURCE.read_text(encoding="utf-8"))
     # A new list of assets (a changed file) or a new worker makes a new cache, and the old
     # one is dropped when it takes over.
     version = hashlib.sha256((json.dumps(cached) + source).encode()).hexdigest()[:12]

@@ -14,6 +14,7 @@ from content_model.theme import init_theme, site_links
 from portal.core import kinds
 from portal.core.display import clock, day, sentence, when
 from portal.web.language import init_portal_language, translated_wordings
+from portal.web.script_words import data_words
 
 
 def init_templates(app: Flask, content: Content) -> None:
@@ -25,6 +26,8 @@ def init_templates(app: Flask, content: Content) -> None:
         statuses=LocalProxy(lambda: translated_wordings(content.settings.office.name)),
         # A kind of case by its key (cases.kind): its words and its templates.
         kind_of=kinds.get,
+        # The messages of the public scripts on a page not in English (script_words.py).
+        data_words=data_words,
         spill_section=content.ordinance.spill_section,
         # The law's own definition, for the form's "is it hazardous?" (None: the law has none).
         hazardous_defined=content.ordinance.defined("hazardous-materials"),

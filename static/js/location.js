@@ -12,13 +12,29 @@
 (() => {
   'use strict';
 
-  const UNAVAILABLE = 'The map is not available right now. ' +
-    'Use your location or type an address or landmark below.';
-  const LOADING = 'Loading the map…';
-  // With no pictures there is nothing to aim at: the map is taken away, never left as a
-  // blank box that invites a tap.
-  const NO_TILES = 'The map pictures could not be loaded (the map server cannot be reached), ' +
-    'so the map is not shown. Use your location, or type an address or landmark below.';
+  // Its messages; on a page not in English, #location-tools' data-words replace them.
+  const ENGLISH = {
+    unavailable: 'The map is not available right now. Use your location or type an address or landmark below.',
+    loading: 'Loading the map…',
+    // With no pictures there is nothing to aim at: the map is taken away, never left as a
+    // blank box that invites a tap.
+    noTiles: 'The map pictures could not be loaded (the map server cannot be reached), ' +
+      'so the map is not shown. Use your location, or type an address or landmark below.',
+    pinned: 'Pin placed at {lat}, {lon}.',
+    ask: 'Move the pin here? It replaces your location ({fix}).',
+    move: 'Move the pin here', keep: 'Keep my location', kept: 'Your location is kept.',
+    finding: 'Finding your location…',
+    fix: 'found by your phone, accurate to about {m}',
+    found: 'Location found (accurate to about {m}).',
+    adjust: ' You can adjust it on the map.',
+    denied: 'Location is turned off for this site. You can type an address or landmark instead.',
+    slow: 'Finding your location took too long. Try again, or type an address or landmark instead.',
+    failed: 'Your location could not be found. Type an address or landmark instead.',
+    map: 'Map',
+    keys: 'With a keyboard: move the map with the arrow keys, then press Enter to drop the pin in the middle.',
+    loaded: 'Map loaded.',
+  };
+  const fillIn = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => values[k]);
   const PIN = '<svg xmlns="http://www.w3.org/2000/svg" width="25" height="41" viewBox="0 0 25 41">' +
     '<path d="M12.5 1C6 1 1 6 1 12.5 1 21 12.5 40 12.5 40S24 21 24 12.5C24 6 19 1 12.5 1z" ' +
     'fill="#0b4f6c" stroke="#fff" stroke-width="2"/><circle cx="12.5" cy="12.5" r="4.5" fill="#fff"/></svg>';
@@ -29,7 +45,8 @@
     const lat = $('latitude'), lon = $('longitude'), status = $('location-status');
     const locate = $('use-my-location'), toggle = $('open-map'), panel = $('map-panel');
     if (!tools || !lat || !lon || !status) return;
-    const d = tools.dataset;
+    const d = tools.dataset, words = Object.assign({}, ENGLISH, JSON.parse(d.words || '{}'));
+    const UNAVAILABLE = words.unavailable, LOADING = words.loading, NO_TILES = words.noTiles;
     let map = null, marker = null, loading = false, filling = false;
     // Where the coordinates came from: 'gps' (a fix, with its accuracy), 'map' or 'typed'.
     let source = '', fix = '';
@@ -81,7 +98,7 @@
       fill(ll.lat, ll.lng);
       source = 'map';
       ask.hidden = true;
-      say(`Pin placed at ${ll.lat.toFixed(5)}, ${ll.lng.toFixed(5)}.`);
+      say(fillIn(words.pinned, { lat: ll.lat.toFixed(5), lon: ll.lng.toFixed(5) }));
     }
 
     // A tap or Enter never replaces a location found by the phone without asking first
@@ -92,37 +109,33 @@
       if (source !== 'gps') { placed(ll); return; }
       tapped = ll;
       ask.replaceChildren(
-        Object.assign(document.createElement('p'), { id: 'map-ask-text',
-          textContent: `Move the pin here? It replaces your location (${fix}).` }),
+        Object.assign(document.createElement('p'), { id: 'map-ask-text', textContent: fillIn(words.ask, { fix }) }),
         Object.assign(document.createElement('button'), { type: 'button', className: 'button-secondary',
-          textContent: 'Move the pin here', onclick: () => placed(tapped) }),
+          textContent: words.move, onclick: () => placed(tapped) }),
         Object.assign(document.createElement('button'), { type: 'button', className: 'button-secondary',
-          textContent: 'Keep my location', onclick: () => { ask.hidden = true; say('Your location is kept.'); } }));
+          textContent: words.keep, onclick: () => { ask.hidden = true; say(words.kept); } }));
       ask.setAttribute('role', 'group');
       ask.setAttribute('aria-labelledby', 'map-ask-text');
       ask.hidden = false;
-      say(`Move the pin here? It replaces your location (${fix}).`, true);
+      say(fillIn(words.ask, { fix }), true);
       ask.querySelector('button').focus({ preventScroll: true });
     }
 
     if (locate && !navigator.geolocation) locate.hidden = true;
     if (locate) locate.addEventListener('click', () => {
-      say('Finding your location…');
+      say(words.finding);
       navigator.geolocation.getCurrentPosition((pos) => {
-        const c = pos.coords, m = Math.round(c.accuracy);
+        const c = pos.coords, r = Math.round(c.accuracy);
+        const m = r < 1000 ? r + ' m' : (r / 1000).toLocaleString(document.documentElement.lang || 'en',
+          { minimumFractionDigits: 1, maximumFractionDigits: 1 }) + ' km';
         fill(c.latitude, c.longitude);
         source = 'gps';
-        fix = `found by your phone, accurate to about ${m < 1000 ? m + ' m' : (m / 1000).toFixed(1) + ' km'}`;
+        fix = fillIn(words.fix, { m });
         if (ask) ask.hidden = true;
         if (map) { pin(c.latitude, c.longitude); map.setView([c.latitude, c.longitude], 17); }
-        say(`Location found (accurate to about ${m < 1000 ? m + ' m' : (m / 1000).toFixed(1) + ' km'}).` +
-          (d.tileUrl ? ' You can adjust it on the map.' : ''));
+        say(fillIn(words.found, { m }) + (d.tileUrl ? words.adjust : ''));
       }, (err) => {
-        say(err.code === err.PERMISSION_DENIED
-          ? 'Location is turned off for this site. You can type an address or landmark instead.'
-          : err.code === err.TIMEOUT
-            ? 'Finding your location took too long. Try again, or type an address or landmark instead.'
-            : 'Your location could not be found. Type an address or landmark instead.');
+        say(err.code === err.PERMISSION_DENIED ? words.denied : err.code === err.TIMEOUT ? words.slow : words.failed);
       }, { enableHighAccuracy: true, timeout: 15000, maximumAge: 60000 });
     });
 
@@ -197,7 +210,7 @@
       // Keyboard: Leaflet makes the map focusable and pans with the arrow keys;
       // Enter drops the pin in the middle, so a pin never needs a pointer.
       el.setAttribute('role', 'region');
-      el.setAttribute('aria-label', 'Map');
+      el.setAttribute('aria-label', words.map);
       el.setAttribute('aria-describedby', 'map-help map-keys');
       el.addEventListener('keydown', (e) => {
         if (e.target === el && e.key === 'Enter') { e.preventDefault(); chosen(map.getCenter()); }
@@ -206,10 +219,10 @@
       el.before(ask);
       el.insertAdjacentElement('afterend', Object.assign(document.createElement('p'), {
         id: 'map-keys', className: 'map-keys',
-        textContent: 'With a keyboard: move the map with the arrow keys, then press Enter to drop the pin in the middle.'
+        textContent: words.keys
       }));
       loading = false;
-      if (status.textContent === LOADING) say('Map loaded.');
+      if (status.textContent === LOADING) say(words.loaded);
     }
 
     if (toggle && panel) toggle.addEventListener('click', () => {

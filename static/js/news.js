@@ -12,6 +12,12 @@
   if (!used || !me || !window.indexedDB || document.querySelector('[data-form-url]')) return;
 
   const el = (tag, props, ...kids) => { const e = Object.assign(document.createElement(tag), props); e.append(...kids); return e; };
+  // On a page not in English, this tag's data-words (offline.js says the same); else these.
+  const w = Object.assign({
+    sentAs: 'Your report saved on this phone has been sent as {reference}', what: ' ({what})', whatWhere: ' ({what}, at {where})',
+    seeIt: 'See it and keep its status link', listed: '. It is listed under ', mine: 'My reports',
+  }, JSON.parse(me.dataset.words || '{}'));
+  const fillIn = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => values[k]);
   const drafts = window.Drafts ? Promise.resolve() : new Promise((ok, fail) => {
     document.head.append(Object.assign(document.createElement('script'), { src: me.dataset.drafts, onload: ok, onerror: fail }));
   });
@@ -26,9 +32,8 @@
     const box = el('div', { className: 'offline-notice', role: 'status' });
     main.prepend(box);
     setTimeout(() => box.append(...sent.map((r) => el('p', {},
-      `Your report saved on this phone has been sent as ${r.reference}` +
-      (r.what ? ` (${r.what}${r.where ? ', at ' + r.where : ''})` : '') + '. ',
-      el('a', { href: r.url, textContent: 'See it and keep its status link' }), '. It is listed under ',
-      el('a', { href: me.dataset.mineUrl, textContent: 'My reports' }), '.'))), 100);
+      fillIn(w.sentAs, r) + (r.what ? fillIn(r.where ? w.whatWhere : w.what, r) : '') + '. ',
+      el('a', { href: r.url, textContent: w.seeIt }), w.listed,
+      el('a', { href: me.dataset.mineUrl, textContent: w.mine }), '.'))), 100);
   }).catch(() => { /* nothing kept here, or no storage: nothing to say */ });
 })();

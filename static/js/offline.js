@@ -10,7 +10,31 @@
   const notice = $('offline-notice');
   const el = (tag, props, ...kids) => { const e = Object.assign(document.createElement(tag), props); e.append(...kids); return e; };
   const when = (moment, clockOnly) => D.when(moment, tz, clockOnly);
-  const mine = () => el('a', { href: mineUrl, textContent: 'My reports' });
+  // On a page not in English, the host's data-words; else these.
+  const w = Object.assign({
+    sentAs: 'Your report saved on this phone has been sent as {reference}', what: ' ({what})', whatWhere: ' ({what}, at {where})',
+    seeIt: 'See it and keep its status link', listed: '. It is listed under ', mine: 'My reports',
+    tooMany: 'Too many reports have come from this connection in a short time, so yours is saved on this phone. ' +
+      'We will try again {wait}, at {at}, while this page is open (or when you next open the form).',
+    soon: 'in a few seconds', minute: 'in about a minute', minutes: 'in about {n} minutes',
+    problem: 'A report saved on this phone could not be sent as it is. ', putBack: 'Put it back in the form',
+    waiting1: 'One report is saved on this phone; sent when you are back online.',
+    waiting: '{n} reports are saved on this phone; sent when you are back online.',
+    discard: 'Discard it', gone: 'The draft is gone from this phone.',
+    savedSync: 'Saved on this phone. It will be sent by itself when you are back online, even if you close this page.',
+    savedPage: 'Saved on this phone. It will be sent when you are back online while this form is open, ' +
+      'or the next time you open it: keep this page open if you can.',
+    onceSent: ' Once sent, it is listed under ', withLink: ' with its status link.',
+    back: 'Your saved report is back in the form. Check it and press Send report.',
+    started: 'The report you started on {when} is filled in from this phone. ',
+    at: ', at {where}', checked: ' (checked {when})', line: 'Sent {when} Status: {status}{checked}.',
+    forget1: 'Forget the report kept on this device? Only this list goes: your reports stay with us, and their status links still work.',
+    forget: 'Forget all {n} reports kept on this device? Only this list goes: your reports stay with us, and their status links still work.',
+    yes1: 'Yes, forget it', yes: 'Yes, forget them', no1: 'No, keep it', no: 'No, keep them',
+    forgotten: 'This phone no longer keeps any of your reports.',
+  }, JSON.parse(host.dataset.words || '{}'));
+  const fillIn = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => values[k]);
+  const mine = () => el('a', { href: mineUrl, textContent: w.mine });
   // Set while the outbox may hold something: only then does news.js open storage.
   const FLAG = 'reports-outbox';
   const flag = (on) => { try { if (on) localStorage.setItem(FLAG, '1'); else localStorage.removeItem(FLAG); } catch (e) { /* private mode */ } };
@@ -35,9 +59,8 @@
 
   function tooMany(at) {
     const minutes = Math.round((at - Date.now()) / 60000);
-    const wait = at - Date.now() <= 30000 ? 'in a few seconds' : minutes <= 1 ? 'in about a minute' : `in about ${minutes} minutes`;
-    return 'Too many reports have come from this connection in a short time, so yours is saved on this phone. ' +
-      `We will try again ${wait}, at ${when(at, true)}, while this page is open (or when you next open the form).`;
+    const wait = at - Date.now() <= 30000 ? w.soon : minutes <= 1 ? w.minute : fillIn(w.minutes, { n: minutes });
+    return fillIn(w.tooMany, { wait, at: when(at, true) });
   }
 
   let retry;
@@ -50,13 +73,12 @@
   async function told(results) {
     const said = [];
     for (const r of await D.news()) {
-      said.push(el('p', {}, `Your report saved on this phone has been sent as ${r.reference}` +
-        (r.what ? ` (${r.what}${r.where ? ', at ' + r.where : ''})` : '') + '. ',
-      el('a', { href: r.url, textContent: 'See it and keep its status link' }), '. It is listed under ', mine(), '.'));
+      said.push(el('p', {}, fillIn(w.sentAs, r) + (r.what ? fillIn(r.where ? w.whatWhere : w.what, r) : '') + '. ',
+        el('a', { href: r.url, textContent: w.seeIt }), w.listed, mine(), '.'));
     }
     if (form && results.some((r) => r.problem)) {
-      said.push(el('p', {}, 'A report saved on this phone could not be sent as it is. ',
-        el('button', { type: 'button', className: 'button-secondary', textContent: 'Put it back in the form', onclick: reopen })));
+      said.push(el('p', {}, w.problem,
+        el('button', { type: 'button', className: 'button-secondary', textContent: w.putBack, onclick: reopen })));
     }
     const waiting = results.filter((r) => r.waiting).map((r) => r.waiting).sort()[0];
     if (waiting) { said.push(el('p', {}, tooMany(waiting))); later(waiting); }
@@ -73,7 +95,7 @@
 
   async function waiting() {
     const n = (await D.all('outbox')).filter((i) => !i.problem).length;
-    if (n && !navigator.onLine) say(`${n === 1 ? 'One report is' : n + ' reports are'} saved on this phone; sent when you are back online.`);
+    if (n && !navigator.onLine) say(n === 1 ? w.waiting1 : fillIn(w.waiting, { n }));
   }
 
   addEventListener('online', sendSaved);
@@ -116,12 +138,12 @@
         photos: photos(), saved: new Date().toISOString() }) : D.remove('draft', 'current')), 500);
     });
 
-    const discard = el('button', { type: 'button', className: 'button-secondary', textContent: 'Discard it' });
+    const discard = el('button', { type: 'button', className: 'button-secondary', textContent: w.discard });
     discard.addEventListener('click', async () => {
       clearTimeout(timer);
       await D.remove('draft', 'current');
       clear();
-      say('The draft is gone from this phone.');
+      say(w.gone);
     });
 
     // Kept when a send failed (send.js): offline, or not before `notBefore` (ms) after a 429.
@@ -140,10 +162,7 @@
           say(tooMany(notBefore));
           later(notBefore);
         } else {
-          say('Saved on this phone. It will be sent ' + (await backgroundSync()
-            ? 'by itself when you are back online, even if you close this page.'
-            : 'when you are back online while this form is open, or the next time you open it: keep this page open if you can.'),
-          ' Once sent, it is listed under ', mine(), ' with its status link.');
+          say((await backgroundSync()) ? w.savedSync : w.savedPage, w.onceSent, mine(), w.withLink);
         }
         notice.focus();
         if (!notBefore) sendSaved();
@@ -157,7 +176,7 @@
       clear();
       fill(item);
       keyField.value = item.key;
-      say('Your saved report is back in the form. Check it and press Send report.');
+      say(w.back);
     }
 
     // A fresh form (not the server's answer to a try) gets back the draft typed earlier.
@@ -165,7 +184,7 @@
       const draft = $('error-summary') || $('expired-notice') ? null : await D.get('draft', 'current');
       if (draft && something(draft.fields, draft.photos)) {
         fill(draft);
-        say(`The report you started on ${when(draft.saved)} is filled in from this phone. `, discard);
+        say(fillIn(w.started, { when: when(draft.saved) }), discard);
       }
       await waiting();
       // Sends what is due, and says what the worker sent while no page was open.
@@ -178,11 +197,11 @@
     const items = $('my-reports-list'), empty = $('my-reports-empty');
     const forget = $('forget-all'), ask = $('forget-ask');
     function item(r) {
-      const what = r.what ? [`: ${r.what}`, r.where ? `, at ${r.where}` : '', '.'] : ['.'];
-      const checked = r.checked ? ` (checked ${when(r.checked)})` : '';
+      const what = r.what ? [`: ${r.what}`, r.where ? fillIn(w.at, r) : '', '.'] : ['.'];
+      const checked = r.checked ? fillIn(w.checked, { when: when(r.checked) }) : '';
       return el('li', {},
         el('a', { href: r.url, className: 'reference-inline', textContent: r.reference }), ...what,
-        el('br'), `Sent ${when(r.received)} Status: ${r.status}${checked}.`); // when() ends in "m."
+        el('br'), fillIn(w.line, { when: when(r.received), status: r.status, checked })); // when() ends in "m."
     }
     async function show() {
       const kept = (await D.all('kept')).sort((a, b) => (a.received < b.received ? 1 : -1));
@@ -197,9 +216,9 @@
     // Forgetting asks first: the list cannot be got back.
     forget.addEventListener('click', async () => {
       const n = (await D.all('kept')).length;
-      $('forget-question').textContent = `Forget ${n === 1 ? 'the report' : 'all ' + n + ' reports'} kept on this device? Only this list goes: your reports stay with us, and their status links still work.`;
-      $('forget-yes').textContent = n === 1 ? 'Yes, forget it' : 'Yes, forget them';
-      $('forget-no').textContent = n === 1 ? 'No, keep it' : 'No, keep them';
+      $('forget-question').textContent = n === 1 ? w.forget1 : fillIn(w.forget, { n });
+      $('forget-yes').textContent = n === 1 ? w.yes1 : w.yes;
+      $('forget-no').textContent = n === 1 ? w.no1 : w.no;
       forget.hidden = true;
       ask.hidden = false;
       $('forget-yes').focus();
@@ -208,7 +227,7 @@
     $('forget-yes').addEventListener('click', async () => {
       await D.clear('kept');
       await show();
-      say('This phone no longer keeps any of your reports.');
+      say(w.forgotten);
       empty.focus();
     });
     listed = show;

@@ -16,6 +16,17 @@
 
   const $ = (id) => document.getElementById(id);
   const el = (tag, props, ...kids) => { const e = Object.assign(document.createElement(tag), props); e.append(...kids); return e; };
+  // On a page not in English, its words (data-words on this script's tag); else these.
+  const me = document.currentScript;
+  const say = Object.assign({
+    good: 'Good to know:', see: 'See what may go down a storm drain', still: '. You can still send your report.',
+    allowed: ' some discharges are allowed, such as {names}. If that is what you saw, you may not need to report it. ',
+    left1: '{n} character left', left: '{n} characters left', over1: '{n} character too many', over: '{n} characters too many',
+    remove: 'Remove', removeName: 'Remove {name}', add: 'Add a photo', another: 'Add another photo', list: 'Photos to send',
+    tooMany: '{name}: you can attach up to {n} photos.', tooBig: '{name} is {size}, over the {limit} limit. Choose a smaller photo.',
+  }, JSON.parse((me && me.dataset.words) || '{}'));
+  const fillIn = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => values[k]);
+  const lang = document.documentElement.lang || 'en';
 
   function exemptHint() {
     const text = document.querySelector('[data-exempt-keywords]');
@@ -32,10 +43,8 @@
       shown = names;
       target.textContent = '';
       if (!names) return;
-      const link = el('a', { href: text.dataset.exemptUrl, textContent: 'See what may go down a storm drain' });
-      target.append(el('p', {}, el('strong', { textContent: 'Good to know:' }),
-        ' some discharges are allowed, such as ' + names +
-        '. If that is what you saw, you may not need to report it. ', link, '. You can still send your report.'));
+      const link = el('a', { href: text.dataset.exemptUrl, textContent: say.see });
+      target.append(el('p', {}, el('strong', { textContent: say.good }), fillIn(say.allowed, { names }), link, say.still));
     }
     text.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(update, 400); });
   }
@@ -54,8 +63,9 @@
     function update() {
       const left = limit - text.value.length;
       line.classList.toggle('char-count-over', left < 0);
-      line.textContent = left < 0 ? `${(-left).toLocaleString('en-US')} character${left === -1 ? '' : 's'} too many`
-        : left <= limit / 10 ? `${left.toLocaleString('en-US')} character${left === 1 ? '' : 's'} left` : '';
+      const n = Math.abs(left).toLocaleString(lang);
+      line.textContent = left < 0 ? fillIn(left === -1 ? say.over1 : say.over, { n })
+        : left <= limit / 10 ? fillIn(left === 1 ? say.left1 : say.left, { n }) : '';
     }
     // Read out once typing pauses, not at every key.
     text.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(update, 600); });
@@ -80,7 +90,8 @@
     return update;
   }
 
-  const kb = (n) => (n < 1048576 ? Math.max(1, Math.round(n / 1024)) + ' KB' : (n / 1048576).toFixed(1) + ' MB');
+  const kb = (n) => (n < 1048576 ? Math.max(1, Math.round(n / 1024)) + ' KB'
+    : (n / 1048576).toLocaleString(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) + ' MB');
   const QUALITIES = [0.8, 0.7, 0.6, 0.5, 0.4, 0.3];
 
   /* A photo as a JPEG at most `side` px long: drawing it on a canvas applies its
@@ -116,8 +127,8 @@
       const img = el('img', { src: photo.url, alt: '', width: 64, height: 64 });
       const name = el('span', { className: 'photo-name', textContent: photo.name });
       const size = el('span', { className: 'photo-size', textContent: ' (' + kb(photo.blob.size) + ')' });
-      const remove = el('button', { type: 'button', className: 'button-secondary', textContent: 'Remove' });
-      remove.setAttribute('aria-label', 'Remove ' + photo.name);
+      const remove = el('button', { type: 'button', className: 'button-secondary', textContent: say.remove });
+      remove.setAttribute('aria-label', fillIn(say.removeName, { name: photo.name }));
       remove.addEventListener('click', () => {
         URL.revokeObjectURL(photo.url);
         photos.splice(i, 1);
@@ -138,7 +149,7 @@
     if (add) {
       const room = photos.length < Number(input.dataset.maxFiles);
       add.hidden = !room;
-      add.textContent = photos.length ? 'Add another photo' : 'Add a photo';
+      add.textContent = photos.length ? say.another : say.add;
     }
   }
 
@@ -152,12 +163,12 @@
     const d = input.dataset, maxFiles = Number(d.maxFiles), maxBytes = Number(d.maxBytes);
     const said = [];
     for (const file of input.files) {
-      if (photos.length >= maxFiles) { said.push(`${file.name}: you can attach up to ${maxFiles} photos.`); continue; }
+      if (photos.length >= maxFiles) { said.push(fillIn(say.tooMany, { name: file.name, n: maxFiles })); continue; }
       let blob = file;
       try {
         blob = await resize(file, Number(d.maxSide) || 1600, Number(d.targetBytes) || 409600, Number(d.limitBytes) || 1048576);
       } catch (e) { /* not a picture the browser reads: the server decides */ }
-      if (blob.size > maxBytes) said.push(`${file.name} is ${kb(file.size)}, over the ${kb(maxBytes)} limit. Choose a smaller photo.`);
+      if (blob.size > maxBytes) said.push(fillIn(say.tooBig, { name: file.name, size: kb(file.size), limit: kb(maxBytes) }));
       else addPhoto(blob, blob === file ? file.name : file.name.replace(/\.\w+$/, '') + '.jpg');
     }
     input.value = '';
@@ -172,12 +183,12 @@
     const hint = $(input.id + '-hint');
     if (hint && input.dataset.hintWithJs) hint.textContent = input.dataset.hintWithJs;
     list = el('ul', { className: 'photo-list', hidden: true });
-    list.setAttribute('aria-label', 'Photos to send');
+    list.setAttribute('aria-label', say.list);
     problems = el('p', { className: 'error-message', id: input.id + '-problems', hidden: true });
     problems.setAttribute('role', 'alert');
     // The input itself says "No file chosen" once its photos have moved to the list: a
     // button opens it instead, and the list shows what will be sent.
-    add = el('button', { type: 'button', className: 'button-secondary add-photo', textContent: 'Add a photo' });
+    add = el('button', { type: 'button', className: 'button-secondary add-photo', textContent: say.add });
     add.setAttribute('aria-describedby', [hint && hint.id, problems.id].filter(Boolean).join(' '));
     add.addEventListener('click', () => input.click());
     input.classList.add('visually-hidden');

@@ -9,6 +9,14 @@
   if (!form || !R || !bar || !window.FormData) return;
   const el = (tag, props, ...kids) => { const e = Object.assign(document.createElement(tag), props); e.append(...kids); return e; };
   const button = form.querySelector('[type=submit]'), box = bar.parentElement, label = button.textContent;
+  // On a page not in English, the form's data-words (with offline.js's); else these.
+  const words = Object.assign({
+    already: 'This report was already sent as {reference}. We have not made a second report from it. ',
+    seeStatus: 'See its status link', startNew: 'Start a new report', forElse: ' for something else.',
+    failed: 'Your report could not be sent. Check your connection and press Send again.',
+    progress: '{part} sent', opening: 'Sent. Opening your reference…', sending: 'Sending…', sendingReport: 'Sending your report',
+  }, JSON.parse(form.dataset.words || '{}'));
+  const fillIn = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => values[k]);
 
   function body() {
     const data = new FormData(form);
@@ -28,9 +36,9 @@
   /* "Already sent as IDR-…": said at the top of the form, with the status link. */
   function alreadySent(answer) {
     const notice = $('offline-notice');
-    notice.replaceChildren(el('p', {}, `This report was already sent as ${answer.reference}. We have not made a second report from it. `,
-      el('a', { href: answer.status_url, textContent: 'See its status link' }), '. ',
-      el('a', { href: form.dataset.formUrl, textContent: 'Start a new report' }), ' for something else.'));
+    notice.replaceChildren(el('p', {}, fillIn(words.already, answer),
+      el('a', { href: answer.status_url, textContent: words.seeStatus }), '. ',
+      el('a', { href: form.dataset.formUrl, textContent: words.startNew }), words.forElse));
     notice.focus();
   }
 
@@ -49,7 +57,7 @@
     const keep = (notBefore) => {
       done();
       if (window.reportOffline) window.reportOffline.keep(R.fields(), R.photos, notBefore);
-      else say.textContent = 'Your report could not be sent. Check your connection and press Send again.';
+      else say.textContent = words.failed;
     };
     function go() {
       const xhr = new XMLHttpRequest();
@@ -62,7 +70,7 @@
         const part = Math.round((100 * e.loaded) / e.total);
         bar.value = part;
         // Said at each quarter, not at every event.
-        if (part >= spoken + 25 || part === 100) { spoken = part - (part % 25); say.textContent = `${part}% sent`; }
+        if (part >= spoken + 25 || part === 100) { spoken = part - (part % 25); say.textContent = fillIn(words.progress, { part: part + '%' }); }
       };
       xhr.onload = () => {
         const json = /^application\/json/.test(xhr.getResponseHeader('Content-Type') || '');
@@ -71,7 +79,7 @@
           const answer = JSON.parse(xhr.responseText);
           remember(key, answer);
           if (answer.already) { done(); alreadySent(answer); return; }
-          say.textContent = 'Sent. Opening your reference…';
+          say.textContent = words.opening;
           const gone = window.Drafts ? window.Drafts.remove('draft', 'current') : Promise.resolve();
           gone.finally(() => location.assign(answer.thanks));
           return;
@@ -100,10 +108,10 @@
       xhr.send(data);
     }
     button.disabled = true;
-    button.textContent = 'Sending…';
+    button.textContent = words.sending;
     box.hidden = false;
     bar.value = 0;
-    say.textContent = 'Sending your report';
+    say.textContent = words.sendingReport;
     go();
   }
 

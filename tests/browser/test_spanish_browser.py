@@ -1,5 +1,5 @@
 """The portal in Spanish in a real browser: no sideways scroll at 320 px or on a phone, axe
-finds nothing, and the dates My reports writes are Spanish."""
+finds nothing, the dates My reports writes are Spanish, and so are the scripts' messages."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ import re
 
 import pytest
 from browsing import check
-from helpers import notification_data
+from helpers import notification_data, rows
+from playwright.sync_api import expect
 from test_notify_browser import choose, fill_details
+from test_spanish import english_left
 
 pytestmark = pytest.mark.browser
 
@@ -96,3 +98,59 @@ def test_the_spanish_notification_fits_and_is_accessible(open_tab, live_app, liv
     check(page, f"the receipt at {width} px")
     errors = [e for e in tab.errors if "422" not in e]
     assert not tab.external_requests and not errors, (tab.external_requests, errors)
+
+
+def test_the_form_scripts_speak_spanish_on_a_spanish_page(open_tab, portal):
+    """report.js, location.js, offline.js and send.js say their messages in Spanish: the
+    location refused, the characters left, a report kept with the network cut, then sent,
+    and My reports; at 360 px, axe clean."""
+    url, app = portal
+    tab = open_tab("phone")  # no geolocation permission: the phone refuses the position
+    page, context = tab.page, tab.page.context
+    page.goto(f"{url}/report/?lang=es")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.get_by_role("button", name="Usar mi ubicación").click()
+    expect(page.locator("#location-status")).to_have_text(
+        "La ubicación está desactivada para este sitio. Puede escribir una dirección o un lugar"
+        " conocido."
+    )
+    description = page.get_by_label("Describa lo que vio")
+    description.fill("x" * 4104)
+    expect(page.locator("#description-count")).to_have_text("104 caracteres de más")
+    description.fill("x" * 3999)
+    expect(page.locator("#description-count")).to_have_text("Queda 1 carácter")
+    description.fill("Agua gris de un tubo al arroyo.")
+    expect(page.locator("#description-count")).to_have_text("")
+    check(page, "the Spanish form after its scripts spoke, at 360 px")
+
+    context.set_offline(True)
+    page.reload()
+    expect(page.get_by_role("heading", name="Reportar un problema")).to_be_visible()
+    page.get_by_label("Describa lo que vio").fill("Agua gris de un tubo al arroyo.")
+    page.get_by_label("Dirección o un lugar conocido").fill("El arroyo detrás de la escuela")
+    page.get_by_role("button", name="Enviar el reporte").click()
+    notice = page.locator("#offline-notice")
+    expect(notice).to_have_text(
+        "Guardado en este teléfono. Se enviará solo cuando vuelva a tener conexión, aunque cierre"
+        " esta página. Cuando se envíe, aparecerá en Mis reportes con su enlace de estado."
+    )
+    check(page, "the Spanish form with a report kept offline, at 360 px")
+    assert rows(app, "SELECT count(*) AS n FROM cases") == [{"n": 0}]
+
+    context.set_offline(False)
+    expect(notice).to_contain_text(
+        re.compile(r"^Su reporte guardado en este teléfono se envió como IDR-\d{4}-\d{4} \(.+, en"
+                   r" El arroyo detrás de la escuela\)\. Véalo y guarde su enlace de estado\."
+                   r" Aparece en Mis reportes\.$"), timeout=20_000)  # fmt: skip
+    page.goto(f"{url}/report/mine/")
+    item = page.locator("#my-reports-list li")
+    expect(item).to_contain_text(re.compile(r"Enviado el \d+ de \w+ de \d{4}, .+ Estado: "))
+    page.get_by_role("button", name="Olvidar todos mis reportes en este aparato").click()
+    expect(page.locator("#forget-question")).to_have_text(
+        "¿Olvidar el reporte guardado en este aparato? Solo se borra esta lista: sus reportes"
+        " siguen con nosotros y sus enlaces de estado siguen funcionando."
+    )
+    expect(page.locator("#forget-yes")).to_have_text("Sí, olvidarlo")
+    check(page, "My reports in Spanish, asking before it forgets, at 360 px")
+    assert not english_left(page.content()), english_left(page.content())
+    assert not tab.external_requests
