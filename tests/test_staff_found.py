@@ -64,6 +64,11 @@ def test_the_page_comes_filled_with_the_local_now_and_the_officer(app, officer):
     assert re.search(r'id="found_at" name="found_at" required type="datetime-local"'
                      r' value="2026-03-01T00:30"', page.text)  # fmt: skip
     assert re.search(r'id="found_by"[^>]* value="smo"', page.text)
+    # With a name to sign letters by, that name (fresh review: "Screened by: smo").
+    with app.app_context():
+        get_db().execute("UPDATE staff SET letter_name = 'Dana Reyes' WHERE username = 'smo'")
+    named = officer.get("/staff/found/new").text
+    assert re.search(r'id="found_by"[^>]* value="Dana Reyes"', named)
     assert '<input checked id="confirmed-0" name="confirmed" type="radio" value="no">' in page.text
     for words in ("Routine inspection", "During other work", "A complaint by phone, not filed"
                   " online", "Construction site inspection", "Dead fish or animals"):  # fmt: skip

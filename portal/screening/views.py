@@ -27,7 +27,7 @@ from portal.intake.pending import SUBMISSION_KEY, keep_photos
 from portal.outfalls import inventory, rotation
 from portal.screening import cases, corrections, sheet
 from portal.screening.route import MAX_STOPS, walking_order
-from portal.staff.auth import current_staff
+from portal.staff.auth import current_staff, staff_name
 from portal.staff.cases import photo_response
 from portal.web.routes import NO_STORE, declare, declare_blueprint
 
@@ -95,7 +95,7 @@ def _outfall(outfall_id: int) -> dict[str, Any]:
 def _blank_sheet() -> sheet.SheetForm:
     return sheet.SheetForm(formdata=None, data={
         "screened_at": local_now().replace(tzinfo=None, second=0),
-        "inspector": current_staff()["username"], "sheet_key": new_submission_key(),
+        "inspector": staff_name(), "sheet_key": new_submission_key(),
     })  # fmt: skip
 
 

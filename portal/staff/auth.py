@@ -30,6 +30,15 @@ def current_staff() -> dict[str, Any] | None:
     return g.get("staff")
 
 
+def staff_name() -> str:
+    """The signed-in officer's name as they sign letters (set once on a letter page), else
+    their username: what a form fills in for "Screened by", "Who did it" (fresh review:
+    "Screened by: smo")."""
+    staff = current_staff()
+    row = get_db().execute("SELECT letter_name FROM staff WHERE id = ?", [staff["id"]]).fetchone()
+    return (row[0] if row and row[0] else None) or staff["username"]
+
+
 def _safe_next(target: str | None) -> str:
     """Only back into the workspace, never to another site."""
     if target and target.startswith("/staff/") and not target.startswith("//"):

@@ -14,7 +14,7 @@ from portal.core.clock import local_now
 from portal.core.db import get_db, one_row
 from portal.intake.pending import keep_photos, recover, submission_key
 from portal.intake.storage import DuplicateSubmission, PhotoExpired
-from portal.staff.auth import current_staff
+from portal.staff.auth import current_staff, staff_name
 from portal.staff.blueprint import bp
 from portal.staff_found.form import FindingForm
 from portal.staff_found.records import SERVICE_CODE, store_finding
@@ -39,7 +39,7 @@ def _page(
 def new_finding():
     """The form, filled with now and the signed-in officer."""
     form = _form(formdata=None, data={
-        "submission_key": new_submission_key(), "found_by": current_staff()["username"],
+        "submission_key": new_submission_key(), "found_by": staff_name(),
         "found_at": local_now().replace(second=0, tzinfo=None), "confirmed": "no",
     })  # fmt: skip
     return _page(form, [], fresh=True)

@@ -13,7 +13,7 @@ from portal.core.clock import local_now
 from portal.core.db import get_db
 from portal.enforcement import people
 from portal.outfalls.map_layer import nearest_to
-from portal.staff.auth import current_staff
+from portal.staff.auth import current_staff, staff_name
 from portal.staff.cases import get_case
 from portal.staff.workflow import WorkflowError
 from portal.trackdown import records
@@ -84,7 +84,7 @@ def new_step(case_id: int):
     case = get_case(case_id)
     if request.method == "GET":
         now = local_now().replace(tzinfo=None, second=0)
-        form = StepForm(formdata=None, data={"done_at": now, "done_by": _actor()})
+        form = StepForm(formdata=None, data={"done_at": now, "done_by": staff_name()})
         return _step_page(case, form)
     form = _posted_step(case)
     if not form.validate():
