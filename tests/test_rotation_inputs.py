@@ -43,7 +43,7 @@ def test_the_last_screening_on_paper_comes_in_with_the_file(app):
     assert report.lines()[1:4] == [
         "added 5, updated 0, unchanged 0, refused 0, cells left out 2",
         "  row 5 (HH-004), Last Screened: 'someday' is not a day (like 2024-05-17 or 5/17/2024)"
-        " (left out; the rest was imported)",
+        " (left out; the rest of the row is imported)",
         "  row 6 (HH-005), Last Screened: 2027-01-05 is in the future (left out; the rest was"
         " imported)",
     ]

@@ -67,7 +67,7 @@ class Refusal:
     def words(self) -> str:
         """The reason, and for a cell refused alone, that the row came in without it."""
         if self.cell_only:
-            return f"{self.reason} (left out; the rest was imported)"
+            return f"{self.reason} (left out; the rest of the row is imported)"
         return self.reason
 
 
