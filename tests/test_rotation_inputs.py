@@ -44,8 +44,8 @@ def test_the_last_screening_on_paper_comes_in_with_the_file(app):
         "added 5, updated 0, unchanged 0, refused 0, cells left out 2",
         "  row 5 (HH-004), Last Screened: 'someday' is not a day (like 2024-05-17 or 5/17/2024)"
         " (left out; the rest of the row is imported)",
-        "  row 6 (HH-005), Last Screened: 2027-01-05 is in the future (left out; the rest was"
-        " imported)",
+        "  row 6 (HH-005), Last Screened: 2027-01-05 is in the future (left out; the rest of"
+        " the row is imported)",
     ]
     assert rows(app, "SELECT code, screened_on, inventoried_on FROM outfalls o LEFT JOIN"
                 " outfall_paper_screenings p ON p.outfall_id = o.id ORDER BY code") == [
