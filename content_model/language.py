@@ -96,4 +96,12 @@ def init_language(
             "english_only": None,
             "language_links": [page for page in pages if page.language != here],
             "hreflang_links": pages if hreflang else [],
+            # Alternates name their pages by full address where the published one is known
+            # (search engines ignore a relative hreflang): the app's PUBLIC_URL (the portal's
+            # setting, SITE_PUBLIC_URL for the site) or the content's public_url.
+            "public_origin": (
+                current_app.config.get("PUBLIC_URL")
+                or current_app.extensions["content"].settings.public_url
+                or ""
+            ).rstrip("/"),
         }

@@ -406,3 +406,23 @@ def test_the_spanish_form_stays_within_the_form_budget(client):
     html = client.get("/report/?lang=es").data
     _, total = page_weight(html, lambda url: client.get(url).data)
     assert total <= FORM_PAGE_BUDGET
+
+
+def test_alternates_name_the_published_address_once_it_is_known():
+    """Lighthouse's SEO audit: search engines ignore a relative hreflang. With the published
+    address (SITE_PUBLIC_URL, or public_url in site.yaml) each alternate is a full address;
+    without one they stay relative."""
+    from static_site import create_app as create_site
+
+    published = create_site({"PUBLIC_URL": "https://stormwater.village.test/"}).test_client()
+    page = published.get("/es/learn/pet-waste/").text
+    assert (
+        '<link rel="alternate" hreflang="en" href="https://stormwater.village.test/learn/pet-waste/">'
+        in page
+    )
+    assert (
+        '<link rel="alternate" hreflang="x-default"'
+        ' href="https://stormwater.village.test/learn/pet-waste/">' in page
+    )
+    local = create_site().test_client().get("/es/learn/pet-waste/").text
+    assert '<link rel="alternate" hreflang="es" href="/es/learn/pet-waste/">' in local
