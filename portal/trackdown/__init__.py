@@ -29,7 +29,7 @@ def init_trackdown(app: Flask) -> None:
     add_export_part(app, ExportPart(records.EXPORT_COLUMNS, records.export_values))
 
     def cite_section(role: str) -> str:
-        """ "§ 216-10": the section doing a job, by its role in the content's ordinance."""
+        """The section doing a job ("§" and its number), by its role in the content's ordinance."""
         return "§\u00a0" + app.extensions["content"].ordinance.roles[role]
 
     app.jinja_env.globals.update(
