@@ -19,6 +19,7 @@ from helpers import (
     jpeg,
     notification_data,
     open_form,
+    parse_page,
     report_data,
     save_case,
     sign_in,
@@ -261,11 +262,24 @@ def test_the_portal_cites_the_towns_sections_and_speaks_of_the_town(walked):
 def test_the_towns_public_pages_and_mail_say_nothing_the_law_does_not(walked, pack_build):
     # The public's pages and mail (the staff pages' words on written confirmation are F1's).
     public = [(what, text) for what, text in walked if not what.startswith("/staff/")]
-    public += [(str(page), page.read_text(encoding="utf-8")) for page in built_pages(pack_build)]
+    english = built_pages(pack_build, "en")
+    public += [(str(page), page.read_text(encoding="utf-8")) for page in english]
     assert len(public) >= 20
     found = {what: problems for what, text in public
              if (problems := overclaims(text, "1-800-457-7362"))}  # fmt: skip
     assert not found, found
+
+
+def test_the_towns_spanish_pages_name_the_hotline_with_the_whole_state_rule(pack_build):
+    """The English check's words are English: in Spanish, the rule's own words."""
+    rule = ("dentro de las dos horas después de descubrirlo", "menos de 5 galones",
+            "está contenido y bajo control", "no ha llegado ni llegará al agua ni a ningún terreno",
+            "se limpia dentro de las dos horas", "en la cantidad que se debe reportar o más")  # fmt: skip
+    for url in ("index.html", "learn/motor-oil/index.html", "contact/index.html"):
+        text = parse_page(pack_build / "es" / url).text
+        assert "1-800-457-7362" in text
+        for words in rule:
+            assert words in text, (url, words)
 
 
 def test_the_portal_counts_business_days_by_the_towns_rules(pack_app, walked):

@@ -202,8 +202,14 @@ def test_the_checker_holds_translations_to_the_glossary(pack):
     ]
 
 
-def test_a_pack_without_translations_is_english_only():
-    assert check_pack(Path(__file__).parent / "packs" / "wrenfield") == []
+def test_a_pack_without_translations_is_english_only(tmp_path):
+    """The Town's pack without its translations.yaml: its Spanish files are not asked for."""
+    copy = tmp_path / "wrenfield"
+    shutil.copytree(Path(__file__).parent / "packs" / "wrenfield", copy)
+    (copy / "translations.yaml").unlink()
+    for translated in [*copy.glob("*.es.yaml"), *copy.glob("learn/*.es.md")]:
+        translated.unlink()
+    assert check_pack(copy) == []
 
 
 # ---------------------------------------------------------------- dates

@@ -1,19 +1,24 @@
 """The second content pack (tests/packs/wrenfield) carries what issue 24 added as content: the
 dead-fish hazard rule, under the Town's own name, and a small fictional outfall inventory of
 its own, imported with the project's importer against the Town's service area (one row,
-typed with another town's coordinates, refused with its reason)."""
+typed with another town's coordinates, refused with its reason); and, for issue 25, its own
+Spanish translation, so the checker's word on a missing one is tested on a second pack."""
 
 from __future__ import annotations
 
 import datetime as dt
+import shutil
+from pathlib import Path
 
 import pytest
 from helpers import hidden_fields, post, report_data, rows, sign_in
 from pack_traces import PACK, traces
 
+from content_model.check import check_pack
 from content_model.loader import load_content
 from portal.outfalls import importer, inventory
 from portal.outfalls.importer import Refusal
+from static_site.freeze import main as freeze_main
 
 INVENTORY = PACK / "outfalls.csv"
 OUTSIDE = (
@@ -92,4 +97,78 @@ def test_the_towns_inventory_imports_once_and_again_unchanged(app):
         {"code": "WO-01", "drainage_area": "Mill", "screened_on": "2024-06-12"},
         {"code": "WO-13", "drainage_area": "East Hollow", "screened_on": "2021-07-30"},
         {"code": "WO-14", "drainage_area": "Mill", "screened_on": None},
+    ]
+
+
+# ---------------------------------------------------------------- the Town in Spanish
+
+
+@pytest.fixture
+def pack_copy(tmp_path) -> Path:
+    copy = tmp_path / "wrenfield"
+    shutil.copytree(PACK, copy)
+    return copy
+
+
+def test_the_towns_spanish_translation_is_whole():
+    assert check_pack(PACK) == []
+    spanish = load_content(PACK).in_language("es")
+    assert spanish.settings.name == "el Pueblo de Wrenfield"
+    assert spanish.pending_review
+    assert [page.title for page in spanish.pages][:2] == [
+        "Desechos de mascotas",
+        "Aceite de motor y líquidos de autos",
+    ]
+
+
+def test_the_checker_names_the_towns_missing_guide_and_the_site_is_not_built(
+    pack_copy, tmp_path, monkeypatch, capsys
+):
+    (pack_copy / "learn" / "yard-waste.es.md").unlink()
+    assert [str(problem) for problem in check_pack(pack_copy)] == [
+        "learn/yard-waste.es.md: missing\n"
+        "    fix: write it in Spanish, beside the English learn/yard-waste.md"
+    ]
+    monkeypatch.setenv("SITE_CONTENT_DIR", str(pack_copy))
+    assert freeze_main([str(tmp_path / "build")]) == 1
+    assert "learn/yard-waste.es.md: missing" in capsys.readouterr().err
+    assert not (tmp_path / "build" / "index.html").exists()
+
+
+def test_the_checker_names_the_towns_missing_field_and_the_site_is_not_built(
+    pack_copy, tmp_path, monkeypatch, capsys
+):
+    site = pack_copy / "site.es.yaml"
+    text = site.read_text(encoding="utf-8")
+    label = "  highway:\n    label: Departamento de Carreteras del Pueblo\n"
+    assert label in text
+    site.write_text(text.replace(label, ""), encoding="utf-8")
+    assert [str(problem) for problem in check_pack(pack_copy)] == [
+        "site.yaml: phones.highway.label: no Spanish\n"
+        "    fix: give `phones.highway.label` in Spanish in site.es.yaml"
+    ]
+    monkeypatch.setenv("SITE_CONTENT_DIR", str(pack_copy))
+    assert freeze_main([str(tmp_path / "build")]) == 1
+    assert "site.yaml: phones.highway.label: no Spanish" in capsys.readouterr().err
+    assert not (tmp_path / "build" / "index.html").exists()
+
+
+def test_the_towns_law_summary_is_asked_for_each_section(pack_copy):
+    summaries = pack_copy / "ordinance.es.yaml"
+    text = summaries.read_text(encoding="utf-8")
+    start = text.index('  "147-14":')
+    summaries.write_text(text[:start] + text[text.index('  "147-15":') :], encoding="utf-8")
+    assert [str(problem).split("\n")[0] for problem in check_pack(pack_copy)] == [
+        "ordinance.es.yaml: sections.147-14.title: missing",
+        "ordinance.es.yaml: sections.147-14.summary: missing",
+    ]
+
+
+def test_the_towns_spanish_keeps_to_its_glossary(pack_copy):
+    guide = pack_copy / "learn" / "car-washing.es.md"
+    text = guide.read_text(encoding="utf-8")
+    assert "Alcaldía del Pueblo" in text
+    guide.write_text(text.replace("Alcaldía del Pueblo", "Alcaldía de la Villa"), encoding="utf-8")
+    assert [str(problem).split("\n")[0] for problem in check_pack(pack_copy)] == [
+        "learn/car-washing.es.md: uses 'Villa': the glossary says 'Pueblo' for 'Town'"
     ]
