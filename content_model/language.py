@@ -8,11 +8,14 @@ alone. Templates read `site` (the settings, in the page's language) and `page_la
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from flask import Flask, current_app, has_request_context
 from flask_babel import Babel, refresh
+from jinja2 import pass_context
 from markupsafe import Markup
 from werkzeug.local import LocalProxy
 
@@ -54,6 +57,36 @@ def upfirst(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+# Spanish joins "de" and "a" with "el": a catalogue's "de %(kind)s" with a pack whose kind is
+# "el Pueblo" must read "del Pueblo", never "de el Pueblo" (a name with a capital "El", as in
+# El Paso, keeps its article).
+_ARTICLE = re.compile(r"\b([Dd]e|[Aa]) el\b")
+_JOINED = {"de": "del", "De": "Del", "a": "al", "A": "Al"}
+
+
+def contract_articles(text: str) -> str:
+    """ "de el" -> "del", "a el" -> "al" (Spanish words, after their names are filled in)."""
+    joined = _ARTICLE.sub(lambda m: _JOINED[m.group(1)], text)
+    return Markup(joined) if isinstance(text, Markup) else joined
+
+
+def _contract_articles(app: Flask) -> None:
+    """Wrap the templates' gettext functions so a Spanish page's words are contracted once
+    their values are in (Babel's newstyle gettext fills them in itself)."""
+    env = app.jinja_env
+    for name in ("gettext", "ngettext", "pgettext", "npgettext"):
+        original = env.globals.get(name)
+        if original is None:
+            continue
+
+        def wrapped(context: Any, *args: Any, _original: Any = original, **kwargs: Any) -> str:
+            text = _original(context, *args, **kwargs)
+            return contract_articles(text) if current_language() == "es" else text
+
+        env.globals[name] = pass_context(wrapped)
+    env.globals["_"] = env.globals["gettext"]
+
+
 def init_language(
     app: Flask,
     select: Callable[[], str | None],
@@ -65,6 +98,7 @@ def init_language(
     of it: `alternates()` is the page in every language the pack has (the language link;
     with `hreflang`, also `<link rel="alternate">` for search engines)."""
     babel.init_app(app, locale_selector=select, default_translation_directories=str(TRANSLATIONS))
+    _contract_articles(app)
     app.jinja_env.globals.update(
         site=LocalProxy(lambda: current_content().settings),
         page_language=current_language,

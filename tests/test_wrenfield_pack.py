@@ -172,3 +172,19 @@ def test_the_towns_spanish_keeps_to_its_glossary(pack_copy):
     assert [str(problem).split("\n")[0] for problem in check_pack(pack_copy)] == [
         "learn/car-washing.es.md: uses 'Villa': the glossary says 'Pueblo' for 'Town'"
     ]
+
+
+def test_spanish_joins_de_and_a_with_the_towns_article():
+    """The catalogue's "de %(kind)s" with "el Pueblo" read "de el Pueblo" (the pack's
+    translator): Spanish says "del Pueblo" and "al Pueblo"."""
+    from content_model.language import contract_articles
+    from static_site import create_app as create_site
+
+    assert contract_articles("avisar a el Pueblo de el Condado") == "avisar al Pueblo del Condado"
+    assert contract_articles("De el Pueblo, A el Pueblo") == "Del Pueblo, Al Pueblo"
+    assert contract_articles("la Villa de El Paso, a él, de ella") == (
+        "la Villa de El Paso, a él, de ella"
+    )
+    page = create_site({"CONTENT_DIR": str(PACK)}).test_client().get("/es/").text
+    assert "esperando la revisión del Pueblo" in page
+    assert " de el " not in page and " a el " not in page
