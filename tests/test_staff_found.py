@@ -220,6 +220,13 @@ def test_it_is_found_in_the_queue_filter_the_search_and_the_export(app, officer)
     case = officer.get("/staff/cases/2/").text.split('id="update-heading"')[1]
     assert '<option value="resolved">Resolved</option>' in case
     assert '<option value="exempt">Allowed discharge</option>' in case
+    # Which exemption: the listed ones and those allowed on conditions (fresh review: only
+    # the list of § 216-6 A(1) was offered; seed 103-107).
+    assert '<option value="rising groundwater">rising groundwater</option>' in case
+    for title in ("Emergency discharges approved by the Stormwater Management Officer",
+                  "Dye testing", "Discharges under a State (SPDES) permit"):  # fmt: skip
+        assert f'<option value="{title}">{title} (on its conditions)</option>' in case
+    assert "has found to be a substantial contributor of pollutants" in case
     assert "Which exempt discharge" in case
     found = officer.get("/staff/", query_string={"q": "bakery"}).text
     assert ">SF-2026-0001</a>" in found and ">SF-2026-0002</a>" not in found

@@ -306,7 +306,14 @@ def test_access_to_private_property_and_the_notice_before_a_dye_test(officer, ap
     """What the fresh review found still on paper: consent or a warrant (the access section),
     and the verbal notice before someone else's dye test (the exemptions section)."""
     form = officer.get(NEW_STEP).text
-    assert "must allow access (§\u00a0216-10)" in form and "before the test (§\u00a0216-6)" in form
+    # Who must allow access, and when a warrant may be sought (fresh review: it read as if any
+    # owner must let the officer in; seed 136, 144).
+    assert ("Operators of facilities the law regulates must allow the Stormwater Management"
+            " Officer access (§\u00a0216-10); if access is refused, a search warrant may be"
+            " sought by showing probable cause, or for a routine inspection and sampling"
+            " program. Elsewhere, enter only with the owner's consent.") in form  # fmt: skip
+    assert ("dye testing that complies with state and local laws, with verbal notice to the"
+            " Stormwater Management Officer before the test (§\u00a0216-6)") in form  # fmt: skip
     refused = record(officer, NEW_STEP, {**DYE, "access": "consent", "dye_notice_by": "Ace Plumbing",
                                          "dye_notice_at": "2027-03-01T09:45"})  # fmt: skip
     assert refused.status_code == 422
@@ -327,6 +334,10 @@ def test_access_to_private_property_and_the_notice_before_a_dye_test(officer, ap
         "Access: With the owner&#39;s or operator&#39;s consent (Owner, Ann Lee, in person)" in page
     )
     assert 'Notice before the test: by Ace Plumbing, <time datetime="2027-03-01T08:50' in page
+    # The print carries both (fresh review: it went into the file without them).
+    printed = html.unescape(officer.get(f"{CASE}print").text)
+    assert "Access: With the owner's or operator's consent (Owner, Ann Lee, in person)." in printed
+    assert "Notice before the test: by Ace Plumbing, March 1, 2027 at 8:50 a.m." in printed
     assert rows(app, "SELECT access, access_notes, dye_notice_at, dye_notice_by"
                 " FROM trackdown_steps") == [{"access": "consent",
                 "access_notes": "Owner, Ann Lee, in person",

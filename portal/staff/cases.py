@@ -90,7 +90,11 @@ def case_form(case: dict[str, Any], formdata: Any = None) -> CaseForm:
             == workflow.CONFIRMED or confirmation_recorded(db, case["id"])]  # fmt: skip
     form.status.choices = options([(s, STATUSES[s].label) for s in keys])
     form.referred_agency.choices = options([("", "Choose an agency")] + [(a, a) for a in agencies])
-    exemptions = [(e.name, e.name) for e in content.exempt.entries]
+    # The listed exemptions, then those allowed on conditions (approval in writing, dye testing
+    # with notice, a State permit): a screened flow may be any of them (fresh review).
+    exemptions = [(e.name, e.name) for e in content.exempt.entries] + [
+        (c.title, f"{c.title} (on its conditions)") for c in content.exempt.conditional
+    ]
     form.exempt_reason.choices = options([("", "Choose one"), *exemptions])
     form.assignee.choices = options([("", "Nobody")] + [(n, n) for n in usernames(db)])
     return form
