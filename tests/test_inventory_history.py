@@ -12,7 +12,7 @@ from dataclasses import replace
 from helpers import csrf_of, rows, sign_in
 from test_annual_figures import outfall_figures
 from test_outfall_import import HORSEHEADS
-from test_screening import NY, clocked
+from test_screening import NY, SHEET, clocked, open_sheet
 
 from portal.core.db import get_db
 from portal.outfalls import inventory
@@ -98,8 +98,20 @@ def test_a_retired_structure_leaves_the_rotation_the_map_and_the_public_file(app
     _post(client, "/staff/outfalls/1/retire", {"retired_on": "2026-02-01",
           "retired_reason": "not ours: a private drain"}, "/staff/outfalls/1/")  # fmt: skip
     assert ">HH-001</a>" not in client.get("/staff/screenings/due").text
+    # Not screened while retired (fresh review: a retired outfall's sheet saved and counted);
+    # a sheet from before its retirement, typed late, is its history and is kept.
+    assert "Screen HH-001" not in client.get("/staff/outfalls/1/").text
+    late = client.post("/staff/screenings/outfall/1/new",
+                       data={**open_sheet(client), **SHEET, "screened_at": "2026-02-05T10:30"})  # fmt: skip
+    assert late.status_code == 422
+    assert ("HH-001 was retired on Sunday, February 1, 2026: a screening from that day on is"
+            " not of the inventory. Bring it back into service on its page first.") in late.text  # fmt: skip
+    before = client.post("/staff/screenings/outfall/1/new",
+                         data={**open_sheet(client), **SHEET, "screened_at": "2026-01-20T10:30"})  # fmt: skip
+    assert before.status_code == 303
     assert '"HH-001"' not in client.get("/staff/map/frame").text
     assert '"HH-002"' in client.get("/staff/map/frame").text
+    assert "inventory</a> (2 in service): rings, dark red" in client.get("/staff/map/").text
     app.extensions["outfalls"] = replace(app.extensions["outfalls"], public=True)
     public = app.test_client().get("/open-data/outfalls.geojson").json
     assert [f["properties"]["id"] for f in public["features"]] == ["CB-001", "HH-002"]

@@ -36,5 +36,8 @@ def init_outfalls(app: Flask) -> None:
     ))  # fmt: skip
     app.cli.add_command(commands.outfalls_command)
     # Beside the cases on the staff maps: every structure, clustered; the nearest on a case's.
-    count = lambda db: db.execute("SELECT count(*) FROM outfalls").fetchone()[0]  # noqa: E731
+    # In service: a retired structure is not drawn, so it is not counted either.
+    count = lambda db: db.execute(  # noqa: E731
+        "SELECT count(*) FROM outfalls WHERE retired_on IS NULL"
+    ).fetchone()[0]
     add_layers(app, MoreLayers(inventory_layers, case_layers, count))

@@ -22,7 +22,7 @@ from flask import (
 from portal.core.cases import new_submission_key
 from portal.core.clock import local_now, local_stamp, local_today
 from portal.core.db import get_db, insert, one_row, transaction
-from portal.core.display import sentence
+from portal.core.display import day, sentence
 from portal.intake.pending import SUBMISSION_KEY, keep_photos
 from portal.outfalls import inventory, rotation
 from portal.screening import cases, corrections, sheet
@@ -112,6 +112,21 @@ def _sheet_page(outfall, form, photos=(), status: int = 200, expired: bool = Fal
     ), status
 
 
+def _retired_problem(outfall: dict[str, Any], screened_at: Any) -> str | None:
+    """A structure retired is out of the inventory from its retirement day: a sheet of that
+    day or later is refused (fresh review: a retired outfall's screening was counted); one
+    made before it, typed late, is the structure's history and is kept."""
+    retired_on = outfall.get("retired_on")
+    if not retired_on or not isinstance(screened_at, dt.datetime):
+        return None
+    if screened_at.date().isoformat() < retired_on:
+        return None
+    return (
+        f"{outfall['code']} was retired on {day(retired_on)}: a screening from that day on is"
+        " not of the inventory. Bring it back into service on its page first."
+    )
+
+
 @bp.route("/outfall/<int:outfall_id>/new", methods=["GET"])
 @declare(photo_previews=True)
 def new_sheet(outfall_id: int):
@@ -131,6 +146,10 @@ def submit(outfall_id: int):
         # Sent again (a retry on a weak signal after the first one arrived): one screening.
         return redirect(url_for("screening.saved", screening_id=row[0]), code=303)
     valid = form.validate()
+    retired = _retired_problem(outfall, form.screened_at.data)
+    if retired and not form.screened_at.errors:
+        form.screened_at.errors = [*form.screened_at.errors, retired]
+        valid = False
     photos, errors = keep_photos(form, form.sheet_key.data)
     if not valid or errors:
         form.photos.errors = [*form.photos.errors, *errors]
