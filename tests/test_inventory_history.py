@@ -148,6 +148,11 @@ def test_paper_days_by_hand_and_by_import_are_kept_as_history(app, client):
     _at(app, "2026-02-10")
     assert 'last on <time datetime="2024-09-30">' in client.get("/staff/outfalls/2/").text
     page = "/staff/outfalls/2/"
+    # 1901 is a slip of the keys, as on the sheet (fresh review).
+    slip = _post(client, "/staff/outfalls/2/paper", {"screened_on": "1901-07-01"}, page)
+    assert slip.status_code == 422
+    assert ("A screening cannot be before January 1, 1990 (the earliest day the sheet takes):"
+            " check the year.") in slip.text  # fmt: skip
     _post(client, "/staff/outfalls/2/paper", {"screened_on": "2025-07-01"}, page)
     (later,) = rows(app, "SELECT id FROM outfall_paper_screenings WHERE screened_on = '2025-07-01'")
     _post(client, f"/staff/outfalls/2/paper/{later['id']}",

@@ -95,6 +95,7 @@ def test_an_officer_records_a_finding_and_lands_on_its_case(app, officer, mail_s
     assert "Assigned to smo; Marked as a confirmed illicit discharge" in case
     # Nobody outside sent it: no note to a sender (fresh review), and its print says so.
     assert "Note to the person who sent it" not in case and "Note to the sender" not in case
+    assert "their status page and mail" not in case and "e-mail to the person" not in case
     printed = officer.get("/staff/cases/1/print").text
     assert "confidential: a staff record" in printed and "person who sent it" not in printed
     # Numbered by the local date: 2026, received at 00:30 on 1 March.

@@ -124,6 +124,14 @@ class PaperDayForm(FlaskForm):
 
     def validate_screened_on(self, field: Any) -> None:
         _not_future(self, field)
+        # The sheet's own earliest day (content/outfalls.yaml, earliest_screening): a paper
+        # day of 1901 is a slip of the keys here too (fresh review).
+        earliest = current_app.extensions["outfalls"].earliest_screening
+        if field.data and field.data < earliest:
+            raise ValidationError(
+                f"A screening cannot be before {earliest:%B} {earliest.day}, {earliest.year}"
+                " (the earliest day the sheet takes): check the year."
+            )
 
 
 class ImportForm(FlaskForm):
