@@ -10,6 +10,7 @@ import sqlite_utils
 from flask import render_template
 
 from portal.core import kinds
+from portal.core.columns import time_of
 from portal.core.db import one_row
 from portal.screening import sheet
 from portal.screening.migrations import migrations
@@ -69,7 +70,7 @@ SCREENING = kinds.register(
         # The staff CSV: the outfall and what the screening saw.
         export_columns=(
             ("Outfall", lambda c: c["outfall_code"]),
-            ("Screened", lambda c: c["screened_at"]),
+            ("Screened", time_of("screened_at")),
             ("Overall call", lambda c: OVERALL_WORDS.get(c["overall"], c["overall"])),
             ("Screening findings", lambda c: c["findings"]),
         ),
