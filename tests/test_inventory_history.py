@@ -128,6 +128,17 @@ def test_a_retired_structure_leaves_the_rotation_the_map_and_the_public_file(app
     assert "smo: retired from 2026-02-01: not ours: a private drain" in page
     # Retired through February 2026 only: in service at the end of 2026 again.
     assert outfall_figures(app, YEAR_2026)["outfalls.inventory"] == ["HH-001", "HH-002"]
+    # Entered in error (fresh review: "a private drain" kept counting in past years): out of
+    # every period, 2025 included, with no day to give.
+    assert outfall_figures(app, YEAR_2025)["outfalls.inventory"] == ["HH-001", "HH-002"]
+    wrong = _post(client, "/staff/outfalls/2/retire", {"retired_on": "", "in_error": "y",
+                  "retired_reason": "a private drain"}, "/staff/outfalls/2/")  # fmt: skip
+    assert wrong.status_code == 303
+    assert outfall_figures(app, YEAR_2025)["outfalls.inventory"] == ["HH-001"]
+    assert outfall_figures(app, YEAR_2026)["outfalls.inventory"] == ["HH-001"]
+    page = client.get("/staff/outfalls/2/").text
+    assert "counts in the annual figures of no period" in page
+    assert "retired from 2025-03-01: entered in error: a private drain" in page
 
 
 def test_paper_days_by_hand_and_by_import_are_kept_as_history(app, client):

@@ -14,7 +14,7 @@ from wtforms import (
     SelectField,
     StringField,
 )
-from wtforms.validators import Length, ValidationError
+from wtforms.validators import Length, Optional, ValidationError
 
 from portal.core.clock import local_today
 from portal.enforcement.forms import day
@@ -112,9 +112,19 @@ class RetireForm(FlaskForm):
     retired_on = day("Retired on", "Enter the day it went out of service.")
     retired_reason = text("Why", 500, required="Say why, like \"pipe removed in the 2026"
                           " road work\" or \"not ours: a private drain\".")  # fmt: skip
+    # Never part of the system (a private drain, a typing slip): retired from the first day it
+    # counted, so it leaves every period's figures, not only those after a day (fresh review).
+    in_error = BooleanField("Entered in error: it was never part of the system (it leaves the"
+                            " figures of every period; no day needed)")  # fmt: skip
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        if self.in_error.data:
+            self.retired_on.validators = [Optional()]
+        return super().validate(extra_validators)
 
     def validate_retired_on(self, field: Any) -> None:
-        _not_future(self, field)
+        if field.data:
+            _not_future(self, field)
 
 
 class PaperDayForm(FlaskForm):

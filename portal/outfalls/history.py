@@ -121,6 +121,12 @@ def since(row: Row) -> str:
     return min(row["inventory_day"], first) if first else row["inventory_day"]
 
 
+def first_day(db: sqlite_utils.Database, outfall_id: int) -> str:
+    """The first day a structure counts in the inventory (its inventory day, or its first
+    screening if earlier): retired from it, it counts in no period."""
+    return since(next(db.query(_STARTS + " WHERE o.id = ?", [outfall_id])))
+
+
 def as_of(db: sqlite_utils.Database, until: str) -> list[Row]:
     """The structures in service in the inventory before `until` (ISO day, the day after a
     period), each with its `structure_type` as it was then and the `day` it counts from,

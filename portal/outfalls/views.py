@@ -235,8 +235,14 @@ def retire(outfall_id: int):
     form = RetireForm()
     if not form.validate():
         return _detail_page(outfall, PhotosForm(formdata=None), 422, retire_form=form)
-    inventory.retire(get_db(), outfall_id, form.retired_on.data.isoformat(),
-                     form.retired_reason.data, actor=actor, stamp=stamp)  # fmt: skip
+    if form.in_error.data:  # from the first day it counted: out of every period
+        day, reason = (
+            history.first_day(get_db(), outfall_id),
+            f"entered in error: {form.retired_reason.data}",
+        )
+    else:
+        day, reason = form.retired_on.data.isoformat(), form.retired_reason.data
+    inventory.retire(get_db(), outfall_id, day, reason, actor=actor, stamp=stamp)
     return _done(outfall_id, f"{outfall['code']} retired.", "in-service")
 
 
