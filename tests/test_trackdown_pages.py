@@ -173,6 +173,16 @@ def test_results_in_words_and_what_they_show_said_with_them(officer, app, clock)
         "Lab results added for sample S-2027-014: Ammonia ND; E. coli Present",
         "Sample of February 28, 2027 at 2:05 p.m. changed: result",
     ]
+    # The same form sent again (Back, a second tap): nothing new (fresh review).
+    again_same = record(officer, url, {
+        "results-0-parameter": "ammonia", "results-0-value": "nd",
+        "results-1-parameter": "e_coli", "results-1-value": "Present",
+    })  # fmt: skip
+    assert again_same.status_code == 303
+    assert (
+        "These results are on the sample already: nothing new was stored." in officer.get(CASE).text
+    )
+    assert len(rows(app, "SELECT id FROM trackdown_results")) == 2
     # More results later, the step's result left as it is.
     again = record(officer, url, {"results-0-parameter": "ph", "results-0-value": "7.1"})
     assert again.status_code == 303

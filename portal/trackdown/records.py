@@ -148,8 +148,15 @@ def add_results(
     shows: str | None = None,
 ) -> int:
     """A sample's lab results (one row a parameter), and what they show as the step's result
-    when `shows` gives one; how many results were added."""
+    when `shows` gives one; how many results were added: none when every one is on the
+    sample already with the same report day (the form sent again, after Back or a second
+    tap: fresh review)."""
     with transaction(db):
+        standing = {
+            (r["name"], r["value"], r["unit"], r["reported_on"]) for r in results_of(db, step["id"])
+        }
+        if all((r["name"], r["value"], r["unit"], reported_on) in standing for r in results):
+            return 0
         if shows and shows != step["result"]:
             _update(db, "trackdown_steps", ("id", step["id"]), {"result": shows}, actor)
             _log_step(db, actor, step, "trackdown_step_changed", kind=step["kind"],

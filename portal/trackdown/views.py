@@ -152,7 +152,12 @@ def results(case_id: int, step_id: int):
     added = records.add_results(
         get_db(), _actor(), step, form.rows(), reported, form.shows.data or None
     )
-    flash(f"Lab results added ({added} {'result' if added == 1 else 'results'}).", "success")
+    flash(
+        f"Lab results added ({added} {'result' if added == 1 else 'results'})."
+        if added
+        else "These results are on the sample already: nothing new was stored.",
+        "success",
+    )
     return _back(case_id, f"step-{step_id}")
 
 
