@@ -400,3 +400,32 @@ def test_a_confirmation_taken_back_in_the_period_is_not_counted(app):
         change(app, get_db(), 5, "2026-06-01", confirmed=False)
     # 2026: confirmed 3 and 10 (and the release's 12); case 5 no longer.
     assert counts(app, YEAR_2026)["discharges"][0] == ("resident reports", 2, 2)
+
+
+def test_figures_recorded_as_filed_show_what_changed_since(app, client):
+    """Fresh review: a void or a late entry about a closed period moved it, and nothing said
+    what had been filed. The officer records the figures filed; later changes show beside."""
+    build(app)
+    sign_in(client, app)
+    span = {"start": "2026-01-03", "end": "2027-01-02"}
+    page = client.get("/staff/annual-report/", query_string=span).text
+    assert "Recorded as filed" not in page
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    assert client.post("/staff/annual-report/filed", query_string=span).status_code == 400
+    filed = client.post("/staff/annual-report/filed", query_string=span,
+                        data={"csrf_token": token})  # fmt: skip
+    assert filed.status_code == 303
+    page = client.get("/staff/annual-report/", query_string=span).text
+    assert "These figures are recorded as filed" in page
+    assert "No figure has changed since." in page and "(filed: " not in page
+    # Later, a 2026 discharge is confirmed with a back-dated lab result: "confirmed" moves.
+    with app.app_context():
+        change(app, get_db(), 9, "2026-12-01", confirmed=True)
+    page = client.get("/staff/annual-report/", query_string=span).text
+    assert re.search(r"Confirmed in all</th><td><a [^>]*>5<.*?</a> <span class=\"filed\">"
+                     r"\(filed: 4\)</span>", page)  # fmt: skip
+    assert "2 figures changed since" in page
+    # Another period has no filing.
+    other = client.get("/staff/annual-report/", query_string={"start": "2025-01-03",
+                                                                 "end": "2026-01-02"}).text  # fmt: skip
+    assert "Recorded as filed" not in other

@@ -287,3 +287,21 @@ def corrections_by_the_respondent(db: sqlite_utils.Database) -> None:
         ("notice_steps", "correction_checked_on", "TEXT"),
         ("notice_steps", "correction_checked_by", "TEXT"),
     ])  # fmt: skip
+
+
+@migrations(name="007_annual_filings")
+def annual_filings(db: sqlite_utils.Database) -> None:
+    """The annual figures as the officer filed them with the State, so the report shows what
+    changed since in a closed period (an entry about the past made later: fresh review)."""
+    run(db, """
+CREATE TABLE IF NOT EXISTS annual_filings (
+    id INTEGER PRIMARY KEY,
+    period_start TEXT NOT NULL,
+    period_end TEXT NOT NULL,
+    filed_at TEXT NOT NULL,
+    filed_by TEXT NOT NULL,
+    -- {figure key: the value shown ("3", "$1,100.00")} as the report stood when filed.
+    figures TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS annual_filings_period ON annual_filings (period_start, period_end, id);
+""")  # fmt: skip

@@ -8,14 +8,17 @@ import datetime as dt
 from typing import Any
 
 import sqlite_utils
-from flask import abort, current_app, render_template, request
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask_wtf import FlaskForm
 
 from portal.core import kinds
-from portal.core.clock import local_now, local_today
+from portal.core.clock import local_now, local_stamp, local_today
 from portal.core.db import get_db
 from portal.mail.compose import public_url_for
+from portal.staff import filings
 from portal.staff.annual_figures import annual_report as build_report
 from portal.staff.annual_figures import reporting_year
+from portal.staff.auth import current_staff
 from portal.staff.blueprint import bp
 from portal.staff.exports import _download, date_window, spreadsheet
 from portal.staff.figures import Figure, Report, Section
@@ -99,6 +102,7 @@ def _report() -> tuple[dt.date, dt.date, dict[str, str], Report]:
 def annual_report():
     start, end, errors, report = _report()
     previous = reporting_year(reporting_year(local_today())[0] - dt.timedelta(days=1))
+    filing = filings.latest(get_db(), start.isoformat(), end.isoformat())
     return render_template(
         "staff/annual_report.html",
         start=start,
@@ -106,11 +110,28 @@ def annual_report():
         report=report,
         previous=previous,
         errors=errors,
+        filing=filing,
+        filed=filings.changed(filing, report),
         printed=local_now(),
         year_start_words=_month_day_words(
             current_app.extensions["content"].settings.reporting_year_starts
         ),
     )
+
+
+@bp.route("/annual-report/filed", methods=["POST"])
+def annual_report_filed():
+    """Record the period's figures as they stand now as the ones filed with the State."""
+    if not FlaskForm().validate():
+        abort(400)
+    start, end, errors, report = _report()
+    if errors:
+        abort(400)
+    filings.record(get_db(), start.isoformat(), end.isoformat(), report,
+                   current_staff()["username"], local_stamp())  # fmt: skip
+    flash("These figures are recorded as filed: a later change to them will show beside each.",
+          "success")  # fmt: skip
+    return redirect(url_for("staff.annual_report", start=start, end=end), code=303)
 
 
 def _month_day_words(month_day: tuple[int, int]) -> str:
