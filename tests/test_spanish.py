@@ -125,6 +125,8 @@ def test_spanish_pages_link_into_the_portal_in_spanish(build):
 def test_the_law_is_english_and_the_spanish_page_sums_it_up(build, content):
     html = (build / "es" / "ordinance" / "index.html").read_text(encoding="utf-8")
     assert '<h2 id="official-heading">El texto oficial está en inglés</h2>' in html
+    # Our English copy is unofficial, and the Spanish page says so (fresh Spanish read).
+    assert "copia no oficial" in html and "El texto oficial del §" not in html
     assert (
         "El resumen no es la ley y no es un consejo legal: donde los dos no coincidan, vale el"
         " texto en inglés."
