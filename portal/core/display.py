@@ -24,6 +24,11 @@ def sentence(value: object) -> str:
     return text if text.endswith((".", "!", "?", "…")) else f"{text}."
 
 
+def date_words(moment: dt.date) -> str:
+    """A date without its weekday, in English: 'January 1, 1990'."""
+    return f"{moment:%B} {moment.day}, {moment.year}"
+
+
 def when(value: str | dt.datetime | None, language: str = "en") -> str:
     """'2026-11-29T13:05:00-05:00' -> 'November 29, 2026 at 1:05 p.m.'
     ('29 de noviembre de 2026, 1:05 p. m.' in Spanish)."""
@@ -33,7 +38,7 @@ def when(value: str | dt.datetime | None, language: str = "en") -> str:
     if language in PATTERNS:
         date = format_date(moment, PATTERNS[language]["date"], locale=language)
         return f"{date}, {clock(moment, language)}"
-    return f"{moment:%B} {moment.day}, {moment.year} at {clock(moment)}"
+    return f"{date_words(moment)} at {clock(moment)}"
 
 
 def clock(value: str | dt.datetime | dt.time, language: str = "en") -> str:

@@ -10,6 +10,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, DateField, Field, SelectField
 from wtforms.validators import DataRequired, Optional, StopValidation, ValidationError
 
+from portal.core.display import date_words
 from portal.intake.fields import choice, long_text, text
 from portal.intake.validators import email_address, phone_number
 
@@ -74,8 +75,7 @@ class DayForm(FlaskForm):
         for field in self:
             if isinstance(field, DateField) and isinstance(field.data, dt.date):
                 if self.earliest and field.data < self.earliest:
-                    first = f"{self.earliest:%B} {self.earliest.day}, {self.earliest.year}"
-                    field.errors.append(f"Enter a date on or after {first}.")
+                    field.errors.append(f"Enter a date on or after {date_words(self.earliest)}.")
                     fine = False
                 elif self.latest and field.data > self.latest and field.name not in self.future_ok:
                     field.errors.append("Enter a date that has passed (today at the latest).")

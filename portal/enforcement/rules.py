@@ -16,6 +16,7 @@ from fractions import Fraction
 
 from content_model.enforcement import Terms, Tier
 from portal.core.deadlines import BusinessCalendar
+from portal.core.display import date_words
 
 DAY = dt.timedelta(days=1)
 
@@ -213,7 +214,7 @@ def notice_standing(
     if appealed and (appealed <= window or late_accepted):
         return "pending", "its appeal awaits the Board"
     if today <= window:
-        return "pending", f"the appeal period runs until {window:%B} {window.day}, {window.year}"
+        return "pending", f"the appeal period runs until {date_words(window)}"
     return "established", "not appealed in time"
 
 

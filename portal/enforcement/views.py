@@ -12,6 +12,7 @@ from flask_wtf import FlaskForm
 
 from portal.core.clock import local_today
 from portal.core.db import get_db, transaction
+from portal.core.display import date_words
 from portal.enforcement import forms, people, records, rules
 from portal.enforcement.blueprint import bp
 from portal.enforcement.timeline import Timeline, day_of, timeline
@@ -381,7 +382,7 @@ def _refused(name: str, form: FlaskForm, line: Timeline) -> bool:
         why = access_block_words(line)
         asked, due = form.access_requested_on.data, line.correction
         if due is not None and asked <= due and line.access_block in (None, "not-yet"):
-            why = f"Not before the day after the correction date, {due:%B} {due.day}, {due.year}"
+            why = f"Not before the day after the correction date, {date_words(due)}"
         if why:
             form.access_requested_on.errors = [f"{why}."]
             return True

@@ -17,6 +17,7 @@ from wtforms import (
 from wtforms.validators import Length, Optional, ValidationError
 
 from portal.core.clock import local_today
+from portal.core.display import date_words
 from portal.enforcement.forms import day
 from portal.intake.fields import coordinate_field, long_text, options, text
 from portal.outfalls import importer
@@ -139,7 +140,7 @@ class PaperDayForm(FlaskForm):
         earliest = current_app.extensions["outfalls"].earliest_screening
         if field.data and field.data < earliest:
             raise ValidationError(
-                f"A screening cannot be before {earliest:%B} {earliest.day}, {earliest.year}"
+                f"A screening cannot be before {date_words(earliest)}"
                 " (the earliest day the sheet takes): check the year."
             )
 

@@ -28,6 +28,7 @@ from wtforms.validators import (
 )
 
 from portal.core.clock import local_now
+from portal.core.display import date_words
 from portal.intake.fields import choice, long_text, options
 
 FLOWS = [
@@ -173,7 +174,7 @@ class SheetForm(FlaskForm):
             valid = False
         elif self.screened_at.data and self.screened_at.data.date() < earliest:
             self.screened_at.errors = [
-                f"The screening cannot be before {earliest:%B} {earliest.day}, {earliest.year}"
+                f"The screening cannot be before {date_words(earliest)}"
                 " (the earliest day the sheet takes): check the year."
             ]
             valid = False

@@ -18,7 +18,7 @@ def record(
     db: sqlite_utils.Database, start: str, end: str, report: Report, actor: str, stamp: str
 ) -> int:
     """Keep the report's figures as filed for the period [start, end] (ISO days)."""
-    figures = {f.key: f.shown for section in report.sections for f in section.figures}
+    figures = {key: f.shown for key, f in report.by_key.items()}
     with transaction(db):
         return insert(db, "annual_filings", {
             "period_start": start, "period_end": end, "filed_at": stamp, "filed_by": actor,
@@ -46,8 +46,7 @@ def changed(filing: dict[str, Any] | None, report: Report) -> dict[str, str]:
         return {}
     filed = filing["figures"]
     return {
-        f.key: filed.get(f.key, "not filed")
-        for section in report.sections
-        for f in section.figures
-        if filed.get(f.key, "not filed") != f.shown and not (f.optional and not f.count)
+        key: filed.get(key, "not filed")
+        for key, f in report.by_key.items()
+        if filed.get(key, "not filed") != f.shown and not (f.optional and not f.count)
     }

@@ -70,7 +70,6 @@ def parameter_choices() -> list[tuple[str, str]]:
     return [*found, (OTHER_PARAMETER, "Other (name it beside)")]
 
 
-# What the audit log calls each field a change touched: "Dye test changed: what was found".
 # How a step got onto the place it was done (trackdown_steps.access).
 ACCESS: dict[str, str] = {
     "public": "A public place or right of way: no permission needed",
@@ -84,6 +83,7 @@ ACCESS_NOTES_NEEDED: dict[str, str] = {
     "warrant": "Give the court and the date of the warrant.",
     "refused": "Say who refused, and when.",
 }
+# What the audit log calls each field a change touched: "Dye test changed: what was found".
 FIELD_WORDS: dict[str, str] = {
     "kind": "what was done",
     "done_at": "when",
