@@ -42,8 +42,8 @@ $(COMPILED): %.mo: %.po | $(STAMP)
 # Every translatable word of the templates and the code, into each language's catalogue:
 # new ones come in untranslated (msgstr ""), for a translator to fill in.
 messages: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg -k N_ -k _l --no-location --sort-output -o translations/messages.pot .
-	$(BIN)/pybabel update -i translations/messages.pot -d translations --no-fuzzy-matching --ignore-obsolete
+	$(BIN)/pybabel extract -F babel.cfg -w 100 -k N_ -k _l --no-location --sort-output -o translations/messages.pot .
+	$(BIN)/pybabel update -w 100 -i translations/messages.pot -d translations --no-fuzzy-matching --ignore-obsolete
 
 # The build checks the content first (as the portal does when it starts) and stops on a problem.
 site: $(STAMP) $(COMPILED)

@@ -150,9 +150,14 @@ def translate(
     settings = load_settings(root / "site.yaml", data["site.yaml"][0])
     exempt_data, exempt_translation = data["exempt-discharges.yaml"]
     exempt = load_exempt(root / "exempt-discharges.yaml", english.ordinance, exempt_data)
-    # The names quote the law in English; in translation they are plain words for it.
+    # The names quote the law in English; in translation they are plain words for it. A
+    # report on a translated form may still use the English words: both kinds of keyword hint.
     entries = tuple(
-        dataclasses.replace(entry, name=str(get_path(exempt_translation, f"entries[{i}].name")))
+        dataclasses.replace(
+            entry,
+            name=str(get_path(exempt_translation, f"entries[{i}].name")),
+            keywords=entry.keywords + english.exempt.entries[i].keywords,
+        )
         for i, entry in enumerate(exempt.entries)
     )
     search = english.search

@@ -58,6 +58,8 @@ TRANSLATED = {
         "intro",
         "entries[*].name",
         "entries[*].note",
+        # The words a report in that language may use for it (the form's "good to know").
+        "entries[*].keywords",
         "conditional[*].title",
         "conditional[*].note",
         "caveat",

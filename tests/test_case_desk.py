@@ -184,7 +184,12 @@ def test_a_file_from_before_the_index_is_indexed_when_migrated(tmp_path):
      ({"description": "Soil washed off a building site"}, []),
      ({"odor": "chemical"}, ["Chemicals"]),
      ({"indicators": ["dead-animals"]}, ["Dead fish or animals"]),
-     ({"description": "Two dead fish at the edge of the creek"}, ["Dead fish or animals"])],
+     ({"description": "Two dead fish at the edge of the creek"}, ["Dead fish or animals"]),
+     # In Spanish, with the accents a phone keyboard may leave out or put in.
+     ({"description": "Hay gasolina y aceite en el arroyo"}, ["Fuel or oil"]),
+     ({"description": "Huele a QUIMICOS y a aguas negras"}, ["Sewage", "Chemicals"]),
+     ({"description": "Vi peces muertos en la orilla"}, ["Dead fish or animals"]),
+     ({"description": "Tierra que baja de una obra", "color": "café"}, [])],
 )  # fmt: skip
 def test_hazard_rules_come_from_the_content(content, fields, hazards):
     report = {"indicators": '["suds"]', "odor": "", "description": "Foam"}

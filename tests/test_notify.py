@@ -97,6 +97,17 @@ def test_validation_messages_per_field(app, client, overrides, field, message):
     assert rows(app, "SELECT id FROM cases") == []
 
 
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [("2,5", 2.5), ("0,75", 0.75), ("1,500", 1500.0), ("12,000.5", 12000.5), (" 20 ", 20.0)],
+)
+def test_an_amount_is_read_as_people_write_it(app, client, typed, stored):
+    """A decimal comma (as Spanish speakers write it) is a decimal point, not a thousands sign."""
+    review, final = file_notification(client, notification_data(quantity=typed))
+    assert final is not None and final.status_code == 303, review.text[:300]
+    assert rows(app, "SELECT quantity FROM notifications") == [{"quantity": stored}]
+
+
 def test_a_filing_after_a_phone_notice_shows_both_deadlines(app, client):
     data = notification_data(discovered_at=today_at(0), began_at="", emergency_called_at=today_at(0, 5),
                              dec_called_at=today_at(0, 6), ended_at=today_at(0, 7),

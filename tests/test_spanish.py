@@ -296,6 +296,27 @@ def test_a_report_filed_in_spanish_stays_spanish(app, client, mail_server):
     assert "Su referencia: IDR-2026-0001" in text
     [smo] = mail_server.to("smo@village.test")
     assert smo["Subject"].startswith("New illicit discharge report IDR-2026-0001")
+    said = "Filed in Spanish: their status page and mail are in Spanish; write the public note in Spanish."
+    assert said in body(smo) and said in body(smo, "html")
+
+
+def test_a_report_in_spanish_words_is_read_in_spanish(app, client, mail_server):
+    """The hazard rules and the exempt-discharge hint know the Spanish words, with or
+    without accents, and name the exemption in Spanish."""
+    form = client.get("/report/?lang=es")
+    keywords = html.unescape(re.search(r'data-exempt-keywords="([^"]*)"', form.text).group(1))
+    assert [
+        "el agua de piscinas sin cloro",
+        ["piscina", "alberca", "pileta", "pool", "swimming pool"],
+    ] in json.loads(keywords)
+    said = "Sale agua de la piscina del vecino a la calle y huele a quimicos."
+    sent = post(client, report_data(description=said, odor=""))
+    thanks = " ".join(client.get(sent.headers["Location"]).text.split())
+    assert "algunas descargas se permiten, como el agua de piscinas sin cloro." in thanks
+    [smo] = mail_server.to("smo@village.test")
+    assert smo["Subject"] == "New illicit discharge report IDR-2026-0001 (HAZARD: chemicals)"
+    english = client.get("/report/?lang=en").text
+    assert "piscina" not in english
 
 
 # What a Spanish-speaking resident types: their own words are theirs, in any language.

@@ -105,7 +105,7 @@ def test_the_errors_are_in_spanish_next_to_their_fields(client):
     assert "Conteste esta pregunta para seguir." in refused.text
     assert not english_left(refused.text), english_left(refused.text)
     data = notification_data(**{**IN_SPANISH, "facility_name": "", "ended_at": "2026-11-02T07:00",
-                                "unit": ""})  # fmt: skip
+                                "unit": "", "quantity": "unos 10"})  # fmt: skip
     triage = {name: data[name] for name in ("danger", "hazardous", "petroleum")}
     details = client.post(
         "/notify/", data={**hidden_fields(first.text), "step": "triage", **triage}
@@ -115,9 +115,11 @@ def test_the_errors_are_in_spanish_next_to_their_fields(client):
     assert invalid.status_code == 422
     for message in ("Escriba el nombre de la instalación.",
                     "Esto es antes de que el derrame empezara o se descubriera.",
-                    "Elija una unidad para la cantidad."):  # fmt: skip
+                    "Elija una unidad para la cantidad.",
+                    "Escriba la cantidad con números, como 5 o 2,5."):  # fmt: skip
         assert message in invalid.text, message
     assert 'value="Muelle de carga detrás del 12 de Depot Street"' in invalid.text
+    assert 'value="unos 10"' in invalid.text
     assert not english_left(invalid.text), english_left(invalid.text)
 
 
@@ -139,6 +141,8 @@ def test_the_receipt_mail_is_spanish_and_the_officer_s_copy_english(client, mail
     [smo] = mail_server.to("smo@village.test")
     assert smo["Subject"].startswith("Release notification REL-2026-")
     assert "Discovered: November 2, 2026 at 9:00 a.m." in body(smo)
+    said = "Filed in Spanish: their status page and mail are in Spanish; write the public note in Spanish."
+    assert said in body(smo) and said in body(smo, "html")
     assert '<html lang="en">' in body(smo, "html")
 
 

@@ -102,14 +102,21 @@ def printable_text(form: object, field: Field) -> None:
 
 
 def quantity(form: object, field: Field) -> None:
-    """An amount: a number of zero or more, if one is given."""
-    value = (field.data or "").strip().replace(",", "")
+    """An amount: a number of zero or more, if one is given.
+
+    A comma before one or two digits is a decimal comma ("2,5" is two and a half, as a
+    Spanish speaker writes it); any other comma separates thousands ("1,500").
+    """
+    value = (field.data or "").strip()
+    if re.fullmatch(r"\d+,\d{1,2}", value):
+        value = value.replace(",", ".")
+    value = value.replace(",", "")
     field.data = value or None
     if not value:
         return
     try:
         number = float(value)
     except ValueError:
-        raise ValidationError("Enter the amount as a number, like 5 or 2.5.") from None
+        raise ValidationError(_("Enter the amount as a number, like 5 or 2.5.")) from None
     if not 0 <= number < 1e9:
-        raise ValidationError("Enter an amount of zero or more.")
+        raise ValidationError(_("Enter an amount of zero or more."))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import sqlite_utils
@@ -21,6 +20,7 @@ from flask import (
     url_for,
 )
 
+from content_model.language import current_content
 from content_model.loader import Content
 from portal.core.cases import find_by_token, new_submission_key, status_token
 from portal.core.clock import local_now
@@ -29,6 +29,7 @@ from portal.core.statuses import STATUSES
 from portal.intake.pending import keep_photos, recover, store_submission, submission_key
 from portal.intake.storage import DuplicateSubmission, PhotoExpired
 from portal.report.forms import ReportForm
+from portal.report.matching import mentions, plain
 from portal.report.summary import what_was_seen, where
 from portal.web.headers import keep_for_back
 from portal.web.language import follow_case
@@ -48,12 +49,8 @@ def _form(**kwargs: Any) -> ReportForm:
 
 def exempt_hints(text: str) -> list[Any]:
     """Exempt discharges whose keywords appear in the text (a hint, never a block)."""
-    lowered = (text or "").lower()
-    return [
-        entry
-        for entry in _content().exempt.entries
-        if any(re.search(rf"\b{re.escape(k.lower())}\b", lowered) for k in entry.keywords)
-    ]
+    said = plain(text or "")
+    return [entry for entry in current_content().exempt.entries if mentions(said, entry.keywords)]
 
 
 @bp.route("/", methods=["GET"])

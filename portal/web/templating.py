@@ -7,7 +7,7 @@ import json
 from flask import Flask
 from werkzeug.local import LocalProxy
 
-from content_model.language import current_language
+from content_model.language import current_content, current_language
 from content_model.loader import Content
 from content_model.site import tel_uri
 from content_model.theme import init_theme, site_links
@@ -31,10 +31,9 @@ def init_templates(app: Flask, content: Content) -> None:
         spill_section=content.ordinance.spill_section,
         # The law's own definition, for the form's "is it hazardous?" (None: the law has none).
         hazardous_defined=content.ordinance.defined("hazardous-materials"),
-        # For the report form's live hint: [name, [keywords]] of each exempt discharge.
-        exempt_keywords=json.dumps(
-            [[e.name, list(e.keywords)] for e in content.exempt.entries if e.keywords]
-        ),
+        # For the report form's live hint: [name, [keywords]] of each exempt discharge, in
+        # the page's language (a translation's keywords come with the English ones).
+        exempt_keywords=LocalProxy(exempt_keywords),
     )
     app.jinja_env.filters.update(
         when=lambda value: when(value, current_language()),
@@ -45,3 +44,9 @@ def init_templates(app: Flask, content: Content) -> None:
         sentence=sentence,
         fromjson=json.loads,
     )
+
+
+def exempt_keywords() -> str:
+    entries = current_content().exempt.entries
+    pairs = [[entry.name, list(entry.keywords)] for entry in entries if entry.keywords]
+    return json.dumps(pairs, ensure_ascii=False)

@@ -34,11 +34,13 @@
     const target = $(text.dataset.hintTarget);
     const entries = JSON.parse(text.dataset.exemptKeywords);
     const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // As the server reads it: any case, accents or none ("tuberia" is "tubería").
+    const plain = (s) => s.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
     let shown = '', timer;
     function update() {
-      const said = text.value.toLowerCase();
+      const said = plain(text.value);
       const names = entries.filter((e) => e[1].some((w) =>
-        new RegExp('\\b' + escape(w.toLowerCase()) + '\\b').test(said))).map((e) => e[0]).join(', ');
+        new RegExp('\\b' + escape(plain(w)) + '\\b').test(said))).map((e) => e[0]).join(', ');
       if (names === shown) return; // unchanged: do not make screen readers repeat it
       shown = names;
       target.textContent = '';
