@@ -55,6 +55,8 @@ class Content:
     # is published in English only, as adopted), and the glossary of words it uses.
     law_title: str = ""
     summaries: tuple[SectionSummary, ...] = ()
+    # And the definitions a form quotes, in plain words (slug -> words).
+    plain_definitions: dict[str, str] = field(default_factory=dict, compare=False)
     glossary: tuple[GlossaryTerm, ...] = ()
     # The English content's translations, by language.
     translations: dict[str, Content] = field(default_factory=dict, compare=False, repr=False)
@@ -143,7 +145,8 @@ def translate(
         else:
             pages.append(load_learn_page(path, english.ordinance, english=page))
     numbers = [section.number for section in english.ordinance.sections]
-    summarised, law_title, lacking = summaries(root, numbers, language)
+    slugs = [definition.slug for definition in english.ordinance.definitions]
+    law, lacking = summaries(root, numbers, slugs, language)
     missing += lacking
     if missing:
         return None, missing
@@ -171,7 +174,8 @@ def translate(
         search=search,
         language=language,
         pending_review=pending_review,
-        law_title=law_title,
-        summaries=summarised,
+        law_title=law.title,
+        summaries=law.sections,
+        plain_definitions=law.definitions,
         glossary=glossary(root, language),
     ), []

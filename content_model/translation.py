@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -228,14 +228,29 @@ def after_loading(name: str, english: Any, translation: Any, language: str) -> l
     ]
 
 
+# The defined terms a form quotes to the person filling it in (the release notification's
+# "is it hazardous?"): a translation explains each in plain words before the law's English.
+QUOTED_DEFINITIONS = ("hazardous-materials",)
+
+
+@dataclass(frozen=True)
+class LawSummary:
+    """`ordinance.<language>.yaml`: the law's title, a plain summary of every section, and
+    the quoted definitions (`definitions`: slug -> plain words)."""
+
+    title: str = ""
+    sections: tuple[SectionSummary, ...] = ()
+    definitions: dict[str, str] = field(default_factory=dict)
+
+
 def summaries(
-    root: Path, section_numbers: list[str], language: str
-) -> tuple[tuple[SectionSummary, ...], str, list[Missing]]:
-    """`ordinance.<language>.yaml`: the law's title and a plain summary of every section."""
+    root: Path, section_numbers: list[str], defined: list[str], language: str
+) -> tuple[LawSummary, list[Missing]]:
+    """The translation's `LawSummary`; `defined` are the slugs the English law defines."""
     name = translated_file("ordinance.yaml", language)
     path = root / name
     if not path.exists():
-        return (), "", [Missing(name, "", "missing")]
+        return LawSummary(), [Missing(name, "", "missing")]
     fields = Fields(parse_yaml(path.read_text(encoding="utf-8")) or {}, name)
     missing = []
     title = fields.text("title", optional=True) or ""
@@ -254,8 +269,19 @@ def summaries(
     for number in sections if isinstance(sections, dict) else ():
         if str(number) not in section_numbers:
             raise fields.fail(f"sections.{number}", f"§ {number} is not in the ordinance")
+    plain = fields.data.get("definitions") or {}
+    fields.known("definitions")
+    if not isinstance(plain, dict):
+        raise fields.fail("definitions", "give each quoted definition as slug: plain words")
+    for slug in plain:
+        if slug not in defined:
+            raise fields.fail(f"definitions.{slug}", f"the law defines no {slug!r}")
+    for slug in QUOTED_DEFINITIONS:
+        if slug in defined and _blank(plain.get(slug)):
+            missing.append(Missing(name, f"definitions.{slug}", "missing"))
     fields.refuse_unknown()
-    return tuple(found), title, missing
+    words = {str(slug): " ".join(str(text).split()) for slug, text in plain.items()}
+    return LawSummary(title, tuple(found), words), missing
 
 
 def glossary(root: Path, language: str) -> tuple[GlossaryTerm, ...]:

@@ -95,6 +95,9 @@ def test_mail_reaches_the_smo_and_the_reporter(client, mail_server):
     [ack] = mail_server.to("pat@example.test")
     assert re.search(r"https://portal\.village\.test/status/[\w-]+/", body(ack))
     assert "Suds" not in body(ack), "the acknowledgement carries the reference, not the details"
+    # The State's two cases each on a line of their own; no translation note in English.
+    assert "1-800-457-7362 within two hours of discovery:\r\n- a petroleum" in body(ack)
+    assert "translation" not in body(ack)
 
 
 def test_anonymous_report_gets_no_mail_but_a_status_link(app, client, mail_server):

@@ -272,7 +272,7 @@ def test_the_towns_public_pages_and_mail_say_nothing_the_law_does_not(walked, pa
 
 def test_the_towns_spanish_pages_name_the_hotline_with_the_whole_state_rule(pack_build):
     """The English check's words are English: in Spanish, the rule's own words."""
-    rule = ("dentro de las dos horas después de descubrirlo", "menos de 5 galones",
+    rule = ("dentro de las dos horas siguientes al descubrimiento", "menos de 5 galones",
             "está contenido y bajo control", "no ha llegado ni llegará al agua ni a ningún terreno",
             "se limpia dentro de las dos horas", "en la cantidad que se debe reportar o más")  # fmt: skip
     for url in ("index.html", "learn/motor-oil/index.html", "contact/index.html"):

@@ -151,7 +151,7 @@ def test_spanish_guides_give_the_whole_penalty_range(build, content):
 
 
 def test_the_spill_hotline_comes_with_the_whole_state_rule_in_spanish(build):
-    rule = ("dentro de las dos horas después de descubrirlo", "menos de 5 galones",
+    rule = ("dentro de las dos horas siguientes al descubrimiento", "menos de 5 galones",
             "está contenido y bajo control", "no ha llegado ni llegará al agua ni a ningún terreno",
             "se limpia dentro de las dos horas", "en la cantidad que se debe reportar o más")  # fmt: skip
     for url in ("index.html", "learn/motor-oil/index.html", "contact/index.html"):
@@ -352,6 +352,13 @@ def test_a_spanish_report_and_its_mail_have_no_english(app, client, mail_server)
     [ack] = mail_server.to("pat@example.test")
     for part in (body(ack), body(ack, "html")):
         assert not english_left(part), english_left(part)
+        assert "Esta traducción está esperando la revisión de la Villa." in part
+    # Each of the State's cases on a line of its own, after its paragraph's break.
+    assert "le enviaremos un correo electrónico.\r\n\r\nSi el problema empeora" in body(ack)
+    assert (
+        "dentro de las dos horas siguientes al descubrimiento:\r\n- un derrame de petróleo"
+        in body(ack)
+    )
 
 
 def test_the_status_of_a_report_filed_in_english_stays_english(app, client):

@@ -60,7 +60,14 @@ def test_every_step_and_the_receipt_are_in_spanish(app, client, mail_server):
     assert "<h1>Reportar un derrame en una instalación</h1>" in pages["triage"].text
     assert "Registro de un derrame · Paso 2 de 3" in pages["details"].text
     assert "<h1>Revise su registro</h1>" in pages["review"].text
-    assert "<h1>Registro recibido</h1>" in pages["receipt"].text
+    receipt = pages["receipt"].text
+    assert "<h1>Registro recibido</h1>" in receipt
+    assert '<p class="kicker">La Villa de Horseheads · Registro de un derrame (no es el' in receipt
+    assert re.search(
+        r"<dt>Guarde el registro escrito de la instalación hasta</dt><dd>por lo menos el <time"
+        r' datetime="\d{4}-\d\d-\d\d">[^<]+</time>\. Nuestra interpretación\. La ley no dice',
+        receipt,
+    ), "one 'hasta', and no capital after a colon"
     assert rows(app, "SELECT language FROM cases") == [{"language": "es"}]
 
 
@@ -78,8 +85,12 @@ def test_the_notice_duties_say_what_the_english_says(client):
         "Después, un aviso dado en persona o por teléfono se debe confirmar con un aviso escrito"
         " enviado por correo a la Villa dentro de tres días hábiles."
     ) in page
-    # The law's definition stays in its own words, marked English.
-    assert re.search(r'\(§ 216-\d+\): <q lang="en">', page)
+    # The law's definition said first in plain Spanish, then in its own words, marked English.
+    assert "como los define la ley (§ 216-4): cualquier material, sustancia o desecho," in page
+    assert (
+        "si no se trata, no se guarda, no se transporta o no se desecha como se debe."
+        ' Las palabras de la ley, en inglés: <q lang="en">Any material, including any substance,'
+    ) in page
 
 
 def test_the_deadlines_are_spanish_dates(client):
@@ -135,10 +146,16 @@ def test_the_receipt_mail_is_spanish_and_the_officer_s_copy_english(client, mail
     assert "Esto no es su aviso a la Villa: es un registro que ayuda al personal" in text
     assert "a más tardar al final del miércoles, 4 de noviembre de 2026" in text
     assert "Se descubrió: 2 de noviembre de 2026, 9:00 a. m." in text
+    pending = (
+        "Esta traducción está esperando la revisión de la Villa. Si algo no dice lo mismo que el"
+        " texto en inglés de la ley, vale el texto en inglés."
+    )
     for part in (text, body(receipt, "html")):
         assert not english_in_mail(part), english_in_mail(part)
+        assert pending in part
     assert '<html lang="es">' in body(receipt, "html")
     [smo] = mail_server.to("smo@village.test")
+    assert "translation" not in body(smo)
     assert smo["Subject"].startswith("Release notification REL-2026-")
     assert "Discovered: November 2, 2026 at 9:00 a.m." in body(smo)
     said = "Filed in Spanish: their status page and mail are in Spanish; write the public note in Spanish."

@@ -164,6 +164,15 @@ def test_the_towns_law_summary_is_asked_for_each_section(pack_copy):
     ]
 
 
+def test_the_towns_plain_words_for_a_quoted_definition_are_asked_for(pack_copy):
+    summaries = pack_copy / "ordinance.es.yaml"
+    text = summaries.read_text(encoding="utf-8")
+    summaries.write_text(text[: text.index("definitions:")], encoding="utf-8")
+    assert [str(problem).split("\n")[0] for problem in check_pack(pack_copy)] == [
+        "ordinance.es.yaml: definitions.hazardous-materials: missing",
+    ]
+
+
 def test_the_towns_spanish_keeps_to_its_glossary(pack_copy):
     guide = pack_copy / "learn" / "car-washing.es.md"
     text = guide.read_text(encoding="utf-8")

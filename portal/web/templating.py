@@ -31,6 +31,10 @@ def init_templates(app: Flask, content: Content) -> None:
         spill_section=content.ordinance.spill_section,
         # The law's own definition, for the form's "is it hazardous?" (None: the law has none).
         hazardous_defined=content.ordinance.defined("hazardous-materials"),
+        # A translation's plain words for it, said before the law's English (None in English).
+        hazardous_plain=LocalProxy(
+            lambda: current_content().plain_definitions.get("hazardous-materials")
+        ),
         # For the report form's live hint: [name, [keywords]] of each exempt discharge, in
         # the page's language (a translation's keywords come with the English ones).
         exempt_keywords=LocalProxy(exempt_keywords),
