@@ -67,6 +67,8 @@ local-key:
 
 # The same server as production (gunicorn), serving the frozen site beside the portal.
 # Without PORTAL_MAIL_SERVER, mail is written to instance/mail/*.eml and named in the log.
+# The frozen pages name their language alternates by full address, as published ones do.
+run: export SITE_PUBLIC_URL ?= http://127.0.0.1:$(PORT)
 run: site local-key
 	@echo "Serving http://127.0.0.1:$(PORT)  (a staff account: make staff-add NAME=smo)"
 	PORTAL_SITE_DIR=build $(LOCAL_SETTINGS) \
