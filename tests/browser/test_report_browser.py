@@ -134,25 +134,42 @@ def test_without_a_tile_source_no_map_is_offered_and_leaflet_is_not_loaded(open_
     assert not tab.errors
 
 
+NO_TILES = (
+    "The map pictures could not be loaded (the map server cannot be reached), so the map"
+    " is not shown. Use your location, or type an address or landmark below."
+)
+
+
 def test_when_tiles_cannot_load_no_blank_map_invites_a_tap(open_tab, tiled_server):
-    tab = open_tab("phone")
+    tab = open_tab("phone", geolocation=HERE, permissions=["geolocation"])
     page = tab.page
     page.route("https://tiles.test/**", lambda route: route.abort("internetdisconnected"))
     page.goto(f"{tiled_server.url}/report/")
-    page.get_by_role("button", name="Choose the spot on a map").click()
-    notice = page.locator("#map-no-tiles")
-    expect(notice).to_have_text(
-        "The map pictures could not be loaded (the map server cannot be reached), so the map"
-        " is not shown. Use your location, or type an address or landmark below."
-    )
+    toggle = page.get_by_role("button", name="Choose the spot on a map")
+    toggle.click()
+    # Said once, shown and announced by the one live region (not also in the panel, or a
+    # screen reader reads it twice), with the panel closed.
+    notice = page.locator("#location-status")
+    expect(notice).to_have_text(NO_TILES)
+    expect(notice).to_be_visible()
+    assert page.locator("#location-tools").inner_text().count("could not be loaded") == 1
+    expect(page.locator("#map-panel")).to_be_hidden()
+    expect(toggle).to_have_attribute("aria-expanded", "false")
     # No box to tap on, and no word of tapping or dropping a pin.
     expect(page.locator("#map")).to_have_count(1)
     expect(page.locator("#map")).to_be_hidden()
     expect(page.locator("#map-help")).to_be_hidden()
     assert "tap" not in notice.inner_text().lower()
-    expect(page.get_by_role("button", name="Use my location")).to_be_visible()
-    page.get_by_label("Street address or landmark").fill("Behind the library")
+    # Asked again, it says why again (still once), and opens no empty box.
+    toggle.click()
+    expect(notice).to_have_text(NO_TILES)
+    expect(page.locator("#map-panel")).to_be_hidden()
+    assert page.locator("#location-tools").inner_text().count("could not be loaded") == 1
     assert_accessible(page, "picker without tiles")
+    # The phone's location still works, and offers no map to adjust it on.
+    page.get_by_role("button", name="Use my location").click()
+    expect(notice).to_have_text("Location found (accurate to about 12 m).")
+    page.get_by_label("Street address or landmark").fill("Behind the library")
     assert all("tiles.test" in error for error in tab.errors), tab.errors
 
 

@@ -154,3 +154,22 @@ def test_the_form_scripts_speak_spanish_on_a_spanish_page(open_tab, portal):
     check(page, "My reports in Spanish, asking before it forgets, at 360 px")
     assert not english_left(page.content()), english_left(page.content())
     assert not tab.external_requests
+
+
+def test_the_map_says_once_in_spanish_that_it_cannot_load(open_tab, tiled_server):
+    """The map server out of reach: the message is in the location box once, not twice."""
+    tab = open_tab("phone")
+    page = tab.page
+    page.route("https://tiles.test/**", lambda route: route.abort("internetdisconnected"))
+    page.goto(f"{tiled_server.url}/report/?lang=es")
+    page.get_by_role("button", name="Elegir el lugar en un mapa").click()
+    said = (
+        "No se pudieron cargar las imágenes del mapa (no hay conexión con el servidor del mapa),"
+        " así que el mapa no se muestra. Use su ubicación, o escriba abajo una dirección o un"
+        " lugar conocido."
+    )
+    expect(page.locator("#location-status")).to_have_text(said)
+    box = page.locator("#location-tools").inner_text()
+    assert box.count("No se pudieron cargar") == 1, box
+    check(page, "the Spanish form without map pictures, at 360 px")
+    assert all("tiles.test" in error for error in tab.errors), tab.errors
