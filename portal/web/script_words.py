@@ -37,8 +37,12 @@ def _report() -> dict[str, str]:
         "add": _("Add a photo"),
         "another": _("Add another photo"),
         "list": _("Photos to send"),
-        "tooMany": _("{name}: you can attach up to {n} photos."),
+        "tooMany": _("You can attach up to {n} photos. Photos not added: {k}."),
         "tooBig": _("{name} is {size}, over the {limit} limit. Choose a smaller photo."),
+        # As the server says it (portal/intake/photos.py), after the file's name.
+        "notPhoto": _(
+            "This file is not a photo we can read. Attach a JPEG, PNG, WebP or GIF image."
+        ),
     }
 
 

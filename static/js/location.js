@@ -47,7 +47,7 @@
     if (!tools || !lat || !lon || !status) return;
     const d = tools.dataset, words = Object.assign({}, ENGLISH, JSON.parse(d.words || '{}'));
     const UNAVAILABLE = words.unavailable, LOADING = words.loading, NO_TILES = words.noTiles;
-    let map = null, marker = null, loading = false, filling = false;
+    let map = null, marker = null, loading = false, filling = false, gone = '';
     // Where the coordinates came from: 'gps' (a fix, with its accuracy), 'map' or 'typed'.
     let source = '', fix = '';
     tools.hidden = false;
@@ -133,7 +133,7 @@
         fix = fillIn(words.fix, { m });
         if (ask) ask.hidden = true;
         if (map) { pin(c.latitude, c.longitude); map.setView([c.latitude, c.longitude], 17); }
-        say(fillIn(words.found, { m }) + (d.tileUrl ? words.adjust : ''));
+        say(fillIn(words.found, { m }) + (d.tileUrl && !gone ? words.adjust : ''));
       }, (err) => {
         say(err.code === err.PERMISSION_DENIED ? words.denied : err.code === err.TIMEOUT ? words.slow : words.failed);
       }, { enableHighAccuracy: true, timeout: 15000, maximumAge: 60000 });
@@ -149,17 +149,16 @@
     lat.addEventListener('input', typed);
     lon.addEventListener('input', typed);
 
-    // Replace the map with a plain message, in the panel and announced.
-    function unavailable() {
+    // No map after all: the panel closes and the status says why, shown and announced in
+    // one place (not also in the panel: a screen reader would read it twice).
+    function noMap(text) {
       loading = false;
-      map = null;
-      for (const el of panel.children) el.hidden = true;
-      const p = document.createElement('p');
-      p.className = 'notice';
-      p.textContent = UNAVAILABLE;
-      panel.appendChild(p);
-      say(UNAVAILABLE, true);
+      gone = text;
+      panel.hidden = true;
+      toggle.setAttribute('aria-expanded', 'false');
+      say(text);
     }
+    const unavailable = () => { map = null; noMap(UNAVAILABLE); };
 
     const load = (tag, attrs) => new Promise((ok, fail) => {
       const el = Object.assign(document.createElement(tag), attrs, { onload: ok, onerror: fail });
@@ -196,12 +195,8 @@
       let shown = 0;
       tiles.on('tileload', () => { shown += 1; });
       tiles.on('load', () => {
-        if (shown || $('map-no-tiles')) return;
-        const p = Object.assign(document.createElement('p'), { className: 'notice', id: 'map-no-tiles' });
-        p.textContent = NO_TILES;
-        for (const child of panel.children) child.hidden = true;
-        panel.insertBefore(p, panel.firstChild);
-        say(NO_TILES, true);
+        if (shown || gone) return;
+        noMap(NO_TILES);
         // After Leaflet has finished with this event: removed inside it, it trips over itself.
         setTimeout(() => { map.remove(); map = marker = null; });
       });
@@ -226,13 +221,12 @@
     }
 
     if (toggle && panel) toggle.addEventListener('click', () => {
+      if (gone) { say(gone); return; }
       const open = panel.hidden;
       panel.hidden = !open;
       toggle.setAttribute('aria-expanded', String(open));
       if (!open || loading) return;
       if (map) { map.invalidateSize(); return; } // it may have been built while hidden
-      const gone = panel.querySelector('.notice');
-      if (gone) { say(gone.textContent, true); return; }
       // No tile server configured: don't even download Leaflet.
       if (!d.tileUrl || !d.leafletJs || !d.leafletCss) { unavailable(); return; }
       loading = true;

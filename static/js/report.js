@@ -8,7 +8,8 @@
      (data-max-side), as JPEG at a quality lowered until the photo is about
      data-target-bytes and never over data-limit-bytes; turned the right way up, camera
      details dropped; each with a thumbnail, its size and a Remove button, behind an
-     "Add a photo" button. A photo still too large is refused before anything is sent.
+     "Add a photo" button. A photo still too large, or a file that is no photo the server
+     reads, is refused as it is chosen, never listed.
    - Loads, once the page is ready, drafts.js, offline.js (the report kept on the phone)
      and send.js (sending with a progress bar). */
 (() => {
@@ -23,7 +24,8 @@
     allowed: ' some discharges are allowed, such as {names}. If that is what you saw, you may not need to report it. ',
     left1: '{n} character left', left: '{n} characters left', over1: '{n} character too many', over: '{n} characters too many',
     remove: 'Remove', removeName: 'Remove {name}', add: 'Add a photo', another: 'Add another photo', list: 'Photos to send',
-    tooMany: '{name}: you can attach up to {n} photos.', tooBig: '{name} is {size}, over the {limit} limit. Choose a smaller photo.',
+    tooMany: 'You can attach up to {n} photos. Photos not added: {k}.', tooBig: '{name} is {size}, over the {limit} limit. Choose a smaller photo.',
+    notPhoto: 'This file is not a photo we can read. Attach a JPEG, PNG, WebP or GIF image.',
   }, JSON.parse((me && me.dataset.words) || '{}'));
   const fillIn = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => values[k]);
   const lang = document.documentElement.lang || 'en';
@@ -161,18 +163,33 @@
     photos.push({ name, blob, url: URL.createObjectURL(blob) });
   }
 
+  // What the server reads, by a file's first bytes (whatever its name): JPEG, PNG, GIF, WebP,
+  // and HEIC, which it answers with what to do instead.
+  const READABLE = /^(\xff\xd8\xff|\x89PNG|GIF8|RIFF[^]{4}WEBP|[^]{4}ftyp(he[iv]|m[is]f1))/;
+
   async function photosChosen() {
     const d = input.dataset, maxFiles = Number(d.maxFiles), maxBytes = Number(d.maxBytes);
     const said = [];
+    let over = 0;
     for (const file of input.files) {
-      if (photos.length >= maxFiles) { said.push(fillIn(say.tooMany, { name: file.name, n: maxFiles })); continue; }
+      if (photos.length >= maxFiles) { over += 1; continue; }
       let blob = file;
       try {
         blob = await resize(file, Number(d.maxSide) || 1600, Number(d.targetBytes) || 409600, Number(d.limitBytes) || 1048576);
-      } catch (e) { /* not a picture the browser reads: the server decides */ }
+      } catch (e) {
+        // Not a picture this browser reads, so sent as it is: refused at once if the server
+        // would refuse it too (a PDF, a text file named .jpg); else the server decides.
+        try {
+          if (!READABLE.test(String.fromCharCode(...new Uint8Array(await file.slice(0, 12).arrayBuffer())))) {
+            said.push(file.name + ': ' + say.notPhoto);
+            continue;
+          }
+        } catch (e) { /* an older browser */ }
+      }
       if (blob.size > maxBytes) said.push(fillIn(say.tooBig, { name: file.name, size: kb(file.size), limit: kb(maxBytes) }));
       else addPhoto(blob, blob === file ? file.name : file.name.replace(/\.\w+$/, '') + '.jpg');
     }
+    if (over) said.push(fillIn(say.tooMany, { n: maxFiles, k: over }));
     input.value = '';
     problems.textContent = said.join(' ');
     problems.hidden = !said.length;

@@ -59,6 +59,38 @@ def test_phone_report_with_my_location_and_a_photo(open_tab, live_server):
     assert not tab.errors and not tab.external_requests
 
 
+NOT_A_PHOTO = "This file is not a photo we can read. Attach a JPEG, PNG, WebP or GIF image."
+
+
+def test_a_file_that_is_no_photo_is_refused_as_it_is_chosen(open_tab, live_server):
+    """A PDF and a text file named .jpg: refused at once, each by its name, in the field's
+    error area (role=alert), never listed; the photos chosen with them are. A HEIC photo
+    this browser cannot read goes on to the server, which says what to do with it. Past
+    the limit, the photos left out are counted in one message."""
+    tab = open_tab("phone")
+    page = tab.page
+    page.goto(f"{live_server}/report/")
+    heic = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64)
+    page.set_input_files("#photos", files=[
+        {"name": "notice.pdf", "mimeType": "application/pdf", "buffer": b"%PDF-1.4\n%\xe2\xe3"},
+        {"name": "drain.jpg", "mimeType": "image/jpeg", "buffer": photo()},
+        {"name": "notes.jpg", "mimeType": "image/jpeg", "buffer": b"just some text"},
+        {"name": "IMG_0001.HEIC", "mimeType": "image/heic", "buffer": heic},
+    ])  # fmt: skip
+    problems = page.locator("#photos-problems")
+    expect(problems).to_have_text(f"notice.pdf: {NOT_A_PHOTO} notes.jpg: {NOT_A_PHOTO}")
+    expect(problems).to_have_attribute("role", "alert")
+    expect(page.locator(".photos-section #photos-problems")).to_be_visible()
+    expect(page.locator(".photo-list .photo-name")).to_have_text(["drain.jpg", "IMG_0001.HEIC"])
+    assert_accessible(page, "a PDF and a text file refused")
+    page.set_input_files("#photos", files=[
+        {"name": f"more-{n}.jpg", "mimeType": "image/jpeg", "buffer": photo()} for n in range(3)
+    ])  # fmt: skip
+    expect(problems).to_have_text("You can attach up to 3 photos. Photos not added: 2.")
+    expect(page.locator(".photo-list li")).to_have_count(3)
+    assert not tab.errors and not tab.external_requests
+
+
 def test_errors_are_announced_and_fixable(open_tab, live_server):
     tab = open_tab("phone")
     page = tab.page
@@ -134,25 +166,42 @@ def test_without_a_tile_source_no_map_is_offered_and_leaflet_is_not_loaded(open_
     assert not tab.errors
 
 
+NO_TILES = (
+    "The map pictures could not be loaded (the map server cannot be reached), so the map"
+    " is not shown. Use your location, or type an address or landmark below."
+)
+
+
 def test_when_tiles_cannot_load_no_blank_map_invites_a_tap(open_tab, tiled_server):
-    tab = open_tab("phone")
+    tab = open_tab("phone", geolocation=HERE, permissions=["geolocation"])
     page = tab.page
     page.route("https://tiles.test/**", lambda route: route.abort("internetdisconnected"))
     page.goto(f"{tiled_server.url}/report/")
-    page.get_by_role("button", name="Choose the spot on a map").click()
-    notice = page.locator("#map-no-tiles")
-    expect(notice).to_have_text(
-        "The map pictures could not be loaded (the map server cannot be reached), so the map"
-        " is not shown. Use your location, or type an address or landmark below."
-    )
+    toggle = page.get_by_role("button", name="Choose the spot on a map")
+    toggle.click()
+    # Said once, shown and announced by the one live region (not also in the panel, or a
+    # screen reader reads it twice), with the panel closed.
+    notice = page.locator("#location-status")
+    expect(notice).to_have_text(NO_TILES)
+    expect(notice).to_be_visible()
+    assert page.locator("#location-tools").inner_text().count("could not be loaded") == 1
+    expect(page.locator("#map-panel")).to_be_hidden()
+    expect(toggle).to_have_attribute("aria-expanded", "false")
     # No box to tap on, and no word of tapping or dropping a pin.
     expect(page.locator("#map")).to_have_count(1)
     expect(page.locator("#map")).to_be_hidden()
     expect(page.locator("#map-help")).to_be_hidden()
     assert "tap" not in notice.inner_text().lower()
-    expect(page.get_by_role("button", name="Use my location")).to_be_visible()
-    page.get_by_label("Street address or landmark").fill("Behind the library")
+    # Asked again, it says why again (still once), and opens no empty box.
+    toggle.click()
+    expect(notice).to_have_text(NO_TILES)
+    expect(page.locator("#map-panel")).to_be_hidden()
+    assert page.locator("#location-tools").inner_text().count("could not be loaded") == 1
     assert_accessible(page, "picker without tiles")
+    # The phone's location still works, and offers no map to adjust it on.
+    page.get_by_role("button", name="Use my location").click()
+    expect(notice).to_have_text("Location found (accurate to about 12 m).")
+    page.get_by_label("Street address or landmark").fill("Behind the library")
     assert all("tiles.test" in error for error in tab.errors), tab.errors
 
 

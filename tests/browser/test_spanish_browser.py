@@ -3,11 +3,13 @@ finds nothing, the dates My reports writes are Spanish, and so are the scripts' 
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
 from browsing import check
 from helpers import notification_data, rows
+from PIL import Image
 from playwright.sync_api import expect
 from test_notify_browser import choose, fill_details
 from test_spanish import english_left
@@ -154,3 +156,54 @@ def test_the_form_scripts_speak_spanish_on_a_spanish_page(open_tab, portal):
     check(page, "My reports in Spanish, asking before it forgets, at 360 px")
     assert not english_left(page.content()), english_left(page.content())
     assert not tab.external_requests
+
+
+def test_the_photo_picker_says_each_refusal_once_in_spanish(open_tab, live_server):
+    """A text file named .jpg is refused as it is chosen, by its name, in the server's own
+    words; four photos past the limit of three get one message, not one each."""
+    tab = open_tab("phone")
+    page = tab.page
+    page.goto(f"{live_server}/report/?lang=es")
+    buffer = io.BytesIO()
+    Image.new("RGB", (800, 600), "olive").save(buffer, "JPEG")
+    small = buffer.getvalue()
+    page.set_input_files("#photos", files=[
+        {"name": "notas.jpg", "mimeType": "image/jpeg", "buffer": b"solo texto, sin foto"},
+        {"name": "small.jpg", "mimeType": "image/jpeg", "buffer": small},
+    ])  # fmt: skip
+    problems = page.locator("#photos-problems")
+    expect(problems).to_have_text(
+        "notas.jpg: Este archivo no es una foto que podamos leer. Adjunte una imagen JPEG, PNG,"
+        " WebP o GIF."
+    )
+    expect(page.locator(".photo-list .photo-name")).to_have_text(["small.jpg"])
+    check(page, "the Spanish form with a file refused, at 360 px")
+    # Six more with one listed: two fit, four are left out, said once.
+    page.set_input_files("#photos", files=[
+        {"name": f"foto-{n}.jpg", "mimeType": "image/jpeg", "buffer": small} for n in range(6)
+    ])  # fmt: skip
+    expect(problems).to_have_text("Puede adjuntar hasta 3 fotos. Fotos que no se agregaron: 4.")
+    expect(page.locator(".photo-list .photo-name")).to_have_text(
+        ["small.jpg", "foto-0.jpg", "foto-1.jpg"]
+    )
+    check(page, "the Spanish form with photos past the limit, at 360 px")
+    assert not tab.errors and not tab.external_requests
+
+
+def test_the_map_says_once_in_spanish_that_it_cannot_load(open_tab, tiled_server):
+    """The map server out of reach: the message is in the location box once, not twice."""
+    tab = open_tab("phone")
+    page = tab.page
+    page.route("https://tiles.test/**", lambda route: route.abort("internetdisconnected"))
+    page.goto(f"{tiled_server.url}/report/?lang=es")
+    page.get_by_role("button", name="Elegir el lugar en un mapa").click()
+    said = (
+        "No se pudieron cargar las imágenes del mapa (no hay conexión con el servidor del mapa),"
+        " así que el mapa no se muestra. Use su ubicación, o escriba abajo una dirección o un"
+        " lugar conocido."
+    )
+    expect(page.locator("#location-status")).to_have_text(said)
+    box = page.locator("#location-tools").inner_text()
+    assert box.count("No se pudieron cargar") == 1, box
+    check(page, "the Spanish form without map pictures, at 360 px")
+    assert all("tiles.test" in error for error in tab.errors), tab.errors
