@@ -37,7 +37,7 @@ def _report() -> dict[str, str]:
         "add": _("Add a photo"),
         "another": _("Add another photo"),
         "list": _("Photos to send"),
-        "tooMany": _("You can attach up to {n} photos. Photos not added: {k}."),
+        "tooMany": _("Photos over the limit, not added: {k}."),
         "tooBig": _("{name} is {size}, over the {limit} limit. Choose a smaller photo."),
         # As the server says it (portal/intake/photos.py), after the file's name.
         "notPhoto": _(

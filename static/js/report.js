@@ -24,7 +24,7 @@
     allowed: ' some discharges are allowed, such as {names}. If that is what you saw, you may not need to report it. ',
     left1: '{n} character left', left: '{n} characters left', over1: '{n} character too many', over: '{n} characters too many',
     remove: 'Remove', removeName: 'Remove {name}', add: 'Add a photo', another: 'Add another photo', list: 'Photos to send',
-    tooMany: 'You can attach up to {n} photos. Photos not added: {k}.', tooBig: '{name} is {size}, over the {limit} limit. Choose a smaller photo.',
+    tooMany: 'Photos over the limit, not added: {k}.', tooBig: '{name} is {size}, over the {limit} limit. Choose a smaller photo.',
     notPhoto: 'This file is not a photo we can read. Attach a JPEG, PNG, WebP or GIF image.',
   }, JSON.parse((me && me.dataset.words) || '{}'));
   const fillIn = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => values[k]);
@@ -189,7 +189,7 @@
       if (blob.size > maxBytes) said.push(fillIn(say.tooBig, { name: file.name, size: kb(file.size), limit: kb(maxBytes) }));
       else addPhoto(blob, blob === file ? file.name : file.name.replace(/\.\w+$/, '') + '.jpg');
     }
-    if (over) said.push(fillIn(say.tooMany, { n: maxFiles, k: over }));
+    if (over) said.push(fillIn(say.tooMany, { k: over }));
     input.value = '';
     problems.textContent = said.join(' ');
     problems.hidden = !said.length;

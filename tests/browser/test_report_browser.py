@@ -86,7 +86,7 @@ def test_a_file_that_is_no_photo_is_refused_as_it_is_chosen(open_tab, live_serve
     page.set_input_files("#photos", files=[
         {"name": f"more-{n}.jpg", "mimeType": "image/jpeg", "buffer": photo()} for n in range(3)
     ])  # fmt: skip
-    expect(problems).to_have_text("You can attach up to 3 photos. Photos not added: 2.")
+    expect(problems).to_have_text("Photos over the limit, not added: 2.")
     expect(page.locator(".photo-list li")).to_have_count(3)
     assert not tab.errors and not tab.external_requests
 

@@ -182,7 +182,7 @@ def test_the_photo_picker_says_each_refusal_once_in_spanish(open_tab, live_serve
     page.set_input_files("#photos", files=[
         {"name": f"foto-{n}.jpg", "mimeType": "image/jpeg", "buffer": small} for n in range(6)
     ])  # fmt: skip
-    expect(problems).to_have_text("Puede adjuntar hasta 3 fotos. Fotos que no se agregaron: 4.")
+    expect(problems).to_have_text("Fotos que pasan del límite y no se agregaron: 4.")
     expect(page.locator(".photo-list .photo-name")).to_have_text(
         ["small.jpg", "foto-0.jpg", "foto-1.jpg"]
     )
