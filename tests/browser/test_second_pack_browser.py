@@ -25,7 +25,7 @@ def _paths() -> list[str]:
         return [page_url(Path(folder), page) for page in built_pages(Path(folder))]
 
 
-PATHS = [*_paths(), "/report/", "/notify/"]
+PATHS = [*_paths(), "/report/", "/notify/", "/report/?lang=es", "/notify/?lang=es"]
 
 
 @pytest.fixture(scope="module")
