@@ -165,6 +165,86 @@ def test_an_exempt_entry_links_to_the_official_english_words(build):
     assert '<a href="/ordinance/#sec-216-6-a-1" hreflang="en">§ 216-6 A(1)</a>' in html
 
 
+# ---------------------------------------------------------------- round 5's Spanish read
+
+
+def es_text(build, *parts: str) -> str:
+    return parse_page(build.joinpath("es", *parts, "index.html")).text
+
+
+def test_the_spanish_unofficial_notice_says_the_numbers_and_titles_are_ours(build):
+    text = es_text(build, "ordinance")
+    assert (
+        "Los números y los títulos de las secciones se agregaron para ayudarle a orientarse y no"
+        " son parte del texto adoptado, salvo el § 216-4 (Definiciones), el § 216-6 y el"
+        " § 216-7, que el propio texto nombra."
+    ) in text
+
+
+def test_the_spanish_summaries_say_what_the_law_says(build):
+    """Seed 8, 140-142, 171-193, 196, 199 and 201: no more, no less than the English."""
+    text = es_text(build, "ordinance")
+    for words in (
+        # § 216-1: stormwater, not only rain.
+        "lo que entra al sistema de drenaje pluvial que no sea agua pluvial (lluvia, nieve"
+        " derretida y el agua que corre por el suelo)",
+        # § 216-10 B(4), B(5).
+        "También puede exigir que la instalación ponga los equipos de medición que hagan falta"
+        " de forma razonable, y quien descarga debe mantenerlos siempre seguros y funcionando"
+        " bien, a su costo.",
+        "Demorar el acceso de la Villa sin razón es una violación de esta ley, y el operador que"
+        " le niegue un acceso razonable comete una infracción.",
+        # § 216-13 A(2), C and D.
+        "el aviso da un plazo y dice que, si no se hace a tiempo, lo hará una agencia del"
+        " gobierno o un contratista y el costo se le cobrará a quien cometió la violación.",
+        "En lugar de una multa civil, una persona puede recibir otras medidas, si el abogado de"
+        " la Villa (Village Attorney) lo recomienda y el oficial está de acuerdo, cuando la"
+        " violación no fue intencional, la persona no tiene violaciones anteriores de esta ley,"
+        " el daño al ambiente fue mínimo, actuó rápido para corregirla y cooperó en la"
+        " investigación y la solución.",
+        "ir a talleres sobre cómo cumplir la ley, pintar o marcar los desagües pluviales, o"
+        " ayudar a limpiar ríos, arroyos o quebradas.",
+        # § 216-15.
+        "dentro de cinco días hábiles después de que la Junta de Fideicomisarios confirme la"
+        " decisión del oficial",
+        "Todo el costo de esas medidas, y de mantenerlas, es de quien hizo la descarga.",
+        # § 216-16.
+        "dentro de 30 días después de recibir ese aviso del costo.",
+        "un cargo especial sobre la propiedad y un gravamen (lien) sobre ella.",
+        "y lo paga en no más de 12 pagos iguales. Desde el día 31 después de terminar la"
+        " corrección, lo que falta por pagar tiene un interés del 9% al año. Lo que no se pague"
+        " se agrega a la factura de impuestos de la propiedad.",
+        # § 216-18.
+        "una condición causada o permitida en contra de esta ley",
+        "Puede corregirse o repararse de inmediato y sin más trámites, a costo de quien cometió"
+        " la violación,",
+    ):
+        assert words in text, words
+    for gone in ("agua de lluvia", "pedir equipos de medición", "Las cantidades están en cada"
+                 " guía", "se corrige a tiempo", "a costo de quien la causó"):  # fmt: skip
+        assert gone not in text, gone
+
+
+def test_the_spanish_summary_page_gives_the_penalties_under_their_section(build):
+    html = (build / "es" / "ordinance" / "index.html").read_text(encoding="utf-8")
+    section = html[html.index('<h2 id="sec-216-13"') : html.index('<h2 id="sec-216-14"')]
+    assert (
+        '<p class="penalties">Según el <a href="#sec-216-13">§ 216-13</a> B, una persona'
+        " condenada por una violación puede recibir una multa de $50 a $350 por una primera"
+        " violación;"
+    ) in section
+    assert html.count('<p class="penalties">') == 1
+
+
+def test_the_exemptions_summary_names_and_links_the_exempt_page(build):
+    html = (build / "es" / "ordinance" / "index.html").read_text(encoding="utf-8")
+    section = html[html.index('<h2 id="sec-216-6"') : html.index('<h2 id="sec-216-7"')]
+    assert "(la lista está en la página &#34;Qué puede ir al desagüe pluvial&#34;)" in section
+    assert '<p><a href="/es/exempt-discharges/">Qué puede ir al desagüe pluvial</a></p>' in section
+    page = (build / "es" / "exempt-discharges" / "index.html").read_text(encoding="utf-8")
+    assert "<h1>Qué puede ir al desagüe pluvial</h1>" in page
+
+
 # ---------------------------------------------------------------- the checker
 
 
