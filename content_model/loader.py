@@ -51,9 +51,11 @@ class Content:
     language: str = DEFAULT_LANGUAGE
     # A translation not yet read and signed off by the municipality (translations.yaml).
     pending_review: bool = False
-    # In a translation: the law's title and a plain summary of each section (the law itself
-    # is published in English only, as adopted), and the glossary of words it uses.
+    # In a translation: the law's title and its article's name ("Artículo I"), a plain
+    # summary of each section (the law itself is published in English only, as adopted), and
+    # the glossary of words it uses.
     law_title: str = ""
+    law_article: str = ""
     summaries: tuple[SectionSummary, ...] = ()
     glossary: tuple[GlossaryTerm, ...] = ()
     # The English content's translations, by language.
@@ -143,7 +145,7 @@ def translate(
         else:
             pages.append(load_learn_page(path, english.ordinance, english=page))
     numbers = [section.number for section in english.ordinance.sections]
-    summarised, law_title, lacking = summaries(root, numbers, language)
+    summarised, law_title, law_article, lacking = summaries(root, numbers, language)
     missing += lacking
     if missing:
         return None, missing
@@ -172,6 +174,7 @@ def translate(
         language=language,
         pending_review=pending_review,
         law_title=law_title,
+        law_article=law_article,
         summaries=summarised,
         glossary=glossary(root, language),
     ), []

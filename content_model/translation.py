@@ -230,17 +230,20 @@ def after_loading(name: str, english: Any, translation: Any, language: str) -> l
 
 def summaries(
     root: Path, section_numbers: list[str], language: str
-) -> tuple[tuple[SectionSummary, ...], str, list[Missing]]:
-    """`ordinance.<language>.yaml`: the law's title and a plain summary of every section."""
+) -> tuple[tuple[SectionSummary, ...], str, str, list[Missing]]:
+    """`ordinance.<language>.yaml`: the law's title, its article's name ("Artículo I" for
+    "Article I") and a plain summary of every section."""
     name = translated_file("ordinance.yaml", language)
     path = root / name
     if not path.exists():
-        return (), "", [Missing(name, "", "missing")]
+        return (), "", "", [Missing(name, "", "missing")]
     fields = Fields(parse_yaml(path.read_text(encoding="utf-8")) or {}, name)
     missing = []
     title = fields.text("title", optional=True) or ""
-    if not title:
-        missing.append(Missing(name, "title", f"no {IN_ENGLISH[language]}"))
+    article = fields.text("article", optional=True) or ""
+    for key, value in (("title", title), ("article", article)):
+        if not value:
+            missing.append(Missing(name, key, f"no {IN_ENGLISH[language]}"))
     sections = fields.data.get("sections") or {}
     fields.known("sections")
     found = []
@@ -255,7 +258,7 @@ def summaries(
         if str(number) not in section_numbers:
             raise fields.fail(f"sections.{number}", f"§ {number} is not in the ordinance")
     fields.refuse_unknown()
-    return tuple(found), title, missing
+    return tuple(found), title, article, missing
 
 
 def glossary(root: Path, language: str) -> tuple[GlossaryTerm, ...]:

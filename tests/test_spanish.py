@@ -162,7 +162,15 @@ def test_the_spill_hotline_comes_with_the_whole_state_rule_in_spanish(build):
 
 def test_an_exempt_entry_links_to_the_official_english_words(build):
     html = (build / "es" / "exempt-discharges" / "index.html").read_text(encoding="utf-8")
-    assert '<a href="/ordinance/#sec-216-6-a-1" hreflang="en">§ 216-6 A(1)</a>' in html
+    # A link that opens the English page says so, as the summary page's do (round 5 read).
+    assert '<a href="/ordinance/#sec-216-6-a-1" hreflang="en">§ 216-6 A(1) (en inglés)</a>' in html
+    for label in ("2", "3", "4"):
+        assert (
+            f'<a href="/ordinance/#sec-216-6-a-{label}" hreflang="en">§ 216-6 A({label}) (en'
+            " inglés)</a>"
+        ) in html
+    english = (build / "exempt-discharges" / "index.html").read_text(encoding="utf-8")
+    assert '<a href="/ordinance/#sec-216-6-a-1">§ 216-6 A(1)</a>' in english
 
 
 # ---------------------------------------------------------------- round 5's Spanish read
@@ -243,6 +251,67 @@ def test_the_exemptions_summary_names_and_links_the_exempt_page(build):
     assert '<p><a href="/es/exempt-discharges/">Qué puede ir al desagüe pluvial</a></p>' in section
     page = (build / "es" / "exempt-discharges" / "index.html").read_text(encoding="utf-8")
     assert "<h1>Qué puede ir al desagüe pluvial</h1>" in page
+
+
+def test_the_exempt_page_reads_as_plain_spanish(build):
+    text = es_text(build, "exempt-discharges")
+    assert "¿Ve que entra a un desagüe algo que no debería? Reportar un problema." in text
+    assert "Los drenajes de cimientos o de zapatas" in text
+    assert "algo que no debe entra" not in text
+
+
+def test_the_home_page_names_the_law_in_spanish(build):
+    html = (build / "es" / "index.html").read_text(encoding="utf-8")
+    assert (
+        '<p>Estas reglas vienen del código de la Villa (<span lang="en">Village of Horseheads'
+        ' Code</span>), en el <a href="/es/ordinance/">Capítulo 216, Artículo I: Descargas'
+        " ilícitas, actividades y conexiones</a>. Lea un resumen sencillo de cada sección, con su"
+        " texto en inglés (copia no oficial).</p>"
+    ) in html
+    assert "Article I" not in html
+
+
+def test_each_guide_explains_the_ms4_permit_the_first_time(build, content):
+    explained = (
+        "Ese permiso es el que el estado le da a la Villa para el agua pluvial que descarga su"
+        " sistema de drenaje pluvial (SPDES es la sigla en inglés del sistema de permisos del"
+        " estado para las descargas al agua)."
+    )
+    for page in content.pages:
+        text = es_text(build, "learn", page.slug)
+        if "permiso MS4 SPDES" in text:
+            first = text.index("permiso MS4 SPDES")
+            assert text.index(explained) == text.index(". ", first) + 2, page.slug
+
+
+def test_village_hall_has_one_spanish_name(build, content):
+    [term] = [term for term in content.in_language("es").glossary if term.english == "Village Hall"]
+    assert term.translation == "Alcaldía de la Villa"
+    for page in content.pages:
+        text = es_text(build, "learn", page.slug)
+        if "Alcaldía de la Villa" in text:
+            first = text.index("Alcaldía de la Villa")
+            assert text[first:].startswith("Alcaldía de la Villa (Village Hall)"), page.slug
+    assert "Alcaldía de la Villa (Village Hall)" in es_text(build, "exempt-discharges")
+
+
+def test_the_office_hours_end_the_sentence_once(build):
+    for url in ("contact", "es/contact"):
+        text = parse_page(build / url / "index.html").text
+        assert "p.m.." not in text and "p. m.." not in text, url
+    assert "abierto de lunes a viernes, de 8 a. m. a 4 p. m. Horseheads Village Hall" in es_text(
+        build, "contact"
+    )
+    english = parse_page(build / "contact" / "index.html").text
+    assert "open Monday to Friday, 8 a.m. to 4 p.m. Horseheads Village Hall" in english
+
+
+def test_the_search_leaves_out_the_banner_and_the_legal_note(build):
+    """/es/search/ excerpts began with the pending-review banner (round 5 read)."""
+    home = (build / "es" / "index.html").read_text(encoding="utf-8")
+    assert '<p class="translation-note" data-pagefind-ignore>Esta traducción' in home
+    guide = (build / "learn" / "pet-waste" / "index.html").read_text(encoding="utf-8")
+    assert '<p class="legal-notice" data-pagefind-ignore>A plain-language guide' in guide
 
 
 # ---------------------------------------------------------------- the checker
