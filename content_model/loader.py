@@ -51,9 +51,11 @@ class Content:
     language: str = DEFAULT_LANGUAGE
     # A translation not yet read and signed off by the municipality (translations.yaml).
     pending_review: bool = False
-    # In a translation: the law's title and a plain summary of each section (the law itself
-    # is published in English only, as adopted), and the glossary of words it uses.
+    # In a translation: the law's title and its article's name ("Artículo I"), a plain
+    # summary of each section (the law itself is published in English only, as adopted), and
+    # the glossary of words it uses.
     law_title: str = ""
+    law_article: str = ""
     summaries: tuple[SectionSummary, ...] = ()
     # And the definitions a form quotes, in plain words (slug -> words).
     plain_definitions: dict[str, str] = field(default_factory=dict, compare=False)
@@ -175,6 +177,7 @@ def translate(
         language=language,
         pending_review=pending_review,
         law_title=law.title,
+        law_article=law.article,
         summaries=law.sections,
         plain_definitions=law.definitions,
         glossary=glossary(root, language),

@@ -235,10 +235,12 @@ QUOTED_DEFINITIONS = ("hazardous-materials",)
 
 @dataclass(frozen=True)
 class LawSummary:
-    """`ordinance.<language>.yaml`: the law's title, a plain summary of every section, and
-    the quoted definitions (`definitions`: slug -> plain words)."""
+    """`ordinance.<language>.yaml`: the law's title, its article's name ("Artículo I" for
+    "Article I"), a plain summary of every section, and the quoted definitions
+    (`definitions`: slug -> plain words)."""
 
     title: str = ""
+    article: str = ""
     sections: tuple[SectionSummary, ...] = ()
     definitions: dict[str, str] = field(default_factory=dict)
 
@@ -254,8 +256,10 @@ def summaries(
     fields = Fields(parse_yaml(path.read_text(encoding="utf-8")) or {}, name)
     missing = []
     title = fields.text("title", optional=True) or ""
-    if not title:
-        missing.append(Missing(name, "title", f"no {IN_ENGLISH[language]}"))
+    article = fields.text("article", optional=True) or ""
+    for key, value in (("title", title), ("article", article)):
+        if not value:
+            missing.append(Missing(name, key, f"no {IN_ENGLISH[language]}"))
     sections = fields.data.get("sections") or {}
     fields.known("sections")
     found = []
@@ -281,7 +285,7 @@ def summaries(
             missing.append(Missing(name, f"definitions.{slug}", "missing"))
     fields.refuse_unknown()
     words = {str(slug): " ".join(str(text).split()) for slug, text in plain.items()}
-    return LawSummary(title, tuple(found), words), missing
+    return LawSummary(title, article, tuple(found), words), missing
 
 
 def glossary(root: Path, language: str) -> tuple[GlossaryTerm, ...]:

@@ -18,7 +18,13 @@ def _content() -> Content:
 @bp.route(SITE_PAGES["index"])
 def index():
     content = _content()
-    return render_template("site/index.html", pages=content.pages, ordinance=content.ordinance)
+    return render_template(
+        "site/index.html",
+        pages=content.pages,
+        ordinance=content.ordinance,
+        law_title=content.law_title,
+        law_article=content.law_article,
+    )
 
 
 @bp.route(SITE_PAGES["ordinance"])

@@ -162,7 +162,156 @@ def test_the_spill_hotline_comes_with_the_whole_state_rule_in_spanish(build):
 
 def test_an_exempt_entry_links_to_the_official_english_words(build):
     html = (build / "es" / "exempt-discharges" / "index.html").read_text(encoding="utf-8")
-    assert '<a href="/ordinance/#sec-216-6-a-1" hreflang="en">§ 216-6 A(1)</a>' in html
+    # A link that opens the English page says so, as the summary page's do (round 5 read).
+    assert '<a href="/ordinance/#sec-216-6-a-1" hreflang="en">§ 216-6 A(1) (en inglés)</a>' in html
+    for label in ("2", "3", "4"):
+        assert (
+            f'<a href="/ordinance/#sec-216-6-a-{label}" hreflang="en">§ 216-6 A({label}) (en'
+            " inglés)</a>"
+        ) in html
+    english = (build / "exempt-discharges" / "index.html").read_text(encoding="utf-8")
+    assert '<a href="/ordinance/#sec-216-6-a-1">§ 216-6 A(1)</a>' in english
+
+
+# ---------------------------------------------------------------- round 5's Spanish read
+
+
+def es_text(build, *parts: str) -> str:
+    return parse_page(build.joinpath("es", *parts, "index.html")).text
+
+
+def test_the_spanish_unofficial_notice_says_the_numbers_and_titles_are_ours(build):
+    text = es_text(build, "ordinance")
+    assert (
+        "Los números y los títulos de las secciones se agregaron para ayudarle a orientarse y no"
+        " son parte del texto adoptado, salvo el § 216-4 (Definiciones), el § 216-6 y el"
+        " § 216-7, que el propio texto nombra."
+    ) in text
+
+
+def test_the_spanish_summaries_say_what_the_law_says(build):
+    """Seed 8, 140-142, 171-193, 196, 199 and 201: no more, no less than the English."""
+    text = es_text(build, "ordinance")
+    for words in (
+        # § 216-1: stormwater, not only rain.
+        "lo que entra al sistema de drenaje pluvial que no sea agua pluvial (lluvia, nieve"
+        " derretida y el agua que corre por el suelo)",
+        # § 216-10 B(4), B(5).
+        "También puede exigir que la instalación ponga los equipos de medición que hagan falta"
+        " de forma razonable, y quien descarga debe mantenerlos siempre seguros y funcionando"
+        " bien, a su costo.",
+        "Demorar el acceso de la Villa sin razón es una violación de esta ley, y el operador que"
+        " le niegue un acceso razonable comete una infracción.",
+        # § 216-13 A(2), C and D.
+        "el aviso da un plazo y dice que, si no se hace a tiempo, lo hará una agencia del"
+        " gobierno o un contratista y el costo se le cobrará a quien cometió la violación.",
+        "En lugar de una multa civil, una persona puede recibir otras medidas, si el abogado de"
+        " la Villa (Village Attorney) lo recomienda y el oficial está de acuerdo, cuando la"
+        " violación no fue intencional, la persona no tiene violaciones anteriores de esta ley,"
+        " el daño al ambiente fue mínimo, actuó rápido para corregirla y cooperó en la"
+        " investigación y la solución.",
+        "ir a talleres sobre cómo cumplir la ley, pintar o marcar los desagües pluviales, o"
+        " ayudar a limpiar ríos, arroyos o quebradas.",
+        # § 216-15.
+        "dentro de cinco días hábiles después de que la Junta de Fideicomisarios confirme la"
+        " decisión del oficial",
+        "Todo el costo de esas medidas, y de mantenerlas, es de quien hizo la descarga.",
+        # § 216-16.
+        "dentro de 30 días después de recibir ese aviso del costo.",
+        "un cargo especial sobre la propiedad y un gravamen (lien) sobre ella.",
+        "y lo paga en no más de 12 pagos iguales. Desde el día 31 después de terminar la"
+        " corrección, lo que falta por pagar tiene un interés del 9% al año. Lo que no se pague"
+        " se agrega a la factura de impuestos de la propiedad.",
+        # § 216-18.
+        "una condición causada o permitida en contra de esta ley",
+        "Puede corregirse o repararse de inmediato y sin más trámites, a costo de quien cometió"
+        " la violación,",
+    ):
+        assert words in text, words
+    for gone in ("agua de lluvia", "pedir equipos de medición", "Las cantidades están en cada"
+                 " guía", "se corrige a tiempo", "a costo de quien la causó"):  # fmt: skip
+        assert gone not in text, gone
+
+
+def test_the_spanish_summary_page_gives_the_penalties_under_their_section(build):
+    html = (build / "es" / "ordinance" / "index.html").read_text(encoding="utf-8")
+    section = html[html.index('<h2 id="sec-216-13"') : html.index('<h2 id="sec-216-14"')]
+    assert (
+        '<p class="penalties">Según el <a href="#sec-216-13">§ 216-13</a> B, una persona'
+        " condenada por una violación puede recibir una multa de $50 a $350 por una primera"
+        " violación;"
+    ) in section
+    assert html.count('<p class="penalties">') == 1
+
+
+def test_the_exemptions_summary_names_and_links_the_exempt_page(build):
+    html = (build / "es" / "ordinance" / "index.html").read_text(encoding="utf-8")
+    section = html[html.index('<h2 id="sec-216-6"') : html.index('<h2 id="sec-216-7"')]
+    assert "(la lista está en la página &#34;Qué puede ir al desagüe pluvial&#34;)" in section
+    assert '<p><a href="/es/exempt-discharges/">Qué puede ir al desagüe pluvial</a></p>' in section
+    page = (build / "es" / "exempt-discharges" / "index.html").read_text(encoding="utf-8")
+    assert "<h1>Qué puede ir al desagüe pluvial</h1>" in page
+
+
+def test_the_exempt_page_reads_as_plain_spanish(build):
+    text = es_text(build, "exempt-discharges")
+    assert "¿Ve que entra a un desagüe algo que no debería? Reportar un problema." in text
+    assert "Los drenajes de cimientos o de zapatas" in text
+    assert "algo que no debe entra" not in text
+
+
+def test_the_home_page_names_the_law_in_spanish(build):
+    html = (build / "es" / "index.html").read_text(encoding="utf-8")
+    assert (
+        '<p>Estas reglas vienen del código de la Villa (<span lang="en">Village of Horseheads'
+        ' Code</span>), en el <a href="/es/ordinance/">Capítulo 216, Artículo I: Descargas'
+        " ilícitas, actividades y conexiones</a>. Lea un resumen sencillo de cada sección, con su"
+        " texto en inglés (copia no oficial).</p>"
+    ) in html
+    assert "Article I" not in html
+
+
+def test_each_guide_explains_the_ms4_permit_the_first_time(build, content):
+    explained = (
+        "Ese permiso es el que el estado le da a la Villa para el agua pluvial que descarga su"
+        " sistema de drenaje pluvial (SPDES es la sigla en inglés del sistema de permisos del"
+        " estado para las descargas al agua)."
+    )
+    for page in content.pages:
+        text = es_text(build, "learn", page.slug)
+        if "permiso MS4 SPDES" in text:
+            first = text.index("permiso MS4 SPDES")
+            assert text.index(explained) == text.index(". ", first) + 2, page.slug
+
+
+def test_village_hall_has_one_spanish_name(build, content):
+    [term] = [term for term in content.in_language("es").glossary if term.english == "Village Hall"]
+    assert term.translation == "Alcaldía de la Villa"
+    for page in content.pages:
+        text = es_text(build, "learn", page.slug)
+        if "Alcaldía de la Villa" in text:
+            first = text.index("Alcaldía de la Villa")
+            assert text[first:].startswith("Alcaldía de la Villa (Village Hall)"), page.slug
+    assert "Alcaldía de la Villa (Village Hall)" in es_text(build, "exempt-discharges")
+
+
+def test_the_office_hours_end_the_sentence_once(build):
+    for url in ("contact", "es/contact"):
+        text = parse_page(build / url / "index.html").text
+        assert "p.m.." not in text and "p. m.." not in text, url
+    assert "abierto de lunes a viernes, de 8 a. m. a 4 p. m. Horseheads Village Hall" in es_text(
+        build, "contact"
+    )
+    english = parse_page(build / "contact" / "index.html").text
+    assert "open Monday to Friday, 8 a.m. to 4 p.m. Horseheads Village Hall" in english
+
+
+def test_the_search_leaves_out_the_banner_and_the_legal_note(build):
+    """/es/search/ excerpts began with the pending-review banner (round 5 read)."""
+    home = (build / "es" / "index.html").read_text(encoding="utf-8")
+    assert '<p class="translation-note" data-pagefind-ignore>Esta traducción' in home
+    guide = (build / "learn" / "pet-waste" / "index.html").read_text(encoding="utf-8")
+    assert '<p class="legal-notice" data-pagefind-ignore>A plain-language guide' in guide
 
 
 # ---------------------------------------------------------------- the checker

@@ -197,3 +197,47 @@ def test_spanish_joins_de_and_a_with_the_towns_article():
     page = create_site({"CONTENT_DIR": str(PACK)}).test_client().get("/es/").text
     assert "esperando la revisión del Pueblo" in page
     assert " de el " not in page and " a el " not in page
+
+
+def test_the_towns_spanish_pages_carry_round_5s_fixes():
+    """The Town's Spanish says what its law says, as the Village's does (round 5's Spanish
+    read): the same summaries under the Town's names, and the same plain words."""
+    from static_site import create_app as create_site
+
+    client = create_site({"CONTENT_DIR": str(PACK)}).test_client()
+    law = " ".join(client.get("/es/ordinance/").text.split())
+    for words in (
+        "que no sea agua pluvial (lluvia, nieve derretida y el agua que corre por el suelo)",
+        "aunque se hayan hecho hace años, cuando eran permitidas.",
+        "usted puede pedirle que lo reconsidere y que haya una audiencia.",
+        "Demorar el acceso del Pueblo sin razón es una violación de esta ley",
+        "quien descarga debe mantenerlos siempre seguros y funcionando bien, a su costo.",
+        "medidas razonables para que no lleguen por accidente materiales prohibidos",
+        "y sepa o sospeche de un derrame",
+        "dentro de 15 días desde la fecha en que se emitió el aviso (no desde que lo recibió).",
+        "si el abogado del Pueblo (Town Attorney) lo recomienda",
+        "dentro de cinco días hábiles después de que la Junta del Pueblo confirme la decisión",
+        "dentro de 30 días después de recibir ese aviso del costo.",
+        "y lo paga en no más de 12 pagos iguales. Desde el día 31 después de terminar la"
+        " corrección, lo que falta por pagar tiene un interés del 9% al año.",
+        "Puede corregirse o repararse de inmediato y sin más trámites",
+        '<p class="penalties">Según el <a href="#sec-147-13">§ 147-13</a> B,',
+        '<p><a href="/es/exempt-discharges/">Qué puede ir al desagüe pluvial</a></p>',
+    ):
+        assert words in law, words
+    assert "agua de lluvia" not in law and "Villa" not in law
+    home = client.get("/es/").text
+    assert (
+        'Estas reglas vienen del código del Pueblo (<span lang="en">Code of the Town of'
+        ' Wrenfield</span>), en el <a href="/es/ordinance/">Capítulo 147, Artículo I:'
+    ) in home
+    exempt = client.get("/es/exempt-discharges/").text
+    assert "Los drenajes de cimientos o de zapatas" in exempt
+    assert (
+        '<a href="/ordinance/#sec-147-6-a-1" hreflang="en">§ 147-6 A(1) (en inglés)</a>' in exempt
+    )
+    contact = client.get("/es/contact/").text
+    assert "de 7:30 a. m. a 3:30 p. m.</p>" in contact and "p. m..</p>" not in contact
+    oil = client.get("/es/learn/motor-oil/").text
+    assert "Alcaldía del Pueblo (Town Hall)" in oil
+    assert "Ese permiso es el que el estado le da al Pueblo para el agua pluvial" in oil
