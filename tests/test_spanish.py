@@ -210,6 +210,9 @@ def test_the_spanish_summaries_say_what_the_law_says(build):
         " violación no fue intencional, la persona no tiene violaciones anteriores de esta ley,"
         " el daño al ambiente fue mínimo, actuó rápido para corregirla y cooperó en la"
         " investigación y la solución.",
+        # C lists its five conditions without "and" or "or": our reading, said as one.
+        "La ley no dice si deben cumplirse todas estas condiciones o si basta con una; nuestra"
+        " interpretación es que deben cumplirse todas.",
         "ir a talleres sobre cómo cumplir la ley, pintar o marcar los desagües pluviales, o"
         " ayudar a limpiar ríos, arroyos o quebradas.",
         # § 216-15.
@@ -494,6 +497,11 @@ def test_a_spanish_report_and_its_mail_have_no_english(app, client, mail_server)
     status_url = re.search(r'<p class="status-link"><a href="([^"]+)"', thanks.text).group(1)
     status = client.get(status_url)
     assert not english_left(status.text), english_left(status.text)
+    # The office keeps its English name beside its number, as in an address (the glossary).
+    assert (
+        '¿Preguntas? Llame al <a href="tel:+16077395691">(607) 739-5691</a>'
+        " (Horseheads Village Hall) y dé su referencia." in status.text
+    )
     mine = client.get("/report/mine/")
     assert not english_left(mine.text), english_left(mine.text)
     missing = client.get("/es/no-such-page/")
