@@ -89,6 +89,23 @@ def test_add_business_days(day, n, expected):
     assert REAL.add_business_days(d(day), n) == d(expected)
 
 
+# (after, before, the weekday holidays strictly between): what a count passed over.
+PASSED_OVER = [
+    ("election-and-veterans-day", "2026-11-02", "2026-11-18", ["2026-11-03", "2026-11-11"]),
+    ("lincoln-and-washington-2027", "2027-02-11", "2027-02-16", ["2027-02-12", "2027-02-15"]),
+    ("weekends-are-not-named", "2026-11-13", "2026-11-16", []),
+    ("the-ends-are-not-counted", "2026-11-03", "2026-11-11", []),
+    ("same-day", "2026-11-03", "2026-11-03", []),
+]
+
+
+@pytest.mark.parametrize(
+    ("after", "before", "expected"), [c[1:] for c in PASSED_OVER], ids=[c[0] for c in PASSED_OVER]
+)
+def test_closed_weekdays(after, before, expected):
+    assert REAL.closed_weekdays(d(after), d(before)) == [d(day) for day in expected]
+
+
 # (day, whether it is a business day) under the real rules.
 BUSINESS = [
     ("flag-day-monday-after-is-open", "2026-06-15", True),

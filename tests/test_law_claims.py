@@ -144,8 +144,8 @@ def test_the_home_page_names_who_must_tell_and_the_mailed_confirmation(build):
     home = text_of(build)
     assert "A spill or release at a facility I am responsible for" in home  # F23
     # Review round 3, L9 and L10: the duty's trigger, and all three means (seed 153).
-    assert "If a release at a facility or operation you are responsible for reaches, or may" \
-        " reach, the storm sewer system, the law requires you to tell the Village of Horseheads" \
+    assert "If you know of or suspect a release at a facility or operation you are responsible" \
+        " for that reaches, or may reach, the storm sewer system, the law requires you to tell the Village of Horseheads" \
         " in person, by telephone or by fax (no fax number is published, so call or come in)" \
         " by the next business day, and to confirm a notice in person or by telephone by a" \
         " letter mailed within three business days. You may also file a record here." in home  # fmt: skip

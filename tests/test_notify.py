@@ -449,9 +449,10 @@ def test_a_notice_given_late_is_not_asked_for_again(client):
 
 
 def test_the_facility_s_record_is_asked_only_of_commercial_and_industrial_filers(client):
-    receipts = {}
-    for kind in ("commercial", "residential", "other"):
-        _, final = file_notification(client, notification_data(facility_kind=kind))
+    receipts, reviews = {}, {}
+    for kind in ("commercial", "residential", "other", "rental", "institutional"):
+        review, final = file_notification(client, notification_data(facility_kind=kind))
+        reviews[kind] = html.unescape(review.text)
         receipts[kind] = html.unescape(client.get(final.headers["Location"]).text)
     reading = "Our reading: The law does not say when the three years start; we count them" \
         " from the day of this filing."  # fmt: skip
@@ -471,7 +472,18 @@ def test_the_facility_s_record_is_asked_only_of_commercial_and_industrial_filers
     assert "From the kind of place you chose, we read the on-site written record § 216-12" \
         " requires of a commercial or industrial establishment as not required of you. Our" \
         " reading: The law does not say which places" in receipts["residential"]  # fmt: skip
-    assert "apartments let for rent), when it may: ask the Village." in receipts["residential"]
+    assert "a home you live in does not." in receipts["residential"]
+    # A landlord or an institution may be a commercial establishment: told to keep the record.
+    for kind in ("rental", "institutional", "other"):
+        assert "If the release came from a commercial or industrial establishment, § 216-12" \
+            " requires" in receipts[kind], kind  # fmt: skip
+        assert "(a private hospital or college, a landlord's rental): keep the record to be" \
+            " safe, and ask the Village." in receipts[kind], kind  # fmt: skip
+        assert "as not required of you" not in receipts[kind], kind
+    # The review step says the same before anything is sent, without calling it a receipt.
+    assert "The receipt you get when you submit is a record to keep with it" in reviews["rental"]
+    assert "as not required of you" in reviews["residential"]
+    assert "This receipt is a record" not in reviews["commercial"]
 
 
 def test_the_receipt_is_a_record_to_keep_not_the_notice_nor_the_facility_s_record(
@@ -508,6 +520,32 @@ def test_the_record_leaves_out_questions_never_asked(app, client, mail_server):
     assert "<dt>Called 911</dt><dd>Yes, November 2, 2026 at 9:10 a.m.</dd>" in review.text
 
 
+def test_the_holidays_a_count_passed_over_are_named_as_our_reading(client, mail_server):
+    """Discovered Wednesday, February 11, 2026 and told by telephone that day: the notice is
+    due Friday the 13th (Lincoln's Birthday, Thursday the 12th, skipped); the letter by
+    Wednesday the 18th (the 12th and Washington's Birthday, Monday the 16th, skipped). If the
+    office works those days, the law's deadline is sooner: the filer is told so."""
+    data = notification_data(discovered_at="2026-02-11T09:00", began_at="2026-02-11T08:30",
+                             ended_at="2026-02-11T09:45", emergency_called_at="2026-02-11T09:10",
+                             dec_called_at="2026-02-11T09:20", prior_notice_at="2026-02-11T10:00")  # fmt: skip
+    review, final = file_notification(client, data)
+    receipt = client.get(final.headers["Location"]).text
+    one = (
+        "Counted as a holiday, not a business day (our reading): Thursday, February 12, 2026. If"
+        " the Village office is open that day, the deadline comes sooner: call that day to be safe."
+    )
+    two = (
+        "Counted as holidays, not business days (our reading): Thursday, February 12, 2026 and"
+        " Monday, February 16, 2026. If the Village office is open on one of them, the deadline"
+        " comes sooner: call that day to be safe."
+    )
+    [mail] = mail_server.to("sam@depot.test")
+    for text in (review.text, receipt, body(mail), body(mail, "html")):
+        text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", text)).split())
+        assert one in text and two in text
+        assert "Friday, February 13, 2026" in text and "Wednesday, February 18, 2026" in text
+
+
 def test_no_doubled_word_or_full_stop_in_what_the_filer_reads(client, mail_server):
     data = notification_data(discovered_at="2026-11-02T15:30", amount_reached="about 5 gallons",
                              began_at="2026-11-02T15:00", ended_at="2026-11-02T15:45",
@@ -516,7 +554,10 @@ def test_no_doubled_word_or_full_stop_in_what_the_filer_reads(client, mail_serve
     review, final = file_notification(client, data)
     texts = [review.text, client.get(final.headers["Location"]).text]
     texts += [body(m, kind) for m in mail_server.messages for kind in ("plain", "html")]
-    assert '(<time datetime="2026-11-02">November 2, 2026 at 3:30 p.m.</time>).' in review.text
+    assert (
+        '(<time datetime="2026-11-02">November 2, 2026 at 3:30 p.m.</time>): our reading'
+        in review.text
+    )
     for text in texts:
         text = re.sub(r"<[^>]+>", "", text)
         assert "about about" not in text and "about 5 gallons" in text

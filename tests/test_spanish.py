@@ -247,6 +247,30 @@ def test_the_spanish_summary_page_gives_the_penalties_under_their_section(build)
     assert html.count('<p class="penalties">') == 1
 
 
+def test_nothing_on_the_spanish_law_pages_calls_our_copy_official(build):
+    """The legal read of round 6: the description, the article's title and the links."""
+    html = (build / "es" / "ordinance" / "index.html").read_text(encoding="utf-8")
+    assert (
+        '<meta name="description" content="Un resumen en palabras sencillas de cada sección de'
+        ' la ley, con un enlace a su texto en inglés (copia no oficial).">'
+    ) in html
+    assert '<p>Su título, en inglés: <span lang="en">' in html
+    assert "Leer toda la ley en inglés (copia no oficial)" in html
+    assert "oficial en inglés" not in html and "nombre oficial" not in html
+    home = (build / "es" / "index.html").read_text(encoding="utf-8")
+    assert "con su texto en inglés (copia no oficial)." in home
+    assert "Si sabe o sospecha de un derrame en una instalación" in home
+
+
+def test_the_spanish_exempt_page_names_the_system_as_the_law_does(build):
+    html = (build / "es" / "exempt-discharges" / "index.html").read_text(encoding="utf-8")
+    assert (
+        "nadie puede descargar, ni hacer que otro descargue, nada que no sea agua pluvial al"
+        " sistema de drenaje pluvial de la Villa: las calles, los sumideros, los bordillos,"
+    ) in html
+    assert "los sumideros, las aceras" not in html
+
+
 def test_the_exemptions_summary_names_and_links_the_exempt_page(build):
     html = (build / "es" / "ordinance" / "index.html").read_text(encoding="utf-8")
     section = html[html.index('<h2 id="sec-216-6"') : html.index('<h2 id="sec-216-7"')]

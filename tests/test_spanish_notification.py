@@ -107,6 +107,15 @@ def test_the_deadlines_are_spanish_dates(client):
             'a más tardar al final del <time datetime="2026-11-06">viernes, 6 de noviembre de'
             " 2026</time>, el tercer día hábil después del aviso."
         ) in text, name
+        # Election Day, passed over by both counts: our reading, with what to do if open.
+        assert (
+            text.count(
+                "Lo contamos como feriado, no como día hábil (nuestra interpretación): martes, 3 de"
+                " noviembre de 2026. Si la oficina de la Villa abre ese día, el plazo vence antes:"
+                " llame ese día, por si acaso."
+            )
+            == 2
+        ), name
 
 
 def test_the_errors_are_in_spanish_next_to_their_fields(client):

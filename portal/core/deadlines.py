@@ -83,6 +83,12 @@ class BusinessCalendar:
         """Whether the municipality's office is open: a weekday, not a holiday or closure."""
         return day.weekday() < SATURDAY and day not in self._holidays(day.year)
 
+    def closed_weekdays(self, after: date, before: date) -> list[date]:
+        """The weekdays strictly between two days that are holidays or closures: the days a
+        count of business days passed over though the office might be open on them."""
+        days = (after + timedelta(n) for n in range(1, (before - after).days))
+        return [day for day in days if day.weekday() < SATURDAY and not self.is_business_day(day)]
+
     def add_business_days(self, day: date, n: int) -> date:
         """The n-th business day after `day`, not counting `day` itself (n >= 1)."""
         if n < 1:

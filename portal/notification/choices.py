@@ -9,7 +9,8 @@ FACILITY_KINDS = [
     ("commercial", N_("Commercial (a shop, garage, restaurant, office)")),
     ("industrial", N_("Industrial (a plant, warehouse, yard)")),
     ("institutional", N_("Institutional (a school, hospital, public building)")),
-    ("residential", N_("Residential (apartments, homes)")),
+    ("rental", N_("Apartments or homes let for rent")),
+    ("residential", N_("A home you live in")),
     ("other", N_("Something else")),
 ]
 PERMITS = [

@@ -4,7 +4,7 @@ record a facility keeps."""
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import sqlite_utils
@@ -26,9 +26,11 @@ from portal.notification.choices import LABELS, PRIOR_NOTICE_BY, SPOKEN_NOTICES
 RETENTION_YEARS = 3
 # Who keeps that record: "If the discharge of prohibited materials emanates from a commercial
 # or industrial establishment, the owner or operator ... shall also retain an on-site written
-# record". The filer's answer decides: these kinds do, "something else" may, the rest do not.
+# record". The filer's answer decides: these kinds do; an institution (a private hospital or
+# college is run as a business), a rental (a landlord runs one) or "something else" may; only
+# a home the filer lives in does not.
 RECORD_KEEPING_KINDS = {"commercial", "industrial"}
-RECORD_KEEPING_UNSURE = {"other"}
+RECORD_KEEPING_UNSURE = {"institutional", "rental", "other"}
 
 
 def years_after(day: dt.date, years: int) -> dt.date:
@@ -57,6 +59,8 @@ class Deadline:
     recorded: bool = True
     # done_at is a day (a letter's mailing date), not a moment.
     day_only: bool = False
+    # The day the count of business days starts from (discovery; the spoken notice).
+    since: dt.date | None = None
 
     @property
     def met(self) -> bool:
@@ -92,12 +96,22 @@ def release_deadlines(
     confirmed by written notice mailed by the end of the third business day after it. What
     the filer says of an earlier notice is their answer (`recorded` False)."""
     due = calendar.close_of_business(calendar.next_business_day(discovered_at.date()), tz, closes)
-    deadlines = [_notice(due, prior_notice, prior_notice_at, filed_at, online,
-                         office_hours_apply_to_fax)]  # fmt: skip
+    notice = _notice(due, prior_notice, prior_notice_at, filed_at, online,
+                     office_hours_apply_to_fax)  # fmt: skip
+    deadlines = [replace(notice, since=discovered_at.date())]
     if prior_notice in SPOKEN_NOTICES and prior_notice_at is not None:
         confirm_due = compliance.confirmation_due(calendar, tz, prior_notice_at)
-        deadlines.append(_confirmation(confirm_due, prior_notice_at, filed_at, online, filed_at))
+        confirmation = _confirmation(confirm_due, prior_notice_at, filed_at, online, filed_at)
+        deadlines.append(replace(confirmation, since=prior_notice_at.date()))
     return deadlines
+
+
+def holidays_counted(deadline: Deadline) -> list[dt.date]:
+    """The weekdays a deadline's count passed over as holidays or closures (our reading of
+    "business day"): if the office is open on one of them, the law's deadline is sooner."""
+    if deadline.since is None:
+        return []
+    return compliance.rules().calendar.closed_weekdays(deadline.since, deadline.due.date())
 
 
 def _notice(
@@ -172,18 +186,20 @@ def stored_deadlines(
         prior_at = n["prior_notice_at"] and dt.datetime.fromisoformat(n["prior_notice_at"])
         first = _notice(due, n["prior_notice"], prior_at or None, now, online,
                         rules.office_hours_apply_to_fax, filed_at=filed)  # fmt: skip
-    deadlines = [first]
+    deadlines = [replace(first, since=dt.datetime.fromisoformat(n["discovered_at"]).date())]
     spoken = [p for p in logged if p["how"] in SPOKEN_NOTICES]
     if spoken:
         told = dt.datetime.fromisoformat(spoken[0]["told_at"])
         confirm_due = compliance.confirmation_due(rules.calendar, rules.tz, told)
-        deadlines.append(
-            _confirmation(confirm_due, told, filed, online, now, spoken[0]["letter_mailed_on"])
+        confirmation = _confirmation(
+            confirm_due, told, filed, online, now, spoken[0]["letter_mailed_on"]
         )
+        deadlines.append(replace(confirmation, since=told.date()))
     elif n["confirmation_due"] and n["prior_notice_at"]:
         told = dt.datetime.fromisoformat(n["prior_notice_at"])
         due_at = dt.datetime.fromisoformat(n["confirmation_due"])
-        deadlines.append(_confirmation(due_at, told, filed, online, now))
+        confirmation = _confirmation(due_at, told, filed, online, now)
+        deadlines.append(replace(confirmation, since=told.date()))
     return deadlines
 
 
@@ -212,7 +228,7 @@ def with_deadlines(details: dict[str, Any], deadlines: list[Deadline], received:
 
 def record_duty(facility_kind: str | None) -> str:
     """Whether the filer must keep the on-site written record: "yes", "maybe" (the kind
-    does not tell) or "no" (a residential or institutional filer)."""
+    does not tell) or "no" (a home the filer lives in)."""
     if facility_kind in RECORD_KEEPING_KINDS:
         return "yes"
     return "maybe" if facility_kind in RECORD_KEEPING_UNSURE or not facility_kind else "no"

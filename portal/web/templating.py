@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from babel.lists import format_list
 from flask import Flask
 from werkzeug.local import LocalProxy
 
@@ -42,6 +43,10 @@ def init_templates(app: Flask, content: Content) -> None:
     app.jinja_env.filters.update(
         when=lambda value: when(value, current_language()),
         day=lambda value: day(value, current_language()),
+        # Several days in one phrase: "Friday, February 12, 2027 and Monday, February 15, 2027".
+        days=lambda values: format_list(
+            [day(v, current_language()) for v in values], locale=current_language()
+        ),
         clock=lambda value: clock(value, current_language()),
         tel=tel_uri,
         # `{{ value|sentence }}` where a sentence ends with a value: one full stop.
