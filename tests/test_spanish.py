@@ -238,6 +238,10 @@ def test_the_spanish_summaries_say_what_the_law_says(build):
 
 # ---------------------------------------------------------------- round 6's legal read
 
+# What the § 216-6 rule says in each guide's "Qué dice la ley" (finding 2.5, seed 99: "No
+# person shall discharge or cause to be discharged"); pet waste says it once, impersonally.
+NO_ONE_MAY = "nadie puede descargar, ni hacer que otro descargue, al sistema de drenaje pluvial"
+
 
 def test_the_spanish_summaries_say_what_round_6_found_missing(build):
     """Findings 2.5 and 3.1 to 3.12 (seed 8, 84, 97, 99, 117-128, 144, 150-153, 175, 194,
@@ -295,6 +299,23 @@ def test_the_spanish_summaries_say_what_round_6_found_missing(build):
                  "puede recibir otras medidas", "de inmediato y sin más trámites",
                  "dentro de 30 días y enviar"):  # fmt: skip
         assert gone not in text, gone
+
+
+def test_the_spanish_guides_say_no_one_may_discharge_or_have_it_discharged(build, content):
+    said = [page.slug for page in content.pages
+            if NO_ONE_MAY in es_text(build, "learn", page.slug)]  # fmt: skip
+    assert len(said) == len(content.pages) - 1 and "pet-waste" not in said, said
+    for page in content.pages:
+        assert "nadie puede descargar al" not in es_text(build, "learn", page.slug), page.slug
+
+
+def test_a_spanish_guide_names_its_reading_as_the_others_do(build):
+    cars = es_text(build, "learn", "car-washing")
+    assert (
+        "Nuestra interpretación: un lavado de autos para recaudar fondos o un negocio que lava"
+        " vehículos no es el lavado de autos de una casa particular"
+    ) in cars
+    assert "forma de leer" not in cars
 
 
 def test_the_spanish_summary_page_gives_the_penalties_under_their_section(build):
