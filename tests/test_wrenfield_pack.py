@@ -278,6 +278,44 @@ def test_the_towns_spanish_summaries_say_what_round_6_found_missing():
     assert "Nadie puede descargar al" not in law and "de inmediato y sin más" not in law
 
 
+def test_the_towns_spanish_guides_carry_the_villages_fixes():
+    """Round 6's legal read: the Town's guides and exempt page say what its law says, as the
+    Village's were made to (finding 2.5, 3.17 and the second pack's section 6)."""
+    text = town_text
+    rule = "nadie puede descargar, ni hacer que otro descargue, al sistema de drenaje pluvial"
+    for slug in ("car-washing", "fats-oils-grease", "lawn-chemicals", "motor-oil",
+                 "paint-and-cleaners", "pools-and-hot-tubs", "soil-and-sediment",
+                 "trash-and-litter", "yard-waste"):  # fmt: skip
+        guide = text(f"/es/learn/{slug}/")
+        assert rule in guide, slug
+        assert "lista corta" not in guide, slug
+    pets = text("/es/learn/pet-waste/")
+    assert "lista corta" not in pets and "salvo las descargas que el § 147-6 A(1) exime" in pets
+    cars = text("/es/learn/car-washing/")
+    assert "Nuestra interpretación: un lavado de autos para recaudar fondos" in cars
+    assert "El § 147-11 exige al dueño o al operador de un establecimiento comercial" in cars
+    assert "permite al Pueblo exigir a los negocios" not in cars
+    oil = text("/es/learn/motor-oil/")
+    assert (
+        "Derrame pequeño (se sabe que es menos de 5 galones, está contenido y"
+        " bajo control, y no llega al agua ni a ningún terreno, como la tierra): absórbalo con"
+        " arena para gatos o trapos dentro de las dos horas."
+    ) in oil
+    assert (
+        "Se debe avisar de inmediato a los servicios de emergencia de un derrame de materiales"
+        " peligrosos que llega, o puede llegar, al sistema de drenaje pluvial."
+    ) in oil
+    assert "cualquier derrame de materiales peligrosos" not in oil
+    soil = text("/es/learn/soil-and-sediment/")
+    assert "y el Pueblo puede pedir prueba de que lo cumple antes de permitir descargas" in soil
+    assert "a su propio costo." in soil and "a costo del dueño" not in soil
+    for slug in ("fats-oils-grease", "trash-and-litter"):
+        assert "donde encuentre un problema" not in text(f"/es/learn/{slug}/"), slug
+    exempt = text("/es/exempt-discharges/")
+    assert "Sí, por regla general. La ley exime" in exempt
+    assert "salvo que el Departamento de Conservación Ambiental del estado o el Pueblo" in exempt
+
+
 def test_the_towns_spanish_definition_of_hazardous_materials_is_the_laws(client):
     """Round 6, finding 2.4 (seed 33): substantial, present or potential, otherwise managed."""
     page = " ".join(client.get("/notify/?lang=es").text.split())
