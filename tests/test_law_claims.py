@@ -140,6 +140,17 @@ def test_round3_section_11_and_section_6_are_stated_whole_on_every_page(build):
         ), slug
 
 
+def test_every_guide_says_no_one_may_discharge_or_cause_to_be_discharged(build, content):
+    """Round 6, finding 2.5 (seed 99): "No person shall discharge or cause to be discharged".
+    Pet waste states the rule once, without naming who discharges."""
+    rule = "§ 216-6 says no one may discharge, or cause to be discharged, anything but stormwater"
+    said = [page.slug for page in content.pages
+            if rule in text_of(build, "learn", page.slug)]  # fmt: skip
+    assert len(said) == len(content.pages) - 1 and "pet-waste" not in said, said
+    for page in content.pages:
+        assert "no one may discharge anything" not in text_of(build, "learn", page.slug)
+
+
 def test_the_home_page_names_who_must_tell_and_the_mailed_confirmation(build):
     home = text_of(build)
     assert "A spill or release at a facility I am responsible for" in home  # F23

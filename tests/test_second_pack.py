@@ -282,6 +282,44 @@ def test_the_towns_spanish_pages_name_the_hotline_with_the_whole_state_rule(pack
             assert words in text, (url, words)
 
 
+def test_the_towns_english_guides_carry_the_villages_fixes(pack_build):
+    """Round 6's legal read, section 6: the Town's guides and exempt page say what its law
+    says, as the Village's were made to (seed 99, 101, 128, 148-153)."""
+
+    def text(*parts: str) -> str:
+        return parse_page(pack_build.joinpath(*parts, "index.html")).text
+
+    rule = "§ 147-6 says no one may discharge, or cause to be discharged, anything but stormwater"
+    guides = [page.slug for page in PACK_CONTENT.pages]
+    said = [slug for slug in guides if rule in text("learn", slug)]
+    assert len(said) == len(guides) - 1 and "pet-waste" not in said, said
+    for slug in guides:
+        assert "short list" not in text("learn", slug), slug
+        assert "where it finds a problem" not in text("learn", slug), slug
+    exempt = text("exempt-discharges")
+    assert "Can I wash my own car in the driveway? Yes, as a rule." in exempt
+    assert "or the Town determines it to be a substantial contributor of pollutants" in exempt
+    cars = text("learn", "car-washing")
+    assert "Our reading: a fundraiser car wash or a business that washes vehicles" in cars
+    assert "§ 147-11 requires the owner or operator of a commercial or industrial" in cars
+    assert "lets the Town require businesses" not in cars
+    oil = text("learn", "motor-oil")
+    assert (
+        "Small spill (known to be under 5 gallons, contained and under control, and not"
+        " reaching water or any land such as soil): soak it up with cat litter or rags within"
+        " two hours."
+    ) in oil
+    assert (
+        "Emergency responders must be told immediately of a release of hazardous materials that"
+        " is reaching, or may reach, the storm sewer system."
+    ) in oil
+    assert "any release of hazardous materials" not in oil
+    soil = text("learn", "soil-and-sediment")
+    assert "anyone subject to a State industrial or construction stormwater permit" in soil
+    assert "before it allows discharges to the storm sewer system" in soil
+    assert "at the owner's expense" not in soil and "at their own expense" in soil
+
+
 def test_the_portal_counts_business_days_by_the_towns_rules(pack_app, walked):
     calendar = pack_app.extensions["calendar"]
     # 2026-11-27, the day after Thanksgiving, is a closure of the Town's only.

@@ -87,10 +87,15 @@ def test_the_notice_duties_say_what_the_english_says(client):
     ) in page
     # The law's definition said first in plain Spanish, then in its own words, marked English.
     assert "como los define la ley (§ 216-4): cualquier material, sustancia o desecho," in page
+    # Seed 33: "a substantial present or potential hazard", "or otherwise managed" (round 6, 2.4).
     assert (
-        "si no se trata, no se guarda, no se transporta o no se desecha como se debe."
+        "puede causar un peligro considerable, actual o posible, para la salud humana, la"
+        " seguridad, la propiedad o el medio ambiente (o contribuir de manera importante a ese"
+        " peligro) si no se trata, no se guarda, no se transporta, no se desecha o no se maneja"
+        " de alguna otra forma como se debe."
         ' Las palabras de la ley, en inglés: <q lang="en">Any material, including any substance,'
     ) in page
+    assert "peligro grave" not in page and "más adelante" not in page
 
 
 def test_the_deadlines_are_spanish_dates(client):

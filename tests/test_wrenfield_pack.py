@@ -7,6 +7,8 @@ Spanish translation, so the checker's word on a missing one is tested on a secon
 from __future__ import annotations
 
 import datetime as dt
+import html
+import re
 import shutil
 from pathlib import Path
 
@@ -207,7 +209,7 @@ def test_the_towns_spanish_pages_carry_round_5s_fixes():
     client = create_site({"CONTENT_DIR": str(PACK)}).test_client()
     law = " ".join(client.get("/es/ordinance/").text.split())
     for words in (
-        "que no sea agua pluvial (lluvia, nieve derretida y el agua que corre por el suelo)",
+        "que no sea agua pluvial (lluvia, agua que corre por el suelo, nieve derretida y drenaje)",
         "aunque se hayan hecho hace años, cuando eran permitidas.",
         "usted puede pedirle que lo reconsidere y que haya una audiencia.",
         "Demorar el acceso del Pueblo sin razón es una violación de esta ley",
@@ -220,7 +222,7 @@ def test_the_towns_spanish_pages_carry_round_5s_fixes():
         "dentro de 30 días después de recibir ese aviso del costo.",
         "y lo paga en no más de 12 pagos iguales. Desde el día 31 después de terminar la"
         " corrección, lo que falta por pagar tiene un interés del 9% al año.",
-        "Puede corregirse o repararse de inmediato y sin más trámites",
+        "Puede corregirse o repararse por vía sumaria, sin más trámites",
         '<p class="penalties">Según el <a href="#sec-147-13">§ 147-13</a> B,',
         '<p><a href="/es/exempt-discharges/">Qué puede ir al desagüe pluvial</a></p>',
     ):
@@ -241,3 +243,86 @@ def test_the_towns_spanish_pages_carry_round_5s_fixes():
     oil = client.get("/es/learn/motor-oil/").text
     assert "Alcaldía del Pueblo (Town Hall)" in oil
     assert "Ese permiso es el que el estado le da al Pueblo para el agua pluvial" in oil
+
+
+def town_text(url: str) -> str:
+    """A page of the Town's site in words: no tags (a section number is a link), entities
+    read."""
+    from static_site import create_app as create_site
+
+    page = create_site({"CONTENT_DIR": str(PACK)}).test_client().get(url).text
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).replace(" )", ")").split())
+
+
+def test_the_towns_spanish_summaries_say_what_round_6_found_missing():
+    """Round 6's legal read: the Town's summaries say what its law says, as the Village's do
+    (findings 2.5 and 3.1-3.12)."""
+    law = town_text("/es/ordinance/")
+    for words in (
+        "Nadie puede descargar, ni hacer que otro descargue, al sistema de drenaje pluvial",
+        "en la medida en que el Pueblo lo autorice.",
+        "que el Pueblo quede bajo las condiciones especiales de ese permiso (las define el"
+        " § 147-4).",
+        "una descarga, real o que amenaza ocurrir, que presenta o puede presentar un peligro"
+        " inminente y considerable",
+        "El Pueblo puede pedir prueba de que lo cumple antes de permitir descargas al sistema de"
+        " drenaje pluvial.",
+        "si puede mostrar causa probable (probable cause) para creer",
+        "Cumplir todas las condiciones de un permiso SPDES del estado vigente",
+        "para que el derrame se encuentre, se contenga y se limpie.",
+        "archivar su decisión en la oficina de la Secretaría del Pueblo (Town Clerk)",
+        "una persona puede ser elegible para otras medidas",
+        "usar varios recursos a la vez.",
+    ):
+        assert words in law, words
+    assert "Nadie puede descargar al" not in law and "de inmediato y sin más" not in law
+
+
+def test_the_towns_spanish_guides_carry_the_villages_fixes():
+    """Round 6's legal read: the Town's guides and exempt page say what its law says, as the
+    Village's were made to (finding 2.5, 3.17 and the second pack's section 6)."""
+    text = town_text
+    rule = "nadie puede descargar, ni hacer que otro descargue, al sistema de drenaje pluvial"
+    for slug in ("car-washing", "fats-oils-grease", "lawn-chemicals", "motor-oil",
+                 "paint-and-cleaners", "pools-and-hot-tubs", "soil-and-sediment",
+                 "trash-and-litter", "yard-waste"):  # fmt: skip
+        guide = text(f"/es/learn/{slug}/")
+        assert rule in guide, slug
+        assert "lista corta" not in guide, slug
+    pets = text("/es/learn/pet-waste/")
+    assert "lista corta" not in pets and "salvo las descargas que el § 147-6 A(1) exime" in pets
+    cars = text("/es/learn/car-washing/")
+    assert "Nuestra interpretación: un lavado de autos para recaudar fondos" in cars
+    assert "El § 147-11 exige al dueño o al operador de un establecimiento comercial" in cars
+    assert "permite al Pueblo exigir a los negocios" not in cars
+    oil = text("/es/learn/motor-oil/")
+    assert (
+        "Derrame pequeño (se sabe que es menos de 5 galones, está contenido y"
+        " bajo control, y no llega al agua ni a ningún terreno, como la tierra): absórbalo con"
+        " arena para gatos o trapos dentro de las dos horas."
+    ) in oil
+    assert (
+        "Se debe avisar de inmediato a los servicios de emergencia de un derrame de materiales"
+        " peligrosos que llega, o puede llegar, al sistema de drenaje pluvial."
+    ) in oil
+    assert "cualquier derrame de materiales peligrosos" not in oil
+    soil = text("/es/learn/soil-and-sediment/")
+    assert "y el Pueblo puede pedir prueba de que lo cumple antes de permitir descargas" in soil
+    assert "a su propio costo." in soil and "a costo del dueño" not in soil
+    for slug in ("fats-oils-grease", "trash-and-litter"):
+        assert "donde encuentre un problema" not in text(f"/es/learn/{slug}/"), slug
+    exempt = text("/es/exempt-discharges/")
+    assert "Sí, por regla general. La ley exime" in exempt
+    assert "salvo que el Departamento de Conservación Ambiental del estado o el Pueblo" in exempt
+
+
+def test_the_towns_spanish_definition_of_hazardous_materials_is_the_laws(client):
+    """Round 6, finding 2.4 (seed 33): substantial, present or potential, otherwise managed."""
+    page = " ".join(client.get("/notify/?lang=es").text.split())
+    assert (
+        "puede causar un peligro considerable, actual o posible, para la salud humana, la"
+        " seguridad, la propiedad o el medio ambiente (o contribuir de manera importante a ese"
+        " peligro) si no se trata, no se guarda, no se transporta, no se desecha o no se maneja"
+        " de alguna otra forma como se debe."
+    ) in page
+    assert "peligro grave" not in page
