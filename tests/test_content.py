@@ -246,9 +246,18 @@ def test_search_words_are_content(content):
         "216-13": ("fine", "fines", "penalty", "penalties", "ticket", "punishment")
     }
     assert "who do I call" in words.contact and "emergency" in words.contact
-    [report] = words.shortcuts
+    [report, spill] = words.shortcuts
     assert (report.portal, report.title) == ("report", "Report a problem")
     assert {"report", "complaint"} <= set(report.words)
+    assert (spill.portal, spill.title) == (
+        "notify",
+        "A spill or release at a facility I am responsible for",
+    )
+    assert {"spill", "release", "leak", "facility", "business", "plant", "notify"} <= set(
+        spill.words
+    )
+    # "notification of spills" is the law's section title: the section answers it.
+    assert "spills" not in spill.words and "notification" not in spill.words
 
 
 def test_a_pack_without_search_words_has_none(tmp_path):

@@ -153,3 +153,57 @@ def test_the_guides_link_the_report_form(build, content):
         assert 'use the <a href="/report/">Report a problem</a> form on this site' in html, (
             page.slug
         )
+
+
+def test_the_spanish_search_page_leads_a_business_owner_to_the_spill_form(build):
+    """Round 6's Spanish walk, F5: a second shortcut, to the release notification form."""
+    html = (build / "es" / "search" / "index.html").read_text(encoding="utf-8")
+    assert (
+        '<li data-words="derrame|derrames|derramó|derramo|fuga|fugas|negocio|instalación|'
+        'instalacion|planta|taller|aviso|registrar"><h2><a href="/notify/?lang=es">Un derrame en'
+        " una instalación de la que soy responsable</a></h2><p>Un derrame o una fuga en un"
+        " negocio u otra instalación de la que usted es responsable, que llega o puede llegar al"
+        " sistema de drenaje pluvial. Lo que la ley le exige y para cuándo, y un registro del"
+        " derrame que puede llenar aquí.</p></li>"
+    ) in html
+    assert '<a href="/report/?lang=es">Reportar un problema</a>' in html
+    english = (build / "search" / "index.html").read_text(encoding="utf-8")
+    assert (
+        '<li data-words="spill|spilled|release|released|leak|leaks|leaked|leaking|facility|'
+        'business|plant|notify"><h2><a href="/notify/">A spill or release at a facility I am'
+        " responsible for</a></h2>"
+    ) in english
+
+
+# Round 6's Spanish walk, F4: the everyday words Spanish speakers in New York use, hidden on
+# each Spanish guide for the index (and hidden from the excerpts).
+SPANISH_KEYWORDS = {
+    "car-washing": "carro, coche, troca, camioneta, lavar el carro, lavar la troca, car wash,"
+    " autolavado",
+    "pools-and-hot-tubs": "alberca, pileta, jacuzzi, tina caliente, hidromasaje, vaciar la alberca",
+    "lawn-chemicals": "pasto, zacate, yarda, fertilizante, herbicida, insecticida, veneno para"
+    " hierbas",
+    "yard-waste": "hojas, ramas, zacate cortado, pasto cortado, cortar el pasto, sopladora, yarda",
+    "paint-and-cleaners": "thinner, solvente, aguarrás, pintura, brocha, rodillo, limpiador,"
+    " detergente",
+    "trash-and-litter": "basura, bolsas, colillas, tirar basura, basurero, zafacón, botellas,"
+    " latas",
+    "soil-and-sediment": "lodo, fango, barro, tierra, construcción, obra, escombros, excavación",
+    "fats-oils-grease": "grasa, aceite de cocina, manteca, aceite de freír, freidora, grasa de"
+    " tocino",
+    "motor-oil": "cambio de aceite, aceite usado, aceite quemado, aceite de motor, filtro de"
+    " aceite, aceite del carro",
+    "pet-waste": "caca de perro, excremento de perro, popó, recoger la caca",
+}
+
+
+def test_every_spanish_guide_carries_everyday_words_hidden(build, content):
+    assert set(SPANISH_KEYWORDS) == {page.slug for page in content.pages}
+    search = (build / "es" / "search" / "index.html").read_text(encoding="utf-8")
+    hidden = json.loads(
+        search.split('data-hidden-words="', 1)[1].split('"', 1)[0].replace("&#34;", '"')
+    )
+    for slug, words in SPANISH_KEYWORDS.items():
+        html = (build / "es" / "learn" / slug / "index.html").read_text(encoding="utf-8")
+        assert f"<p hidden>{words}</p>" in html, slug
+        assert words in hidden, slug

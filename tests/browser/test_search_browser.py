@@ -35,6 +35,9 @@ QUERIES = {
     "emergency": "/contact/",
     "report": "/report/",
     "complaint": "/report/",
+    # A business owner's spill: the release notification form (content/search.yaml).
+    "spill": "/notify/",
+    "leak": "/notify/",
 }
 FIRST = "#search-results > li:first-child a"
 
@@ -163,3 +166,62 @@ def test_nothing_found_offers_the_pages_to_start_from(open_tab, live_server):
     assert page.locator("a[href='/ordinance/#contents']").is_visible()
     assert "JavaScript" not in page.locator("main").inner_text()
     assert not tab.errors, tab.errors
+
+
+# What a Spanish speaker in New York types (the guides' `keywords`, content/search.es.yaml),
+# and the title of the first result (round 6's Spanish walk, F4 and F5).
+SPANISH = {
+    "carro": "Lavado de autos",
+    "lavar el carro": "Lavado de autos",
+    "troca": "Lavado de autos",
+    "alberca": "Piscinas y jacuzzis",
+    "pileta": "Piscinas y jacuzzis",
+    "tina caliente": "Piscinas y jacuzzis",
+    "zacate": "Desechos del jardín",
+    "fertilizante": "Químicos para el césped",
+    "thinner": "Pintura y productos de limpieza",
+    "colillas": "Basura",
+    "lodo": "Tierra y sedimento",
+    "manteca": "Grasas y aceites de cocina",
+    "aceite quemado": "Aceite de motor y líquidos de autos",
+    "derrame en mi negocio": "Un derrame en una instalación de la que soy responsable",
+    "fuga en el taller": "Un derrame en una instalación de la que soy responsable",
+}
+
+
+@pytest.mark.parametrize(("query", "title"), SPANISH.items(), ids=list(SPANISH))
+def test_everyday_spanish_words_find_their_page_first(open_tab, live_server, query, title):
+    tab = open_tab("phone")
+    page = tab.page
+    page.goto(live_server + "/es/search/")
+    field = page.get_by_label("Busque en la ley")
+    field.wait_for(state="visible")
+    field.press_sequentially(query)
+    field.press("Enter")
+    page.wait_for_function(
+        "q => document.getElementById('search-status').textContent.includes(q)", arg=query
+    )
+    first = page.locator(FIRST)
+    assert first.inner_text() == title
+    box = first.bounding_box()
+    assert box and box["y"] + box["height"] <= page.viewport_size["height"], box
+    assert not tab.errors and not tab.external_requests, (tab.errors, tab.external_requests)
+
+
+def test_a_spill_search_leads_to_the_notification_form_in_its_language(open_tab, live_server):
+    tab = open_tab("phone")
+    page = tab.page
+    search(tab, live_server, "spill")
+    assert (
+        page.locator(FIRST).inner_text() == "A spill or release at a facility I am responsible for"
+    )
+    page.locator(FIRST).click()
+    page.wait_for_url("**/notify/")
+    assert page.locator("h1").first.inner_text() == "Report a spill or release at a facility"
+    page.goto(live_server + "/es/search/?q=derram%C3%B3")
+    first = page.locator(FIRST)
+    first.wait_for()
+    assert first.get_attribute("href") == "/notify/?lang=es"
+    first.click()
+    page.wait_for_url("**/notify/?lang=es")
+    assert page.locator("h1").first.inner_text() == "Reportar un derrame en una instalación"
