@@ -279,7 +279,7 @@ def test_the_spanish_summaries_say_what_round_6_found_missing(build):
         "A quien sea responsable de una propiedad que es, o puede ser, la fuente de una descarga"
         " ilícita o de una actividad que contamina el agua pluvial se le puede exigir poner más"
         " buenas prácticas para reducirla o terminarla, a su propio costo.",
-        "Cumplir todas las condiciones de un permiso SPDES del estado vigente para el agua pluvial"
+        "Cumplir todas las condiciones de un permiso SPDES del Estado vigente para el agua pluvial"
         " de una actividad industrial cuenta, en lo posible, como cumplir esta sección.",
         # 3.8, § 216-12.
         "debe tomar todas las medidas necesarias para que el derrame se encuentre, se contenga y"
@@ -381,16 +381,49 @@ def test_the_home_page_names_the_law_in_spanish(build):
 
 
 def test_each_guide_explains_the_ms4_permit_the_first_time(build, content):
-    explained = (
-        "Ese permiso es el que el estado le da a la Villa para el agua pluvial que descarga su"
-        " sistema de drenaje pluvial (SPDES es la sigla en inglés del sistema de permisos del"
-        " estado para las descargas al agua)."
+    """Round 6's walk, polish 5: "MS4" is named where it first appears, the § 216-7 sentence
+    parses, and the State is "el Estado"."""
+    named = "una violación del permiso SPDES del sistema de drenaje pluvial de la Villa (en inglés, MS4)"
+    conditions = (
+        ", o que hacen, o ayudan a hacer, que la Villa quede sujeta a las condiciones especiales"
+        " de ese permiso. "
     )
+    explained = (
+        "Ese permiso es el que el Estado le da a la Villa para el agua pluvial que descarga su"
+        " sistema de drenaje pluvial (SPDES es la sigla en inglés del sistema de permisos del"
+        " Estado para las descargas al agua)."
+    )
+    said = []
     for page in content.pages:
         text = es_text(build, "learn", page.slug)
-        if "permiso MS4 SPDES" in text:
-            first = text.index("permiso MS4 SPDES")
-            assert text.index(explained) == text.index(". ", first) + 2, page.slug
+        assert "permiso MS4" not in text and "su permiso MS4" not in text, page.slug
+        assert "quede bajo las condiciones" not in text and "del estado" not in text, page.slug
+        if "MS4" in text:
+            said.append(page.slug)
+            first = text.index("MS4")
+            assert text.index(named) + len(named) - len("MS4)") == first, page.slug
+            assert text[first + len("MS4)") :].startswith(conditions + explained), page.slug
+    assert len(said) == 8 and "car-washing" not in said and "pools-and-hot-tubs" not in said
+
+
+def test_the_guides_say_lawn_one_way_and_read_plainly(content):
+    """Round 6's walk, polish 4: "césped" in every guide's text ("pasto" and "zacate" only as
+    search words), "las sartenes", "deshacerse de los desechos"."""
+    spanish = content.in_language("es")
+    [lawn] = [term for term in spanish.glossary if term.english == "lawn (grass)"]
+    assert lawn.translation == "césped"
+    for page in spanish.pages:
+        assert not re.search(r"\b(pasto|zacate)\b", page.body), page.slug
+    assert "pasto" in spanish.page_by_slug["lawn-chemicals"].keywords
+    assert "Por ejemplo, lave sobre el césped," in spanish.page_by_slug["car-washing"].body
+    soil = spanish.page_by_slug["soil-and-sediment"].body
+    assert "**Cubra pronto la tierra sin plantas.** Siembre césped o ponga mantillo" in soil
+    fats = spanish.page_by_slug["fats-oils-grease"].body
+    assert "**Limpie las sartenes con una toalla de papel** antes de lavarlas." in fats
+    for slug in ("motor-oil", "lawn-chemicals", "paint-and-cleaners"):
+        body = spanish.page_by_slug[slug].body
+        assert "cómo deshacerse de los desechos peligrosos de la casa" in body, slug
+        assert "desechar los desechos" not in body, slug
 
 
 def test_village_hall_has_one_spanish_name(build, content):

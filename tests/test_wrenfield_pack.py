@@ -242,7 +242,7 @@ def test_the_towns_spanish_pages_carry_round_5s_fixes():
     assert "de 7:30 a. m. a 3:30 p. m.</p>" in contact and "p. m..</p>" not in contact
     oil = client.get("/es/learn/motor-oil/").text
     assert "Alcaldía del Pueblo (Town Hall)" in oil
-    assert "Ese permiso es el que el estado le da al Pueblo para el agua pluvial" in oil
+    assert "Ese permiso es el que el Estado le da al Pueblo para el agua pluvial" in oil
 
 
 def town_text(url: str) -> str:
@@ -268,7 +268,7 @@ def test_the_towns_spanish_summaries_say_what_round_6_found_missing():
         "El Pueblo puede pedir prueba de que lo cumple antes de permitir descargas al sistema de"
         " drenaje pluvial.",
         "si puede mostrar causa probable (probable cause) para creer",
-        "Cumplir todas las condiciones de un permiso SPDES del estado vigente",
+        "Cumplir todas las condiciones de un permiso SPDES del Estado vigente",
         "para que el derrame se encuentre, se contenga y se limpie.",
         "archivar su decisión en la oficina de la Secretaría del Pueblo (Town Clerk)",
         "una persona puede ser elegible para otras medidas",
@@ -313,7 +313,7 @@ def test_the_towns_spanish_guides_carry_the_villages_fixes():
         assert "donde encuentre un problema" not in text(f"/es/learn/{slug}/"), slug
     exempt = text("/es/exempt-discharges/")
     assert "Sí, por regla general. La ley exime" in exempt
-    assert "salvo que el Departamento de Conservación Ambiental del estado o el Pueblo" in exempt
+    assert "salvo que el Departamento de Conservación Ambiental del Estado o el Pueblo" in exempt
 
 
 def test_the_towns_spanish_definition_of_hazardous_materials_is_the_laws(client):
@@ -326,3 +326,24 @@ def test_the_towns_spanish_definition_of_hazardous_materials_is_the_laws(client)
         " de alguna otra forma como se debe."
     ) in page
     assert "peligro grave" not in page
+
+
+def test_the_towns_spanish_guides_carry_the_walks_polish():
+    """Round 6's Spanish walk, polish 4 and 5, in the Town's guides as in the Village's:
+    "MS4" named where it first appears, the § 147-7 sentence that parses, "el Estado",
+    "césped", "las sartenes", "deshacerse de"; and the everyday words search finds."""
+    named = "del permiso SPDES del sistema de drenaje pluvial del Pueblo (en inglés, MS4), o que"
+    named += " hacen, o ayudan a hacer, que el Pueblo quede sujeto a las condiciones especiales"
+    named += " de ese permiso. Ese permiso es el que el Estado le da al Pueblo"
+    for slug in ("fats-oils-grease", "lawn-chemicals", "motor-oil", "paint-and-cleaners",
+                 "pet-waste", "soil-and-sediment", "trash-and-litter", "yard-waste"):  # fmt: skip
+        guide = town_text(f"/es/learn/{slug}/")
+        assert named in guide, slug
+        assert "permiso MS4" not in guide and "del estado" not in guide, slug
+    assert "lave sobre el césped" in town_text("/es/learn/car-washing/")
+    assert "Limpie las sartenes" in town_text("/es/learn/fats-oils-grease/")
+    assert "cómo deshacerse de los desechos peligrosos" in town_text("/es/learn/motor-oil/")
+    soil = town_text("/es/learn/soil-and-sediment/")
+    assert "Siembre césped" in soil and "lodo, fango, barro" in soil
+    assert "carro, coche, troca" in town_text("/es/learn/car-washing/")
+    assert "alberca, pileta, jacuzzi" in town_text("/es/learn/pools-and-hot-tubs/")
