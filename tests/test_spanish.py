@@ -426,6 +426,13 @@ def test_the_guides_say_lawn_one_way_and_read_plainly(content):
         assert "desechar los desechos" not in body, slug
 
 
+def test_the_exempt_page_says_an_approval_is_not_compliance_in_the_subjunctive(build):
+    """Round 6's walk, polish 4: "no quiere decir que la descarga cumpla otras leyes"."""
+    text = es_text(build, "exempt-discharges")
+    assert "no quiere decir que la descarga cumpla otras leyes." in text
+    assert "la descarga cumple otras leyes" not in text
+
+
 def test_village_hall_has_one_spanish_name(build, content):
     [term] = [term for term in content.in_language("es").glossary if term.english == "Village Hall"]
     assert term.translation == "Alcaldía de la Villa"

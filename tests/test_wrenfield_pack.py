@@ -347,3 +347,5 @@ def test_the_towns_spanish_guides_carry_the_walks_polish():
     assert "Siembre césped" in soil and "lodo, fango, barro" in soil
     assert "carro, coche, troca" in town_text("/es/learn/car-washing/")
     assert "alberca, pileta, jacuzzi" in town_text("/es/learn/pools-and-hot-tubs/")
+    exempt = town_text("/es/exempt-discharges/")
+    assert "no quiere decir que la descarga cumpla otras leyes." in exempt
