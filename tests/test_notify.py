@@ -399,7 +399,8 @@ def not_yet_told(**overrides) -> dict:
     moment = (dt.datetime.now(TZ) - dt.timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M")
     return notification_data(**{"prior_notice": "none", "prior_notice_at": "",
                                 "prior_notice_to": "", "discovered_at": moment, "began_at": "",
-                                "ended_at": moment, **overrides})  # fmt: skip
+                                "ended_at": moment, "emergency_called_at": moment,
+                                "dec_called_at": moment, **overrides})  # fmt: skip
 
 
 def test_the_receipt_opens_with_this_is_not_your_notice_and_what_is_still_due(client):
@@ -524,16 +525,12 @@ def test_the_holidays_a_count_passed_over_are_named_as_our_reading(client, mail_
     """Discovered Wednesday, February 11, 2026 and told by telephone that day: the notice is
     due Friday the 13th (Lincoln's Birthday, Thursday the 12th, skipped); the letter by
     Wednesday the 18th (the 12th and Washington's Birthday, Monday the 16th, skipped). If the
-    office works those days, the law's deadline is sooner: the filer is told so."""
+    office works those days, the law's deadline is sooner: the filer is told so, once."""
     data = notification_data(discovered_at="2026-02-11T09:00", began_at="2026-02-11T08:30",
                              ended_at="2026-02-11T09:45", emergency_called_at="2026-02-11T09:10",
                              dec_called_at="2026-02-11T09:20", prior_notice_at="2026-02-11T10:00")  # fmt: skip
     review, final = file_notification(client, data)
     receipt = client.get(final.headers["Location"]).text
-    one = (
-        "Counted as a holiday, not a business day (our reading): Thursday, February 12, 2026. If"
-        " the Village office is open that day, the deadline comes sooner: call that day to be safe."
-    )
     two = (
         "Counted as holidays, not business days (our reading): Thursday, February 12, 2026 and"
         " Monday, February 16, 2026. If the Village office is open on one of them, the deadline"
@@ -542,8 +539,52 @@ def test_the_holidays_a_count_passed_over_are_named_as_our_reading(client, mail_
     [mail] = mail_server.to("sam@depot.test")
     for text in (review.text, receipt, body(mail), body(mail, "html")):
         text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", text)).split())
-        assert one in text and two in text
+        assert text.count(two) == 1 and "Counted as a holiday," not in text
         assert "Friday, February 13, 2026" in text and "Wednesday, February 18, 2026" in text
+
+
+def test_the_state_exception_is_refused_for_a_release_that_reached_a_drain(app, client):
+    data = notification_data(dec_called="not-needed", dec_called_at="", reached_drain="yes")
+    review, final = file_notification(client, data)
+    assert final is None and review.status_code == 422
+    error = re.search(
+        r'<p class="error-message" id="dec_called-error">(.*?)</p>', review.text, re.S
+    )
+    assert error and html.unescape(error.group(1)).endswith(
+        "</span>A release that went, or may go, into a storm drain is not under that exception:"
+        " call the NYSDEC Spill Hotline now, then answer “Yes”."
+    )
+    kept, _ = file_notification(client, {**data, "reached_drain": "no"})
+    assert kept.status_code == 200, "contained and away from drains, the exception may hold"
+
+
+def test_a_call_before_the_release_is_refused(client):
+    data = notification_data(
+        emergency_called_at="2026-11-01T09:10", dec_called_at="2026-11-02T08:00"
+    )
+    review, final = file_notification(client, data)
+    assert final is None and review.status_code == 422
+    for field in ("emergency_called_at", "dec_called_at"):
+        error = re.search(
+            rf'<p class="error-message" id="{field}-error">(.*?)</p>', review.text, re.S
+        )
+        assert error and "This is before the release began or was discovered." in error.group(1)
+
+
+def test_a_state_call_not_made_comes_first_in_what_is_still_to_do(client, mail_server):
+    data = notification_data(dec_called="no", dec_called_at="", dec_spill_number="")
+    review, final = file_notification(client, data)
+    receipt = client.get(final.headers["Location"]).text
+    [mail] = mail_server.to("sam@depot.test")
+    for text in (review.text, receipt, body(mail, "html")):
+        text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text)).split())
+        assert (
+            ": Call the NYSDEC Spill Hotline (24 hours) now, at 1-800-457-7362 , if the State's"
+            " rule applies: The State requires these to be reported to it within two hours of"
+            " discovery:"
+        ) in text
+    called, _ = file_notification(client, notification_data())
+    assert "if the State's rule applies" not in called.text
 
 
 def test_no_doubled_word_or_full_stop_in_what_the_filer_reads(client, mail_server):

@@ -87,7 +87,7 @@ def test_an_oversized_body_gets_a_friendly_413(client):
     response = client.post("/report/", data={**hidden, "description": "big", "photos": [(__import__("io").BytesIO(payload), "big.jpg")]},
                            content_type="multipart/form-data")  # fmt: skip
     assert response.status_code == 413
-    assert "That was too large to send" in response.text
+    assert "The form was too large to send" in response.text
     assert "Traceback" not in response.text
 
 

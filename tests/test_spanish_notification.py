@@ -112,15 +112,48 @@ def test_the_deadlines_are_spanish_dates(client):
             'a más tardar al final del <time datetime="2026-11-06">viernes, 6 de noviembre de'
             " 2026</time>, el tercer día hábil después del aviso."
         ) in text, name
-        # Election Day, passed over by both counts: our reading, with what to do if open.
+        # Election Day, passed over by both counts, named once: our reading, and what to do.
         assert (
             text.count(
                 "Lo contamos como feriado, no como día hábil (nuestra interpretación): martes, 3 de"
                 " noviembre de 2026. Si la oficina de la Villa abre ese día, el plazo vence antes:"
                 " llame ese día, por si acaso."
             )
-            == 2
+            == 1
         ), name
+
+
+def test_a_thousands_dot_is_asked_about_and_a_decimal_comma_shown_back(app, client):
+    """ "1.500" is fifteen hundred to some readers, one and a half to others: asked, not
+    guessed. "2,5" is stored as 2.5 and shown back the Spanish way."""
+    data = notification_data(**{**IN_SPANISH, "quantity": "1.500"})
+    first = client.get("/notify/?lang=es")
+    triage = {name: data[name] for name in ("danger", "hazardous", "petroleum")}
+    details = client.post(
+        "/notify/", data={**hidden_fields(first.text), "step": "triage", **triage}
+    )
+    payload = {**hidden_fields(details.text), **data, "step": "details"}
+    asked = client.post("/notify/", data=payload, content_type="multipart/form-data")
+    assert asked.status_code == 422
+    assert "Escríbalo sin punto: 1500, o 1,5 para uno y medio." in asked.text
+    pages = walk(client, notification_data(**{**IN_SPANISH, "quantity": "2,5"}))
+    assert rows(app, "SELECT quantity FROM notifications") == [{"quantity": 2.5}]
+    for name in ("review", "receipt"):
+        assert "<dd>2,5 galones</dd>" in pages[name].text, name
+
+
+def test_two_holidays_passed_over_are_named_in_spanish(client):
+    data = notification_data(**{**IN_SPANISH, "discovered_at": "2026-02-11T09:00",
+                                "began_at": "2026-02-11T08:30", "ended_at": "2026-02-11T09:45",
+                                "emergency_called_at": "2026-02-11T09:10",
+                                "dec_called_at": "2026-02-11T09:20",
+                                "prior_notice_at": "2026-02-11T10:00"})  # fmt: skip
+    receipt = walk(client, data)["receipt"].text
+    assert (
+        "Los contamos como feriados, no como días hábiles (nuestra interpretación): jueves, 12 de"
+        " febrero de 2026 y lunes, 16 de febrero de 2026. Si la oficina de la Villa abre uno de"
+        " esos días, el plazo vence antes: llame ese día, por si acaso."
+    ) in receipt
 
 
 def test_the_errors_are_in_spanish_next_to_their_fields(client):

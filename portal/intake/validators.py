@@ -11,6 +11,8 @@ from flask_babel import lazy_gettext as _l
 from wtforms import Field
 from wtforms.validators import StopValidation, ValidationError
 
+from content_model.language import current_language
+
 # Enough to catch typos (a missing @, a space, no dot in the domain) without
 # refusing unusual but valid addresses.
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
@@ -108,6 +110,10 @@ def quantity(form: object, field: Field) -> None:
     Spanish speaker writes it); any other comma separates thousands ("1,500").
     """
     value = (field.data or "").strip()
+    # "1.500" is fifteen hundred where a comma marks the decimals (as the Spanish form
+    # teaches, "2,5"), one and a half elsewhere: a Spanish page asks which.
+    if current_language() != "en" and re.fullmatch(r"\d{1,3}(\.\d{3})+", value):
+        raise ValidationError(_("Write it without a dot: 1500, or 1,5 for one and a half."))
     if re.fullmatch(r"\d+,\d{1,2}", value):
         value = value.replace(",", ".")
     value = value.replace(",", "")

@@ -180,15 +180,31 @@ class NotificationForm(TriageFields, PublicForm):
             need(self.prior_notice_to, _("Enter who you told, a name or a job title."))
         if self.quantity.data and not self.unit.data:
             missing.append((self.unit, _("Choose a unit for the amount.")))
+        # The State's exception needs a release that "has not reached and will not reach
+        # water": one that went, or may go, into a storm drain is not under it.
+        if self.dec_called.data == "not-needed" and self.reached_drain.data in ("yes", "may"):
+            missing.append((self.dec_called, _(
+                "A release that went, or may go, into a storm drain is not under that exception:"
+                " call the NYSDEC Spill Hotline now, then answer “Yes”."
+            )))  # fmt: skip
         return missing
 
     def validate_ended_at(self, field: Field) -> None:
-        if field.data and self.discovered_at.data and field.data < self._earliest_start():
-            raise ValidationError(_("This is before the release began or was discovered."))
+        self._not_before_the_release(field)
 
     def validate_began_at(self, field: Field) -> None:
         if field.data and self.discovered_at.data and field.data > self.discovered_at.data:
             raise ValidationError(_("This is after it was discovered. Check the two times."))
+
+    def validate_emergency_called_at(self, field: Field) -> None:
+        self._not_before_the_release(field)
+
+    def validate_dec_called_at(self, field: Field) -> None:
+        self._not_before_the_release(field)
+
+    def _not_before_the_release(self, field: Field) -> None:
+        if field.data and self.discovered_at.data and field.data < self._earliest_start():
+            raise ValidationError(_("This is before the release began or was discovered."))
 
     def validate_prior_notice_at(self, field: Field) -> None:
         if field.data and self.discovered_at.data and field.data < self.discovered_at.data:

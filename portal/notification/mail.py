@@ -43,6 +43,7 @@ def queue_notification_mail(db: sqlite_utils.Database, case: dict[str, Any], tok
         "case": case,
         "deadlines": stored_deadlines(case, details, _online(), db),
         "facility_kind": details["facility_kind"],
+        "answers": details,
         "photo_count": len(photos),
         "map_link": map_link(case),
         "status_link": status_link(token),

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import sqlite_utils
+from babel.numbers import format_decimal
 from flask import current_app
 from flask_babel import gettext as _
 
@@ -106,12 +107,17 @@ def release_deadlines(
     return deadlines
 
 
-def holidays_counted(deadline: Deadline) -> list[dt.date]:
-    """The weekdays a deadline's count passed over as holidays or closures (our reading of
-    "business day"): if the office is open on one of them, the law's deadline is sooner."""
-    if deadline.since is None:
-        return []
-    return compliance.rules().calendar.closed_weekdays(deadline.since, deadline.due.date())
+def holidays_counted(deadlines: list[Deadline]) -> list[dt.date]:
+    """The weekdays the deadlines' counts passed over as holidays or closures (our reading
+    of "business day"), each once: if the office is open on one, the law's deadline is sooner."""
+    calendar = compliance.rules().calendar
+    days = {
+        day
+        for d in deadlines
+        if d.since is not None
+        for day in calendar.closed_weekdays(d.since, d.due.date())
+    }
+    return sorted(days)
 
 
 def _notice(
@@ -234,6 +240,17 @@ def record_duty(facility_kind: str | None) -> str:
     return "maybe" if facility_kind in RECORD_KEEPING_UNSURE or not facility_kind else "no"
 
 
+def state_call_missing(answers: Any) -> dict[str, bool] | None:
+    """Which parts of the State's two-hour rule may apply to a release whose filer says the
+    Spill Hotline was not called ({"petroleum": ..., "hazardous": ...}), or None. "Not
+    sure" counts: the call is the safe side. `answers`: the form's data or the stored row."""
+    maybe = ("yes", "unsure")
+    petroleum, hazardous = answers["petroleum"] in maybe, answers["hazardous"] in maybe
+    if answers["dec_called"] != "no" or not (petroleum or hazardous):
+        return None
+    return {"petroleum": petroleum, "hazardous": hazardous}
+
+
 def safety_calls_asked(danger: str | None, hazardous: str | None, petroleum: str | None) -> bool:
     """Whether the form asked about calling 911 and the State's hotline: danger, or a
     material that is or may be hazardous or petroleum (as NotificationForm shows them)."""
@@ -257,7 +274,10 @@ def record(case: dict[str, Any], n: dict[str, Any]) -> list[tuple[str, list[tupl
     amount = not_given
     if n["quantity"] is not None:
         unit = _(LABELS["unit"][n["unit"]]) if n["unit"] in LABELS["unit"] else n["unit"] or ""
-        amount = f"{n['quantity']:g} {unit}".strip()
+        # As the language writes numbers ("2,5" in Spanish), never grouped: "1.500" would
+        # read as one and a half to some and fifteen hundred to others.
+        number = format_decimal(n["quantity"], locale=language, group_separator=False)
+        amount = f"{number} {unit}".strip()
     sections = [
         (_("Safety"), [
             (_("Anyone hurt or in danger, or a fire"), pick(yes_no, n["danger"])),

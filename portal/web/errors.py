@@ -27,7 +27,7 @@ TITLES = {
     404: _l("Page not found"),
     405: _l("That is not allowed here"),
     409: _l("Already sent"),
-    413: _l("That was too large to send"),
+    413: _l("The form was too large to send"),
     415: _l("We could not read that request"),
     429: _l("Too many in a short time"),
     500: _l("Something went wrong on our side"),
