@@ -215,7 +215,7 @@ def test_at_most_three_photos(app, client):
     photos = [(f"p{i}.jpg", jpeg((40, 30))) for i in range(4)]
     response = post(client, report_data(), photos=photos)
     assert response.status_code == 422
-    assert "p3.jpg: you can attach up to 3 photos" in response.text
+    assert "p3.jpg was not added: you can attach up to 3 photos" in response.text
     assert response.text.count("(40 × 30)") == 3
 
 

@@ -188,6 +188,12 @@ def test_the_receipt_mail_is_spanish_and_the_officer_s_copy_english(client, mail
     assert "Esto no es su aviso a la Villa: es un registro que ayuda al personal" in text
     assert "a más tardar al final del miércoles, 4 de noviembre de 2026" in text
     assert "Se descubrió: 2 de noviembre de 2026, 9:00 a. m." in text
+    # The copy the owner keeps says how long to keep the facility's record, as the page does.
+    assert re.search(
+        r"Guarde el registro escrito de la instalación hasta por lo menos el \w+, \d+ de \w+ de"
+        r" \d{4}\. Nuestra interpretación\. La ley no dice cuándo empiezan los tres años",
+        text,
+    )
     pending = (
         "Esta traducción está esperando la revisión de la Villa. Si algo no dice lo mismo que el"
         " texto en inglés de la ley, vale el texto en inglés."
@@ -227,7 +233,7 @@ def test_a_notification_filed_in_english_stays_english(app, client):
 PHOTO_ERRORS_ES = (
     "a.jpg: Este archivo no es una foto que podamos leer. Adjunte una imagen JPEG, PNG, WebP o GIF.",
     "b.jpg: El archivo está vacío. Elija una foto para adjuntar.",
-    "f.jpg: puede adjuntar hasta 3 fotos. Quite una primero.",
+    "f.jpg no se agregó: puede adjuntar hasta 3 fotos.",
 )
 
 
@@ -274,7 +280,7 @@ def test_photo_refusals_stay_english_on_an_english_form(client):
     payload = {**hidden_fields(details.text), **data, "step": "details", "photos": uploads()}
     refused = client.post("/notify/", data=payload, content_type="multipart/form-data").text
     assert "b.jpg: The file is empty. Choose a photo to attach." in refused
-    assert "f.jpg: you can attach up to 3 photos. Remove one first." in refused
+    assert "f.jpg was not added: you can attach up to 3 photos." in refused
 
 
 # ---------------------------------------------------------------- the page's scripts

@@ -98,7 +98,7 @@ def keep_photos(
         if len(kept) >= MAX_PHOTOS:
             errors.append(
                 _(
-                    "%(name)s: you can attach up to %(count)s photos. Remove one first.",
+                    "%(name)s was not added: you can attach up to %(count)s photos.",
                     name=name,
                     count=MAX_PHOTOS,
                 )
