@@ -587,6 +587,24 @@ def test_a_state_call_not_made_comes_first_in_what_is_still_to_do(client, mail_s
     assert "if the State's rule applies" not in called.text
 
 
+def test_a_changed_filing_sent_again_leads_to_its_receipt_and_to_a_correction(app, client):
+    """Back after Submit, a change, Submit again: nothing more stored, and the way on."""
+    review, final = file_notification(client, notification_data())
+    confirm = hidden_fields(review.text)
+    again = client.post("/notify/", data={**confirm, "cause": "A worn hose", "step": "confirm"})
+    assert again.status_code == 409
+    page = html.unescape(again.text)
+    receipt = final.headers["Location"].split("?")[0]
+    assert f'<a class="button" href="{receipt}">See your receipt REL-2026-0001</a>' in page
+    text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert "This record was already sent as REL-2026-0001 , on " in text
+    assert (
+        "To correct it, call Clerk and Code Enforcement at (607) 739-5691 and give your"
+        " reference; if the facility keeps the written record, note the correction there too."
+    ) in text
+    assert rows(app, "SELECT cause FROM notifications") == [{"cause": "A split fuel hose"}]
+
+
 def test_no_doubled_word_or_full_stop_in_what_the_filer_reads(client, mail_server):
     data = notification_data(discovered_at="2026-11-02T15:30", amount_reached="about 5 gallons",
                              began_at="2026-11-02T15:00", ended_at="2026-11-02T15:45",

@@ -137,6 +137,19 @@ def test_a_thousands_dot_is_asked_about_and_a_decimal_comma_shown_back(app, clie
         assert "<dd>2,5 galones</dd>" in pages[name].text, name
 
 
+def test_a_changed_filing_sent_again_is_answered_in_spanish(client):
+    review = walk(client, notification_data(**IN_SPANISH))["review"]
+    again = client.post(
+        "/notify/", data={**hidden_fields(review.text), "cause": "Otra", "step": "confirm"}
+    )
+    assert again.status_code == 409 and page_language(again.text) == "es"
+    assert ">Ver su recibo REL-2026-0001</a>" in again.text
+    assert "si la instalación guarda el registro escrito, anote allí también la corrección." in (
+        again.text
+    )
+    assert not english_left(again.text), english_left(again.text)
+
+
 def test_two_holidays_passed_over_are_named_in_spanish(client):
     data = notification_data(**{**IN_SPANISH, "discovered_at": "2026-02-11T09:00",
                                 "began_at": "2026-02-11T08:30", "ended_at": "2026-02-11T09:45",

@@ -22,8 +22,9 @@ from flask import (
 )
 from flask_babel import gettext as _
 
-from portal.core.cases import new_submission_key
+from portal.core.cases import find_by_token, new_submission_key, status_token
 from portal.core.clock import local_now
+from portal.core.db import get_db
 from portal.intake.pending import keep_photos, recover, store_submission, submission_key
 from portal.intake.storage import DuplicateSubmission, PhotoExpired
 from portal.notification.forms import TRIAGE_FIELDS, NotificationForm, TriageForm, from_form
@@ -179,9 +180,22 @@ def _store(form: NotificationForm, photos: list[dict[str, Any]]):
     except PhotoExpired as error:
         form.photos.errors = [error.message]
         return _details(form, [])
-    except DuplicateSubmission as error:
-        abort(409, error.message)
+    except DuplicateSubmission:
+        return _already_filed(submission_key(form))
     return redirect(url_for("status.show", token=stored.token, filed=1), code=303)
+
+
+def _already_filed(key: str):
+    """Back after Submit, a change, Submit again: nothing more stored (409), and the way to
+    the receipt and to a correction (a call, and the facility's own written record)."""
+    token = status_token(current_app.secret_key, key)
+    case = find_by_token(get_db(), token)
+    page = render_template(
+        "portal/notify_already_filed.html",
+        case=case,
+        receipt_path=url_for("status.show", token=token),
+    )
+    return page, 409
 
 
 def receipt(db: sqlite_utils.Database, case: dict[str, Any], token: str):
