@@ -157,6 +157,8 @@ async function start() {
   }
   form.hidden = false;
   fallback.hidden = true;
+  // Loaded: "while the search loads" is over; a search with no results says it itself.
+  document.getElementById("search-while").hidden = true;
   status.textContent = "";
   const query = new URLSearchParams(location.search).get("q") || "";
   input.value = query;

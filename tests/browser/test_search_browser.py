@@ -165,6 +165,7 @@ def test_nothing_found_offers_the_pages_to_start_from(open_tab, live_server):
     assert "Nothing found" in page.inner_text("#search-status")
     assert page.locator("a[href='/ordinance/#contents']").is_visible()
     assert "JavaScript" not in page.locator("main").inner_text()
+    assert "While the search loads" not in page.locator("main").inner_text(), "it has loaded"
     assert not tab.errors, tab.errors
 
 
