@@ -481,6 +481,8 @@ def test_the_facility_s_record_is_asked_only_of_commercial_and_industrial_filers
         assert "(a private hospital or college, a landlord's rental): keep the record to be" \
             " safe, and ask the Village." in receipts[kind], kind  # fmt: skip
         assert "as not required of you" not in receipts[kind], kind
+        # Told to keep it to be safe in what is still to do, too (nothing told yet here).
+        assert "To be safe, keep an on-site written record of the release" in receipts[kind], kind
     # The review step says the same before anything is sent, without calling it a receipt.
     assert "The receipt you get when you submit is a record to keep with it" in reviews["rental"]
     assert "as not required of you" in reviews["residential"]
@@ -533,8 +535,8 @@ def test_the_holidays_a_count_passed_over_are_named_as_our_reading(client, mail_
     receipt = client.get(final.headers["Location"]).text
     two = (
         "Counted as holidays, not business days (our reading): Thursday, February 12, 2026 and"
-        " Monday, February 16, 2026. If the Village office is open on one of them, the deadline"
-        " comes sooner: call that day to be safe."
+        " Monday, February 16, 2026. If the Village office is open on one of them, a deadline"
+        " comes sooner: to be safe, count them as business days."
     )
     [mail] = mail_server.to("sam@depot.test")
     for text in (review.text, receipt, body(mail), body(mail, "html")):
@@ -551,9 +553,12 @@ def test_the_state_exception_is_refused_for_a_release_that_reached_a_drain(app, 
         r'<p class="error-message" id="dec_called-error">(.*?)</p>', review.text, re.S
     )
     assert error and html.unescape(error.group(1)).endswith(
-        "</span>A release that went, or may go, into a storm drain is not under that exception:"
-        " call the NYSDEC Spill Hotline now, then answer “Yes”."
+        "</span>A release that went, or may go, into a storm drain, or that you are not sure"
+        " about, is not under that exception: call the NYSDEC Spill Hotline now, then answer"
+        " “Yes”."
     )
+    unsure, _ = file_notification(client, {**data, "reached_drain": "unsure"})
+    assert unsure.status_code == 422 and "or that you are not sure about" in unsure.text
     kept, _ = file_notification(client, {**data, "reached_drain": "no"})
     assert kept.status_code == 200, "contained and away from drains, the exception may hold"
 
@@ -585,6 +590,13 @@ def test_a_state_call_not_made_comes_first_in_what_is_still_to_do(client, mail_s
         ) in text
     called, _ = file_notification(client, notification_data())
     assert "if the State's rule applies" not in called.text
+    # The plain-text part too, first, before the deadlines.
+    assert (
+        "STILL TO DO:\r\n- Call the NYSDEC Spill Hotline (24 hours) now, at 1-800-457-7362, if the"
+        " State's rule applies:\r\n  The State requires these to be reported to it within two"
+        " hours of discovery:\r\n  - a petroleum"
+    ) in body(mail)
+    assert body(mail).index("STILL TO DO:") < body(mail).index("DEADLINES")
 
 
 def test_a_changed_filing_sent_again_leads_to_its_receipt_and_to_a_correction(app, client):

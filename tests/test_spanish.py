@@ -373,8 +373,8 @@ def test_the_home_page_names_the_law_in_spanish(build):
     html = (build / "es" / "index.html").read_text(encoding="utf-8")
     assert (
         '<p>Estas reglas vienen del código de la Villa (<span lang="en">Village of Horseheads'
-        ' Code</span>), en el <a href="/es/ordinance/">Capítulo 216, Artículo I: Descargas'
-        " ilícitas, actividades y conexiones</a>. Lea un resumen sencillo de cada sección, con su"
+        ' Code</span>), en el <a href="/es/ordinance/">Capítulo 216, Artículo I: Descargas,'
+        " actividades y conexiones ilícitas</a>. Lea un resumen sencillo de cada sección, con su"
         " texto en inglés (copia no oficial).</p>"
     ) in html
     assert "Article I" not in html

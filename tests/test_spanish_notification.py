@@ -118,8 +118,8 @@ def test_the_deadlines_are_spanish_dates(client):
         assert (
             text.count(
                 "Lo contamos como feriado, no como día hábil (nuestra interpretación): martes, 3 de"
-                " noviembre de 2026. Si la oficina de la Villa abre ese día, el plazo vence antes:"
-                " llame ese día, por si acaso."
+                " noviembre de 2026. Si la oficina de la Villa está abierta ese día, el plazo vence"
+                " antes: por seguridad, cuéntelo como día hábil."
             )
             == 1
         ), name
@@ -128,9 +128,10 @@ def test_the_deadlines_are_spanish_dates(client):
 def test_a_thousands_dot_is_asked_about_and_a_decimal_comma_shown_back(app, client):
     """ "1.500" is fifteen hundred to some readers, one and a half to others: asked, not
     guessed. "2,5" is stored as 2.5 and shown back the Spanish way."""
-    asked = walk(client, notification_data(**{**IN_SPANISH, "quantity": "1.500"}))["review"]
-    assert asked.status_code == 422
-    assert "Escríbalo sin punto: 1500, o 1,5 para uno y medio." in asked.text
+    for typed in ("1.500", "1.500,5", "12.000,00"):
+        asked = walk(client, notification_data(**{**IN_SPANISH, "quantity": typed}))["review"]
+        assert asked.status_code == 422, typed
+        assert "Escríbalo sin punto: 1500, o 1,5 para uno y medio." in asked.text, typed
     pages = walk(client, notification_data(**{**IN_SPANISH, "quantity": "2,5"}))
     assert rows(app, "SELECT quantity FROM notifications") == [{"quantity": 2.5}]
     for name in ("review", "receipt"):
@@ -159,8 +160,8 @@ def test_two_holidays_passed_over_are_named_in_spanish(client):
     receipt = walk(client, data)["receipt"].text
     assert (
         "Los contamos como feriados, no como días hábiles (nuestra interpretación): jueves, 12 de"
-        " febrero de 2026 y lunes, 16 de febrero de 2026. Si la oficina de la Villa abre uno de"
-        " esos días, el plazo vence antes: llame ese día, por si acaso."
+        " febrero de 2026 y lunes, 16 de febrero de 2026. Si la oficina de la Villa está abierta"
+        " uno de esos días, un plazo vence antes: por seguridad, cuéntelos como días hábiles."
     ) in receipt
 
 

@@ -112,7 +112,7 @@ def quantity(form: object, field: Field) -> None:
     value = (field.data or "").strip()
     # "1.500" is fifteen hundred where a comma marks the decimals (as the Spanish form
     # teaches, "2,5"), one and a half elsewhere: a Spanish page asks which.
-    if current_language() != "en" and re.fullmatch(r"\d{1,3}(\.\d{3})+", value):
+    if current_language() != "en" and re.fullmatch(r"\d{1,3}(\.\d{3})+(,\d*)?", value):
         raise ValidationError(_("Write it without a dot: 1500, or 1,5 for one and a half."))
     if re.fullmatch(r"\d+,\d{1,2}", value):
         value = value.replace(",", ".")

@@ -180,11 +180,16 @@ class NotificationForm(TriageFields, PublicForm):
             need(self.prior_notice_to, _("Enter who you told, a name or a job title."))
         if self.quantity.data and not self.unit.data:
             missing.append((self.unit, _("Choose a unit for the amount.")))
-        # The State's exception needs a release that "has not reached and will not reach
-        # water": one that went, or may go, into a storm drain is not under it.
-        if self.dec_called.data == "not-needed" and self.reached_drain.data in ("yes", "may"):
+        # The State's exception needs a release known to have "not reached and will not reach
+        # water": one that went, may go, or may have gone into a storm drain is not under it.
+        if self.dec_called.data == "not-needed" and self.reached_drain.data in (
+            "yes",
+            "may",
+            "unsure",
+        ):
             missing.append((self.dec_called, _(
-                "A release that went, or may go, into a storm drain is not under that exception:"
+                "A release that went, or may go, into a storm drain, or that you are not sure"
+                " about, is not under that exception:"
                 " call the NYSDEC Spill Hotline now, then answer “Yes”."
             )))  # fmt: skip
         return missing
