@@ -123,7 +123,7 @@ def test_spanish_pages_link_into_the_portal_in_spanish(build):
 
 
 def test_the_law_is_english_and_the_spanish_page_sums_it_up(build, content):
-    html = (build / "es" / "ordinance" / "index.html").read_text(encoding="utf-8")
+    html = es_html(build, "ordinance")
     assert '<h2 id="official-heading">El texto oficial está en inglés</h2>' in html
     # Our English copy is unofficial, and the Spanish page says so (fresh Spanish read).
     assert "copia no oficial" in html and "El texto oficial del §" not in html
@@ -161,7 +161,7 @@ def test_the_spill_hotline_comes_with_the_whole_state_rule_in_spanish(build):
 
 
 def test_an_exempt_entry_links_to_the_official_english_words(build):
-    html = (build / "es" / "exempt-discharges" / "index.html").read_text(encoding="utf-8")
+    html = es_html(build, "exempt-discharges")
     # A link that opens the English page says so, as the summary page's do (round 5 read).
     assert '<a href="/ordinance/#sec-216-6-a-1" hreflang="en">§ 216-6 A(1) (en inglés)</a>' in html
     for label in ("2", "3", "4"):
@@ -178,6 +178,10 @@ def test_an_exempt_entry_links_to_the_official_english_words(build):
 
 def es_text(build, *parts: str) -> str:
     return parse_page(build.joinpath("es", *parts, "index.html")).text
+
+
+def es_html(build, *parts: str) -> str:
+    return build.joinpath("es", *parts, "index.html").read_text(encoding="utf-8")
 
 
 def test_the_spanish_unofficial_notice_says_the_numbers_and_titles_are_ours(build):
@@ -319,7 +323,7 @@ def test_a_spanish_guide_names_its_reading_as_the_others_do(build):
 
 
 def test_the_spanish_summary_page_gives_the_penalties_under_their_section(build):
-    html = (build / "es" / "ordinance" / "index.html").read_text(encoding="utf-8")
+    html = es_html(build, "ordinance")
     section = html[html.index('<h2 id="sec-216-13"') : html.index('<h2 id="sec-216-14"')]
     assert (
         '<p class="penalties">Según el <a href="#sec-216-13">§ 216-13</a> B, una persona'
@@ -331,7 +335,7 @@ def test_the_spanish_summary_page_gives_the_penalties_under_their_section(build)
 
 def test_nothing_on_the_spanish_law_pages_calls_our_copy_official(build):
     """The legal read of round 6: the description, the article's title and the links."""
-    html = (build / "es" / "ordinance" / "index.html").read_text(encoding="utf-8")
+    html = es_html(build, "ordinance")
     assert (
         '<meta name="description" content="Un resumen en palabras sencillas de cada sección de'
         ' la ley, con un enlace a su texto en inglés (copia no oficial).">'
@@ -339,13 +343,13 @@ def test_nothing_on_the_spanish_law_pages_calls_our_copy_official(build):
     assert '<p>Su título, en inglés: <span lang="en">' in html
     assert "Leer toda la ley en inglés (copia no oficial)" in html
     assert "oficial en inglés" not in html and "nombre oficial" not in html
-    home = (build / "es" / "index.html").read_text(encoding="utf-8")
+    home = es_html(build)
     assert "con su texto en inglés (copia no oficial)." in home
     assert "Si sabe o sospecha de un derrame en una instalación" in home
 
 
 def test_the_spanish_exempt_page_names_the_system_as_the_law_does(build):
-    html = (build / "es" / "exempt-discharges" / "index.html").read_text(encoding="utf-8")
+    html = es_html(build, "exempt-discharges")
     assert (
         "nadie puede descargar, ni hacer que otro descargue, nada que no sea agua pluvial al"
         " sistema de drenaje pluvial de la Villa: las calles, los sumideros, los bordillos,"
@@ -354,11 +358,11 @@ def test_the_spanish_exempt_page_names_the_system_as_the_law_does(build):
 
 
 def test_the_exemptions_summary_names_and_links_the_exempt_page(build):
-    html = (build / "es" / "ordinance" / "index.html").read_text(encoding="utf-8")
+    html = es_html(build, "ordinance")
     section = html[html.index('<h2 id="sec-216-6"') : html.index('<h2 id="sec-216-7"')]
     assert "(la lista está en la página &#34;Qué puede ir al desagüe pluvial&#34;)" in section
     assert '<p><a href="/es/exempt-discharges/">Qué puede ir al desagüe pluvial</a></p>' in section
-    page = (build / "es" / "exempt-discharges" / "index.html").read_text(encoding="utf-8")
+    page = es_html(build, "exempt-discharges")
     assert "<h1>Qué puede ir al desagüe pluvial</h1>" in page
 
 
@@ -370,7 +374,7 @@ def test_the_exempt_page_reads_as_plain_spanish(build):
 
 
 def test_the_home_page_names_the_law_in_spanish(build):
-    html = (build / "es" / "index.html").read_text(encoding="utf-8")
+    html = es_html(build)
     assert (
         '<p>Estas reglas vienen del código de la Villa (<span lang="en">Village of Horseheads'
         ' Code</span>), en el <a href="/es/ordinance/">Capítulo 216, Artículo I: Descargas,'
@@ -457,7 +461,7 @@ def test_the_office_hours_end_the_sentence_once(build):
 
 def test_the_search_leaves_out_the_banner_and_the_legal_note(build):
     """/es/search/ excerpts began with the pending-review banner (round 5 read)."""
-    home = (build / "es" / "index.html").read_text(encoding="utf-8")
+    home = es_html(build)
     assert '<p class="translation-note" data-pagefind-ignore>Esta traducción' in home
     guide = (build / "learn" / "pet-waste" / "index.html").read_text(encoding="utf-8")
     assert '<p class="legal-notice" data-pagefind-ignore>A plain-language guide' in guide

@@ -7,6 +7,7 @@ Spanish translation, so the checker's word on a missing one is tested on a secon
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import html
 import re
 import shutil
@@ -185,18 +186,25 @@ def test_the_towns_spanish_keeps_to_its_glossary(pack_copy):
     ]
 
 
+@functools.cache
+def town_site():
+    """The Town's site, served (not frozen), built once for the tests that read its pages."""
+    from static_site import create_app as create_site
+
+    return create_site({"CONTENT_DIR": str(PACK)}).test_client()
+
+
 def test_spanish_joins_de_and_a_with_the_towns_article():
     """The catalogue's "de %(kind)s" with "el Pueblo" read "de el Pueblo" (the pack's
     translator): Spanish says "del Pueblo" and "al Pueblo"."""
     from content_model.language import contract_articles
-    from static_site import create_app as create_site
 
     assert contract_articles("avisar a el Pueblo de el Condado") == "avisar al Pueblo del Condado"
     assert contract_articles("De el Pueblo, A el Pueblo") == "Del Pueblo, Al Pueblo"
     assert contract_articles("la Villa de El Paso, a él, de ella") == (
         "la Villa de El Paso, a él, de ella"
     )
-    page = create_site({"CONTENT_DIR": str(PACK)}).test_client().get("/es/").text
+    page = town_site().get("/es/").text
     assert "esperando la revisión del Pueblo" in page
     assert " de el " not in page and " a el " not in page
 
@@ -204,9 +212,7 @@ def test_spanish_joins_de_and_a_with_the_towns_article():
 def test_the_towns_spanish_pages_carry_round_5s_fixes():
     """The Town's Spanish says what its law says, as the Village's does (round 5's Spanish
     read): the same summaries under the Town's names, and the same plain words."""
-    from static_site import create_app as create_site
-
-    client = create_site({"CONTENT_DIR": str(PACK)}).test_client()
+    client = town_site()
     law = " ".join(client.get("/es/ordinance/").text.split())
     for words in (
         "que no sea agua pluvial (lluvia, agua que corre por el suelo, nieve derretida y drenaje)",
@@ -248,9 +254,7 @@ def test_the_towns_spanish_pages_carry_round_5s_fixes():
 def town_text(url: str) -> str:
     """A page of the Town's site in words: no tags (a section number is a link), entities
     read."""
-    from static_site import create_app as create_site
-
-    page = create_site({"CONTENT_DIR": str(PACK)}).test_client().get(url).text
+    page = town_site().get(url).text
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).replace(" )", ")").split())
 
 

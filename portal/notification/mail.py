@@ -44,7 +44,6 @@ def queue_notification_mail(db: sqlite_utils.Database, case: dict[str, Any], tok
         "deadlines": stored_deadlines(case, details, _online(), db),
         "facility_kind": details["facility_kind"],
         "answers": details,
-        "retain_until": details["retain_until"],
         "photo_count": len(photos),
         "map_link": map_link(case),
         "status_link": status_link(token),

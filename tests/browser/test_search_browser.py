@@ -42,11 +42,13 @@ QUERIES = {
 FIRST = "#search-results > li:first-child a"
 
 
-def search(tab, live_server: str, query: str) -> None:
+def search(
+    tab, live_server: str, query: str, path: str = "/search/", label: str = "Search the law"
+) -> None:
     """Type the query into the search page's field and send it, as a visitor would."""
     page = tab.page
-    page.goto(live_server + "/search/")
-    field = page.get_by_label("Search the law")
+    page.goto(live_server + path)
+    field = page.get_by_label(label)
     field.wait_for(state="visible")
     field.press_sequentially(query)
     field.press("Enter")
@@ -193,15 +195,8 @@ SPANISH = {
 @pytest.mark.parametrize(("query", "title"), SPANISH.items(), ids=list(SPANISH))
 def test_everyday_spanish_words_find_their_page_first(open_tab, live_server, query, title):
     tab = open_tab("phone")
+    search(tab, live_server, query, "/es/search/", "Busque en la ley")
     page = tab.page
-    page.goto(live_server + "/es/search/")
-    field = page.get_by_label("Busque en la ley")
-    field.wait_for(state="visible")
-    field.press_sequentially(query)
-    field.press("Enter")
-    page.wait_for_function(
-        "q => document.getElementById('search-status').textContent.includes(q)", arg=query
-    )
     first = page.locator(FIRST)
     assert first.inner_text() == title
     box = first.bounding_box()
