@@ -1,18 +1,37 @@
-"""Shared fixtures: the content, a frozen build, the portal app and a live local server."""
+"""Shared fixtures: the content, a frozen build, the portal app and a live local server.
+
+Everything a session may build once is built once per pytest-xdist worker (session scope):
+the frozen sites, an empty database with every migration applied (copied for each test),
+the browser."""
 
 from __future__ import annotations
 
+import itertools
 import os
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from helpers import serving
+from made_once import share_checked_packs, share_compiled_templates
 from mailserver import MailServer
 
 from content_model.loader import load_content
 from portal import create_app as create_portal
 from portal.mail.courier import Courier
 from static_site.freeze import freeze
+
+share_compiled_templates()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def checked_packs():
+    """Each content pack checked and loaded once per run, not once per app (made_once.py)."""
+    with pytest.MonkeyPatch.context() as patch:
+        share_checked_packs(patch)
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -38,6 +57,16 @@ def build(tmp_path_factory) -> Path:
     return destination
 
 
+@pytest.fixture(scope="session")
+def town_build(tmp_path_factory) -> Path:
+    """The second pack's site (tests/packs/wrenfield, a Town), frozen once per run."""
+    from pack_traces import PACK
+
+    destination = tmp_path_factory.mktemp("town-build")
+    freeze(destination, {"CONTENT_DIR": str(PACK)})
+    return destination
+
+
 @pytest.fixture
 def mail_server():
     """A real SMTP server on 127.0.0.1 that records every message."""
@@ -52,26 +81,62 @@ def content_dir() -> Path | None:
     return None
 
 
+@pytest.fixture(scope="session")
+def blank_database(tmp_path_factory, build) -> Path:
+    """A database file as the portal leaves it on first start (every migration applied,
+    nothing stored): copied for each test, so migrations run once a session, not per test
+    (tests/test_migrations.py runs them from scratch)."""
+    path = tmp_path_factory.mktemp("blank") / "portal.sqlite3"
+    create_portal({"TESTING": True, "DATABASE": str(path), "SITE_DIR": str(build)})
+    assert not Path(f"{path}-wal").exists(), "the first start's connection was closed"
+    return path
+
+
+def portal_settings(folder: Path, build: Path, mail_server: MailServer) -> dict:
+    """What a test portal runs with: its own database in `folder`, the frozen site, mail to
+    the test's SMTP server, no rate limits, plain-http cookies."""
+    return {
+        "TESTING": True,
+        "DATABASE": str(folder / "portal.sqlite3"),
+        "SITE_DIR": str(build),
+        "MAIL_SERVER": "127.0.0.1",
+        "MAIL_PORT": mail_server.port,
+        "MAIL_TIMEOUT": 5,
+        "SMO_EMAIL": "smo@village.test",
+        "PUBLIC_URL": "https://portal.village.test",
+        "RATELIMIT_ENABLED": False,
+        # Mail goes out before the response, so a test can look in the inbox at once.
+        "OUTBOX_DELIVERY": "inline",
+        # The test client speaks plain http, which would never send a Secure cookie back.
+        "SESSION_COOKIE_SECURE": False,
+    }
+
+
 @pytest.fixture
-def app(tmp_path, build, mail_server, content_dir):
-    return create_portal(
-        {
-            **({"CONTENT_DIR": str(content_dir)} if content_dir else {}),
-            "TESTING": True,
-            "DATABASE": str(tmp_path / "portal.sqlite3"),
-            "SITE_DIR": str(build),
-            "MAIL_SERVER": "127.0.0.1",
-            "MAIL_PORT": mail_server.port,
-            "MAIL_TIMEOUT": 5,
-            "SMO_EMAIL": "smo@village.test",
-            "PUBLIC_URL": "https://portal.village.test",
-            "RATELIMIT_ENABLED": False,
-            # Mail goes out before the response, so a test can look in the inbox at once.
-            "OUTBOX_DELIVERY": "inline",
-            # The test client speaks plain http, which would never send a Secure cookie back.
-            "SESSION_COOKIE_SECURE": False,
-        }
-    )
+def make_app(tmp_path, build, mail_server, blank_database) -> Callable[..., Flask]:
+    """`make_app(**overrides)`: a portal with `app`'s settings but these (each call its own
+    database unless DATABASE is given; `RATELIMIT_ENABLED=True` turns the limits on)."""
+    made = itertools.count()
+
+    def make(**overrides) -> Flask:
+        folder = tmp_path / f"portal-{next(made)}"
+        folder.mkdir()
+        settings = portal_settings(folder, build, mail_server) | overrides
+        if "DATABASE" not in overrides and "CONTENT_DIR" not in overrides:
+            shutil.copyfile(blank_database, settings["DATABASE"])
+        return create_portal(settings)
+
+    return make
+
+
+@pytest.fixture
+def app(tmp_path, build, mail_server, content_dir, blank_database):
+    settings = portal_settings(tmp_path, build, mail_server)
+    if content_dir:
+        settings["CONTENT_DIR"] = str(content_dir)
+    else:
+        shutil.copyfile(blank_database, settings["DATABASE"])
+    return create_portal(settings)
 
 
 @pytest.fixture
