@@ -231,20 +231,76 @@ def file_notification(client, data: dict, photos=()) -> tuple[object, object]:
 PASSWORD = "a long staff password"
 
 
+# Each password's hash, made once per test process (scrypt takes a third of a second).
+_HASHES: dict[str, str] = {}
+
+
+@contextmanager
+def hashed_once() -> Iterator[None]:
+    """New accounts' passwords hashed once per distinct password, not once per account: the
+    same salted scrypt hash, only shared by the accounts of one test process."""
+    from unittest import mock
+
+    from werkzeug.security import generate_password_hash
+
+    from portal.staff import accounts
+
+    def kept(password: str) -> str:
+        if password not in _HASHES:
+            _HASHES[password] = generate_password_hash(password)
+        return _HASHES[password]
+
+    with mock.patch.object(accounts, "generate_password_hash", kept):
+        yield
+
+
 def add_enrolled_account(app, username: str, password: str = PASSWORD) -> None:
     """A staff account whose authenticator app is set up (its secret only in the database)."""
     from portal.core.db import get_db
     from portal.staff import totp
     from portal.staff.accounts import add_account
 
-    with app.app_context():
+    with app.app_context(), hashed_once():
         db = get_db()
         totp.enrol(db, add_account(db, username, password), totp.new_secret(), step=0)
 
 
 def sign_in(client, app, username: str = "smo", password: str = PASSWORD, create: bool = True):
+    """Signed in as `username` for a test about what staff do, not about signing in: the
+    account made (unless told not to, then through the pages: the password is what is
+    tried) and its session opened by the portal's own start of a session, without the
+    password and code pages. Tests of the sign-in itself use `sign_in_by_form`."""
+    if not create:
+        return sign_in_by_form(client, app, username, password, create=False)
+    add_enrolled_account(app, username, password)
+    open_signed_in_session(client, app, username)
+    return None
+
+
+def open_signed_in_session(client, app, username: str) -> None:
+    """What a right password and code end in (second_factor.start_session), in a request of
+    the test client's address; its session cookie set in `client`."""
+    from flask import session
+
+    from portal.core.db import get_db, one
+    from portal.staff.second_factor import start_session
+
+    with app.test_request_context(environ_base={"REMOTE_ADDR": "127.0.0.1"}):
+        db = get_db()
+        start_session(one(db, "SELECT id, username FROM staff WHERE username = ?", [username]))
+        opened = dict(session)
+    with client.session_transaction() as kept:
+        kept.clear()
+        kept.update(opened)
+        kept.permanent = True
+
+
+def sign_in_by_form(
+    client, app, username: str = "smo", password: str = PASSWORD, create: bool = True
+):
     """Create the account (unless told not to) with its second factor set up, then sign in
-    with the password and, when asked for it, a code; returns the last response."""
+    through the pages with the password and, when asked for it, a code; returns the last
+    response."""
     if create:
         add_enrolled_account(app, username, password)
     page = client.get("/staff/login")

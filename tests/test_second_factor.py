@@ -9,7 +9,8 @@ import time
 
 import pyotp
 import pytest
-from helpers import PASSWORD, enter_code, hidden_fields, next_code, sign_in
+from helpers import PASSWORD, enter_code, hidden_fields, next_code
+from helpers import sign_in_by_form as sign_in
 from werkzeug.security import generate_password_hash
 
 from portal import create_app

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers import PASSWORD, enter_code, hidden_fields, open_form, report_data, sign_in
+from helpers import PASSWORD, enter_code, hidden_fields, open_form, report_data
+from helpers import sign_in_by_form as sign_in
 from werkzeug.routing import Rule
 
 from portal.core.db import get_db

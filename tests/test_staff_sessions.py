@@ -7,7 +7,8 @@ from __future__ import annotations
 import time
 
 import pytest
-from helpers import PASSWORD, csrf_of, hidden_fields, sign_in
+from helpers import PASSWORD, csrf_of, hidden_fields
+from helpers import sign_in_by_form as sign_in
 
 from portal.core.db import get_db
 
