@@ -100,10 +100,15 @@ $(NODE_STAMP): tests/package.json tests/package-lock.json | system-tools
 	npm ci --prefix tests --no-audit --no-fund
 	touch $@
 
+# On every core (TEST_WORKERS=0: in this process only). --dist loadgroup: each test goes to
+# whichever worker is free, except the groups tests/conftest.py names (the timed tests, one
+# after another; the files sharing the Open311 server), which each stay on one worker.
+TEST_WORKERS ?= auto
+
 test: $(STAMP) $(COMPILED) $(NODE_STAMP) system-tools
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
 
 lint: $(STAMP)
 	$(BIN)/ruff check --fix .

@@ -25,6 +25,33 @@ from static_site.freeze import freeze
 
 share_compiled_templates()
 
+# Tests that measure time (a decoder's wait, a worker stopping, a page's speed) or load the
+# machine to test under load (kill -9 mid-load, a stalled photo upload): one worker runs
+# them one after another (an xdist_group with `--dist loadgroup`), so that none shares the
+# machine with another; the other worker goes on with the rest. A file, or file::test.
+TIMED = (
+    "test_crash.py",
+    "test_photo_stall.py",
+    "test_outbox.py::test_a_stopping_worker_finishes_the_message_in_hand_and_claims_no_more",
+    "test_security_round3.py::test_a_seventh_request_for_the_decoder_is_answered_busy_at_once",
+    "test_security_round3.py::test_a_request_waits_for_the_decoder_ten_seconds_at_most",
+    "test_staff_maps.py::test_five_thousand_cases_are_one_data_array",
+)
+# Files that share one server started by a fixture (the Open311 gunicorn): one worker.
+SHARING = {"test_open311.py": "open311", "test_open311_letter.py": "open311"}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the timed and server-sharing tests with their group (before xdist reads it)."""
+    for item in items:
+        where = item.nodeid.split("/")[-1]
+        name = where.split("[")[0]
+        if any(name == timed or where.split("::")[0] == timed for timed in TIMED):
+            item.add_marker(pytest.mark.xdist_group("timed"))
+        elif group := SHARING.get(where.split("::")[0]):
+            item.add_marker(pytest.mark.xdist_group(group))
+
 
 @pytest.fixture(scope="session", autouse=True)
 def checked_packs():
@@ -137,6 +164,25 @@ def app(tmp_path, build, mail_server, content_dir, blank_database):
     else:
         shutil.copyfile(blank_database, settings["DATABASE"])
     return create_portal(settings)
+
+
+@pytest.fixture
+def guarded(make_app):
+    """The portal with its per-address sign-in limit on, as deployed, and the officer `smo`
+    (enrolled; mail about its sign-ins to officer@village.test)."""
+    from helpers import add_enrolled_account
+
+    from portal.core.db import get_db
+
+    app = make_app(
+        RATELIMIT_ENABLED=True,
+        RATELIMIT_STORAGE_URI="memory://",
+        SMO_EMAIL="smo-office@village.test",
+    )
+    add_enrolled_account(app, "smo")
+    with app.app_context():
+        get_db().execute("UPDATE staff SET email = 'officer@village.test'")
+    return app
 
 
 @pytest.fixture

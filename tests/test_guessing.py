@@ -9,7 +9,6 @@ import time
 import pytest
 from helpers import (
     PASSWORD,
-    add_enrolled_account,
     enter_code,
     from_address,
     next_code,
@@ -18,22 +17,7 @@ from helpers import (
 )
 from mailserver import body, wait_for
 
-from portal import create_app
 from portal.core.db import get_db
-
-
-@pytest.fixture
-def guarded(tmp_path, mail_server):
-    """The portal with its per-address sign-in limit on (10 a minute), as deployed."""
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3"),
-                      "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": mail_server.port,
-                      "SMO_EMAIL": "smo-office@village.test", "OUTBOX_DELIVERY": "inline",
-                      "SESSION_COOKIE_SECURE": False, "PUBLIC_URL": "https://portal.village.test",
-                      "RATELIMIT_STORAGE_URI": "memory://"})  # fmt: skip
-    add_enrolled_account(app, "smo")
-    with app.app_context():
-        get_db().execute("UPDATE staff SET email = 'officer@village.test'")
-    return app
 
 
 def test_ten_wrong_passwords_from_ten_addresses_make_the_account_wait(guarded, mail_server):

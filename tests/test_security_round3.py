@@ -22,6 +22,7 @@ from helpers import (
     sign_in,
     try_password,
 )
+from mailserver import wait_for
 
 from content_model.loader import load_content
 from portal import create_app
@@ -89,7 +90,8 @@ def _holding(mine: Decoder, waiting: int) -> tuple[threading.Event, list[threadi
     threads = [threading.Thread(target=mine.clean, args=(b"x",)) for _ in range(1 + waiting)]
     for thread in threads:
         thread.start()
-    time.sleep(0.3)
+    # Until every thread holds its place (of 6: one decoding, five waiting) and one decodes.
+    wait_for(lambda: mine.lock.locked() and mine.places._value == 6 - (1 + waiting))
     return release, threads
 
 
@@ -139,18 +141,6 @@ def test_a_busy_decoder_is_asked_once_per_request_and_the_form_comes_back(app, c
         assert f"{name}: Many photos are being processed right now" in page.text
     assert "White foam" in page.text, "what was typed is kept"
     assert rows(app, "SELECT count(*) AS n FROM cases") == [{"n": 0}]
-
-
-@pytest.fixture
-def guarded(tmp_path, mail_server):
-    """The portal with its per-address sign-in limit on, and the officer `smo`."""
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3"),
-                      "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": mail_server.port,
-                      "SMO_EMAIL": "smo-office@village.test", "OUTBOX_DELIVERY": "inline",
-                      "SESSION_COOKIE_SECURE": False, "PUBLIC_URL": "https://portal.village.test",
-                      "RATELIMIT_STORAGE_URI": "memory://"})  # fmt: skip
-    add_enrolled_account(app, "smo")
-    return app
 
 
 def make_smo_wait(app) -> None:
