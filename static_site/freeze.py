@@ -28,13 +28,8 @@ def netlify_redirects(portal_origin: str | None) -> str:
     return f"/*  {portal_origin.rstrip('/')}/:splat  200\n"
 
 
-def freeze(destination: Path | str, test_config: dict[str, Any] | None = None) -> list[str]:
-    """Write every page into `destination`, then its search index; return the URLs frozen.
-
-    Frozen-Flask's warnings (a page linked but not generated, say) are errors here.
-    """
-    config = {"FREEZER_DESTINATION": str(Path(destination).resolve())} | (test_config or {})
-    app = create_app(config)
+def site_freezer(app) -> Freezer:
+    """The site's Freezer: every page of every language listed, linked or not."""
     freezer = Freezer(app, with_static_files=False)
 
     @freezer.register_generator
@@ -46,6 +41,25 @@ def freeze(destination: Path | str, test_config: dict[str, Any] | None = None) -
                 yield f"{blueprint}.learn_page", {"slug": page.slug}
             yield f"{blueprint}.not_found_page", {}
 
+    return freezer
+
+
+def page_urls(test_config: dict[str, Any] | None = None) -> list[str]:
+    """The URL path of every page `freeze` writes, without building them (the browser tests
+    list their pages at collection time, before any fixture runs)."""
+    app = create_app(test_config)
+    with app.test_request_context():
+        return sorted(set(site_freezer(app).all_urls()))
+
+
+def freeze(destination: Path | str, test_config: dict[str, Any] | None = None) -> list[str]:
+    """Write every page into `destination`, then its search index; return the URLs frozen.
+
+    Frozen-Flask's warnings (a page linked but not generated, say) are errors here.
+    """
+    config = {"FREEZER_DESTINATION": str(Path(destination).resolve())} | (test_config or {})
+    app = create_app(config)
+    freezer = site_freezer(app)
     with warnings.catch_warnings():
         warnings.simplefilter("error", FrozenFlaskWarning)
         urls = list(freezer.freeze_yield())

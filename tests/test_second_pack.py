@@ -38,7 +38,6 @@ from portal.digest.morning import queue_digests
 from portal.mail.outbox import send_pending
 from portal.open311.keys import add_key
 from portal.staff.accounts import set_email
-from static_site.freeze import freeze
 
 PACK_CONTENT = load_content(PACK)
 # A spot inside the Town's service area, and a caller who names the Town's clerk.
@@ -52,11 +51,9 @@ def assert_clean(where: str, text: str) -> None:
     assert not found, f"{where} shows the default municipality:\n" + "\n".join(found)
 
 
-@pytest.fixture(scope="module")
-def pack_build(tmp_path_factory):
-    destination = tmp_path_factory.mktemp("pack-build")
-    freeze(destination, {"CONTENT_DIR": str(PACK)})
-    return destination
+@pytest.fixture
+def pack_build(town_build):
+    return town_build
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""Playwright fixtures: one headless Debian chromium per run, a fresh context per page."""
+"""Playwright fixtures: one headless Debian chromium per run (per xdist worker), a fresh
+context per tab, or one tab per screen size for the walks over many pages."""
 
 from __future__ import annotations
 
@@ -39,6 +40,38 @@ def browser():
         browser.close()
 
 
+def watched(context) -> Tab:
+    """A new page of `context`, its other hosts, console errors and failed loads recorded."""
+    context.set_default_timeout(TIMEOUT_MS)
+    tab = Tab(context.new_page())
+
+    def on_request(request):
+        url = urlsplit(request.url)
+        if url.scheme not in ("data", "blob", "about") and url.hostname != "127.0.0.1":
+            tab.external_requests.append(request.url)
+
+    tab.page.on("request", on_request)
+    # Tests never reach OpenStreetMap, whatever a page asks for (it is still recorded).
+    context.route(re.compile(r"^https?://([^/]*\.)?openstreetmap\.org/"), lambda r: r.abort())
+
+    def on_console(message):
+        where = message.location.get("url", "")
+        # The browser's own probe for /favicon.ico happens once per browser, on whichever
+        # page comes first: test_site_has_a_favicon checks it, in one place.
+        if message.type == "error" and urlsplit(where).path != "/favicon.ico":
+            tab.errors.append(f"console: {message.text} ({where})")
+
+    tab.page.on("console", on_console)
+    tab.page.on("pageerror", lambda error: tab.errors.append(f"page error: {error}"))
+    tab.page.on(
+        "response",
+        lambda response: (
+            response.status >= 400 and tab.errors.append(f"HTTP {response.status}: {response.url}")
+        ),
+    )
+    return tab
+
+
 @pytest.fixture
 def open_tab(browser):
     """`open_tab("phone" | "desktop", **context_options)`: a new page in its own context,
@@ -47,40 +80,32 @@ def open_tab(browser):
 
     def open_(viewport: str = "desktop", **options) -> Tab:
         context = browser.new_context(**VIEWPORTS[viewport], **options)
-        context.set_default_timeout(TIMEOUT_MS)
         contexts.append(context)
-        tab = Tab(context.new_page())
-
-        def on_request(request):
-            url = urlsplit(request.url)
-            if url.scheme not in ("data", "blob", "about") and url.hostname != "127.0.0.1":
-                tab.external_requests.append(request.url)
-
-        tab.page.on("request", on_request)
-        # Tests never reach OpenStreetMap, whatever a page asks for (it is still recorded).
-        context.route(re.compile(r"^https?://([^/]*\.)?openstreetmap\.org/"), lambda r: r.abort())
-
-        def on_console(message):
-            where = message.location.get("url", "")
-            # The browser's own probe for /favicon.ico happens once per browser, on whichever
-            # page comes first: test_site_has_a_favicon checks it, in one place.
-            if message.type == "error" and urlsplit(where).path != "/favicon.ico":
-                tab.errors.append(f"console: {message.text} ({where})")
-
-        tab.page.on("console", on_console)
-        tab.page.on("pageerror", lambda error: tab.errors.append(f"page error: {error}"))
-        tab.page.on(
-            "response",
-            lambda response: (
-                response.status >= 400
-                and tab.errors.append(f"HTTP {response.status}: {response.url}")
-            ),
-        )
-        return tab
+        return watched(context)
 
     yield open_
     for context in contexts:
         context.close()
+
+
+@pytest.fixture(scope="session")
+def walk_tab(browser):
+    """`walk_tab("phone" | "desktop")`: one watched tab per screen size for the whole run,
+    for walks over many static pages, each visited in turn (a context per page cost more
+    than the page's own checks); what it recorded is emptied for each test."""
+    tabs: dict[str, Tab] = {}
+
+    def tab_for(viewport: str) -> Tab:
+        if viewport not in tabs or tabs[viewport].page.is_closed():
+            tabs[viewport] = watched(browser.new_context(**VIEWPORTS[viewport]))
+        tab = tabs[viewport]
+        tab.errors.clear()
+        tab.external_requests.clear()
+        return tab
+
+    yield tab_for
+    for tab in tabs.values():
+        tab.page.context.close()
 
 
 @dataclass
