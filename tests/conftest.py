@@ -185,6 +185,16 @@ def guarded(make_app):
     return app
 
 
+@pytest.fixture(scope="session")
+def open311_server(tmp_path_factory):
+    """One portal under gunicorn for both Open311 files (their xdist_group keeps them on one
+    worker): tests/open311_server.py."""
+    from open311_server import open311_portal
+
+    with open311_portal(tmp_path_factory.mktemp("open311")) as served:
+        yield served
+
+
 @pytest.fixture
 def client(app):
     return app.test_client()

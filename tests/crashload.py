@@ -11,7 +11,6 @@ import io
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -47,12 +46,6 @@ def portal_env(tmp_path: Path) -> dict[str, str]:
         PORTAL_PUBLIC_URL="https://portal.village.test",
     )
     return env
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def flask_command(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess:

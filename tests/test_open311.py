@@ -8,16 +8,15 @@ import datetime as dt
 import itertools
 import json
 import re
-import subprocess
-import sys
 from types import SimpleNamespace
 from xml.etree import ElementTree
 
 import pytest
 import requests
-from crashload import ROOT, Gunicorn, portal_env
+from crashload import ROOT, flask_command
 from helpers import rows, save_case, sign_in
-from mailserver import MailServer, body, free_port, wait_for
+from mailserver import body, wait_for
+from open311_server import FILE_LIMIT, PUBLIC_URL
 
 from content_model.loader import load_content
 from portal import create_app
@@ -29,54 +28,15 @@ API = CONTENT.open311
 SERVICE = API.services[0]
 REFERENCE = re.compile(r"^IDR-\d{4}-\d{4,}$")
 FORMATS = ("json", "xml")
-PUBLIC_URL = "https://portal.village.test"
 # What an answer may never contain (the reporter's own details and words).
 SECRET_EMAIL = "resident.secret@example.test"
 SECRET_WORDS = "Purple foam behind 14 Quiet Lane, my house"
-FILE_LIMIT = 40  # POSTs a minute per key, refused ones too
 
 
-def flask_command(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "flask", "--app", "portal", "open311", *args],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
-
-
-def issue_key(env: dict[str, str], name: str) -> str:
-    done = flask_command(env, "keys", "add", name)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip().splitlines()[-1]
-
-
-@pytest.fixture(scope="module")
-def portal(tmp_path_factory):
-    """The portal under gunicorn (2 workers), its SMTP server, and three issued keys."""
-    folder = tmp_path_factory.mktemp("open311")
-    mail = MailServer().start()
-    env = portal_env(folder) | {
-        "PORTAL_MAIL_SERVER": "127.0.0.1",
-        "PORTAL_MAIL_PORT": str(mail.port),
-        "PORTAL_PUBLIC_URL": PUBLIC_URL,
-        "PORTAL_RATELIMIT_ENABLED": "true",
-        "PORTAL_OPEN311_FILE_RATE_LIMIT": f"{FILE_LIMIT} per minute",
-        "PORTAL_OPEN311_READ_RATE_LIMIT": "1000 per minute",
-        "PORTAL_REPORT_RATE_LIMIT": "1000 per minute",
-    }
-    names = ("tester", "burst", "leaver", "second", "checker-json", "checker-xml")
-    keys = {name: issue_key(env, name) for name in names}
-    server = Gunicorn(free_port(), env, folder)
-    try:
-        server.start()
-        server.wait_ready()
-        yield SimpleNamespace(
-            url=f"{server.url}/open311/v2", env=env, keys=keys, mail=mail, server=server,
-            database=folder / "portal.sqlite3",
-        )  # fmt: skip
-    finally:
-        server.stop()
-        mail.stop()
-    assert "Traceback" not in server.log(tail=0), server.log()
+@pytest.fixture
+def portal(open311_server):
+    """The portal under gunicorn both Open311 files share (conftest.py), and its keys."""
+    return open311_server
 
 
 @pytest.fixture(scope="module")
@@ -344,7 +304,7 @@ def test_a_matching_jurisdiction_is_accepted(http, portal):
 
 def test_a_revoked_key_stops_at_once(http, portal):
     filed_id(post(http, portal, key="leaver"), "json")
-    done = flask_command(portal.env, "keys", "revoke", "leaver")
+    done = flask_command(portal.env, ROOT, "open311", "keys", "revoke", "leaver")
     assert done.returncode == 0, done.stderr
     for fmt in FORMATS:  # both workers, right away
         assert_error(post(http, portal, fmt, key="leaver"), fmt, 403, "revoked")
@@ -366,21 +326,23 @@ def test_each_key_has_its_own_rate_limit(http, portal, fmt):
     assert post(http, portal, fmt, key="tester").status_code == 200
 
 
-def test_keys_are_listed_with_their_counts_and_never_shown_again(portal):
-    listing = flask_command(portal.env, "keys", "list")
+def test_keys_are_listed_with_their_counts_and_never_shown_again(http, portal):
+    filed_id(post(http, portal), "json")  # by "tester"; "lister" is revoked here, unused
+    assert flask_command(portal.env, ROOT, "open311", "keys", "revoke", "lister").returncode == 0
+    listing = flask_command(portal.env, ROOT, "open311", "keys", "list")
     assert listing.returncode == 0, listing.stderr
     lines = {line.split("\t")[0]: line for line in listing.stdout.splitlines()}
-    assert set(lines) >= {"tester", "burst", "leaver", "second"}
-    assert "revoked" in lines["leaver"] and "in use" in lines["tester"]
+    assert set(lines) >= {"tester", "burst", "leaver", "second", "lister"}
+    assert "revoked" in lines["lister"] and "in use" in lines["tester"]
     assert re.search(r"\t[1-9]\d* requests\t[1-9]\d* filed", lines["tester"]), lines["tester"]
     for key in portal.keys.values():
         assert key not in listing.stdout
     app = SimpleNamespace(config={"DATABASE": portal.database})
     stored = json.dumps(rows(app, "SELECT * FROM open311_keys"))
     assert not any(key in stored for key in portal.keys.values()), "a key stored as it is"
-    again = flask_command(portal.env, "keys", "add", "tester")
+    again = flask_command(portal.env, ROOT, "open311", "keys", "add", "tester")
     assert again.returncode != 0 and "exists" in again.stderr
-    assert flask_command(portal.env, "keys", "revoke", "nobody").returncode != 0
+    assert flask_command(portal.env, ROOT, "open311", "keys", "revoke", "nobody").returncode != 0
 
 
 # ------------------------------------------------------------------ reading requests

@@ -19,9 +19,16 @@ from test_open311 import API, CONTENT, FORMATS, SERVICE, assert_error, filed_id,
 
 from portal import create_app
 
-# The same portal under gunicorn (its own, for this module) and HTTP session.
-portal = base.portal
 http = base.http
+
+
+@pytest.fixture
+def portal(open311_server):
+    """The portal under gunicorn test_open311.py uses too, this file filing with its own key."""
+    return SimpleNamespace(
+        **vars(open311_server)
+        | {"keys": {**open311_server.keys, "tester": open311_server.keys["letter-tester"]}}
+    )
 
 
 def database(portal):
