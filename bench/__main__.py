@@ -8,7 +8,7 @@ import platform
 import sys
 from pathlib import Path
 
-from bench import load, outfalls, portal, profile, resize, send, site, staff, system
+from bench import load, outfalls, portal, profile, resize, send, site, staff, suite, system
 
 SECTIONS = {
     "site": site,
@@ -20,6 +20,7 @@ SECTIONS = {
     "load": load,
     "profile": profile,
     "system": system,
+    "suite": suite,
 }
 
 

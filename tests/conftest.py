@@ -12,11 +12,12 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+import helpers
 import pytest
 from flask import Flask
 from helpers import serving
 from made_once import share_checked_packs, share_compiled_templates
-from mailserver import MailServer
+from mailserver import MailServer, wait_for
 
 from content_model.loader import load_content
 from portal import create_app as create_portal
@@ -154,6 +155,46 @@ def make_app(tmp_path, build, mail_server, blank_database) -> Callable[..., Flas
         return create_portal(settings)
 
     return make
+
+
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory, build, blank_database):
+    """`prepared(app, make)`: the state `make(client)` leaves (reports posted through the
+    forms, say), made once per module on a portal of its own (its own SMTP server: no test
+    sees the mail it sent) and copied into `app`'s database, with the secret key it was
+    made under (status links derive from it). For fixtures whose tests read what was made,
+    not how: each test starts from the same copy, wherever it runs."""
+    made: dict[str, tuple[Path, str]] = {}
+
+    def prepare(app: Flask, make: Callable) -> None:
+        name = make.__qualname__
+        if name not in made:
+            folder = tmp_path_factory.mktemp("prepared")
+            with MailServer().start() as mail:
+                maker = create_portal(portal_settings(folder, build, mail))
+                shutil.copyfile(blank_database, maker.config["DATABASE"])
+                make(maker.test_client())
+                wait_for(lambda: not queued_mail(maker.config["DATABASE"]))
+            made[name] = (Path(maker.config["DATABASE"]), maker.config["SECRET_KEY"])
+        template, secret = made[name]
+        app.config["SECRET_KEY"] = secret
+        copy_database(template, Path(app.config["DATABASE"]))
+
+    return prepare
+
+
+def queued_mail(database: str) -> int:
+    with helpers.database(database) as conn:
+        return conn.execute(
+            "SELECT count(*) FROM outbox WHERE status IN ('queued', 'sending')"
+        ).fetchone()[0]
+
+
+def copy_database(source: Path, target: Path) -> None:
+    """`source`'s whole content into the database file `target` (SQLite's backup: safe while
+    either is open, WAL included)."""
+    with helpers.database(source) as origin, helpers.database(target) as copy:
+        origin.backup(copy)
 
 
 @pytest.fixture

@@ -80,6 +80,9 @@ def checked_once(directory: Path | str | None = None) -> Content:
 
 
 def share_checked_packs(patch: pytest.MonkeyPatch) -> None:
-    """Both apps start through `load_checked`: they get the kept result instead."""
+    """Both apps start through `load_checked`: they get the kept result instead. Kept for
+    one pytest session only (`make mutation` runs sessions in forks of one process, each
+    with another mutant of the code that loads packs)."""
+    _CHECKED.clear()
     patch.setattr(portal, "load_checked", checked_once)
     patch.setattr(static_site, "load_checked", checked_once)

@@ -60,6 +60,12 @@ class MailServer:
             self.controller.stop()
             self.controller = None
 
+    def __enter__(self) -> MailServer:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.stop()
+
     def to(self, address: str) -> list[EmailMessage]:
         return [m for m in self.messages if m["To"] == address]
 

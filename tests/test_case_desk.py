@@ -26,13 +26,32 @@ def send_report(client, **fields) -> None:
     assert response.status_code in (200, 303), response.status_code
 
 
+def two_reports(client) -> None:
+    send_report(
+        client,
+        description="Grey water from a pipe",
+        odor="",
+        indicators=["suds"],
+        source_vehicle="White van, plate HRT 4455",
+        contact_name="Maria Lopez",
+        contact_email="maria@example.test",
+        contact_phone="(555) 555-0199",
+    )
+    send_report(
+        client,
+        description="Foam in the ditch",
+        odor="",
+        indicators=["suds"],
+        contact_name="Pat Doe",
+        latitude="42.20",
+        longitude="-76.80",
+    )
+
+
 @pytest.fixture
-def desk(app, client):
-    send_report(client, description="Grey water from a pipe", odor="", indicators=["suds"],
-                source_vehicle="White van, plate HRT 4455", contact_name="Maria Lopez",
-                contact_email="maria@example.test", contact_phone="(555) 555-0199")  # fmt: skip
-    send_report(client, description="Foam in the ditch", odor="", indicators=["suds"],
-                contact_name="Pat Doe", latitude="42.20", longitude="-76.80")  # fmt: skip
+def desk(app, client, prepared):
+    """Two reports from the public (made once for the module), and the officer signed in."""
+    prepared(app, two_reports)
     sign_in(client, app)
     return client
 

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 
 from content_model.loader import load_content
 from content_model.site import Holiday, HolidayRules
-from portal import create_app
 from portal.core.deadlines import BusinessCalendar
 
 RULES = load_content().settings.holidays
@@ -289,8 +288,8 @@ def test_end_of_day(day, hours):
     assert end.utcoffset() == timedelta(hours=hours)
 
 
-def test_the_app_builds_its_calendar_once_from_the_content(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3")})
+def test_the_app_builds_its_calendar_once_from_the_content(make_app):
+    app = make_app()
     calendar = app.extensions["calendar"]
     assert calendar.rules == RULES
     for day in ("2026-11-13", "2027-12-23", "2026-07-04", "2026-06-15"):

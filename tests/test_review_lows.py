@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from portal import create_app
 from portal.core.settings import problems
 
 
-def test_every_page_a_token_opens_counts_against_one_limit(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3"),
-                      "STATUS_RATE_LIMIT": "4 per minute", "MAIL_SUPPRESS_SEND": True})  # fmt: skip
+def test_every_page_a_token_opens_counts_against_one_limit(make_app):
+    app = make_app(
+        RATELIMIT_ENABLED=True, STATUS_RATE_LIMIT="4 per minute", MAIL_SUPPRESS_SEND=True
+    )
     client = app.test_client()
     guesses = ["/status/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/status.json",
                "/report/sent/BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB/",

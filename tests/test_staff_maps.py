@@ -12,7 +12,6 @@ from html.parser import HTMLParser
 import pytest
 
 from content_model.theme import asset_url
-from portal import create_app
 from portal.core.statuses import COLORS as STATUS_COLORS
 from portal.core.statuses import STATUSES
 from portal.staff.maps import (
@@ -38,9 +37,9 @@ VENDORED = [
 
 
 @pytest.fixture
-def ctx(tmp_path):
+def ctx(make_app):
     """A request context: asset_url builds its fingerprinted URLs with url_for."""
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite3")})
+    app = make_app()
     with app.test_request_context():
         yield
 

@@ -25,9 +25,7 @@ from portal.core.db import get_db
 from portal.staff.reports import reporting_year
 
 
-@pytest.fixture
-def staff(app, client):
-    """A signed-in client and three reports from the public (two at the same spot)."""
+def three_reports(client) -> None:
     for text in ("Foam at the bridge", "More foam at the bridge", "Oil on Elm Street"):
         extra = (
             {"latitude": "42.15", "longitude": "-76.83", "address": "Elm Street"}
@@ -37,6 +35,13 @@ def staff(app, client):
         client.post(
             "/report/", data={**open_form(client), **report_data(description=text, **extra)}
         )
+
+
+@pytest.fixture
+def staff(app, client, prepared):
+    """A signed-in client and three reports from the public (two at the same spot), made
+    once for the module."""
+    prepared(app, three_reports)
     sign_in(client, app)
     return client
 

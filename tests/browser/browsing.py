@@ -58,3 +58,16 @@ def check(page, what: str) -> None:
     assert not violations, f"{what}:\n{describe(violations)}"
     fit = page.evaluate(OVERFLOW)
     assert fit["scrollWidth"] <= fit["clientWidth"], f"{what}: wider than the screen: {fit}"
+
+
+def give_session(page, app, url: str, username: str) -> None:
+    """The tab's browser signed in as `username` (an account already made) without the
+    sign-in pages: a session opened as the portal opens one (helpers.open_signed_in_session),
+    its cookie handed to the browser. Signing in through the pages is tested on its own
+    (test_second_factor_browser, test_staff_browser's day in the workspace)."""
+    from helpers import open_signed_in_session
+
+    client = app.test_client()
+    open_signed_in_session(client, app, username)
+    cookie = client.get_cookie(app.config["SESSION_COOKIE_NAME"])
+    page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": url}])

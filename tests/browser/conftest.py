@@ -3,14 +3,16 @@ context per tab, or one tab per screen size for the walks over many pages."""
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import re
-import threading
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 from browsing import VIEWPORTS
+from helpers import serving
 from playwright.sync_api import Page, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
@@ -118,47 +120,46 @@ class Served:
 def tiled_server(tmp_path, build):
     """The portal with a (pretend) tile server configured; tiles are answered by the test
     (`page.route`), so no test ever reaches a real tile server."""
-    from werkzeug.serving import make_server
-
     from portal import create_app
 
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "SITE_DIR": str(build),
-                      "MAIL_FOLDER": str(tmp_path / "mail"), "STAFF_TOTP": False,
-                      "MAP_TILE_URL": "https://tiles.test/{z}/{x}/{y}.png",
-                      "MAP_TILE_ATTRIBUTION": "Test tiles"})  # fmt: skip
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield Served(f"http://127.0.0.1:{server.server_port}", app)
-    server.shutdown()
-    thread.join()
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "SITE_DIR": str(build),
+            "MAIL_FOLDER": str(tmp_path / "mail"),
+            "STAFF_TOTP": False,
+            "MAP_TILE_URL": "https://tiles.test/{z}/{x}/{y}.png",
+            "MAP_TILE_ATTRIBUTION": "Test tiles",
+        }
+    )
+    with serving(app) as url:
+        yield Served(url, app)
 
 
 @pytest.fixture
 def serve_portal(tmp_path, build):
     """`serve_portal(**settings)`: the portal on its own database (so a test can count what
     arrived), with these settings, on 127.0.0.1 in a thread; returns a Served."""
-    from werkzeug.serving import make_server
-
     from portal import create_app
 
-    servers = []
+    served = itertools.count()
+    with contextlib.ExitStack() as servers:
 
-    def serve(**settings) -> Served:
-        folder = tmp_path / f"portal{len(servers)}"
-        folder.mkdir()
-        app = create_app({"DATABASE": str(folder / "db.sqlite3"), "SITE_DIR": str(build),
-                          "MAIL_FOLDER": str(folder / "mail"), "MAP_TILE_URL": "", **settings})  # fmt: skip
-        server = make_server("127.0.0.1", 0, app, threaded=True)
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        servers.append((server, thread))
-        return Served(f"http://127.0.0.1:{server.server_port}", app)
+        def serve(**settings) -> Served:
+            folder = tmp_path / f"portal{next(served)}"
+            folder.mkdir()
+            app = create_app(
+                {
+                    "DATABASE": str(folder / "db.sqlite3"),
+                    "SITE_DIR": str(build),
+                    "MAIL_FOLDER": str(folder / "mail"),
+                    "MAP_TILE_URL": "",
+                    **settings,
+                }
+            )
+            return Served(servers.enter_context(serving(app)), app)
 
-    yield serve
-    for server, thread in servers:
-        server.shutdown()
-        thread.join()
+        yield serve
 
 
 @pytest.fixture

@@ -4,29 +4,21 @@ case, search by plate and name, a site-visit photo from a phone, the case on pap
 from __future__ import annotations
 
 import re
-import threading
 import time
 
 import pytest
-from browsing import check
-from helpers import PASSWORD, add_enrolled_account, jpeg, next_code, open_form, report_data
+from browsing import check, give_session
+from helpers import PASSWORD, add_enrolled_account, jpeg, next_code, open_form, report_data, serving
 from mailserver import body, wait_for
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
-
-from portal import create_app
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def desk(tmp_path, build, mail_server):
+def desk(make_app):
     """The portal with a real SMTP server, two reports in it, and its URL."""
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "SITE_DIR": str(build),
-                      "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": mail_server.port, "MAIL_TIMEOUT": 5,
-                      "SMO_EMAIL": "smo@village.test", "OUTBOX_DELIVERY": "inline",
-                      "MAP_TILE_URL": "", "RATELIMIT_ENABLED": False,
-                      "SESSION_COOKIE_SECURE": False})  # fmt: skip
+    app = make_app(MAP_TILE_URL="")
     client = app.test_client()
     for fields in (
         {"source_vehicle": "Pickup, plate HRT 4455", "contact_name": "Maria Lopez",
@@ -34,12 +26,8 @@ def desk(tmp_path, build, mail_server):
         {"description": "Foam in the ditch", "contact_name": "Pat Doe", "latitude": "42.2"},
     ):  # fmt: skip
         assert client.post("/report/", data={**open_form(client), **report_data(**fields)})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield app, f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
+    with serving(app) as url:
+        yield app, url
 
 
 def sign_in_on(page, app, username: str) -> None:
@@ -53,10 +41,12 @@ def sign_in_on(page, app, username: str) -> None:
 
 
 def signed_in(open_tab, app, url: str, username: str, viewport: str = "desktop", **options):
+    """A new tab signed in as a new officer `username`, on the queue."""
     add_enrolled_account(app, username)
     tab = open_tab(viewport, **options)
+    give_session(tab.page, app, url, username)
     tab.page.goto(f"{url}/staff/")
-    sign_in_on(tab.page, app, username)
+    expect(tab.page.get_by_role("heading", name="Queue")).to_be_visible()
     return tab
 
 

@@ -10,8 +10,8 @@ import subprocess
 from zoneinfo import ZoneInfo
 
 import pytest
-from browsing import OVERFLOW, check
-from helpers import PASSWORD, add_enrolled_account, next_code
+from browsing import OVERFLOW, check, give_session
+from helpers import add_enrolled_account
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -84,12 +84,8 @@ def open_confirmed_case(page, live_app, live_server, username: str, what: str) -
     page.get_by_label("Street address or landmark").fill("12 Elm Street")
     page.get_by_role("button", name="Send report").click()
     reference = page.text_content(".reference").strip()
+    give_session(page, live_app, live_server, username)
     page.goto(f"{live_server}/staff/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.get_by_label("Code from your authenticator app").fill(next_code(live_app, username))
-    page.get_by_role("button", name="Sign in").click()
     page.get_by_label("Search").fill(reference)
     page.get_by_role("button", name="Filter").click()
     page.get_by_role("link", name=reference).click()

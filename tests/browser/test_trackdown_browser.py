@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from browsing import check
-from helpers import PASSWORD, add_enrolled_account, next_code
+from browsing import check, give_session
+from helpers import add_enrolled_account
 from nuchecker import html_errors
 from playwright.sync_api import expect
 from test_enforcement_browser import clock  # noqa: F401  (the live portal's clock, moved here)
@@ -39,12 +39,8 @@ def open_case(page, live_app, live_server) -> str:
     page.get_by_label("Street address or landmark").fill("Elm Street and Main Street")
     page.get_by_role("button", name="Send report").click()
     reference = page.text_content(".reference").strip()
+    give_session(page, live_app, live_server, "tracker")
     page.goto(f"{live_server}/staff/")
-    page.get_by_label("Username").fill("tracker")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.get_by_label("Code from your authenticator app").fill(next_code(live_app, "tracker"))
-    page.get_by_role("button", name="Sign in").click()
     page.get_by_label("Search").fill(reference)
     page.get_by_role("button", name="Filter").click()
     page.get_by_role("link", name=reference).click()
