@@ -21,6 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from helpers import form_keys, report_data
+
+# One free_port for every test (the gunicorn tests import it from here, beside Gunicorn).
+from mailserver import free_port  # noqa: F401
 from PIL import Image
 
 ROOT = Path(__file__).resolve().parent.parent

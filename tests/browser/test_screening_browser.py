@@ -182,10 +182,13 @@ def test_three_9_mb_photos_are_made_smaller_and_saved(open_tab, field):
     page = tab.page
     page.goto(f"{url}/staff/screenings/outfall/4/new")
     fill_sheet(page)
-    page.locator("#photos").set_input_files([
-        {"name": f"outfall-{n}.jpg", "mimeType": "image/jpeg", "buffer": _heavy_jpeg(n)}
-        for n in range(3)
-    ])  # fmt: skip
+    page.locator("#photos").set_input_files(
+        [
+            {"name": f"outfall-{n}.jpg", "mimeType": "image/jpeg", "buffer": _heavy_jpeg(n)}
+            for n in range(3)
+        ],
+        timeout=60_000,
+    )  # 28 MB through Playwright's pipe: as long as the resizing may take
     listed = page.locator(".photo-list li")
     expect(listed).to_have_count(3, timeout=60_000)
     sizes = page.locator(".photo-size").all_inner_texts()
