@@ -26,7 +26,7 @@ from helpers import (
     start_notification,
 )
 from law_words import overclaims
-from mailserver import body
+from mailserver import MailServer, body
 from nuchecker import html_errors
 from pack_traces import PACK, PATTERNS, traces
 
@@ -56,14 +56,14 @@ def pack_build(town_build):
     return town_build
 
 
-@pytest.fixture
-def pack_app(tmp_path, pack_build, mail_server):
+def pack_portal(folder: Path, site: Path, mail_server: MailServer):
+    """The portal with the Town's pack, its database in `folder`, mail to `mail_server`."""
     return create_portal(
         {
             "TESTING": True,
             "CONTENT_DIR": str(PACK),
-            "DATABASE": str(tmp_path / "portal.sqlite3"),
-            "SITE_DIR": str(pack_build),
+            "DATABASE": str(folder / "portal.sqlite3"),
+            "SITE_DIR": str(site),
             "MAIL_SERVER": "127.0.0.1",
             "MAIL_PORT": mail_server.port,
             "MAIL_TIMEOUT": 5,
@@ -77,9 +77,22 @@ def pack_app(tmp_path, pack_build, mail_server):
 
 
 @pytest.fixture
-def walked(pack_app, mail_server):
+def pack_app(tmp_path, pack_build, mail_server):
+    return pack_portal(tmp_path, pack_build, mail_server)
+
+
+@pytest.fixture(scope="module")
+def walked(tmp_path_factory, town_build):
     """A report and a notification filed, a note sent, and every page that shows them:
-    returns [(what, text)] of pages, exports and the mail actually delivered."""
+    returns [(what, text)] of pages, exports and the mail actually delivered. Walked once
+    for the module, on a portal of its own: its tests read what was shown and sent."""
+    with MailServer().start() as mail_server:
+        return walk(
+            pack_portal(tmp_path_factory.mktemp("walked"), town_build, mail_server), mail_server
+        )
+
+
+def walk(pack_app, mail_server: MailServer) -> list[tuple[str, str]]:
     client = pack_app.test_client()
     seen: list[tuple[str, str]] = []
 
