@@ -46,11 +46,10 @@ SHARING = {"test_open311.py": "open311", "test_open311_letter.py": "open311"}
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the timed and server-sharing tests with their group (before xdist reads it)."""
     for item in items:
-        where = item.nodeid.split("/")[-1]
-        name = where.split("[")[0]
-        if any(name == timed or where.split("::")[0] == timed for timed in TIMED):
+        file = item.path.name
+        if file in TIMED or f"{file}::{item.name.split('[')[0]}" in TIMED:
             item.add_marker(pytest.mark.xdist_group("timed"))
-        elif group := SHARING.get(where.split("::")[0]):
+        elif group := SHARING.get(file):
             item.add_marker(pytest.mark.xdist_group(group))
 
 

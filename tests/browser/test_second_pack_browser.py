@@ -54,12 +54,16 @@ def test_every_page_of_the_towns_build_is_walked(town_build):
     assert sorted(page_url(town_build, page) for page in built_pages(town_build)) == PAGES
 
 
+def open_the_towns(tab, server: str, path: str) -> None:
+    response = tab.page.goto(server + path)
+    assert response is not None and response.ok, f"{path}: HTTP {response and response.status}"
+    assert "Wrenfield" in tab.page.title()
+
+
 @pytest.mark.parametrize("path", PAGES, ids=PAGES)
 def test_pack_page_on_a_phone(walk_tab, pack_server, path):
     tab = walk_tab("phone")
-    response = tab.page.goto(pack_server + path)
-    assert response is not None and response.ok, f"{path}: HTTP {response and response.status}"
-    assert "Wrenfield" in tab.page.title()
+    open_the_towns(tab, pack_server, path)
     check(tab.page, path)
     assert not tab.errors and not tab.external_requests, (tab.errors, tab.external_requests)
 
@@ -67,9 +71,7 @@ def test_pack_page_on_a_phone(walk_tab, pack_server, path):
 @pytest.mark.parametrize("path", FORMS, ids=FORMS)
 def test_pack_form_on_a_phone(open_tab, pack_server, path):
     tab = open_tab("phone")
-    response = tab.page.goto(pack_server + path)
-    assert response is not None and response.ok, f"{path}: HTTP {response and response.status}"
-    assert "Wrenfield" in tab.page.title()
+    open_the_towns(tab, pack_server, path)
     assert_the_towns(tab, path)
 
 
