@@ -173,7 +173,7 @@ def prepared(tmp_path_factory, build, blank_database):
                 maker = create_portal(portal_settings(folder, build, mail))
                 shutil.copyfile(blank_database, maker.config["DATABASE"])
                 make(maker.test_client())
-                wait_for(lambda: not queued_mail(maker.config["DATABASE"]))
+                wait_for(lambda: not queued_mail(maker.config["DATABASE"]), timeout=30)
             made[name] = (Path(maker.config["DATABASE"]), maker.config["SECRET_KEY"])
         template, secret = made[name]
         app.config["SECRET_KEY"] = secret
