@@ -97,7 +97,6 @@ SETTINGS: tuple[Setting, ...] = (
     # Staff sign in with a one-time code as well as the password; off only for training.
     Setting("STAFF_TOTP", True),
 )
-BY_NAME = {setting.name: setting for setting in SETTINGS}
 
 
 def defaults(instance: Path) -> dict[str, Any]:

@@ -62,15 +62,7 @@ REPORT = kinds.register(
         hazards=report_hazards,
         # The staff CSV: the report, in the order of its form.
         export_columns=(
-            (
-                "What was seen",
-                lambda c: (
-                    "; ".join(
-                        _label("indicators", code) for code in json.loads(c["indicators"] or "[]")
-                    )
-                    or None
-                ),
-            ),
+            ("What was seen", _seen),
             ("Which color", lambda c: c["color"]),
             ("Smell", lambda c: _label("odor", c["odor"])),
             ("Describe what you saw", lambda c: c["description"]),
