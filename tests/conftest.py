@@ -6,13 +6,18 @@ import os
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from helpers import serving
-from mailserver import MailServer
+from mailserver import MailServer, SettlingClient
 
 from content_model.loader import load_content
 from portal import create_app as create_portal
 from portal.mail.courier import Courier
 from static_site.freeze import freeze
+
+# Mail leaves the portal one way, through each worker's courier thread, in the tests too: a
+# test client's request returns once the couriers have sent what it queued.
+Flask.test_client_class = SettlingClient
 
 
 @pytest.fixture(autouse=True)
@@ -66,8 +71,6 @@ def app(tmp_path, build, mail_server, content_dir):
             "SMO_EMAIL": "smo@village.test",
             "PUBLIC_URL": "https://portal.village.test",
             "RATELIMIT_ENABLED": False,
-            # Mail goes out before the response, so a test can look in the inbox at once.
-            "OUTBOX_DELIVERY": "inline",
             # The test client speaks plain http, which would never send a Secure cookie back.
             "SESSION_COOKIE_SECURE": False,
         }

@@ -80,7 +80,7 @@ def throwaway(tmp_path, build, mail_server):
             "TESTING": True, "DATABASE": str(tmp_path / "portal.sqlite3"), "SITE_DIR": str(build),
             "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": mail_server.port, "MAIL_TIMEOUT": 5,
             "SMO_EMAIL": "smo@village.test", "PUBLIC_URL": "https://portal.village.test",
-            "RATELIMIT_ENABLED": False, "OUTBOX_DELIVERY": "inline",
+            "RATELIMIT_ENABLED": False,
             "SESSION_COOKIE_SECURE": False,
         })  # fmt: skip
         app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, DictLoader(TEMPLATES)])

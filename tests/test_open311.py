@@ -440,7 +440,7 @@ def test_the_request_is_in_the_staff_queue_and_closes_with_its_public_update(
     # The officer's own portal on the same database file.
     app = create_app({"TESTING": True, "DATABASE": str(portal.database), "RATELIMIT_ENABLED": False,
                       "SESSION_COOKIE_SECURE": False, "MAIL_SUPPRESS_SEND": True,
-                      "MAIL_FOLDER": str(tmp_path / "mail"), "OUTBOX_DELIVERY": "inline"})  # fmt: skip
+                      "MAIL_FOLDER": str(tmp_path / "mail")})  # fmt: skip
     client = app.test_client()
     sign_in(client, app, username="officer")
     queue = client.get("/staff/")

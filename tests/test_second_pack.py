@@ -73,7 +73,6 @@ def pack_app(tmp_path, pack_build, mail_server):
             "SMO_EMAIL": "smo@wrenfield.test",
             "PUBLIC_URL": "https://portal.wrenfield.test",
             "RATELIMIT_ENABLED": False,
-            "OUTBOX_DELIVERY": "inline",
             "SESSION_COOKIE_SECURE": False,
         }
     )

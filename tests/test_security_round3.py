@@ -146,7 +146,7 @@ def guarded(tmp_path, mail_server):
     """The portal with its per-address sign-in limit on, and the officer `smo`."""
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3"),
                       "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": mail_server.port,
-                      "SMO_EMAIL": "smo-office@village.test", "OUTBOX_DELIVERY": "inline",
+                      "SMO_EMAIL": "smo-office@village.test",
                       "SESSION_COOKIE_SECURE": False, "PUBLIC_URL": "https://portal.village.test",
                       "RATELIMIT_STORAGE_URI": "memory://"})  # fmt: skip
     add_enrolled_account(app, "smo")

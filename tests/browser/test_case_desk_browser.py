@@ -24,7 +24,7 @@ def desk(tmp_path, build, mail_server):
     """The portal with a real SMTP server, two reports in it, and its URL."""
     app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "SITE_DIR": str(build),
                       "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": mail_server.port, "MAIL_TIMEOUT": 5,
-                      "SMO_EMAIL": "smo@village.test", "OUTBOX_DELIVERY": "inline",
+                      "SMO_EMAIL": "smo@village.test",
                       "MAP_TILE_URL": "", "RATELIMIT_ENABLED": False,
                       "SESSION_COOKIE_SECURE": False})  # fmt: skip
     client = app.test_client()
