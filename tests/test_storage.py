@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 
 import pytest
 
 from portal import create_app
+from portal.core.cases import (
+    digest,
+    find_by_token,
+    new_submission_key,
+    next_reference,
+    status_token,
+)
 from portal.core.db import get_db, transaction
+from portal.core.kinds import UnknownKind
 from portal.intake.storage import (
     DuplicateSubmission,
     PhotoExpired,
     StorageError,
+    delete_abandoned_photos,
     move_pending_photos,
     photo_table,
     store_case,
@@ -44,19 +54,43 @@ def store(db, key=KEY, case=None, photo_ids=(), kind="report", details=REPORT):
 
 def pending(db, photo_id: str, key: str = KEY, sha: str = "abc") -> None:
     db["pending_photos"].insert(
-        {"id": photo_id, "submission_key": key, "filename": "a.jpg", "content_type": "image/jpeg",
-         "width": 1, "height": 1, "sha256": sha, "data": b"x", "created_at": NOW.isoformat()}
-    )  # fmt: skip
+        {
+            "id": photo_id,
+            "submission_key": key,
+            "filename": "a.jpg",
+            "content_type": "image/jpeg",
+            "width": 1,
+            "height": 1,
+            "sha256": sha,
+            "data": b"x",
+            "created_at": NOW.isoformat(),
+        }
+    )
 
 
 def test_the_kind_alone_decides_the_reference_and_the_details_table(db):
     stored = store(db)
     assert stored.created and stored.reference == "IDR-2028-0001"
     assert db["reports"].get(stored.case_id)["description"] == "Foam"
-    required = ("danger", "hazardous", "petroleum", "facility_name", "facility_address",
-                "facility_kind", "permit", "discovered_at", "is_over", "materials",
-                "reached_drain", "cause", "cleanup", "prevention", "prior_notice", "notice_due",
-                "retain_until")  # fmt: skip
+    required = (
+        "danger",
+        "hazardous",
+        "petroleum",
+        "facility_name",
+        "facility_address",
+        "facility_kind",
+        "permit",
+        "discovered_at",
+        "is_over",
+        "materials",
+        "reached_drain",
+        "cause",
+        "cleanup",
+        "prevention",
+        "prior_notice",
+        "notice_due",
+        "retain_until",
+    )
     details = {name: "x" for name in required} | {"facility_name": "Garage", "notice_met": 1}
     case = {
         "service_code": "release-notification",
@@ -225,3 +259,128 @@ def test_the_migrated_photo_tables_are_those_five_and_pending_photos_shares_the_
         "screening_photos",
     ]
     assert shape(db, "pending_photos")["photo"] == PHOTO
+
+
+def test_the_status_token_is_derived_from_the_secret_and_the_key_and_only_its_hash_is_kept(db):
+    token = status_token("secret", KEY)
+    assert token == "L0ZqQ-seUgcm63nLtsvEaRTFiIClGBEk"
+    assert status_token(b"secret", KEY) == token
+    assert status_token("other", KEY) != token and status_token("secret", "j" * 24) != token
+    stored = store(db)
+    assert stored.token == token
+    (kept,) = db.execute("SELECT token_hash FROM cases").fetchone()
+    assert kept == hashlib.sha256(token.encode()).hexdigest() and token not in kept
+
+
+def test_a_case_is_found_by_its_token_and_by_nothing_else(db):
+    stored = store(db)
+    assert find_by_token(db, stored.token)["reference"] == "IDR-2028-0001"
+    for wrong in ("", stored.token[:-1], stored.token + "x", "x" * 65, stored.token + "=" * 33):
+        assert find_by_token(db, wrong) is None, wrong
+
+
+def test_references_count_per_prefix_and_year_with_four_digits_at_least(db):
+    with transaction(db):
+        made = [next_reference(db, "IDR", 2028) for _ in range(2)]
+        made += [next_reference(db, "REL", 2028), next_reference(db, "IDR", 2029)]
+        db.execute("UPDATE reference_counters SET last = 9999 WHERE prefix = 'IDR' AND year = 2028")
+        made.append(next_reference(db, "IDR", 2028))
+    assert made == [
+        "IDR-2028-0001",
+        "IDR-2028-0002",
+        "REL-2028-0001",
+        "IDR-2029-0001",
+        "IDR-2028-10000",
+    ]
+
+
+def test_what_a_case_stores_and_when(db):
+    new = []
+    stored = store_case(
+        db,
+        kind="report",
+        secret="secret",
+        submission_key=KEY,
+        case={"service_code": "illicit-discharge", "address": "Main Street"},
+        details=REPORT,
+        photo_ids=[],
+        now=NOW,
+        on_new=lambda: new.append(1),
+    )
+    assert (stored.case_id, stored.reference, stored.created) == (1, "IDR-2028-0001", True)
+    case = db["cases"].get(stored.case_id)
+    stamp = "2028-02-29T00:30:00-05:00"
+    assert (case["kind"], case["status"], case["submission_key"]) == ("report", "received", KEY)
+    assert case["received_at"] == case["updated_at"] == case["public_changed_at"] == stamp
+    assert case["submission_digest"] == digest(
+        {
+            "case": {"service_code": "illicit-discharge", "address": "Main Street"},
+            "details": REPORT,
+            "photos": [],
+        }
+    )
+    again = store_case(
+        db,
+        kind="report",
+        secret="secret",
+        submission_key=KEY,
+        case={"service_code": "illicit-discharge", "address": "Main Street"},
+        details=REPORT,
+        photo_ids=[],
+        now=NOW,
+        on_new=lambda: new.append(2),
+    )
+    assert new == [1], "spent for the new case only"
+    assert (again.case_id, again.created) == (1, False)
+
+
+def test_a_fingerprint_is_the_content_whatever_its_order():
+    assert digest({"a": 1, "b": [1, 2]}) == digest({"b": [1, 2], "a": 1})
+    assert digest({"a": 1}) != digest({"a": 2}) and digest({"a": "é"}) != digest({"a": "e"})
+    assert len(new_submission_key()) == 24 and new_submission_key() != new_submission_key()
+
+
+def test_a_resent_form_with_its_photos_uploaded_again_is_the_same_form(db):
+    pending(db, "a" * 20, sha="same photo")
+    first = store(db, photo_ids=["a" * 20])
+    pending(db, "b" * 20, sha="same photo")  # uploaded again: a new id, the same content
+    pending(db, "c" * 20, sha="removed before sending")
+    again = store(db, photo_ids=["b" * 20])
+    assert (again.case_id, again.created) == (first.case_id, False)
+    assert db.execute("SELECT count(*) FROM photos").fetchone() == (1,)
+    assert db.execute("SELECT count(*) FROM pending_photos").fetchone() == (0,), "forgotten"
+    pending(db, "d" * 20, sha="another photo")
+    with pytest.raises(DuplicateSubmission):
+        store(db, photo_ids=["d" * 20])
+
+
+def test_an_unregistered_kind_is_refused_before_anything_is_written(db):
+    with pytest.raises(UnknownKind):
+        store(db, kind="yard_waste")
+    assert db.execute("SELECT count(*) FROM reference_counters").fetchone() == (0,)
+
+
+def test_photos_of_forms_never_sent_go_once_a_day_old_to_the_second(db):
+    day = dt.timedelta(days=1)
+    for name, age in (
+        ("younger", day - dt.timedelta(seconds=1)),
+        ("a-day", day),
+        ("older", day + dt.timedelta(seconds=1)),
+    ):
+        photo = name.ljust(20, "x")
+        pending(db, photo, key=photo.ljust(24, "k"))
+        db.execute(
+            "UPDATE pending_photos SET created_at = ? WHERE id = ?",
+            [(NOW - age).isoformat(), photo],
+        )
+    assert delete_abandoned_photos(db, NOW) == 1
+    left = sorted(row[0].rstrip("x") for row in db.execute("SELECT id FROM pending_photos"))
+    assert left == ["a-day", "younger"]
+
+
+def test_what_each_refusal_tells_the_person():
+    assert StorageError().message == "This form could not be stored."
+    assert PhotoExpired("p").message == "A photo could not be kept. Please attach it again."
+    assert DuplicateSubmission("IDR-2028-0007").message == (
+        "This form was already sent as IDR-2028-0007. Open a new form to send another."
+    )

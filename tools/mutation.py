@@ -33,9 +33,7 @@ MODULES = {
     "notification-records": (["portal/notification/records.py"],
                              ["tests/test_notify.py", "tests/test_outbox.py"]),
     "intake-storage": (["portal/intake/storage.py", "portal/core/cases.py"],
-                       ["tests/test_storage.py", "tests/test_portal_safety.py",
-                        "tests/test_report.py", "tests/test_submission_cost.py",
-                        "tests/test_outbox.py"]),
+                       ["tests/test_storage.py"]),
     "mail-outbox": (["portal/mail/outbox.py", "portal/mail/courier.py"], ["tests/test_outbox.py"]),
     "staff-sign-in": (
         ["portal/staff/auth.py", "portal/staff/second_factor.py", "portal/staff/totp.py"],

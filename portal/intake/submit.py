@@ -12,6 +12,7 @@ typed. A new public form describes itself in a `Submission` and calls it:
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -85,17 +86,23 @@ class Submission:
             form.photos.errors = photo_errors
             return self.redisplay(form, photos)
         case, details = fields(form)
-        return self.store(form, photos, case, details)
+        return self.store(form, photos, case, details, local_now())
 
     def store(
-        self, form: PublicForm, photos: Photos, case: dict[str, Any], details: dict[str, Any]
+        self,
+        form: PublicForm,
+        photos: Photos,
+        case: dict[str, Any],
+        details: dict[str, Any],
+        now: dt.datetime,
     ) -> ResponseReturnValue:
-        """Store a valid form once and answer (a form of several steps calls this at its
-        last): the form again if a kept photo is gone, the "already sent" page if its key
-        was used for a different form."""
+        """Store a valid form once, received at `now` (the moment its details were worked
+        out at), and answer (a form of several steps calls this at its last): the form
+        again if a kept photo is gone, the "already sent" page if its key was used for a
+        different form."""
         try:
             stored = store_submission(
-                form, photos, kind=self.kind, case=case, details=details, now=local_now()
+                form, photos, kind=self.kind, case=case, details=details, now=now
             )
         except PhotoExpired as error:
             form.photos.errors = [error.message]
