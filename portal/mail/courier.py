@@ -122,6 +122,7 @@ class Courier:
             self.sending = True
             self.wake.clear()
             if watch.stop.is_set():
+                self.sending = False
                 break
             # Only the round runs the jobs: what a wake-up is for (the mail just queued)
             # goes out at once, never behind the day's digest.
