@@ -212,8 +212,10 @@ def shape(db, table: str) -> dict:
         for index in db.execute(f"PRAGMA index_list({table})")
         if index[2]
     ]
+    known = {"id", "position", *PHOTO, *(column for column, _ in owners)}
     return {
         "photo": {name: columns.get(name) for name in PHOTO},
+        "more": [name for name in columns if name not in known],
         "owners": owners,
         "position": columns.get("position"),
         "unique": unique,
@@ -222,21 +224,22 @@ def shape(db, table: str) -> dict:
 
 
 @pytest.mark.parametrize(
-    ("table", "owner"),
+    ("table", "owner", "more"),
     [
-        ("photos", ("case_id", "cases")),
-        ("inspection_photos", ("inspection_id", "inspections")),
-        ("outfall_photos", ("outfall_id", "outfalls")),
-        ("screening_photos", ("screening_id", "screenings")),
-        ("made_now", ("thing_id", "things")),
+        ("photos", ("case_id", "cases"), []),
+        ("inspection_photos", ("inspection_id", "inspections"), []),
+        ("outfall_photos", ("outfall_id", "outfalls"), ["added_at", "added_by"]),
+        ("screening_photos", ("screening_id", "screenings"), []),
+        ("made_now", ("thing_id", "things"), []),
     ],
 )
-def test_every_photo_table_has_the_one_shape(db, table, owner):
+def test_every_photo_table_has_the_one_shape(db, table, owner, more):
     if table == "made_now":
         db.execute("CREATE TABLE things (id INTEGER PRIMARY KEY)")
         db.execute(photo_table("made_now", "thing_id", "things"))
     assert shape(db, table) == {
         "photo": PHOTO,
+        "more": more,
         "owners": [owner],
         "id": ("INTEGER", 0, None),
         "position": ("INTEGER", 1, None),
@@ -381,6 +384,7 @@ def test_photos_of_forms_never_sent_go_once_a_day_old_to_the_second(db):
 def test_what_each_refusal_tells_the_person():
     assert StorageError().message == "This form could not be stored."
     assert PhotoExpired("p").message == "A photo could not be kept. Please attach it again."
+    assert str(PhotoExpired("p" * 20)) == "p" * 20, "a logged refusal names the photo"
     assert DuplicateSubmission("IDR-2028-0007").message == (
         "This form was already sent as IDR-2028-0007. Open a new form to send another."
     )
