@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import smtplib
 import threading
 import time
 
+import pytest
 from crashload import Gunicorn, Resident, Tally, free_port, portal_env
 from flask.testing import FlaskClient
 from helpers import database, open_form, report_data
@@ -314,3 +316,22 @@ def test_a_claim_older_than_15_minutes_is_sent_again_and_a_younger_one_is_left(a
         rows = dict(conn.execute("SELECT id, status FROM outbox"))
     assert rows == {crashed: "sent", busy: "sending"}
     assert [m["To"] for m in mail_server.messages] == ["claimed-16@example.test"]
+
+
+@pytest.mark.parametrize(
+    ("error", "final"),
+    [
+        (smtplib.SMTPRecipientsRefused({"a@x.test": (500, b"no"), "b@x.test": (550, b"no")}), True),
+        (
+            smtplib.SMTPRecipientsRefused({"a@x.test": (499, b"later"), "b@x.test": (550, b"no")}),
+            False,
+        ),
+        (smtplib.SMTPDataError(500, b"refused"), True),
+        (smtplib.SMTPDataError(499, b"later"), False),
+        (smtplib.SMTPServerDisconnected("gone"), False),
+    ],
+)
+def test_only_an_answer_of_500_or_more_for_every_address_is_a_refusal_for_good(error, final):
+    from portal.mail.outbox import _permanent
+
+    assert _permanent(error) is final
