@@ -180,17 +180,6 @@ def test_errors_are_shown_next_to_each_field_with_the_typed_value_kept(
     assert rows(app, "SELECT id FROM cases") == []
 
 
-def test_the_already_sent_page_speaks_the_language_the_report_was_sent_in(app, client):
-    hidden = open_form(client, "/report/?lang=es")
-    client.post("/report/", data={**hidden, **report_data()})
-    response = client.post("/report/", data={**hidden, **report_data(description="Otra")})
-    assert response.status_code == 409
-    text = " ".join(re.sub(r"<[^>]+>", " ", response.text).split())
-    assert "Este reporte ya se envió como IDR-2026-0001 , el" in text
-    assert "No hicimos un segundo reporte con él." in text
-    assert "Start a new report" not in text and "report was already" not in text
-
-
 def test_photos_already_uploaded_are_kept_when_the_form_has_errors(app, client):
     hidden = open_form(client)
     first = client.post(
