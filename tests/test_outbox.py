@@ -14,7 +14,7 @@ from helpers import database, open_form, report_data
 from mailserver import MailServer, body, wait_for
 
 from portal.mail import courier
-from portal.mail.outbox import mail, send_pending
+from portal.mail.outbox import send_pending
 
 
 def outbox(app):
@@ -337,51 +337,3 @@ def test_only_an_answer_of_500_or_more_for_every_address_is_a_refusal_for_good(e
     from portal.mail.outbox import _permanent
 
     assert _permanent(error) is final
-
-
-def test_the_portal_signs_in_to_a_server_that_asks_for_it(app, client, mail_server):
-    from aiosmtpd.controller import Controller
-    from aiosmtpd.smtp import AuthResult
-
-    signed_in = []
-
-    def authenticator(server, session, envelope, mechanism, data):
-        signed_in.append((data.login, data.password))
-        return AuthResult(success=True)
-
-    guarded = Controller(
-        mail_server.recorder,
-        hostname="127.0.0.1",
-        port=free_port(),
-        authenticator=authenticator,
-        auth_require_tls=False,
-    )
-    guarded.start()
-    try:
-        app.config.update(MAIL_PORT=guarded.port, MAIL_USERNAME="portal", MAIL_PASSWORD="s3cret")
-        mail.init_app(app)  # Flask-Mail reads its settings when bound
-        submit(client)
-        assert len(mail_server.messages) == 2
-    finally:
-        guarded.stop()
-    assert signed_in == [(b"portal", b"s3cret")], "one connection for the batch, signed in once"
-
-
-def test_a_server_that_never_answers_gives_up_after_the_mail_timeout(app, client, mail_server):
-    """A server that takes the connection and says nothing would hold the courier for good
-    without MAIL_TIMEOUT: the mail stays queued, the courier is free again."""
-    import socket
-
-    with socket.socket() as silent:
-        silent.bind(("127.0.0.1", 0))
-        silent.listen()
-        app.config.update(MAIL_PORT=silent.getsockname()[1], MAIL_TIMEOUT=1)
-        mail.init_app(app)  # Flask-Mail reads its settings when bound
-        submit(client)  # returns once the courier is idle again
-        assert statuses(app) == ["queued", "queued"]
-    assert "timed out" in (outbox_errors(app)[0] or "")
-
-
-def outbox_errors(app) -> list[str | None]:
-    with database(app.config["DATABASE"]) as conn:
-        return [row[0] for row in conn.execute("SELECT last_error FROM outbox ORDER BY id")]

@@ -34,7 +34,8 @@ MODULES = {
                              ["tests/test_notify.py", "tests/test_outbox.py"]),
     "intake-storage": (["portal/intake/storage.py", "portal/core/cases.py"],
                        ["tests/test_storage.py"]),
-    "mail-outbox": (["portal/mail/outbox.py"], ["tests/test_outbox.py"]),
+    "mail-outbox": (["portal/mail/outbox.py"],
+                    ["tests/test_outbox.py", "tests/test_outbox_smtp.py"]),
     "staff-sign-in": (
         ["portal/staff/auth.py", "portal/staff/second_factor.py", "portal/staff/totp.py"],
         ["tests/test_staff_access.py", "tests/test_second_factor.py"]),
