@@ -79,7 +79,7 @@ staff-add: $(STAMP) $(COMPILED) local-key
 	@test -n "$(NAME)" || { echo "Name the account: make staff-add NAME=smo [EMAIL=smo@example.org]"; exit 2; }
 	$(LOCAL_SETTINGS) $(BIN)/flask --app portal staff add '$(NAME)' $(if $(EMAIL),--email '$(EMAIL)')
 
-# Any admin command with those settings: make flask ARGS="staff list", ARGS="outbox send".
+# Any admin command with those settings: make flask ARGS="staff list", ARGS="outbox status".
 flask: $(STAMP) $(COMPILED) local-key
 	$(LOCAL_SETTINGS) $(BIN)/flask --app portal $(ARGS)
 

@@ -1,10 +1,9 @@
 """Where a text report's time goes: cProfile over a resident's round (GET the form, POST
 it), through the test client in this process, and in a gunicorn worker under load.
 
-`python -m bench profile` prints the top ten functions by their own time for each. In the
-test-client run the mail is written and sent inline (OUTBOX_DELIVERY=inline), so the
-courier's work, which shares the worker's CPU after the response, is counted too; under
-gunicorn only the requests are profiled.
+`python -m bench profile` prints the top ten functions by their own time for each. Both
+profile the requests alone: the mail is written and sent by the courier, a thread of its
+own that cProfile does not follow.
 """
 
 from __future__ import annotations
@@ -52,11 +51,10 @@ def in_process(rounds: int = 200) -> None:
 
     (ROOT / "instance").mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="bench-", dir=ROOT / "instance") as folder:
-        # Mail is written inline, into a folder: its composing counts, an SMTP server's
-        # answers (waits, not work) do not.
+        # Mail is written into a folder by the courier's thread, beside the requests.
         app = create_app({"DATABASE": str(Path(folder) / "profile.sqlite3"),
                           "MAIL_FOLDER": str(Path(folder) / "mail"), "SMO_EMAIL": "smo@bench.test",
-                          "RATELIMIT_ENABLED": False, "OUTBOX_DELIVERY": "inline"})  # fmt: skip
+                          "RATELIMIT_ENABLED": False})  # fmt: skip
         app.logger.disabled = True  # one line per message written
         client = app.test_client()
 

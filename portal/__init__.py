@@ -14,7 +14,6 @@ from flask_wtf.csrf import CSRFProtect
 
 from content_model.check import load_checked
 from content_model.theme import TEMPLATES
-from portal import staff_found  # noqa: F401  (a kind of case and its page: by importing it)
 from portal.core.backup import init_backup
 from portal.core.db import init_db
 from portal.core.deadlines import BusinessCalendar
@@ -29,6 +28,7 @@ from portal.outfalls import init_outfalls
 from portal.report import init_report
 from portal.screening import init_screening
 from portal.staff import init_staff
+from portal.staff_found import init_staff_found
 from portal.status import init_status
 from portal.trackdown import init_trackdown
 from portal.web.errors import init_errors, init_request_checks
@@ -102,6 +102,7 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     init_intake(app)
     # Before CSRF: an anonymous request to /staff/ gets the sign-in page, whatever it posts.
     init_staff(app)
+    init_staff_found(app)
     init_enforcement(app)
     csrf.init_app(app)
     init_report(app)

@@ -17,7 +17,7 @@ import pytest
 from flask import Flask
 from helpers import serving
 from made_once import share_checked_packs, share_compiled_templates
-from mailserver import MailServer, wait_for
+from mailserver import MailServer, SettlingClient, wait_for
 
 from content_model.loader import load_content
 from portal import create_app as create_portal
@@ -59,6 +59,11 @@ def checked_packs():
     with pytest.MonkeyPatch.context() as patch:
         share_checked_packs(patch)
         yield
+
+
+# Mail leaves the portal one way, through each worker's courier thread, in the tests too: a
+# test client's request returns once the couriers have sent what it queued.
+Flask.test_client_class = SettlingClient
 
 
 @pytest.fixture(autouse=True)
@@ -132,8 +137,6 @@ def portal_settings(folder: Path, build: Path, mail_server: MailServer) -> dict:
         "SMO_EMAIL": "smo@village.test",
         "PUBLIC_URL": "https://portal.village.test",
         "RATELIMIT_ENABLED": False,
-        # Mail goes out before the response, so a test can look in the inbox at once.
-        "OUTBOX_DELIVERY": "inline",
         # The test client speaks plain http, which would never send a Secure cookie back.
         "SESSION_COOKIE_SECURE": False,
     }

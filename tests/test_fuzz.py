@@ -75,7 +75,6 @@ def fuzz_app(tmp_path):
             "SMO_EMAIL": "smo@village.test",
             "PUBLIC_URL": "https://portal.village.test",
             "RATELIMIT_ENABLED": False,
-            "OUTBOX_DELIVERY": "inline",
             "SESSION_COOKIE_SECURE": False,
         }
     )

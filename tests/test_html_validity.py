@@ -104,8 +104,10 @@ def case_desk_pages(app, client) -> dict:
     pages["staff-confirm-duplicate"] = client.get(f"/staff/cases/{second}/duplicate?of={first}")
     save_case(client, second, status="duplicate", duplicate_of=first)
     with app.app_context():
+        # Read to the end: a statement left open would hold its connection's read snapshot
+        # while the courier writes, and that connection's next write would find it locked.
         ack = get_db().execute("SELECT body_text FROM outbox WHERE recipient = 'sam@x.test'")
-        status_url = re.search(r"https?://[^/]+(/status/[\w-]+/)", ack.fetchone()[0]).group(1)
+        status_url = re.search(r"https?://[^/]+(/status/[\w-]+/)", ack.fetchall()[0][0]).group(1)
     pages["status-of-a-duplicate"] = client.get(status_url)
     save_case(client, 1, status="investigating", follow_up_on="2026-11-01", note="n")
     pages["staff-case-conflict"] = client.post("/staff/cases/1/", data={

@@ -8,18 +8,24 @@ import datetime as dt
 import re
 
 import pytest
-from flask import render_template
-from helpers import sign_in
+from flask import Blueprint, redirect, render_template, url_for
+from helpers import hidden_fields, sign_in
 from jinja2 import ChoiceLoader, DictLoader
 from sqlite_utils import Migrations
+from wtforms import StringField, TextAreaField
+from wtforms.validators import DataRequired
 
 from portal import create_app
 from portal.core import kinds
+from portal.core.cases import new_submission_key
+from portal.core.clock import local_now
 from portal.core.db import get_db, transaction
 from portal.core.kinds import Kind, KindError, UnknownKind
+from portal.intake.forms import PublicForm
 from portal.intake.storage import store_case
+from portal.intake.submit import Submission
 from portal.mail import outbox
-from portal.mail.courier import sweep_and_send
+from portal.web.routes import declare
 
 own_migrations = Migrations("throwaway")
 
@@ -45,9 +51,14 @@ def _status_page(db, case, token):
 
 TEMPLATES = {
     "throwaway_status.html": "<p>{{ case.reference }}: {{ details.what }}</p>",
-    "throwaway_case.html": "<h2>Erosion</h2><p>Builder: {{ details.builder }}</p>",
-    "throwaway_print.html": "<p>Printed builder: {{ details.builder }}</p>",
-    "throwaway_queue.html": "Mud from {{ details.builder }}",
+    # Its staff partials, where every kind's are: staff/kinds/<key>_{case,print,queue}.html.
+    "staff/kinds/throwaway_case.html": "<h2>Erosion</h2><p>Builder: {{ details.builder }}</p>",
+    "staff/kinds/throwaway_print.html": "<p>Printed builder: {{ details.builder }}</p>",
+    "staff/kinds/throwaway_queue.html": "Mud from {{ details.builder }}",
+    "erosion.html": "{{ 'Expired. ' if expired }}<form>{{ form.csrf_token }}"
+    "{{ form.submission_key }}{{ form.kept_photos }}{{ form.builder }}{{ form.what }}"
+    "{% for field in form if field.errors %}{{ field.name }}: {{ field.errors[0] }} "
+    "{% endfor %}</form>",
 }
 
 THROWAWAY = Kind(
@@ -62,13 +73,59 @@ THROWAWAY = Kind(
     rank=90,
     queue_mail=_mail,
     status_page=_status_page,
-    case_partial="throwaway_case.html",
-    print_partial="throwaway_print.html",
-    queue_partial="throwaway_queue.html",
     export_columns=(("Builder or company", lambda row: row["builder"]),),
     search_columns=(("Builder or company", "builder"),),
     migrations=own_migrations,
+    public_words=kinds.PublicWords(
+        sent="This complaint was already sent.",
+        sent_as="This complaint was already sent as %(reference)s, on %(when)s",
+        nothing_new="No second complaint was made from it.",
+        tell_more="Call %(office)s at %(number)s to add to it, or send a new complaint.",
+        follow="Follow your complaint here.",
+        another="Mud somewhere else?",
+        start="Start a new complaint",
+        form="erosion.form",
+    ),
 )
+
+
+class ErosionForm(PublicForm):
+    builder = StringField("Builder or company", validators=[DataRequired()])
+    what = TextAreaField("What you saw", validators=[DataRequired()])
+
+
+def _erosion_form() -> ErosionForm:
+    return ErosionForm(clock=local_now)
+
+
+def _redisplay(form, photos, expired=False):
+    return render_template("erosion.html", form=form, expired=expired), 400 if expired else 422
+
+
+# A public form of the throwaway kind, in the few lines the shared sending asks for.
+EROSION = Submission(
+    "throwaway",
+    form=_erosion_form,
+    redisplay=_redisplay,
+    sent=lambda stored: redirect(url_for("status.show", token=stored.token), code=303),
+)
+erosion = Blueprint("erosion", __name__, url_prefix="/erosion")
+
+
+@erosion.route("/", methods=["GET"])
+def form():
+    form = ErosionForm(formdata=None, clock=local_now)
+    form.submission_key.data = new_submission_key()
+    return render_template("erosion.html", form=form, expired=False)
+
+
+@erosion.route("/", methods=["POST"])
+@declare(on_expired=lambda: EROSION.expired())
+def submit():
+    case = {"service_code": "construction", "address": "12 Elm Street"}
+    return EROSION.submit(
+        lambda form: (case, {"builder": form.builder.data, "what": form.what.data})
+    )
 
 
 @pytest.fixture
@@ -80,10 +137,13 @@ def throwaway(tmp_path, build, mail_server):
             "TESTING": True, "DATABASE": str(tmp_path / "portal.sqlite3"), "SITE_DIR": str(build),
             "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": mail_server.port, "MAIL_TIMEOUT": 5,
             "SMO_EMAIL": "smo@village.test", "PUBLIC_URL": "https://portal.village.test",
-            "RATELIMIT_ENABLED": False, "OUTBOX_DELIVERY": "inline",
+            "RATELIMIT_ENABLED": False,
             "SESSION_COOKIE_SECURE": False,
         })  # fmt: skip
         app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, DictLoader(TEMPLATES)])
+        # As a package's init_*() would, before the app reads what its routes declare.
+        app.register_blueprint(erosion)
+        app.extensions.pop("declarations")
         yield app
     finally:
         kinds.unregister("throwaway")
@@ -104,9 +164,8 @@ def test_a_kind_added_through_the_registry_alone_is_filed_and_found_everywhere(
 ):
     stored = _file(throwaway)
     assert stored.reference == "CSC-2026-0001"
-    # Its mail goes out through the shared outbox, by its own descriptor.
-    with throwaway.app_context():
-        sweep_and_send(throwaway, get_db())
+    # Its mail goes out through the shared outbox and the courier, by its own descriptor.
+    throwaway.extensions["courier"].kick()
     assert [m["Subject"] for m in mail_server.to("smo@village.test")] == [
         "New erosion complaint CSC-2026-0001"
     ]
@@ -205,3 +264,28 @@ def test_the_staff_spreadsheet_has_no_heading_twice(app):
         headings = [heading for heading, _ in csv_columns()]
     assert len(headings) == len(set(headings)) > 40
     assert "Discharge eliminated on" in headings
+
+
+def test_a_new_public_form_sends_through_the_shared_steps_in_its_own_words(throwaway):
+    """The form's errors, storing it once, the "already sent" page in its kind's words (not
+    a report's), and the form again after its CSRF token expired, all from `Submission`."""
+    client = throwaway.test_client()
+    typed = {**hidden_fields(client.get("/erosion/").text), "builder": "Hilltop Builders"}
+    missing = client.post("/erosion/", data=typed)
+    assert missing.status_code == 422 and "what: This field is required." in missing.text
+    sent = client.post("/erosion/", data={**typed, "what": "Mud on Elm Street"})
+    assert sent.status_code == 303 and sent.headers["Location"].startswith("/status/")
+    assert client.post("/erosion/", data={**typed, "what": "Mud on Elm Street"}).status_code == 303
+    changed = client.post("/erosion/", data={**typed, "what": "Mud and gravel"})
+    assert changed.status_code == 409
+    page = " ".join(changed.text.split())
+    assert 'This complaint was already sent as <strong class="reference-inline">CSC-' in page
+    assert "No second complaint was made from it." in page
+    assert '<a href="/erosion/">Start a new complaint</a>' in page
+    assert f'href="{sent.headers["Location"]}"' in page
+    assert "report" not in page.split("<main")[1].lower()
+    with throwaway.app_context():
+        assert get_db().execute("SELECT count(*) FROM cases").fetchone() == (1,)
+    stale = client.post("/erosion/", data={**typed, "csrf_token": "stale", "what": "More mud"})
+    assert stale.status_code == 400 and stale.text.startswith("Expired. ")
+    assert "\r\nMore mud</textarea>" in stale.text, "what was typed, kept"

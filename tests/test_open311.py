@@ -402,7 +402,7 @@ def test_the_request_is_in_the_staff_queue_and_closes_with_its_public_update(
     # The officer's own portal on the same database file.
     app = create_app({"TESTING": True, "DATABASE": str(portal.database), "RATELIMIT_ENABLED": False,
                       "SESSION_COOKIE_SECURE": False, "MAIL_SUPPRESS_SEND": True,
-                      "MAIL_FOLDER": str(tmp_path / "mail"), "OUTBOX_DELIVERY": "inline"})  # fmt: skip
+                      "MAIL_FOLDER": str(tmp_path / "mail")})  # fmt: skip
     client = app.test_client()
     sign_in(client, app, username="officer")
     queue = client.get("/staff/")
@@ -526,27 +526,6 @@ def test_reads_are_rate_limited_per_address_in_the_api_format(tmp_path):
     assert [a.status_code for a in answers] == [200, 200, 200, 429]
     assert answers[-1].content_type == "text/xml; charset=utf-8"
     assert b"<errors><error><code>429</code>" in answers[-1].data
-
-
-def test_cases_whose_status_is_not_listed_are_not_shown(tmp_path, monkeypatch):
-    from portal.core import statuses
-    from portal.core.db import get_db
-    from portal.open311.keys import add_key
-
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3"),
-                      "RATELIMIT_ENABLED": False, "MAIL_SUPPRESS_SEND": True,
-                      "MAIL_FOLDER": str(tmp_path / "mail"), "OUTBOX_DELIVERY": "inline"})  # fmt: skip
-    with app.app_context():
-        key = add_key(get_db(), "hider")
-    client = app.test_client()
-    answer = client.post("/open311/v2/requests.json", data=report(api_key=key))
-    reference = answer.json[0]["service_request_id"]
-    assert client.get(f"/open311/v2/requests/{reference}.json").status_code == 200
-    # A status staff use to hide a case (spam, say) is not listed anywhere.
-    hidden = statuses.STATUSES["received"]._replace(listed=False)
-    monkeypatch.setitem(statuses.STATUSES, "received", hidden)
-    assert client.get(f"/open311/v2/requests/{reference}.json").status_code == 404
-    assert reference not in client.get("/open311/v2/requests.json").text
 
 
 def test_discovery_without_a_public_address_names_the_requests_own(tmp_path):

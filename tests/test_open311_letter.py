@@ -51,7 +51,7 @@ def staff(portal, tmp_path):
     """The officer's own portal on the gunicorn's database file, signed in."""
     app = create_app({"TESTING": True, "DATABASE": str(portal.database), "RATELIMIT_ENABLED": False,
                       "SESSION_COOKIE_SECURE": False, "MAIL_SUPPRESS_SEND": True,
-                      "MAIL_FOLDER": str(tmp_path / "mail"), "OUTBOX_DELIVERY": "inline"})  # fmt: skip
+                      "MAIL_FOLDER": str(tmp_path / "mail")})  # fmt: skip
     client = app.test_client()
     sign_in(client, app, username=f"officer{time.monotonic_ns()}")
     return SimpleNamespace(app=app, client=client)
@@ -296,7 +296,7 @@ def test_a_retry_after_ten_minutes_is_a_new_report(tmp_path):
     now = [dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)]
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3"),
                       "RATELIMIT_ENABLED": False, "MAIL_SUPPRESS_SEND": True,
-                      "MAIL_FOLDER": str(tmp_path / "mail"), "OUTBOX_DELIVERY": "inline",
+                      "MAIL_FOLDER": str(tmp_path / "mail"),
                       "CLOCK": lambda: now[0]})  # fmt: skip
     with app.app_context():
         key = add_key(get_db(), "retrier")

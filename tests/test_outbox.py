@@ -3,19 +3,33 @@
 from __future__ import annotations
 
 import datetime as dt
+import smtplib
 import threading
 import time
 
+import pytest
 from crashload import Gunicorn, Resident, Tally, free_port, portal_env
+from flask.testing import FlaskClient
 from helpers import database, open_form, report_data
 from mailserver import MailServer, body, wait_for
 
+from portal.mail import courier
 from portal.mail.outbox import send_pending
 
 
 def outbox(app):
+    """The outbox as it stands (after a test client's request: once the courier is done)."""
     with database(app.config["DATABASE"]) as conn:
         return conn.execute("SELECT recipient, status, attempts FROM outbox ORDER BY id").fetchall()
+
+
+def statuses(app) -> list[str]:
+    return [status for _, status, _ in outbox(app)]
+
+
+def plain_client(app) -> FlaskClient:
+    """A client whose requests return with their response, not waiting for the courier."""
+    return FlaskClient(app, app.response_class, use_cookies=True)
 
 
 def submit(client, **overrides):
@@ -24,20 +38,45 @@ def submit(client, **overrides):
     return response
 
 
-def test_with_smtp_down_reports_are_stored_and_mail_waits(app, client, mail_server):
+def test_with_smtp_down_reports_are_stored_and_mail_waits(app, client, mail_server, monkeypatch):
+    # The courier's round, every minute in production, comes every fifth of a second here.
+    monkeypatch.setattr(courier, "ROUND_SECONDS", 0.2)
     mail_server.stop()
     for _ in range(3):
         page = client.get(submit(client).headers["Location"])
         assert "Report received" in page.text
-    assert [status for _, status, _ in outbox(app)] == ["queued"] * 6
-    # The server comes back on the same port; the queued mail goes out once each.
+    assert statuses(app) == ["queued"] * 6
+    # The server comes back on the same port; the next round sends the queued mail once each.
     mail_server.start()
-    result = app.test_cli_runner().invoke(args=["outbox", "send"])
-    assert "sent 6, failed 0, still queued 0" in result.output
+    wait_for(lambda: statuses(app) == ["sent"] * 6, timeout=30)
     assert len(mail_server.messages) == 6
     assert len(mail_server.to("smo@village.test")) == 3
-    app.test_cli_runner().invoke(args=["outbox", "send"])
+    app.extensions["courier"].kick()
     assert len(mail_server.messages) == 6, "nothing is sent twice"
+
+
+def test_the_same_mail_queued_again_after_it_was_sent_goes_out_once(app, client, mail_server):
+    """Two couriers may write a case's mail at once (two workers' rounds): the outbox holds
+    one message per case, purpose and recipient, so a second writing after the first was
+    sent queues nothing and nobody is mailed twice."""
+    from portal.core.cases import status_token
+    from portal.core.db import get_db
+    from portal.mail.compose import queue_case_mail
+    from portal.mail.outbox import enqueue
+
+    submit(client)
+    assert outbox(app) == [("smo@village.test", "sent", 1), ("pat@example.test", "sent", 1)]
+    with app.test_request_context():
+        db = get_db()
+        (key,) = db.execute("SELECT submission_key FROM cases WHERE id = 1").fetchone()
+        queue_case_mail(db, 1, status_token(app.secret_key, key))
+        again = {"case_id": 1, "purpose": "ack", "recipient": "pat@example.test"}
+        assert enqueue(db, **again, subject="Again", text="Again") is False
+        other = {**again, "purpose": "update-1"}
+        assert enqueue(db, **other, subject="News", text="News") is True
+    app.extensions["courier"].kick()
+    assert [m["Subject"] for m in mail_server.messages][2:] == ["News"]
+    assert outbox(app)[:2] == [("smo@village.test", "sent", 1), ("pat@example.test", "sent", 1)]
 
 
 def test_a_rejected_recipient_is_marked_failed_not_retried(app, client, mail_server):
@@ -70,12 +109,18 @@ def test_without_a_mail_server_messages_are_written_to_a_folder(tmp_path, build)
     assert "New illicit discharge report IDR-" in (folder / files[0]).read_text()
 
 
-def test_in_the_background_mail_goes_out_without_holding_the_request(app, client, mail_server):
-    app.config["OUTBOX_DELIVERY"] = "background"
-    submit(client)
-    wait_for(lambda: len(mail_server.messages) == 2)
-    # The server has the messages a moment before the courier marks them sent.
-    wait_for(lambda: [status for _, status, _ in outbox(app)] == ["sent", "sent"])
+def test_the_person_is_answered_while_the_mail_server_is_still_taking_the_mail(app, mail_server):
+    gate = mail_server.recorder.gate = threading.Event()  # the server holds each message
+    try:
+        response = submit(plain_client(app))
+        assert response.status_code == 303
+        # The courier holds the first message at the server; the answer has gone already.
+        wait_for(lambda: "sending" in statuses(app))
+        assert mail_server.recorder.messages == []
+    finally:
+        gate.set()
+    assert len(mail_server.messages) == 2
+    assert statuses(app) == ["sent", "sent"]
 
 
 def test_a_stopping_worker_finishes_the_message_in_hand_and_claims_no_more(tmp_path):
@@ -166,8 +211,11 @@ def test_the_sweep_deletes_photos_of_forms_never_sent_after_a_day(app, content):
                 "id": name, "submission_key": f"key-{name}", "filename": "a.jpg",
                 "content_type": "image/jpeg", "width": 1, "height": 1, "sha256": "x",
                 "data": b"x", "created_at": stamp.isoformat(timespec="seconds")})  # fmt: skip
-        sweep_and_send(app, db)
+        sweep_and_send(app, db, jobs=False)  # a wake-up after a commit: the mail alone
+        kept = sorted(row[0] for row in db.execute("SELECT id FROM pending_photos"))
+        sweep_and_send(app, db)  # the round
         left = [row[0] for row in db.execute("SELECT id FROM pending_photos")]
+    assert kept == ["fresh", "old", "old-utc"]
     assert left == ["fresh"]
 
 
@@ -175,9 +223,8 @@ def test_a_message_that_cannot_finish_in_time_is_released_for_the_next_sender(
     app, client, mail_server
 ):
     mail_server.recorder.delay = 3.0  # longer than the courier is given to finish
-    app.config["OUTBOX_DELIVERY"] = "background"
-    submit(client)
-    wait_for(lambda: "sending" in [status for _, status, _ in outbox(app)])
+    submit(plain_client(app))
+    wait_for(lambda: "sending" in statuses(app))
     courier = app.extensions["courier"]
     thread = courier.thread
     courier.stop(timeout=0.5)
@@ -200,7 +247,6 @@ def test_a_worker_that_dies_after_the_commit_loses_no_mail(app, client, mail_ser
 
         def kick(self) -> None: ...
 
-    app.config["OUTBOX_DELIVERY"] = "background"
     app.extensions["courier"] = Dead()
     location = submit(client).headers["Location"]
     token = location.rstrip("/").rsplit("/", 1)[1]
@@ -210,13 +256,13 @@ def test_a_worker_that_dies_after_the_commit_loses_no_mail(app, client, mail_ser
         assert conn.execute("SELECT mail_queued_at FROM cases").fetchall() == [(None,)]
 
     # The next worker (a new process on the same database file and settings).
-    restarted = create_app({**app.config, "OUTBOX_DELIVERY": "background"})
+    restarted = create_app(dict(app.config))
     restarted.extensions["courier"].kick()
     wait_for(lambda: len(mail_server.messages) == 2)
     assert sorted(m["To"] for m in mail_server.messages) == ["pat@example.test", "smo@village.test"]
     ack = mail_server.to("pat@example.test")[0]
     assert f"https://portal.village.test/status/{token}/" in body(ack)
-    wait_for(lambda: [status for _, status, _ in outbox(app)] == ["sent", "sent"])
+    assert statuses(app) == ["sent", "sent"]
 
 
 def test_a_try_later_answer_keeps_the_mail_queued_until_it_is_taken(app, client, mail_server):
@@ -236,7 +282,7 @@ def test_a_try_later_answer_keeps_the_mail_queued_until_it_is_taken(app, client,
 
 
 def test_a_server_that_keeps_saying_try_later_is_given_20_tries(app, client, mail_server):
-    submit(client, contact_email="busy@example.test")  # the first try, with the request
+    submit(client, contact_email="busy@example.test")  # the first try, the courier's
     with app.app_context():
         for _ in range(18):
             send_pending()
@@ -272,3 +318,22 @@ def test_a_claim_older_than_15_minutes_is_sent_again_and_a_younger_one_is_left(a
         rows = dict(conn.execute("SELECT id, status FROM outbox"))
     assert rows == {crashed: "sent", busy: "sending"}
     assert [m["To"] for m in mail_server.messages] == ["claimed-16@example.test"]
+
+
+@pytest.mark.parametrize(
+    ("error", "final"),
+    [
+        (smtplib.SMTPRecipientsRefused({"a@x.test": (500, b"no"), "b@x.test": (550, b"no")}), True),
+        (
+            smtplib.SMTPRecipientsRefused({"a@x.test": (499, b"later"), "b@x.test": (550, b"no")}),
+            False,
+        ),
+        (smtplib.SMTPDataError(500, b"refused"), True),
+        (smtplib.SMTPDataError(499, b"later"), False),
+        (smtplib.SMTPServerDisconnected("gone"), False),
+    ],
+)
+def test_only_an_answer_of_500_or_more_for_every_address_is_a_refusal_for_good(error, final):
+    from portal.mail.outbox import _permanent
+
+    assert _permanent(error) is final

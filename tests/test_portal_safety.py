@@ -249,3 +249,14 @@ def test_a_part_whose_name_cannot_be_read_is_a_400_not_a_500(client, path):
     body = b'--XX\r\nContent-Disposition: form-data; name="\\"\r\n\r\n<script>\r\n--XX--\r\n'
     answer = client.post(path, data=body, content_type="multipart/form-data; boundary=XX")
     assert answer.status_code == 400
+
+
+def test_the_already_sent_page_speaks_the_language_the_report_was_sent_in(app, client):
+    hidden = open_form(client, "/report/?lang=es")
+    client.post("/report/", data={**hidden, **report_data()})
+    response = client.post("/report/", data={**hidden, **report_data(description="Otra")})
+    assert response.status_code == 409
+    text = " ".join(re.sub(r"<[^>]+>", " ", response.text).split())
+    assert "Este reporte ya se envió como IDR-2026-0001 , el" in text
+    assert "No hicimos un segundo reporte con él." in text
+    assert "Start a new report" not in text and "report was already" not in text

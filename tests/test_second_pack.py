@@ -70,7 +70,6 @@ def pack_portal(folder: Path, site: Path, mail_server: MailServer):
             "SMO_EMAIL": "smo@wrenfield.test",
             "PUBLIC_URL": "https://portal.wrenfield.test",
             "RATELIMIT_ENABLED": False,
-            "OUTBOX_DELIVERY": "inline",
             "SESSION_COOKIE_SECURE": False,
         }
     )

@@ -117,7 +117,6 @@ def test_links_in_mail_use_the_public_address_not_the_request_host(app, client, 
 def test_links_in_mail_sent_in_the_background_use_the_public_address(app, client, mail_server):
     from mailserver import wait_for
 
-    app.config["OUTBOX_DELIVERY"] = "background"
     client.post("/report/", data={**open_form(client), **report_data()})
     wait_for(lambda: mail_server.to("pat@example.test"))
     (ack,) = mail_server.to("pat@example.test")

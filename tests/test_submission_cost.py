@@ -17,9 +17,15 @@ STATEMENTS_PER_TEXT_REPORT = 7
 @pytest.fixture
 def traced(tmp_path):
     """An app whose one pooled connection records every statement the request runs."""
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3"),
-                      "SMO_EMAIL": "smo@village.test", "MAIL_FOLDER": str(tmp_path / "mail"),
-                      "OUTBOX_DELIVERY": "background", "RATELIMIT_ENABLED": False})  # fmt: skip
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "p.sqlite3"),
+            "SMO_EMAIL": "smo@village.test",
+            "MAIL_FOLDER": str(tmp_path / "mail"),
+            "RATELIMIT_ENABLED": False,
+        }
+    )
     statements: list[str] = []
     pool = app.extensions["db_pool"]
     db = pool.take()
@@ -70,7 +76,9 @@ def test_a_page_that_only_redirects_signs_no_new_csrf_token(traced, monkeypatch)
     client = app.test_client()
     signed = []
     original = flask_wtf.csrf.generate_csrf
-    monkeypatch.setattr(flask_wtf.csrf, "generate_csrf", lambda *a, **k: signed.append(1) or original(*a, **k))  # fmt: skip
+    monkeypatch.setattr(
+        flask_wtf.csrf, "generate_csrf", lambda *a, **k: signed.append(1) or original(*a, **k)
+    )
     hidden = open_form(client)
     assert signed, "the form page carries a token"
     signed.clear()
@@ -80,5 +88,9 @@ def test_a_page_that_only_redirects_signs_no_new_csrf_token(traced, monkeypatch)
     again = client.post("/report/", data={**open_form(client), **report_data(description="")})
     assert again.status_code == 422
     token = hidden_fields(again.text)["csrf_token"]
-    assert client.post("/report/", data={**hidden_fields(again.text), **report_data(),
-                                        "csrf_token": token}).status_code == 303  # fmt: skip
+    assert (
+        client.post(
+            "/report/", data={**hidden_fields(again.text), **report_data(), "csrf_token": token}
+        ).status_code
+        == 303
+    )

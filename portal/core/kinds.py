@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import sqlite_utils
@@ -59,6 +59,21 @@ class Counted:
 
 
 @dataclass(frozen=True)
+class PublicWords:
+    """What the pages every public form shares say of a case of a kind (the "already sent"
+    page), in English marked for the catalogue (N_): each is shown in the page's language."""
+
+    sent: str  # "This report was already sent."
+    sent_as: str  # "This report was already sent as %(reference)s, on %(when)s"
+    nothing_new: str  # "We have not made a second report from it."
+    tell_more: str  # "... call %(office)s at %(number)s ..., or send a new report."
+    follow: str  # "See what happens with your report here. Anyone with the link can see..."
+    another: str  # "Something else to report?"
+    start: str  # "Start a new report"
+    form: str  # the endpoint of a new, blank form: "report.form"
+
+
+@dataclass(frozen=True)
 class Kind:
     """What a kind of case is, for the code every kind shares."""
 
@@ -77,12 +92,6 @@ class Kind:
     queue_mail: Callable[[sqlite_utils.Database, Row, str], None]
     # The public status page of a case of it: (db, case, token) -> a Flask response.
     status_page: Callable[[sqlite_utils.Database, Row, str], Any]
-    # Templates: what the case page and its print show of the details (given `case`,
-    # `details` and what `staff_context` returns), and a few words for the queue (given `row`
-    # with its `details`).
-    case_partial: str
-    print_partial: str
-    queue_partial: str
     # Extra values its staff partials need: (db, case, details) -> dict.
     staff_context: Callable[[sqlite_utils.Database, Row, Row], Mapping[str, Any]] = (
         lambda db, case, details: {}
@@ -104,7 +113,27 @@ class Kind:
     counted: Counted | None = None
     # Its tables, as numbered migrations (applied after the portal's own).
     migrations: Migrations | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    # The staff page that records a case of it, and the queue's words for the link to it
+    # ("staff_found.new_finding", "Record a discharge staff found"); None: none to link.
+    record_page: tuple[str, str] | None = None
+    # What the public pages say of it, for a kind the public sends through a form that uses
+    # portal/intake/submit.py; None for one staff open.
+    public_words: PublicWords | None = None
+
+    # Its staff templates, named for its key: what the case page and its print show of the
+    # details (given `case`, `details` and what `staff_context` returns), and a few words for
+    # the queue (given `row` with its `details`).
+    @property
+    def case_partial(self) -> str:
+        return f"staff/kinds/{self.key}_case.html"
+
+    @property
+    def print_partial(self) -> str:
+        return f"staff/kinds/{self.key}_print.html"
+
+    @property
+    def queue_partial(self) -> str:
+        return f"staff/kinds/{self.key}_queue.html"
 
 
 _KINDS: dict[str, Kind] = {}

@@ -59,8 +59,6 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("MAIL_TIMEOUT", 10),
     # Without a mail server, messages are written here (local runs).
     Setting("MAIL_FOLDER", _in_instance("mail")),
-    # "background": a thread per worker sends the outbox; "inline": before the response (tests).
-    Setting("OUTBOX_DELIVERY", "background"),
     # None: the tile source in content/site.yaml; "" (empty): no map at all.
     Setting("MAP_TILE_URL", None),
     Setting("MAP_TILE_ATTRIBUTION", None),
@@ -97,7 +95,6 @@ SETTINGS: tuple[Setting, ...] = (
     # Staff sign in with a one-time code as well as the password; off only for training.
     Setting("STAFF_TOTP", True),
 )
-BY_NAME = {setting.name: setting for setting in SETTINGS}
 
 
 def defaults(instance: Path) -> dict[str, Any]:

@@ -20,7 +20,6 @@ class Status(NamedTuple):
     closed: bool  # the case needs nothing more (the "open" filter and map leave it out)
     color: str  # its marker on the staff map: at least 3:1 against white (WCAG 1.4.11)
     investigated: bool = False  # counts as investigated in the annual MS4 figures
-    listed: bool = True  # shown in public lists (the Open311 API); never for hidden or spam
 
 
 # In the order staff choose from; the map legend keeps it too.
@@ -74,7 +73,7 @@ STATUSES: dict[str, Status] = {
     ),
     # Only for a written confirmation on record: a letter mailed to the office, its mailing
     # date recorded, or the filing where the content accepts it (the workflow refuses it
-    # otherwise). "{office}" is the content's office name (public_wordings).
+    # otherwise). "{office}" is the content's office name (portal/web/language.py fills it in).
     "confirmed": Status(
         label=N_("Confirmed in writing"),
         public=N_("Staff have received the written confirmation mailed to {office}."),
@@ -105,8 +104,3 @@ STATUSES: dict[str, Status] = {
 CLOSED = frozenset(key for key, status in STATUSES.items() if status.closed)
 INVESTIGATED = tuple(key for key, status in STATUSES.items() if status.investigated)
 COLORS = {key: status.color for key, status in STATUSES.items()}
-
-
-def public_wordings(office: str) -> dict[str, Status]:
-    """The table with each public wording as people read it, the office's name filled in."""
-    return {key: s._replace(public=s.public.format(office=office)) for key, s in STATUSES.items()}

@@ -44,15 +44,17 @@ Row = dict[str, Any]
 
 
 def due_follow_ups(db: sqlite_utils.Database, assignee: str | None, today: dt.date) -> list[Row]:
-    """Open cases with a follow-up date today or earlier, oldest date first: an officer's,
-    or (assignee None) everyone's."""
+    """Open cases with a follow-up date today or earlier, oldest date first, each marked
+    overdue when its date has passed: an officer's, or (assignee None) everyone's."""
     closed = sorted(CLOSED)
     marks = ", ".join("?" for _ in closed)
     mine = "assignee = ? AND " if assignee else ""
-    return list(db.query(
+    rows = db.query(
         "SELECT id, reference, kind, status, address, assignee, follow_up_on FROM cases"
         f" WHERE {mine}follow_up_on <= ? AND status NOT IN ({marks}) ORDER BY follow_up_on, id",
-        [*([assignee] if assignee else []), today.isoformat(), *closed]))  # fmt: skip
+        [*([assignee] if assignee else []), today.isoformat(), *closed],
+    )
+    return [{**row, "overdue": dt.date.fromisoformat(row["follow_up_on"]) < today} for row in rows]
 
 
 def digest_time(calendar: BusinessCalendar, opens: dt.time, closes: dt.time, now: dt.datetime):

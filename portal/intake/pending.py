@@ -178,8 +178,8 @@ def store_submission(
 
     The person waits for one commit only. Their mail is written by the courier after the
     response (portal/mail/courier.py): the case is stored without `mail_queued_at`, and
-    any worker's courier, or `flask --app portal outbox send`, queues the mail of every
-    case stored without it, so a process that dies after the commit loses nothing.
+    any worker's courier queues the mail of every case stored without it, so a process
+    that dies after the commit loses nothing.
 
     The form's limit of stored submissions is spent here, after the form was found valid and
     before a new case is stored (LimitReached: the 429 page, nothing stored).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import sqlite_utils
@@ -15,6 +15,25 @@ from portal.core.db import insert, transaction
 
 # Photos uploaded with a form that was never sent (a CSRF token lasts 6 hours).
 PENDING_PHOTO_LIFETIME = dt.timedelta(days=1)
+
+# What every photo table keeps of a checked photo: pending_photos, and each owner's table
+# (photos, inspection_photos, outfall_photos, screening_photos), which adds its owner's id
+# and the photo's position. A new photo table is made with `photo_table`.
+PHOTO_FIELDS = ("content_type", "width", "height", "sha256", "data")
+PHOTO_COLUMNS = (
+    "content_type TEXT NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL,"
+    " sha256 TEXT NOT NULL, data BLOB NOT NULL"
+)
+
+
+def photo_table(table: str, owner: str, owner_table: str, more: str = "") -> str:
+    """The CREATE TABLE of a new owner's photo table, in the one shape: its owner's id, the
+    photo's position among the owner's, PHOTO_COLUMNS, then `more` columns of its own."""
+    return (
+        f"CREATE TABLE IF NOT EXISTS {table} (id INTEGER PRIMARY KEY,"
+        f" {owner} INTEGER NOT NULL REFERENCES {owner_table} (id), position INTEGER NOT NULL,"
+        f" {PHOTO_COLUMNS}{f', {more}' if more else ''}, UNIQUE ({owner}, position))"
+    )
 
 
 class StorageError(Exception):
@@ -107,17 +126,45 @@ def store_case(
             },
         )
         insert(db, described.table, {"case_id": case_id, **details})
-        for position, photo_id in enumerate(photo_ids, start=1):
-            moved = db.execute(
-                "INSERT INTO photos (case_id, position, content_type, width, height, sha256, data)"
-                " SELECT ?, ?, content_type, width, height, sha256, data FROM pending_photos"
-                " WHERE id = ? AND submission_key = ?",
-                [case_id, position, photo_id, submission_key],
-            ).rowcount
-            if moved != 1:
-                raise PhotoExpired(photo_id)
-        db.execute("DELETE FROM pending_photos WHERE submission_key = ?", [submission_key])
+        move_pending_photos(db, "photos", "case_id", case_id, photo_ids, submission_key)
     return Stored(case_id, reference, token, created=True)
+
+
+def move_pending_photos(
+    db: sqlite_utils.Database,
+    table: str,
+    owner: str,
+    owner_id: int,
+    photo_ids: list[str],
+    key: str,
+    extra: Mapping[str, Any] | None = None,
+) -> None:
+    """Move the kept photos of the form sent with `key` into `table` under its `owner`
+    column, in the order given, after the owner's last one, with `extra` columns; then
+    forget every photo kept under that key (call inside a transaction).
+
+    A photo is taken only under its own form's key, so another person's kept photo is never
+    attached by its id; one that is not waiting (swept, or moved by a request sent twice)
+    raises PhotoExpired, and the transaction then stores nothing."""
+    last = 0
+    if photo_ids:  # a text-only form costs no statement here (tests/test_submission_cost.py)
+        (last,) = db.execute(
+            f"SELECT coalesce(max(position), 0) FROM {table} WHERE {owner} = ?", [owner_id]
+        ).fetchone()
+    extra = extra or {}
+    fields = ", ".join(PHOTO_FIELDS)
+    names = "".join(f", {name}" for name in extra)
+    marks = "".join(", ?" for _ in extra)
+    for position, photo_id in enumerate(photo_ids, start=last + 1):
+        moved = db.execute(
+            f"INSERT INTO {table} ({owner}, position, {fields}{names})"
+            f" SELECT ?, ?, {fields}{marks} FROM pending_photos"
+            " WHERE id = ? AND submission_key = ?",
+            [owner_id, position, *extra.values(), photo_id, key],
+        ).rowcount
+        if moved != 1:
+            raise PhotoExpired(photo_id)
+    db.execute("DELETE FROM pending_photos WHERE submission_key = ?", [key])
 
 
 def delete_abandoned_photos(db: sqlite_utils.Database, now: dt.datetime) -> int:

@@ -1,8 +1,8 @@
 """The outbox: mail is queued in the database after a case is stored, then sent.
 
-Sending happens in a background thread of each worker (`dispatch`), so a slow or dead
-SMTP server never holds up a person's request; the thread also retries what is queued
-every minute, and `flask --app portal outbox send` does the same from cron. A rejected
+Sending happens in the courier, a thread of each worker (portal/mail/courier.py), so a slow
+or dead SMTP server never holds up a person's request; it also retries what is queued
+every minute. A rejected
 recipient is marked failed for staff to see; a claimed row is sent by one sender only,
 so nothing goes out twice. Without a mail server (local runs), each message is written
 to a folder and named in the log instead.

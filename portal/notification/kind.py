@@ -55,9 +55,6 @@ NOTIFICATION = kinds.register(
         rank=20,
         queue_mail=queue_notification_mail,
         status_page=receipt,
-        case_partial="staff/kinds/notification_case.html",
-        print_partial="staff/kinds/notification_print.html",
-        queue_partial="staff/kinds/notification_queue.html",
         staff_context=_staff_context,
         hazards=_hazards,
         # The staff CSV: the release notification, in the order of its form.

@@ -25,8 +25,8 @@ from flask_babel import gettext as _
 from portal.core.cases import find_by_token, new_submission_key, status_token
 from portal.core.clock import local_now
 from portal.core.db import get_db
-from portal.intake.pending import keep_photos, recover, store_submission, submission_key
-from portal.intake.storage import DuplicateSubmission, PhotoExpired
+from portal.intake.pending import keep_photos, recover, submission_key
+from portal.intake.submit import Submission
 from portal.notification.forms import TRIAGE_FIELDS, NotificationForm, TriageForm, from_form
 from portal.notification.records import (
     online_filing,
@@ -168,21 +168,7 @@ def _review(form: NotificationForm, photos: list[dict[str, Any]]):
 def _store(form: NotificationForm, photos: list[dict[str, Any]]):
     now = local_now()
     case, details, deadlines = _worked_out(form, now)
-    try:
-        stored = store_submission(
-            form,
-            photos,
-            kind="notification",
-            case=case,
-            details=with_deadlines(details, deadlines, now),
-            now=now,
-        )
-    except PhotoExpired as error:
-        form.photos.errors = [error.message]
-        return _details(form, [])
-    except DuplicateSubmission:
-        return _already_filed(submission_key(form))
-    return redirect(url_for("status.show", token=stored.token, filed=1), code=303)
+    return FILING.store(form, photos, case, with_deadlines(details, deadlines, now), now)
 
 
 def _already_filed(key: str):
@@ -212,6 +198,15 @@ def receipt(db: sqlite_utils.Database, case: dict[str, Any], token: str):
         photo_count=db["photos"].count_where("case_id = ?", [case["id"]]),
         filed=request.args.get("filed") == "1",
     )
+
+
+FILING = Submission(
+    "notification",
+    form=_form,
+    redisplay=lambda form, photos: _details(form, photos),
+    sent=lambda stored: redirect(url_for("status.show", token=stored.token, filed=1), code=303),
+    already=_already_filed,
+)
 
 
 def expired():

@@ -35,12 +35,12 @@ class UnknownService(BadQuery):
     """A service_code no service has (the specification's 404)."""
 
 
-def listed_statuses(wanted: set[str] | None = None) -> list[str]:
-    """Statuses a public list shows (hidden or spam ones never), by open/closed if asked."""
+def statuses_wanted(wanted: set[str]) -> list[str]:
+    """The statuses a list asks for by open/closed (none asked: every one)."""
     return [
         key
         for key, status in STATUSES.items()
-        if status.listed and (wanted is None or ("closed" if status.closed else "open") in wanted)
+        if not wanted or ("closed" if status.closed else "open") in wanted
     ]
 
 
@@ -65,7 +65,9 @@ def public_request(case: dict[str, Any], api: Open311) -> dict[str, Any]:
     return item
 
 
-def _where_listed(statuses: list[str], forms: list[str]) -> tuple[str, list[Any]]:
+def _where(forms: list[str], statuses: list[str]) -> tuple[str, list[Any]]:
+    """Cases of the services' forms (a service is its form: content_model/open311.py lets
+    one form stand for one service only) in the statuses asked for."""
     marks = lambda items: ", ".join("?" for _ in items)  # noqa: E731
     return (
         f"kind IN ({marks(forms)}) AND status IN ({marks(statuses)})",
@@ -74,13 +76,10 @@ def _where_listed(statuses: list[str], forms: list[str]) -> tuple[str, list[Any]
 
 
 def find(api: Open311, reference: str) -> dict[str, Any] | None:
-    """One listed case by its reference, as the API shows it."""
-    where, params = _where_listed(listed_statuses(), [s.form for s in api.services])
-    row = next(
-        get_db().query(f"SELECT {COLUMNS} FROM cases WHERE reference = ? AND {where}",
-                       [reference, *params]),
-        None,
-    )  # fmt: skip
+    """One case of a service by its reference, as the API shows it."""
+    where, params = _where([s.form for s in api.services], statuses_wanted(set()))
+    query = f"SELECT {COLUMNS} FROM cases WHERE reference = ? AND {where}"
+    row = next(get_db().query(query, [reference, *params]), None)
     return public_request(row, api) if row else None
 
 
@@ -128,9 +127,7 @@ def search(api: Open311, params: MultiDict) -> list[dict[str, Any]]:
         raise BadQuery("end_date: comes before start_date")
     if end - start > WINDOW:
         raise BadQuery("start_date, end_date: may not span more than 90 days")
-    where, values = _where_listed(
-        listed_statuses(wanted or None), forms or [s.form for s in api.services]
-    )
+    where, values = _where(forms or [s.form for s in api.services], statuses_wanted(wanted))
     rows = get_db().query(
         f"SELECT {COLUMNS} FROM cases WHERE {where}"
         " AND julianday(received_at) BETWEEN julianday(?) AND julianday(?)"

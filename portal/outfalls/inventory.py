@@ -210,32 +210,6 @@ def photos_of(db: sqlite_utils.Database, outfall_id: int) -> list[Row]:
         " WHERE outfall_id = ? ORDER BY position", [outfall_id]))  # fmt: skip
 
 
-def move_pending_photos(
-    db: sqlite_utils.Database,
-    table: str,
-    owner: str,
-    owner_id: int,
-    photos: list[Row],
-    extra: Row | None = None,
-) -> None:
-    """Checked photos from the pending table into `table` under its `owner` column, after
-    the owner's last one (call inside a transaction)."""
-    start = db.execute(
-        f"SELECT coalesce(max(position), 0) FROM {table} WHERE {owner} = ?", [owner_id]
-    ).fetchone()[0]
-    extra = extra or {}
-    names = "".join(f", {name}" for name in extra)
-    marks = "".join(", ?" for _ in extra)
-    for position, photo in enumerate(photos, start=start + 1):
-        db.execute(
-            f"INSERT INTO {table} ({owner}, position, content_type, width, height, sha256,"
-            f" data{names}) SELECT ?, ?, content_type, width, height, sha256, data{marks}"
-            " FROM pending_photos WHERE id = ?",
-            [owner_id, position, *extra.values(), photo["id"]],
-        )
-        db.execute("DELETE FROM pending_photos WHERE id = ?", [photo["id"]])
-
-
 # Left out of the public file: free text a person typed may name someone ("behind Jane
 # Doe's house", review round 3, L4). The point itself is published, so nobody needs the
 # words to find the structure.

@@ -24,6 +24,7 @@ from portal.core.cases import new_submission_key
 from portal.core.clock import local_stamp, local_today
 from portal.core.db import get_db, transaction
 from portal.intake.pending import keep_photos
+from portal.intake.storage import move_pending_photos
 from portal.outfalls import history, importer, inventory
 from portal.outfalls.choices import VOCABULARIES, labels
 from portal.outfalls.forms import (
@@ -198,7 +199,8 @@ def add_photos(outfall_id: int):
     form = PhotosForm()
     if not form.validate():
         return _detail_page(outfall, form, 422)
-    photos, errors = keep_photos(form, new_submission_key())
+    key = new_submission_key()
+    photos, errors = keep_photos(form, key)
     if not photos and not errors:
         errors = ["Choose one or more photos to add."]
     if errors:
@@ -208,8 +210,9 @@ def add_photos(outfall_id: int):
         return _detail_page(outfall, form, 422)
     db = get_db()
     with transaction(db):
-        inventory.move_pending_photos(db, "outfall_photos", "outfall_id", outfall_id, photos,
-            {"added_at": local_stamp(), "added_by": current_staff()["username"]})  # fmt: skip
+        added = {"added_at": local_stamp(), "added_by": current_staff()["username"]}
+        ids = [photo["id"] for photo in photos]
+        move_pending_photos(db, "outfall_photos", "outfall_id", outfall_id, ids, key, added)
     flash(f"{len(photos)} photo{'s' if len(photos) != 1 else ''} added.", "success")
     return redirect(
         url_for("outfalls.detail", outfall_id=outfall_id, _anchor="outfall-photos"), 303

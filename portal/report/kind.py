@@ -8,6 +8,7 @@ from typing import Any
 import sqlite_utils
 from flask import current_app
 
+from content_model.site import N_
 from portal.core import kinds
 from portal.core.columns import time_of
 from portal.report.choices import CHOICE_LABELS
@@ -55,22 +56,11 @@ REPORT = kinds.register(
         rank=10,
         queue_mail=queue_report_mail,
         status_page=status_page,
-        case_partial="staff/kinds/report_case.html",
-        print_partial="staff/kinds/report_print.html",
-        queue_partial="staff/kinds/report_queue.html",
         staff_context=_staff_context,
         hazards=report_hazards,
         # The staff CSV: the report, in the order of its form.
         export_columns=(
-            (
-                "What was seen",
-                lambda c: (
-                    "; ".join(
-                        _label("indicators", code) for code in json.loads(c["indicators"] or "[]")
-                    )
-                    or None
-                ),
-            ),
+            ("What was seen", _seen),
             ("Which color", lambda c: c["color"]),
             ("Smell", lambda c: _label("odor", c["odor"])),
             ("Describe what you saw", lambda c: c["description"]),
@@ -92,5 +82,21 @@ REPORT = kinds.register(
         duplicates=True,
         migrations=migrations,
         counted=kinds.Counted("resident reports", "resolved"),
+        public_words=kinds.PublicWords(
+            sent=N_("This report was already sent."),
+            sent_as=N_("This report was already sent as %(reference)s, on %(when)s"),
+            nothing_new=N_("We have not made a second report from it."),
+            tell_more=N_(
+                "What you changed after sending it is not in it. To tell us more, call"
+                " %(office)s at %(number)s and give your reference, or send a new report."
+            ),
+            follow=N_(
+                "See what happens with your report here. Anyone with the link can see the"
+                " status, but not your contact details."
+            ),
+            another=N_("Something else to report?"),
+            start=N_("Start a new report"),
+            form="report.form",
+        ),
     )
 )

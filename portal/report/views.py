@@ -22,12 +22,11 @@ from flask import (
 
 from content_model.language import current_content
 from content_model.loader import Content
-from portal.core.cases import find_by_token, new_submission_key, status_token
+from portal.core.cases import Stored, find_by_token, new_submission_key
 from portal.core.clock import local_now
 from portal.core.db import get_db
 from portal.core.statuses import STATUSES
-from portal.intake.pending import keep_photos, recover, store_submission, submission_key
-from portal.intake.storage import DuplicateSubmission, PhotoExpired
+from portal.intake.submit import Submission, already_sent, token_for
 from portal.report.forms import ReportForm
 from portal.report.matching import mentions, plain
 from portal.report.summary import what_was_seen, where
@@ -68,33 +67,13 @@ def form():
 # the page's address are still taken (the phone's outbox, older copies of the form).
 @bp.route("/", methods=["POST"])
 @bp.route("/send/", methods=["POST"])  # first: the address url_for() gives the form
-@declare(limit=FORM, photo_previews=True, on_expired=lambda: expired())
+@declare(limit=FORM, photo_previews=True, on_expired=lambda: SENDING.expired())
 def submit():
-    form = _form()
-    key = submission_key(form)
-    photos, photo_errors = keep_photos(form, key)
-    if not form.validate() or photo_errors:
-        if _stored(key):
-            # Sent already, and brought back by Back with a field the browser did not keep:
-            # nothing to correct, it is in. Its link, not a list of errors.
-            return already_sent(key)
-        form.photos.errors = photo_errors
-        return redisplay(form, photos)
-    now = local_now()
-    try:
-        stored = store_submission(
-            form,
-            photos,
-            kind="report",
-            case=_case_fields(form),
-            details=_report_fields(form),
-            now=now,
-        )
-    except PhotoExpired as error:
-        form.photos.errors = [error.message]
-        return redisplay(form, [])
-    except DuplicateSubmission:
-        return already_sent(key)
+    return SENDING.submit(lambda form: (_case_fields(form), _report_fields(form)))
+
+
+def _thanks(stored: Stored):
+    """The thanks page (or, for the form's script, its JSON)."""
     # The same form again, unchanged: a double tap, or Send again after Back (the browser
     # shows the form it kept, with its key). One case, at the same address; the thanks page
     # says, once, that it was sent before.
@@ -134,25 +113,12 @@ def _answer(token: str, code: int, **extra: Any) -> tuple[Response, int]:
     return response, code
 
 
-def _stored(key: str) -> bool:
-    return find_by_token(get_db(), status_token(current_app.secret_key, key)) is not None
-
-
-def already_sent(key: str):
-    """This form was stored before and comes back changed (Back after Send, then Send):
-    no second case, and its status link (409). The key is this form's own, as secret as
-    the link: only the page that carried it could send it."""
-    token = status_token(current_app.secret_key, key)
+def _already_sent(key: str):
+    """This form was stored before and comes back changed: the shared page, or for the
+    form's script its JSON (409)."""
     if _wants_json():
-        return _answer(token, 409, already=True)
-    case = find_by_token(get_db(), token)
-    follow_case(case)
-    return render_template(
-        "portal/already_sent.html",
-        case=case,
-        status_url=url_for("status.show", token=token, _external=True),
-        status_path=url_for("status.show", token=token),
-    ), 409
+        return _answer(token_for(key), 409, already=True)
+    return already_sent(key)
 
 
 def redisplay(form: ReportForm, photos: list[dict[str, Any]], expired: bool = False):
@@ -231,7 +197,4 @@ def status_page(db: sqlite_utils.Database, case: dict[str, Any], token: str):
     )
 
 
-def expired():
-    """The form again after a missing or stale CSRF token, with everything kept."""
-    form = _form()
-    return redisplay(form, recover(form, expired=True), expired=True)
+SENDING = Submission("report", form=_form, redisplay=redisplay, sent=_thanks, already=_already_sent)

@@ -63,9 +63,6 @@ SCREENING = kinds.register(
         rank=30,
         queue_mail=no_mail,
         status_page=status_page,
-        case_partial="staff/kinds/screening_case.html",
-        print_partial="staff/kinds/screening_print.html",
-        queue_partial="staff/kinds/screening_queue.html",
         staff_context=_staff_context,
         # The staff CSV: the outfall and what the screening saw.
         export_columns=(

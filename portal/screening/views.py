@@ -24,6 +24,7 @@ from portal.core.clock import local_now, local_stamp, local_today
 from portal.core.db import get_db, insert, one_row, transaction
 from portal.core.display import day, sentence
 from portal.intake.pending import SUBMISSION_KEY, keep_photos
+from portal.intake.storage import move_pending_photos
 from portal.outfalls import inventory, rotation
 from portal.screening import cases, corrections, sheet
 from portal.screening.route import MAX_STOPS, walking_order
@@ -171,7 +172,10 @@ def submit(outfall_id: int):
             **values, "sheet_key": form.sheet_key.data, "recorded_at": local_stamp(),
             "recorded_by": actor,
         })  # fmt: skip
-        inventory.move_pending_photos(db, "screening_photos", "screening_id", screening, photos)
+        ids = [photo["id"] for photo in photos]
+        move_pending_photos(
+            db, "screening_photos", "screening_id", screening, ids, form.sheet_key.data
+        )
     flash(
         f"Screening of {outfall['code']} saved"
         + (" as a wet-weather visit." if values["wet_weather"] else "."),

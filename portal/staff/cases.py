@@ -28,6 +28,7 @@ from portal.core.display import day
 from portal.core.statuses import STATUSES
 from portal.intake.fields import options
 from portal.intake.pending import SUBMISSION_KEY, keep_photos
+from portal.intake.storage import move_pending_photos
 from portal.mail.compose import map_link
 from portal.notification.compliance import confirmation_recorded
 from portal.staff import workflow
@@ -316,15 +317,10 @@ def add_inspection(case_id: int):
             "lab_reference": (form.lab_reference.data or "").strip() or None,
             "recorded_at": local_stamp(), "recorded_by": actor,
         })  # fmt: skip
-        for position, photo in enumerate(photos, start=1):
-            # The checked photo moves from the pending table to the visit's, in one go.
-            db.execute(
-                "INSERT INTO inspection_photos (inspection_id, position, content_type, width,"
-                " height, sha256, data) SELECT ?, ?, content_type, width, height, sha256, data"
-                " FROM pending_photos WHERE id = ?",
-                [visit, position, photo["id"]],
-            )
-            db.execute("DELETE FROM pending_photos WHERE id = ?", [photo["id"]])
+        ids = [photo["id"] for photo in photos]
+        move_pending_photos(
+            db, "inspection_photos", "inspection_id", visit, ids, form.visit_key.data
+        )
         log(db, case_id, actor, "inspection", inspection=visit, photos=len(photos))
     flash("Site visit recorded.", "success")
     # `recorded`: the page tells the browser to forget the draft it kept of this form.

@@ -1,6 +1,13 @@
-"""Discharges staff found themselves (issue 24 point 7): a kind of case registered through
-the kind descriptor, and the staff page that records one. Importing the package registers
-both (the app factory imports it before it builds an app: its pages hang on the workspace's
-blueprint, which takes routes only until it is first registered)."""
+"""Discharges staff found themselves: a kind of case registered through the kind descriptor
+(importing the package registers it, as every kind's package does), and the staff page that
+records one, under /staff/ behind the workspace's sign-in."""
 
-from portal.staff_found import kind, views  # noqa: F401  (register the kind and the pages)
+from __future__ import annotations
+
+from flask import Flask
+
+from portal.staff_found import kind, views  # noqa: F401  (kind: registers the kind of case)
+
+
+def init_staff_found(app: Flask) -> None:
+    app.register_blueprint(views.bp)

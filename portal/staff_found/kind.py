@@ -74,9 +74,6 @@ STAFF_FOUND = kinds.register(
         rank=40,
         queue_mail=no_mail,
         status_page=status_page,
-        case_partial="staff/kinds/staff_found_case.html",
-        print_partial="staff/kinds/staff_found_print.html",
-        queue_partial="staff/kinds/staff_found_queue.html",
         staff_context=_staff_context,
         hazards=report_hazards,
         # The staff CSV: the finding, in the order of its form.
@@ -100,10 +97,6 @@ STAFF_FOUND = kinds.register(
             " it, not the day it was typed (our reading: the figures count the day things"
             " happened), so recording an old finding adds it to the period it was found in.",
         ),
-        # The queue's link to the page that records one (templates/staff/queue.html).
-        extra={
-            "record_page": "staff.new_finding",
-            "record_words": "Record a discharge staff found",
-        },
+        record_page=("staff_found.new_finding", "Record a discharge staff found"),
     )
 )

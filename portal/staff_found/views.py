@@ -1,13 +1,13 @@
-"""The staff page that records a discharge staff found (/staff/found/new), on the workspace's
-blueprint: behind its sign-in, never kept by a browser. Saved, the officer lands on the new
-case's page."""
+"""The staff page that records a discharge staff found (/staff/found/new): under /staff/,
+behind the workspace's sign-in (portal/staff/auth.py guards every /staff/ path), never kept
+by a browser. Saved, the officer lands on the new case's page."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from flask import current_app, flash, redirect, render_template, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, url_for
 
 from portal.core.cases import new_submission_key
 from portal.core.clock import local_now
@@ -15,10 +15,11 @@ from portal.core.db import get_db, one_row
 from portal.intake.pending import keep_photos, recover, submission_key
 from portal.intake.storage import DuplicateSubmission, PhotoExpired
 from portal.staff.auth import current_staff, staff_name
-from portal.staff.blueprint import bp
 from portal.staff_found.form import FindingForm
 from portal.staff_found.records import SERVICE_CODE, store_finding
-from portal.web.routes import declare
+from portal.web.routes import NO_STORE, declare, declare_blueprint
+
+bp = declare_blueprint(Blueprint("staff_found", __name__, url_prefix="/staff"), caching=NO_STORE)
 
 
 def _form(**kwargs: Any) -> FindingForm:

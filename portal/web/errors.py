@@ -184,7 +184,8 @@ def _too_many(wait: int):
 
 def _api_answer(error: HTTPException):
     """An API answers errors in its own format: `api_errors` maps a path prefix to the
-    function that says it (the Open311 API registers one)."""
+    function that says it. The Open311 API registers the one there is: this package stands
+    below it, and a 404 under its prefix has no route that could declare anything."""
     for prefix, answer in current_app.extensions.get("api_errors", {}).items():
         if request.path.startswith(prefix):
             return answer(error)
@@ -198,7 +199,8 @@ def _own_words(error: HTTPException) -> bool:
 
 def too_large(app: Flask, endpoint: str, advice: Callable[[], str]) -> None:
     """What the 413 page says for `endpoint` (its own limits), instead of the photo forms'
-    advice: `advice()` is called when the page is shown."""
+    advice: `advice()` is called when the page is shown (the outfall import and the
+    screening sheet register theirs; both stand above this package)."""
     app.extensions.setdefault("too_large", {})[endpoint] = advice
 
 

@@ -1,0 +1,84 @@
+"""The outbox against SMTP servers of other manners: one that asks to sign in, one that
+never answers, and what a message carries when it goes (its HTML, sender and photos)."""
+
+from __future__ import annotations
+
+import socket
+
+from helpers import database, jpeg, open_form, post, report_data
+from mailserver import body, free_port
+
+from portal.mail.outbox import mail
+
+
+def submit(client, **overrides):
+    response = client.post("/report/", data={**open_form(client), **report_data(**overrides)})
+    assert response.status_code == 303
+    return response
+
+
+def statuses(app) -> list[str]:
+    with database(app.config["DATABASE"]) as conn:
+        return [row[0] for row in conn.execute("SELECT status FROM outbox ORDER BY id")]
+
+
+def test_the_portal_signs_in_to_a_server_that_asks_for_it(app, client, mail_server):
+    from aiosmtpd.controller import Controller
+    from aiosmtpd.smtp import AuthResult
+
+    signed_in = []
+
+    def authenticator(server, session, envelope, mechanism, data):
+        signed_in.append((data.login, data.password))
+        return AuthResult(success=True)
+
+    guarded = Controller(
+        mail_server.recorder,
+        hostname="127.0.0.1",
+        port=free_port(),
+        authenticator=authenticator,
+        auth_require_tls=False,
+    )
+    guarded.start()
+    try:
+        app.config.update(MAIL_PORT=guarded.port, MAIL_USERNAME="portal", MAIL_PASSWORD="s3cret")
+        mail.init_app(app)  # Flask-Mail reads its settings when bound
+        submit(client)
+        assert len(mail_server.messages) == 2
+    finally:
+        guarded.stop()
+    assert signed_in == [(b"portal", b"s3cret")], "one connection for the batch, signed in once"
+
+
+def test_a_server_that_never_answers_gives_up_after_the_mail_timeout(app, client, mail_server):
+    """A server that takes the connection and says nothing would hold the courier for good
+    without MAIL_TIMEOUT: the mail stays queued, the courier is free again."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        app.config.update(MAIL_PORT=silent.getsockname()[1], MAIL_TIMEOUT=1)
+        mail.init_app(app)  # Flask-Mail reads its settings when bound
+        submit(client)  # returns once the courier is idle again
+        assert statuses(app) == ["queued", "queued"]
+    assert "timed out" in (outbox_errors(app)[0] or "")
+
+
+def outbox_errors(app) -> list[str | None]:
+    with database(app.config["DATABASE"]) as conn:
+        return [row[0] for row in conn.execute("SELECT last_error FROM outbox ORDER BY id")]
+
+
+def test_a_message_goes_as_written_with_its_html_its_sender_and_its_photos(
+    app, client, mail_server
+):
+    app.config["MAIL_DEFAULT_SENDER"] = "no-reply@village.test"
+    mail.init_app(app)  # Flask-Mail reads its settings when bound
+    assert (
+        post(client, report_data(), photos=[("a.jpg", jpeg()), ("b.jpg", jpeg())]).status_code
+        == 303
+    )
+    (smo,) = mail_server.to("smo@village.test")
+    assert smo["From"] == "no-reply@village.test"
+    assert "<title>Report IDR-" in body(smo, "html")
+    files = [(part.get_filename(), part.get_content_type()) for part in smo.iter_attachments()]
+    assert files == [("photo-1.jpg", "image/jpeg"), ("photo-2.jpg", "image/jpeg")]
