@@ -53,7 +53,9 @@ OVERFLOW = """() => {
 
 
 def check(page, what: str) -> None:
-    """No axe-core violation, and nothing wider than the screen."""
+    """No axe-core violation, and nothing wider than the screen, once the page a click
+    started loading has loaded (a busy machine may still be on its way there)."""
+    page.wait_for_load_state("load")
     violations = run_axe(page)
     assert not violations, f"{what}:\n{describe(violations)}"
     fit = page.evaluate(OVERFLOW)
