@@ -15,8 +15,8 @@ from pathlib import Path
 from bench.seed import seed_reports
 from bench.weights import FORM_PAGE_BUDGET, gzipped, page_weight
 from portal import create_app
+from portal.accounts.accounts import add_account
 from portal.core.db import get_db, insert, transaction
-from portal.staff.accounts import add_account
 
 CASES = 10_000
 OUTFALLS = 2_000

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from bench.seed import seed_reports
 from portal import create_app
+from portal.accounts.accounts import add_account
 from portal.core import search_index
 from portal.core.db import get_db, transaction
-from portal.staff.accounts import add_account
 
 CASES = 10_000
 PASSWORD = "a long officer password"

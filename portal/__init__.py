@@ -14,6 +14,7 @@ from flask_wtf.csrf import CSRFProtect
 
 from content_model.check import load_checked
 from content_model.theme import TEMPLATES
+from portal.accounts import init_accounts
 from portal.core.backup import init_backup
 from portal.core.db import init_db
 from portal.core.deadlines import BusinessCalendar
@@ -88,7 +89,7 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     if app.config["SESSION_COOKIE_SECURE"] is None:
         app.config["SESSION_COOKIE_SECURE"] = (app.config["PUBLIC_URL"] or "").startswith("https:")
     # The cookie holds only a session's id and may outlive it: the server ends sessions (idle
-    # or past their lifetime, portal/staff/sessions.py) and can then say why.
+    # or past their lifetime, portal/accounts/sessions.py) and can then say why.
     app.permanent_session_lifetime = dt.timedelta(hours=app.config["STAFF_SESSION_HOURS"])
     init_proxy(app)
     init_templates(app, content)
@@ -101,6 +102,7 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     init_errors(app)
     init_intake(app)
     # Before CSRF: an anonymous request to /staff/ gets the sign-in page, whatever it posts.
+    init_accounts(app)
     init_staff(app)
     init_staff_found(app)
     init_enforcement(app)

@@ -243,7 +243,7 @@ def hashed_once() -> Iterator[None]:
 
     from werkzeug.security import generate_password_hash
 
-    from portal.staff import accounts
+    from portal.accounts import accounts
 
     def kept(password: str) -> str:
         if password not in _HASHES:
@@ -256,9 +256,9 @@ def hashed_once() -> Iterator[None]:
 
 def add_enrolled_account(app, username: str, password: str = PASSWORD) -> None:
     """A staff account whose authenticator app is set up (its secret only in the database)."""
+    from portal.accounts import totp
+    from portal.accounts.accounts import add_account
     from portal.core.db import get_db
-    from portal.staff import totp
-    from portal.staff.accounts import add_account
 
     with app.app_context(), hashed_once():
         db = get_db()
@@ -282,8 +282,8 @@ def open_signed_in_session(client, app, username: str) -> None:
     the test client's address; its session cookie set in `client`."""
     from flask import session
 
+    from portal.accounts.second_factor import start_session
     from portal.core.db import get_db, one
-    from portal.staff.second_factor import start_session
 
     with app.test_request_context(environ_base={"REMOTE_ADDR": "127.0.0.1"}):
         db = get_db()

@@ -770,8 +770,8 @@ def test_pages_with_arbitrary_tokens_queries_and_cookies_never_fail(fuzz_app, ta
 
 
 def test_staff_sign_in_never_fails_and_never_leaves_the_site(fuzz_app):
+    from portal.accounts.accounts import add_account
     from portal.core.db import get_db
-    from portal.staff.accounts import add_account
 
     app = fuzz_app
     with app.app_context():

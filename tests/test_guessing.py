@@ -58,7 +58,7 @@ def test_the_wait_grows_with_each_further_failure_and_ends_with_a_right_sign_in(
         assert waiting.status_code == 429 and f"try again in {next_wait}" in waiting.text
         assert waits_until() - ends == pytest.approx(2 * waited + 1, abs=1)
     # The wait is never more than an hour.
-    from portal.staff.guessing import wait_for as wait_after
+    from portal.accounts.guessing import wait_for as wait_after
 
     assert [wait_after(n) for n in (9, 10, 11, 16, 17, 30)] == [0, 60, 120, 3600, 3600, 3600]
     ends = waits_until()

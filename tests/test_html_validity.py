@@ -121,8 +121,8 @@ def case_desk_pages(app, client) -> dict:
 
 def second_factor_pages(app) -> dict:
     """The sign-in's second step, with and without errors; enrolment and recovery codes."""
+    from portal.accounts.accounts import add_account, issue_enrol_code
     from portal.core.db import get_db
-    from portal.staff.accounts import add_account, issue_enrol_code
 
     with app.app_context():
         db = get_db()

@@ -10,7 +10,7 @@ from portal.web.limits import FORM, SIGN_IN, TOKEN_PAGES
 from portal.web.routes import BACK_STEP, NO_STORE, declarations
 
 # The sign-in's steps: the only staff pages an anonymous visitor reaches.
-SIGN_IN_PAGES = {"staff.login", "staff.second_factor", "staff.enrol"}
+SIGN_IN_PAGES = {"accounts.login", "accounts.second_factor", "accounts.enrol"}
 
 
 def rules(app, method):

@@ -146,8 +146,8 @@ def test_never_screened_is_due_five_years_after_it_entered_the_inventory(app, cl
 
 
 def test_the_queue_and_the_digest_say_the_same(app, client, mail_server):
+    from portal.accounts.accounts import set_email
     from portal.digest.morning import queue_digests
-    from portal.staff.accounts import set_email
 
     add_outfalls(app, *INVENTORY)
     sign_in(client, app)

@@ -14,9 +14,9 @@ from helpers import sign_in_by_form as sign_in
 from werkzeug.security import generate_password_hash
 
 from portal import create_app
+from portal.accounts import totp
+from portal.accounts.accounts import add_account, issue_enrol_code
 from portal.core.db import get_db
-from portal.staff import totp
-from portal.staff.accounts import add_account, issue_enrol_code
 
 RECOVERY = re.compile(r"<code>([a-z0-9]{4}(?:-[a-z0-9]{4}){3})</code>")
 

@@ -32,12 +32,12 @@ from pack_traces import PACK, PATTERNS, traces
 
 from content_model.loader import load_content
 from portal import create_app as create_portal
+from portal.accounts.accounts import set_email
 from portal.core.clock import local_now
 from portal.core.db import get_db
 from portal.digest.morning import queue_digests
 from portal.mail.outbox import send_pending
 from portal.open311.keys import add_key
-from portal.staff.accounts import set_email
 
 PACK_CONTENT = load_content(PACK)
 # A spot inside the Town's service area, and a caller who names the Town's clerk.

@@ -26,12 +26,12 @@ from mailserver import wait_for
 
 from content_model.loader import load_content
 from portal import create_app
+from portal.accounts import devices
 from portal.core.db import get_db
 from portal.intake import pending
 from portal.intake.decoder import BUSY, Decoder, DecoderBusy
 from portal.intake.photos import Photo, PhotoError
 from portal.outfalls import inventory
-from portal.staff import devices
 
 
 def _parallel(count: int, send) -> list[int]:

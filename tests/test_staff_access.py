@@ -12,8 +12,8 @@ from werkzeug.routing import Rule
 from portal.core.db import get_db
 
 # The only staff pages an anonymous visitor may reach: written out here, so a page added
-# to portal/staff/auth.py's list must be added here too, on purpose.
-OPEN_ENDPOINTS = {"staff.login", "staff.second_factor", "staff.enrol"}
+# to portal/accounts/auth.py's list must be added here too, on purpose.
+OPEN_ENDPOINTS = {"accounts.login", "accounts.second_factor", "accounts.enrol"}
 
 SECRET_BITS = ("Pat Doe", "pat@example.test", "White foam", "IDR-")
 
@@ -190,7 +190,7 @@ def test_session_cookie_flags(tmp_path):
 @pytest.mark.parametrize("username", ["аdmin", "josé", "smo\n", "two words", "", "x" * 61])
 def test_usernames_are_ascii_letters_digits_dots_dashes_underscores(tmp_path, username):
     from portal import create_app
-    from portal.staff.accounts import add_account
+    from portal.accounts.accounts import add_account
 
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3")})
     with app.app_context(), pytest.raises(ValueError, match="username"):

@@ -63,7 +63,7 @@ def test_a_copy_stays_dead_after_reset_and_re_enrolment(app, client):
     assert result.exit_code == 0, result.output
     assert_sign_in_page(thief)
     # The officer sets up the new phone (directly, as tests do) and signs in again.
-    from portal.staff import totp
+    from portal.accounts import totp
 
     with app.app_context():
         db = get_db()
@@ -148,7 +148,7 @@ def test_idle_sessions_expire_on_the_server(app, client, monkeypatch):
 
 
 def test_the_cookie_holds_an_id_and_no_secret(app, client):
-    from portal.staff.accounts import add_account, issue_enrol_code
+    from portal.accounts.accounts import add_account, issue_enrol_code
 
     with app.app_context():
         db = get_db()

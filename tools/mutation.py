@@ -37,7 +37,7 @@ MODULES = {
     "mail-outbox": (["portal/mail/outbox.py"],
                     ["tests/test_outbox.py", "tests/test_outbox_smtp.py"]),
     "staff-sign-in": (
-        ["portal/staff/auth.py", "portal/staff/second_factor.py", "portal/staff/totp.py"],
+        ["portal/accounts/auth.py", "portal/accounts/second_factor.py", "portal/accounts/totp.py"],
         ["tests/test_staff_access.py", "tests/test_second_factor.py"]),
     "open311-public": (["portal/open311/public.py"], ["tests/test_open311_public.py"]),
     "content-loading": (["content_model/fields.py", "content_model/site.py",

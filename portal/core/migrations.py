@@ -150,7 +150,7 @@ def tables_of_version_10(db: sqlite_utils.Database) -> None:
     run(
         db,
         """
--- Staff sessions (portal/staff/sessions.py): the signed cookie holds a random id, this
+-- Staff sessions (portal/accounts/sessions.py): the signed cookie holds a random id, this
 -- table only its SHA-256, so deleting a row ends the session whatever copies exist.
 -- Times are Unix seconds: only ever compared with the idle and absolute limits.
 CREATE TABLE IF NOT EXISTS staff_sessions (
@@ -168,7 +168,7 @@ CREATE TABLE IF NOT EXISTS staff_sessions (
 CREATE INDEX IF NOT EXISTS staff_sessions_staff ON staff_sessions (staff_id);
 
 -- Wrong passwords and codes per username, whatever address they come from
--- (portal/staff/guessing.py); a name no account has counts the same way.
+-- (portal/accounts/guessing.py); a name no account has counts the same way.
 CREATE TABLE IF NOT EXISTS sign_in_failures (
     username TEXT PRIMARY KEY COLLATE NOCASE,
     failures INTEGER NOT NULL,

@@ -1,5 +1,5 @@
 """Enforcement's blueprint: its pages sit under /staff/ beside the workspace's, behind the
-same sign-in check (portal/staff/auth.py guards every /staff/ path)."""
+same sign-in check (portal/accounts/auth.py guards every /staff/ path)."""
 
 from flask import Blueprint
 

@@ -11,6 +11,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 from wtforms import SelectField
 
+from portal.accounts.auth import current_staff
 from portal.core.clock import local_today
 from portal.core.db import get_db, transaction
 from portal.enforcement import forms, records
@@ -24,7 +25,6 @@ from portal.enforcement.views import (
     law,
     signer,
 )
-from portal.staff.auth import current_staff
 
 
 class LetterOptions(FlaskForm):

@@ -10,13 +10,13 @@ from typing import Any
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 
+from portal.accounts.auth import current_staff
 from portal.core.clock import local_today
 from portal.core.db import get_db, transaction
 from portal.core.display import date_words
 from portal.enforcement import forms, people, records, rules
 from portal.enforcement.blueprint import bp
 from portal.enforcement.timeline import Timeline, day_of, timeline
-from portal.staff.auth import current_staff
 from portal.staff.cases import get_case
 from portal.staff.workflow import WorkflowError
 

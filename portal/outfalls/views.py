@@ -20,6 +20,7 @@ from flask import (
 )
 from flask_wtf import FlaskForm
 
+from portal.accounts.auth import current_staff
 from portal.core.cases import new_submission_key
 from portal.core.clock import local_stamp, local_today
 from portal.core.db import get_db, transaction
@@ -36,7 +37,6 @@ from portal.outfalls.forms import (
     RetireForm,
 )
 from portal.outfalls.rotation import turn_of, turns
-from portal.staff.auth import current_staff
 from portal.staff.cases import photo_response
 from portal.web.routes import NO_STORE, declare_blueprint
 

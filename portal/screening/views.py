@@ -19,6 +19,7 @@ from flask import (
     url_for,
 )
 
+from portal.accounts.auth import current_staff, staff_name
 from portal.core.cases import new_submission_key
 from portal.core.clock import local_now, local_stamp, local_today
 from portal.core.db import get_db, insert, one_row, transaction
@@ -28,7 +29,6 @@ from portal.intake.storage import move_pending_photos
 from portal.outfalls import inventory, rotation
 from portal.screening import cases, corrections, sheet
 from portal.screening.route import MAX_STOPS, walking_order
-from portal.staff.auth import current_staff, staff_name
 from portal.staff.cases import photo_response
 from portal.web.routes import NO_STORE, declare, declare_blueprint
 

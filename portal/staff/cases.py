@@ -20,6 +20,8 @@ from flask_wtf import FlaskForm
 from wtforms import DateField, HiddenField, SelectField, StringField, TextAreaField
 from wtforms.validators import Length, Optional
 
+from portal.accounts.accounts import usernames
+from portal.accounts.auth import current_staff
 from portal.core import kinds
 from portal.core.cases import new_submission_key
 from portal.core.clock import local_now, local_stamp, local_today
@@ -32,8 +34,6 @@ from portal.intake.storage import move_pending_photos
 from portal.mail.compose import map_link
 from portal.notification.compliance import confirmation_recorded
 from portal.staff import workflow
-from portal.staff.accounts import usernames
-from portal.staff.auth import current_staff
 from portal.staff.blueprint import bp
 from portal.staff.inspections import InspectionForm, inspections_of, new_inspection_form
 from portal.staff.queue import distance_m, nearby

@@ -23,11 +23,11 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, InputRequired, Length, Optional
 
+from portal.accounts.auth import current_staff
 from portal.core.cases import new_submission_key
 from portal.core.clock import local_now
 from portal.core.db import get_db
 from portal.intake.fields import options
-from portal.staff.auth import current_staff
 from portal.staff.blueprint import bp
 
 

@@ -18,6 +18,7 @@ from flask_wtf import FlaskForm
 from wtforms import DateField, HiddenField, StringField
 from wtforms.validators import DataRequired, Length, Optional, ValidationError
 
+from portal.accounts.auth import current_staff
 from portal.core.clock import local_now, local_stamp, local_today
 from portal.core.db import get_db, one_row, transaction
 from portal.core.display import day
@@ -29,7 +30,6 @@ from portal.notification import compliance
 from portal.notification.choices import SPOKEN_NOTICES
 from portal.notification.compliance import notice_state
 from portal.staff import workflow
-from portal.staff.auth import current_staff
 from portal.staff.blueprint import bp
 
 HOW = [("phone", "By telephone"), ("in-person", "In person"), ("fax", "By fax")]

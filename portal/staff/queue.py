@@ -13,13 +13,13 @@ from typing import Any
 import sqlite_utils
 from flask import current_app, render_template, request
 
+from portal.accounts.accounts import usernames
+from portal.accounts.auth import current_staff
 from portal.core import kinds, search_index
 from portal.core.clock import local_now
 from portal.core.db import get_db
 from portal.core.statuses import CLOSED, STATUSES
 from portal.staff import danger
-from portal.staff.accounts import usernames
-from portal.staff.auth import current_staff
 from portal.staff.blueprint import bp
 from portal.staff.matches import matches
 from portal.staff.phone_notices import HOW_WORDS, waiting_notices

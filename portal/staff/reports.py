@@ -11,6 +11,7 @@ import sqlite_utils
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 
+from portal.accounts.auth import current_staff
 from portal.core import kinds
 from portal.core.clock import local_now, local_stamp, local_today
 from portal.core.db import get_db
@@ -18,7 +19,6 @@ from portal.mail.compose import public_url_for
 from portal.staff import filings
 from portal.staff.annual_figures import annual_report as build_report
 from portal.staff.annual_figures import reporting_year
-from portal.staff.auth import current_staff
 from portal.staff.blueprint import bp
 from portal.staff.exports import _download, date_window, spreadsheet
 from portal.staff.figures import Figure, Report, Section

@@ -1,5 +1,5 @@
 """The staff page that records a discharge staff found (/staff/found/new): under /staff/,
-behind the workspace's sign-in (portal/staff/auth.py guards every /staff/ path), never kept
+behind the workspace's sign-in (portal/accounts/auth.py guards every /staff/ path), never kept
 by a browser. Saved, the officer lands on the new case's page."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from typing import Any
 
 from flask import Blueprint, current_app, flash, redirect, render_template, url_for
 
+from portal.accounts.auth import current_staff, staff_name
 from portal.core.cases import new_submission_key
 from portal.core.clock import local_now
 from portal.core.db import get_db, one_row
 from portal.intake.pending import keep_photos, recover, submission_key
 from portal.intake.storage import DuplicateSubmission, PhotoExpired
-from portal.staff.auth import current_staff, staff_name
 from portal.staff_found.form import FindingForm
 from portal.staff_found.records import SERVICE_CODE, store_finding
 from portal.web.routes import NO_STORE, declare, declare_blueprint

@@ -9,11 +9,11 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
+from portal.accounts.auth import current_staff, staff_name
 from portal.core.clock import local_now
 from portal.core.db import get_db
 from portal.enforcement import people
 from portal.outfalls.map_layer import nearest_to
-from portal.staff.auth import current_staff, staff_name
 from portal.staff.cases import get_case
 from portal.staff.workflow import WorkflowError
 from portal.trackdown import records

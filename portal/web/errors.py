@@ -134,9 +134,9 @@ _REQUESTS = _l("Too many requests have come from this connection in a short time
 _SENT_TOO_OFTEN = {
     "report.submit": (_l("Too many reports have come from this connection in a short time."), True),
     "notify.submit": (_l("Too many forms have come from this connection in a short time."), True),
-    "staff.login": (_SIGN_IN, False),
-    "staff.second_factor": (_SIGN_IN, False),
-    "staff.enrol": (_SIGN_IN, False),
+    "accounts.login": (_SIGN_IN, False),
+    "accounts.second_factor": (_SIGN_IN, False),
+    "accounts.enrol": (_SIGN_IN, False),
 }
 
 

@@ -13,8 +13,8 @@ from browsing import check
 from helpers import PASSWORD
 from playwright.sync_api import expect
 
+from portal.accounts.accounts import add_account, issue_enrol_code
 from portal.core.db import get_db
-from portal.staff.accounts import add_account, issue_enrol_code
 
 pytestmark = pytest.mark.browser
 

@@ -9,8 +9,8 @@ from browsing import check
 from helpers import PASSWORD, add_enrolled_account, next_code
 from playwright.sync_api import expect
 
+from portal.accounts.accounts import add_account
 from portal.core.db import get_db
-from portal.staff.accounts import add_account
 
 pytestmark = pytest.mark.browser
 

@@ -6,19 +6,19 @@ from typing import Any
 
 from flask import current_app, g, redirect, render_template, request, session, url_for
 
+from portal.accounts import devices, guessing, sessions
+from portal.accounts.accounts import active_account, verify
+from portal.accounts.blueprint import bp
+from portal.accounts.forms import LoginForm
+from portal.accounts.guessing import wait_words
+from portal.accounts.second_factor import await_code, start_session
+from portal.accounts.sessions import limits
 from portal.core.db import get_db
-from portal.staff import devices, guessing, sessions
-from portal.staff.accounts import active_account, verify
-from portal.staff.blueprint import bp
-from portal.staff.forms import LoginForm
-from portal.staff.guessing import wait_words
-from portal.staff.second_factor import await_code, start_session
-from portal.staff.sessions import limits
 from portal.web.limits import SIGN_IN
 from portal.web.routes import NO_STORE, declare
 
 # The only staff pages an anonymous visitor may reach.
-OPEN_ENDPOINTS = {"staff.login", "staff.second_factor", "staff.enrol"}
+OPEN_ENDPOINTS = {"accounts.login", "accounts.second_factor", "accounts.enrol"}
 ENDED = {
     "idle": "You were signed out after a time without activity.",
     "lifetime": "You were signed out: a session lasts {hours} hours at most. Sign in again.",
@@ -109,4 +109,4 @@ def login():
 def logout():
     sessions.end(get_db(), session.get("staff_session"))
     session.clear()
-    return redirect(url_for("staff.login"), code=303)
+    return redirect(url_for("accounts.login"), code=303)

@@ -1,7 +1,7 @@
 """The second step of a staff sign-in: a code from the officer's authenticator app (or a
 recovery code), and enrolment the first time, which needs the one-time enrolment code an
 administrator's command printed. Between the password and the code the cookie holds only
-the id of a server-side row (portal/staff/sessions.py) naming the half-signed-in account;
+the id of a server-side row (portal/accounts/sessions.py) naming the half-signed-in account;
 the authenticator secret being set up stays in that row, never in the cookie."""
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ from flask_wtf import FlaskForm
 from wtforms import StringField
 from wtforms.validators import DataRequired, Length, Optional
 
+from portal.accounts import devices, guessing, sessions, totp
+from portal.accounts.accounts import active_account, enrol_code_matches, has_enrol_code
+from portal.accounts.blueprint import bp
+from portal.accounts.forms import LoginForm
+from portal.accounts.guessing import wait_words
+from portal.accounts.sessions import limits
 from portal.core.clock import local_stamp
 from portal.core.db import get_db
-from portal.staff import devices, guessing, sessions, totp
-from portal.staff.accounts import active_account, enrol_code_matches, has_enrol_code
-from portal.staff.blueprint import bp
-from portal.staff.forms import LoginForm
-from portal.staff.guessing import wait_words
-from portal.staff.sessions import limits
 from portal.web.limits import SIGN_IN
 from portal.web.routes import declare
 
@@ -71,7 +71,7 @@ def await_code(account: dict[str, Any], next_url: str) -> Any:
         db, account["id"], sessions.CODE, client=request.remote_addr, next_url=next_url
     )
     enrolled = totp.is_enrolled(db, account["id"])
-    return redirect(url_for("staff.second_factor" if enrolled else "staff.enrol"), code=303)
+    return redirect(url_for("accounts.second_factor" if enrolled else "accounts.enrol"), code=303)
 
 
 def _pending() -> tuple[dict[str, Any], dict[str, Any]] | None:
@@ -94,7 +94,7 @@ def _start_again():
     if g.get("staff"):
         return redirect(url_for("staff.queue"), code=303)
     session.clear()
-    return redirect(url_for("staff.login"), code=303)
+    return redirect(url_for("accounts.login"), code=303)
 
 
 def _waiting(account: dict[str, Any], row: dict[str, Any]) -> Any:
@@ -125,7 +125,7 @@ def second_factor():
     account, row = found
     db = get_db()
     if not totp.is_enrolled(db, account["id"]):
-        return redirect(url_for("staff.enrol"), code=303)
+        return redirect(url_for("accounts.enrol"), code=303)
     form = CodeForm()
     if request.method == "POST":
         waiting = _waiting(account, row)
@@ -170,7 +170,7 @@ def enrol():
     account, row = found
     db = get_db()
     if totp.is_enrolled(db, account["id"]):
-        return redirect(url_for("staff.second_factor"), code=303)
+        return redirect(url_for("accounts.second_factor"), code=303)
     if request.method == "POST":
         waiting = _waiting(account, row)
         if waiting:
@@ -186,7 +186,7 @@ def enrol():
             next_url = _signed_in(account, row)
             return render_template("staff/recovery_codes.html", codes=codes, next_url=next_url)
         if step is not None:  # enrolled meanwhile, in another tab
-            return redirect(url_for("staff.second_factor"), code=303)
+            return redirect(url_for("accounts.second_factor"), code=303)
         form.code.errors = [
             "That code does not match. Check that the app shows this account, then enter "
             "the code it shows now."
@@ -212,7 +212,7 @@ def _enrol_code_step(account: dict[str, Any], row: dict[str, Any]) -> Any:
     if request.method == "POST" and form.validate():
         if enrol_code_matches(db, account["id"], form.enrol_code.data):
             sessions.set_enrol_secret(db, row, totp.new_secret())
-            return redirect(url_for("staff.enrol"), code=303)
+            return redirect(url_for("accounts.enrol"), code=303)
         form.enrol_code.errors = [
             "That is not the enrolment code of this account, or it has expired. Ask your "
             "administrator for a new one."

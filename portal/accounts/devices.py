@@ -1,6 +1,6 @@
 """Devices an officer has signed in on: the per-username wait does not hold them.
 
-The wait after many wrong tries (portal/staff/guessing.py) is per username, from any
+The wait after many wrong tries (portal/accounts/guessing.py) is per username, from any
 address, so anyone could keep an officer out for good with one wrong try per wait (review
 round 3, M3; ASVS 2.2.1 asks that lockouts not make a denial of service easy). A full
 sign-in (password and second factor) leaves a signed, long-lived cookie on the device;
@@ -17,7 +17,7 @@ import sqlite_utils
 from flask import Response, after_this_request, current_app, request
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
-from portal.staff import guessing
+from portal.accounts import guessing
 
 COOKIE = "staff_device"
 # A year: an officer's own computer or phone stays known across holidays and leave.

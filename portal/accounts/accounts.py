@@ -15,10 +15,10 @@ import sqlite_utils
 from flask import Flask, current_app
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from portal.accounts import guessing, passwords, sessions
 from portal.core.clock import local_stamp
 from portal.core.db import get_db, transaction
 from portal.core.display import when
-from portal.staff import guessing, passwords, sessions
 
 USERNAME = re.compile(r"^[A-Za-z0-9._-]{1,60}$")
 # Checked when the username is unknown, so a wrong name takes as long as a wrong password.
@@ -273,7 +273,7 @@ def init_account_commands(app: Flask) -> None:
     def reset_2fa_command(username: str) -> None:
         """Forget an account's second factor (a lost phone): its open sessions end, and it
         sets up a new one at its next sign-in with the enrolment code printed."""
-        from portal.staff.totp import reset
+        from portal.accounts.totp import reset
 
         db = get_db()
         _or_fail(

@@ -138,7 +138,7 @@ def use_recovery_code(db: sqlite_utils.Database, account_id: int, code: str, at:
 
 def reset(db: sqlite_utils.Database, username: str) -> None:
     """Forget an account's second factor and end its sessions: it enrols again at its next
-    sign-in (with a new enrolment code: portal/staff/accounts.py)."""
+    sign-in (with a new enrolment code: portal/accounts/accounts.py)."""
     with transaction(db):
         row = db.execute("SELECT id FROM staff WHERE username = ?", [username]).fetchone()
         if row is None:

@@ -9,13 +9,13 @@ from flask_wtf import FlaskForm
 from wtforms import PasswordField
 from wtforms.validators import DataRequired, EqualTo, Length
 
+from portal.accounts import guessing, passwords
+from portal.accounts.accounts import password_matches, set_password
+from portal.accounts.auth import current_staff
+from portal.accounts.blueprint import bp
+from portal.accounts.guessing import wait_words
+from portal.accounts.second_factor import start_session
 from portal.core.db import get_db
-from portal.staff import guessing, passwords
-from portal.staff.accounts import password_matches, set_password
-from portal.staff.auth import current_staff
-from portal.staff.blueprint import bp
-from portal.staff.guessing import wait_words
-from portal.staff.second_factor import start_session
 
 
 class PasswordForm(FlaskForm):
