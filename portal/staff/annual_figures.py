@@ -23,6 +23,7 @@ from flask import current_app, g
 
 from portal.core import kinds
 from portal.core.statuses import INVESTIGATED
+from portal.notification import compliance
 from portal.report.choices import INDICATORS
 from portal.staff.figures import (
     Figure,
@@ -309,13 +310,8 @@ def release_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
     late = [r for r in due if r[3] == 0]
     missed = [r for r in due if r[3] is None and r[2] < today]
     to_come = [r for r in due if r[3] is None and r[2] >= today]
-    # Where the content accepts the filing as the confirmation, a filing made after the call.
-    by_filing = (
-        "(p.case_id IS NOT NULL AND (SELECT received_at FROM cases WHERE id = p.case_id)"
-        " >= p.told_at)"
-        if online.counts_as_written_confirmation
-        else "0"
-    )
+    # Where the content accepts the filing as the confirmation, as the filing's row stores it.
+    by_filing = compliance.confirmed_by_filing_sql("p")
     # Spoken notices whose mailed confirmation fell due in the period: mailed in time (it
     # counts by the day it was mailed), late, confirmed by the filing, or not at all.
     letters = _rows(
@@ -394,7 +390,7 @@ def release_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
                             letters_where("filing"),
                         ),
                     )
-                    if online.counts_as_written_confirmation
+                    if compliance.filing_can_confirm(online)
                     else ()
                 ),
                 Figure("letters.missed", "No letter recorded", letters_where("missed")),

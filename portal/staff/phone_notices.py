@@ -122,23 +122,12 @@ def log_notice(db: sqlite_utils.Database, form: PhoneNoticeForm, taken_by: str) 
     return cursor.lastrowid
 
 
-def _confirmed_by_filing() -> str:
-    """SQL: the notice's linked filing is its written confirmation (only where the content
-    accepts the filing as it, and the filing came after the call)."""
-    if not compliance.rules().online.counts_as_written_confirmation:
-        return "0"
-    return (
-        "(p.case_id IS NOT NULL"
-        " AND (SELECT received_at FROM cases WHERE id = p.case_id) >= p.told_at)"
-    )
-
-
 def waiting_notices(db: sqlite_utils.Database, now: dt.datetime) -> list[dict[str, Any]]:
     """Spoken notices whose mailed confirmation is not recorded, overdue ones marked."""
     notices = db.query(
         "SELECT p.*, c.reference AS case_reference FROM phone_notices p"
         " LEFT JOIN cases c ON c.id = p.case_id WHERE p.confirmation_due IS NOT NULL"
-        f" AND p.letter_mailed_on IS NULL AND NOT {_confirmed_by_filing()}"
+        f" AND p.letter_mailed_on IS NULL AND NOT {compliance.confirmed_by_filing_sql('p')}"
         " ORDER BY p.confirmation_due"
     )
     return [
@@ -278,8 +267,9 @@ def phone_notices():
     (total,) = db.execute("SELECT count(*) FROM phone_notices").fetchone()
     notices = list(
         db.query(
-            "SELECT p.*, c.reference AS case_reference FROM phone_notices p"
-            " LEFT JOIN cases c ON c.id = p.case_id ORDER BY p.told_at DESC, p.id DESC"
+            f"SELECT {compliance.notice_columns()}, c.reference AS case_reference"
+            " FROM phone_notices p LEFT JOIN cases c ON c.id = p.case_id"
+            " ORDER BY p.told_at DESC, p.id DESC"
             " LIMIT ? OFFSET ?",
             [PER_PAGE, (page - 1) * PER_PAGE],
         )
@@ -344,7 +334,9 @@ def _filing(db: sqlite_utils.Database, case_id: str) -> dict[str, Any] | None:
 @bp.route("/phone-notices/<int:notice_id>/")
 def phone_notice(notice_id: int, letter_form: LetterForm | None = None, status: int = 200):
     db = get_db()
-    notice = one_row(db, "SELECT * FROM phone_notices WHERE id = ?", [notice_id]) or abort(404)
+    notice = one_row(
+        db, f"SELECT {compliance.notice_columns()} FROM phone_notices p WHERE id = ?", [notice_id]
+    ) or abort(404)
     case = None
     if notice["case_id"] is not None:
         case = one_row(
