@@ -21,6 +21,7 @@ from portal.staff import danger
 from portal.staff.accounts import usernames
 from portal.staff.auth import current_staff
 from portal.staff.blueprint import bp
+from portal.staff.figures_period import window_of
 from portal.staff.matches import matches
 from portal.staff.phone_notices import HOW_WORDS, waiting_notices
 
@@ -90,10 +91,10 @@ class Filters:
             params.append(self.assignee)
         if self.start:
             where.append("c.received_at >= ?")
-            params.append(self.start.isoformat())
+            params.append(window_of(self.start, self.start)[0])
         if self.end:
             where.append("c.received_at < ?")
-            params.append((self.end + dt.timedelta(days=1)).isoformat())
+            params.append(window_of(self.end, self.end)[1])
         if self.q:
             condition, values = search_index.condition(self.q)
             where.append(condition)

@@ -17,11 +17,11 @@ from portal.core.db import get_db
 from portal.mail.compose import public_url_for
 from portal.staff import filings
 from portal.staff.annual_figures import annual_report as build_report
-from portal.staff.annual_figures import reporting_year
 from portal.staff.auth import current_staff
 from portal.staff.blueprint import bp
 from portal.staff.exports import _download, date_window, spreadsheet
 from portal.staff.figures import Figure, Report, Section
+from portal.staff.figures_period import reporting_year
 from portal.staff.queue import Filters
 
 __all__ = ["annual_counts", "reporting_year"]
