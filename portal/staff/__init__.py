@@ -12,7 +12,6 @@ from portal.staff import (  # noqa: F401  (their routes)
     mail,
     map_views,
     password_page,
-    phone_notices,
     queue,
     reports,
     second_factor,

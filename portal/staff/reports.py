@@ -1,6 +1,7 @@
 """The annual report's pages: the figures (printable), the records behind each figure, and
 the same figures as a CSV whose every line links to its records. The figures themselves
-are computed in annual_figures.py; `annual_counts` gives them as plain numbers by name."""
+are computed in annual_figures.py and the features' figures modules; `annual_counts` gives
+them as plain numbers by name."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Releases told to the municipality by telephone, in person or by fax, logged by staff.
+"""Releases told to the municipality by telephone, in person or by fax, logged by staff (the
+notice half of the release notification section; its pages sit in the staff workspace).
 
 This is the notice the release notification section asks for. A notice in person or by
 telephone is to be confirmed "by written notice addressed and mailed" within three business
@@ -14,87 +15,25 @@ from typing import Any
 
 import sqlite_utils
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
-from flask_wtf import FlaskForm
-from wtforms import DateField, HiddenField, StringField
-from wtforms.validators import DataRequired, Length, Optional, ValidationError
+from wtforms.validators import ValidationError
 
 from portal.core.clock import local_now, local_stamp, local_today
 from portal.core.db import get_db, one_row, transaction
-from portal.core.display import day
-from portal.intake.choices import YES_NO_UNSURE
-from portal.intake.fields import choice, long_text, moment, text
-from portal.intake.validators import email_address, phone_number
 from portal.mail import courier
 from portal.notification import compliance
 from portal.notification.choices import SPOKEN_NOTICES
 from portal.notification.compliance import notice_state
+from portal.notification.phone_notice_forms import LetterForm, LinkForm, PhoneNoticeForm
 from portal.staff import workflow
 from portal.staff.auth import current_staff
 from portal.staff.blueprint import bp
 
-HOW = [("phone", "By telephone"), ("in-person", "In person"), ("fax", "By fax")]
 HOW_WORDS = {"phone": "by telephone", "in-person": "in person", "fax": "by fax"}
 # The audit-log actions of this module (staff/_event.txt words them).
 LINKED, UNLINKED, LETTER = "release_notice_linked", "release_notice_unlinked", "confirmation_letter"
 # A filing at one of these statuses becomes "Confirmed in writing" when its letter is recorded.
 AWAITING_LETTER = ("received", "follow-up")
 PER_PAGE = 50
-
-
-class PhoneNoticeForm(FlaskForm):
-    told_at = moment("When was the notice given?", required="Enter the date and time.")
-    how = choice("How?", HOW, required="Choose how the notice was given.")
-    facility_name = text("Business or facility", 200, required="Enter the facility's name.")
-    facility_address = text("Facility address", 300)
-    caller_name = text("Who called", 120, required="Enter the caller's name.")
-    caller_phone = text("Their phone number", 40, phone_number)
-    caller_email = text("Their e-mail address", 254, email_address)
-    material = long_text("What was released", 500, required="Say what was released.")
-    hazardous = choice("Hazardous material?", YES_NO_UNSURE)
-    note = long_text("Notes", 2000)
-    # The filing this notice is about, when logged from its case page.
-    case = HiddenField()
-
-    def __init__(self, *args, clock, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.clock = clock
-
-
-class LinkForm(FlaskForm):
-    reference = StringField(
-        "Online filing about the same release (reference)",
-        [DataRequired("Give the reference, like REL-2026-0042."), Length(max=20)],
-    )
-
-
-class LetterForm(FlaskForm):
-    """The mailed written confirmation: the day it was mailed (it counts by that day) and
-    the day it arrived."""
-
-    mailed_on = DateField(
-        "Day the letter was mailed (its postmark)",
-        [DataRequired("Enter the day the letter was mailed, from its postmark.")],
-    )
-    received_on = DateField("Day it arrived at the office", [Optional()])
-    sender = text("Who signed or sent it", 120)
-
-    def __init__(self, *args, told: dt.date, today: dt.date, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.told, self.today = told, today
-
-    def validate_mailed_on(self, field) -> None:
-        if field.data and field.data < self.told:
-            raise ValidationError(
-                f"The letter confirms a notice given on {day(self.told)}: enter that day or later."
-            )
-        if field.data and field.data > self.today:
-            raise ValidationError("Enter a day that has passed (today at the latest).")
-
-    def validate_received_on(self, field) -> None:
-        if field.data and self.mailed_on.data and field.data < self.mailed_on.data:
-            raise ValidationError("It cannot arrive before it was mailed.")
-        if field.data and field.data > self.today:
-            raise ValidationError("Enter a day that has passed (today at the latest).")
 
 
 def log_notice(db: sqlite_utils.Database, form: PhoneNoticeForm, taken_by: str) -> int:
