@@ -36,12 +36,20 @@ def _phone_records(rows: Iterable[tuple[Any, ...]]) -> tuple[Record, ...]:
     return records(named, "staff.phone_notice", "notice_id")
 
 
+def _letter(notice: dict[str, Any], state: dict[str, Any]) -> str:
+    """Where a spoken notice's written confirmation stands, for the figures."""
+    if notice["letter_mailed_on"]:
+        return "on time" if state["letter_in_time"] else "late"
+    if state["by_filing"]:
+        return "filing"
+    return "missed" if state["overdue"] else "to come"
+
+
 def release_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime) -> list[Section]:
     """Notices and written confirmations (release notifications), as staff recorded them: a
     notice by the day it was given, its deadline by the day it fell due."""
     content = current_app.extensions["content"].settings
     online = content.online_filing
-    stamp = now.isoformat(timespec="seconds")
     today = now.date().isoformat()
     filings = db.execute(
         "SELECT id, reference, substr(received_at, 1, 10) FROM cases WHERE kind ="
@@ -69,19 +77,19 @@ def release_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
     late = [r for r in due if r[3] == 0]
     missed = [r for r in due if r[3] is None and r[2] < today]
     to_come = [r for r in due if r[3] is None and r[2] >= today]
-    # Where the content accepts the filing as the confirmation, as the filing's row stores it.
-    by_filing = compliance.confirmed_by_filing_sql("p")
     # Spoken notices whose mailed confirmation fell due in the period: mailed in time (it
-    # counts by the day it was mailed), late, confirmed by the filing, or not at all.
-    letters = db.execute(
-        "SELECT id, how, facility_name, substr(confirmation_due, 1, 10), CASE"
-        " WHEN letter_mailed_on <= substr(confirmation_due, 1, 10) THEN 'on time'"
-        " WHEN letter_mailed_on IS NOT NULL THEN 'late'"
-        f" WHEN {by_filing} THEN 'filing' WHEN confirmation_due < ? THEN 'missed'"
-        " ELSE 'to come' END FROM phone_notices p"
+    # counts by the day it was mailed), late, confirmed by the filing, or not at all, as the
+    # notice's own page tells it (compliance.notice_state).
+    letters = []
+    for notice in db.query(
+        f"SELECT {compliance.notice_columns()} FROM phone_notices p"
         " WHERE confirmation_due >= ? AND confirmation_due < ?",
-        [stamp, *window],
-    ).fetchall()
+        window,
+    ):
+        letters.append((
+            notice["id"], notice["how"], notice["facility_name"], notice["confirmation_due"][:10],
+            _letter(notice, compliance.notice_state(notice, now)),
+        ))  # fmt: skip
     mailed = db.execute(
         "SELECT id, how, facility_name, letter_mailed_on FROM phone_notices"
         " WHERE letter_mailed_on >= ? AND letter_mailed_on < ?",
