@@ -283,9 +283,11 @@ def phone_notice(notice_id: int, letter_form: LetterForm | None = None, status: 
             [notice["case_id"]],
         )  # fmt: skip
     events = [(event, workflow.describe(event)) for event in history(db, notice_id)]
+    told = dt.datetime.fromisoformat(notice["told_at"])
     page = render_template(
         "staff/phone_notice_page.html",
         notice=notice,
+        filed_before=bool(case) and dt.datetime.fromisoformat(case["received_at"]) < told,
         state=notice_state(notice, local_now()),
         case=case,
         events=events,

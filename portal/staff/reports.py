@@ -9,7 +9,7 @@ import datetime as dt
 from typing import Any
 
 import sqlite_utils
-from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 
 from portal.core import kinds
@@ -114,9 +114,7 @@ def annual_report():
         filing=filing,
         filed=filings.changed(filing, report),
         printed=local_now(),
-        year_start_words=_month_day_words(
-            current_app.extensions["content"].settings.reporting_year_starts
-        ),
+        year_start_words=_month_day_words((previous[0].month, previous[0].day)),
     )
 
 
