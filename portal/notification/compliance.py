@@ -79,6 +79,65 @@ def letter_in_time(mailed_on: dt.date, due: dt.datetime) -> bool:
     return mailed_on <= due.date()
 
 
+def filing_can_confirm(online: OnlineFiling) -> bool:
+    """Whether the content accepts an online filing as a written confirmation at all."""
+    return online.counts_as_written_confirmation
+
+
+def filing_confirms(online: OnlineFiling, filed_at: dt.datetime, told_at: dt.datetime) -> bool:
+    """Whether the online filing is the written confirmation of a spoken notice given at
+    `told_at`: only where the content accepts the filing as it, and never a filing made
+    before the call, whatever the content accepts (it cannot confirm what was not yet said)."""
+    return filing_can_confirm(online) and filed_at >= told_at
+
+
+# How a written confirmation was given (Confirmation.by).
+BY_LETTER, BY_FILING = "letter", "filing"
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """The written confirmation of one spoken notice, as recorded: the page, the receipt,
+    the mail and the stored columns all read it from `confirmation`."""
+
+    due: dt.datetime
+    done_at: dt.datetime | None  # the filing's moment, or midnight of the letter's mailing day
+    by: str  # BY_LETTER, BY_FILING, or "" when none is recorded
+    met: bool | None  # None: none recorded
+
+
+def confirmation(
+    due: dt.datetime,
+    told_at: dt.datetime,
+    filed_at: dt.datetime,
+    online: OnlineFiling,
+    mailed_on: dt.date | None = None,
+) -> Confirmation:
+    """The written confirmation of a notice told at `told_at`, due by `due`: the mailed
+    letter staff recorded, else the filing where `filing_confirms`, else none."""
+    if mailed_on is not None:
+        mailed = dt.datetime.combine(mailed_on, dt.time(), tzinfo=due.tzinfo)
+        return Confirmation(due, mailed, BY_LETTER, letter_in_time(mailed_on, due))
+    if filing_confirms(online, filed_at, told_at):
+        return Confirmation(due, filed_at, BY_FILING, filed_at <= due)
+    return Confirmation(due, None, "", None)
+
+
+def confirmed_by_filing_sql(notice: str = "p") -> str:
+    """SQL, over a phone_notices row aliased `notice`: the linked filing is that notice's
+    written confirmation, as its stored outcome says (no letter on it, the filing's
+    `confirmation_met` recorded, and the notice the filing's first spoken one, which
+    `outcome` works the confirmation out from)."""
+    spoken = ", ".join(f"'{how}'" for how in sorted(SPOKEN_NOTICES))
+    return (
+        f"({notice}.case_id IS NOT NULL AND {notice}.letter_mailed_on IS NULL"
+        " AND (SELECT confirmation_met FROM notifications"
+        f" WHERE case_id = {notice}.case_id) IS NOT NULL"
+        f" AND {notice}.id = (SELECT q.id FROM phone_notices q WHERE q.case_id = {notice}.case_id"
+        f" AND q.how IN ({spoken}) ORDER BY q.told_at, q.id LIMIT 1))"
+    )
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What the filing's row stores of the section's two steps."""
@@ -123,27 +182,32 @@ def outcome(
         )  # fmt: skip
     spoken = sorted((n for n in notices if n["how"] in SPOKEN_NOTICES), key=lambda n: n["told_at"])
     if spoken:
-        first = spoken[0]
-        told = _moment(first["told_at"])
-        due = confirmation_due(rules.calendar, rules.tz, told)
-        if first["letter_mailed_on"]:
-            mailed = dt.date.fromisoformat(first["letter_mailed_on"])
-            return Outcome(notice_met, due, int(letter_in_time(mailed, due)))
-        # A filing made before the call cannot confirm it, whatever the content accepts.
-        counts = rules.online.counts_as_written_confirmation and filed_at >= told
-        return Outcome(notice_met, due, int(filed_at <= due) if counts else None)
-    if prior_notice in SPOKEN_NOTICES and prior_notice_at is not None:
+        told = _moment(spoken[0]["told_at"])
+        mailed = spoken[0]["letter_mailed_on"]
+        mailed_on = dt.date.fromisoformat(mailed) if mailed else None
+    elif prior_notice in SPOKEN_NOTICES and prior_notice_at is not None:
         # Only the filer's word that they called: the letter is still due from that call.
-        due = confirmation_due(rules.calendar, rules.tz, prior_notice_at)
-        counts = rules.online.counts_as_written_confirmation
-        return Outcome(notice_met, due, int(filed_at <= due) if counts else None)
-    return Outcome(notice_met, None, None)
+        told, mailed_on = prior_notice_at, None
+    else:
+        return Outcome(notice_met, None, None)
+    due = confirmation_due(rules.calendar, rules.tz, told)
+    done = confirmation(due, told, filed_at, rules.online, mailed_on)
+    return Outcome(notice_met, due, None if done.met is None else int(done.met))
+
+
+def notice_columns() -> str:
+    """SQL: a phone_notices row `p` with `by_filing`, whether its filing confirms it."""
+    return f"p.*, {confirmed_by_filing_sql('p')} AS by_filing"
 
 
 def linked_notices(db: sqlite_utils.Database, case_id: int) -> list[dict[str, Any]]:
     """The notices staff logged and linked to a filing, earliest first."""
     return list(
-        db.query("SELECT * FROM phone_notices WHERE case_id = ? ORDER BY told_at, id", [case_id])
+        db.query(
+            f"SELECT {notice_columns()} FROM phone_notices p WHERE case_id = ?"
+            " ORDER BY told_at, id",
+            [case_id],
+        )
     )
 
 
@@ -184,14 +248,17 @@ def confirmation_recorded(db: sqlite_utils.Database, case_id: int) -> bool:
 
 
 def notice_state(notice: dict[str, Any], now: dt.datetime) -> dict[str, Any]:
-    """What a notice page and list show of its written confirmation."""
+    """What a notice page and list show of its written confirmation (`notice` read with
+    `notice_columns`)."""
     due = notice["confirmation_due"] and dt.datetime.fromisoformat(notice["confirmation_due"])
     mailed = notice["letter_mailed_on"] and dt.date.fromisoformat(notice["letter_mailed_on"])
+    by_filing = bool(notice["by_filing"])
     return {
         "spoken": notice["how"] in SPOKEN_NOTICES,
         "due": due or None,
         "letter_in_time": letter_in_time(mailed, due) if mailed and due else None,
-        "overdue": bool(due and not mailed and now > due),
+        "by_filing": by_filing,
+        "overdue": bool(due and not mailed and not by_filing and now > due),
     }
 
 
@@ -206,8 +273,9 @@ def release_record(
     linked = []
     for notice in linked_notices(db, case["id"]):
         limit = notice_limit(due, notice["how"], reading.office_hours_apply_to_fax)
-        in_time = dt.datetime.fromisoformat(notice["told_at"]) <= limit
-        linked.append((notice, notice_state(notice, now), in_time))
+        told = dt.datetime.fromisoformat(notice["told_at"])
+        after = told > dt.datetime.fromisoformat(case["received_at"])
+        linked.append((notice, notice_state(notice, now) | {"after_filing": after}, told <= limit))
     discovered = dt.datetime.fromisoformat(details["discovered_at"])
     candidates = list(
         db.query(

@@ -62,9 +62,13 @@ class Deadline:
     day_only: bool = False
     # The day the count of business days starts from (discovery; the spoken notice).
     since: dt.date | None = None
+    # Whether it was done in time, where a rule of compliance.py decided it (a confirmation).
+    in_time: bool | None = None
 
     @property
     def met(self) -> bool:
+        if self.in_time is not None:
+            return self.in_time
         return self.done_at is not None and self.done_at <= (self.limit or self.due)
 
     @property
@@ -150,13 +154,12 @@ def _confirmation(
     checked_at: dt.datetime,
     mailed_on: str | None = None,
 ) -> Deadline:
-    if mailed_on:
-        mailed = dt.datetime.combine(dt.date.fromisoformat(mailed_on), dt.time(), tzinfo=due.tzinfo)
-        return Deadline("confirmation", due, mailed, BY_LETTER, checked_at, day_only=True)
-    # A filing made before the call cannot confirm it, whatever the content accepts.
-    if online.counts_as_written_confirmation and filed_at >= told_at:
-        return Deadline("confirmation", due, filed_at, THIS_FILING, checked_at)
-    return Deadline("confirmation", due, None, "", checked_at)
+    """The confirmation deadline as compliance.confirmation decides it, in the page's words."""
+    mailed = dt.date.fromisoformat(mailed_on) if mailed_on else None
+    done = compliance.confirmation(due, told_at, filed_at, online, mailed)
+    by = {compliance.BY_LETTER: BY_LETTER, compliance.BY_FILING: THIS_FILING}.get(done.by, "")
+    return Deadline("confirmation", due, done.done_at, by, checked_at, in_time=done.met,
+                    day_only=done.by == compliance.BY_LETTER)  # fmt: skip
 
 
 def online_filing() -> OnlineFiling:
@@ -232,12 +235,12 @@ def with_deadlines(details: dict[str, Any], deadlines: list[Deadline], received:
     }
 
 
-def record_duty(facility_kind: str | None) -> str:
+def record_duty(facility_kind: str) -> str:
     """Whether the filer must keep the on-site written record: "yes", "maybe" (the kind
     does not tell) or "no" (a home the filer lives in)."""
     if facility_kind in RECORD_KEEPING_KINDS:
         return "yes"
-    return "maybe" if facility_kind in RECORD_KEEPING_UNSURE or not facility_kind else "no"
+    return "maybe" if facility_kind in RECORD_KEEPING_UNSURE else "no"
 
 
 def state_call_missing(answers: Any) -> dict[str, bool] | None:

@@ -10,7 +10,6 @@ from portal.staff import (  # noqa: F401  (their routes)
     inspections,
     mail,
     map_views,
-    phone_notices,
     queue,
     reports,
 )

@@ -29,10 +29,12 @@ from portal.staff.figures import (
     Record,
     Report,
     Section,
+    SectionSource,
     Window,
     feature_sections,
     records,
 )
+from portal.staff.figures_period import window_of
 
 # What a report's status says was done with it, counted the first time it was set.
 REPORT_OUTCOMES = ("referred", "exempt", "duplicate")
@@ -43,21 +45,6 @@ REPORT_FIGURES = (
     ("exempt", "exempt", "Found to be exempt discharges"),
     ("duplicates", "duplicate", "Duplicates of another report"),
 )
-HOW_WORDS = {"phone": "By telephone", "in-person": "In person", "fax": "By fax"}
-
-
-def reporting_year(day: dt.date, starts: tuple[int, int] | None = None) -> tuple[dt.date, dt.date]:
-    """The permit year holding `day`: from its first day to the day before the next one."""
-    month, first = starts or current_app.extensions["content"].settings.reporting_year_starts
-    start = dt.date(day.year, month, first)
-    if day < start:
-        start = dt.date(day.year - 1, month, first)
-    return start, dt.date(start.year + 1, month, first) - dt.timedelta(days=1)
-
-
-def window_of(start: dt.date, end: dt.date) -> Window:
-    """[first day, the day after the last) as ISO dates: every comparison is a string's."""
-    return [start.isoformat(), (end + dt.timedelta(days=1)).isoformat()]
 
 
 def _replay(state: dict[str, Any], action: str, detail: dict[str, Any]) -> None:
@@ -154,18 +141,6 @@ def _cases(references: dict[int, str], days: dict[int, str]) -> tuple[Record, ..
 
 def _rows(db: sqlite_utils.Database, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
     return db.execute(sql, params).fetchall()
-
-
-def _notice_records(rows: Iterable[tuple[Any, ...]]) -> tuple[Record, ...]:
-    """Notices of violation from (notice id, number, day) rows."""
-    named = ((i, number or f"Notice {i} (draft)", day) for i, number, day in rows)
-    return records(named, "enforcement.notice_page", "notice_id")
-
-
-def _phone_records(rows: Iterable[tuple[Any, ...]]) -> tuple[Record, ...]:
-    """Notices staff logged, from (id, how, facility, day) rows."""
-    named = ((i, f"{HOW_WORDS.get(how, how)}: {facility}", day) for i, how, facility, day in rows)
-    return records(named, "staff.phone_notice", "notice_id")
 
 
 def _discharges(db: sqlite_utils.Database, window: Window) -> dict[str, Any]:
@@ -273,233 +248,9 @@ def report_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime)
     ]
 
 
-def release_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime) -> list[Section]:
-    """Notices and written confirmations (release notifications), as staff recorded them: a
-    notice by the day it was given, its deadline by the day it fell due."""
-    content = current_app.extensions["content"].settings
-    online = content.online_filing
-    stamp = now.isoformat(timespec="seconds")
-    today = now.date().isoformat()
-    filings = _rows(
-        db,
-        "SELECT id, reference, substr(received_at, 1, 10) FROM cases WHERE kind ="
-        " 'notification' AND received_at >= ? AND received_at < ?",
-        window,
-    )
-    logged = _rows(
-        db,
-        "SELECT id, how, facility_name, substr(told_at, 1, 10) FROM phone_notices"
-        " WHERE told_at >= ? AND told_at < ?",
-        window,
-    )
-    # Filings whose notice fell due in the period: given in time, late, or not logged by
-    # the end of the due day (counted late); a deadline not yet come is neither.
-    due = _rows(
-        db,
-        "SELECT c.id, c.reference, substr(n.notice_due, 1, 10), n.notice_met FROM"
-        " notifications n JOIN cases c ON c.id = n.case_id WHERE n.notice_due >= ?"
-        " AND n.notice_due < ?",
-        window,
-    )
-
-    def filing(rows: Iterable[tuple[Any, ...]]) -> tuple[Record, ...]:
-        return _cases({r[0]: r[1] for r in rows}, {r[0]: r[2] for r in rows})
-
-    on_time = [r for r in due if r[3] == 1]
-    late = [r for r in due if r[3] == 0]
-    missed = [r for r in due if r[3] is None and r[2] < today]
-    to_come = [r for r in due if r[3] is None and r[2] >= today]
-    # Where the content accepts the filing as the confirmation, a filing made after the call.
-    by_filing = (
-        "(p.case_id IS NOT NULL AND (SELECT received_at FROM cases WHERE id = p.case_id)"
-        " >= p.told_at)"
-        if online.counts_as_written_confirmation
-        else "0"
-    )
-    # Spoken notices whose mailed confirmation fell due in the period: mailed in time (it
-    # counts by the day it was mailed), late, confirmed by the filing, or not at all.
-    letters = _rows(
-        db,
-        "SELECT id, how, facility_name, substr(confirmation_due, 1, 10), CASE"
-        " WHEN letter_mailed_on <= substr(confirmation_due, 1, 10) THEN 'on time'"
-        " WHEN letter_mailed_on IS NOT NULL THEN 'late'"
-        f" WHEN {by_filing} THEN 'filing' WHEN confirmation_due < ? THEN 'missed'"
-        " ELSE 'to come' END FROM phone_notices p"
-        " WHERE confirmation_due >= ? AND confirmation_due < ?",
-        [stamp, *window],
-    )
-    mailed = _rows(
-        db,
-        "SELECT id, how, facility_name, letter_mailed_on FROM phone_notices"
-        " WHERE letter_mailed_on >= ? AND letter_mailed_on < ?",
-        window,
-    )
-
-    def letters_where(state: str) -> tuple[Record, ...]:
-        return _phone_records(row[:4] for row in letters if row[4] == state)
-
-    filed_words = (
-        "Filings made online (a record, not the notice)"
-        if not online.counts_as_notice
-        else "Filings made online (a record; accepted as the notice)"
-    )
-    kind = content.kind
-    return [
-        Section(
-            "Release notifications",
-            (
-                Figure("releases.filings", filed_words, filing(filings)),
-                Figure("releases.notices", "Notices logged by staff", _phone_records(logged)),
-                *(
-                    Figure(
-                        f"releases.notices.{how}",
-                        f"– {HOW_WORDS[how]}",
-                        _phone_records(r for r in logged if r[1] == how),
-                    )
-                    for how in HOW_WORDS
-                ),
-            ),
-            notes=(f"Releases the {kind} was told of.",),
-        ),
-        Section(
-            "Notice by the next business day",
-            (
-                Figure("notice.due", "Filings whose notice fell due in the period", filing(due)),
-                Figure("notice.on_time", "Notice given in time", filing(on_time)),
-                Figure("notice.late", "Notice given late", filing(late)),
-                Figure(
-                    "notice.missed",
-                    "No notice logged by the deadline (counted late)",
-                    filing(missed),
-                ),
-                Figure("notice.to_come", "Deadline still to come", filing(to_come), optional=True),
-            ),
-            level=3,
-        ),
-        Section(
-            "Written confirmation, mailed within three business days",
-            (
-                Figure(
-                    "letters.due",
-                    "Telephone and in-person notices whose confirmation fell due",
-                    _phone_records(row[:4] for row in letters),
-                ),
-                Figure("letters.on_time", "Letter mailed in time", letters_where("on time")),
-                Figure("letters.late", "Letter mailed late", letters_where("late")),
-                *(
-                    (
-                        Figure(
-                            "letters.by_filing",
-                            "Confirmed by the online filing",
-                            letters_where("filing"),
-                        ),
-                    )
-                    if online.counts_as_written_confirmation
-                    else ()
-                ),
-                Figure("letters.missed", "No letter recorded", letters_where("missed")),
-                Figure(
-                    "letters.to_come",
-                    "Due date still to come",
-                    letters_where("to come"),
-                    optional=True,
-                ),
-                Figure("letters.mailed", "Letters mailed in the period", _phone_records(mailed)),
-            ),
-            level=3,
-        ),
-    ]
-
-
-def enforcement_sections(
-    db: sqlite_utils.Database, window: Window, now: dt.datetime
-) -> list[Section]:
-    """Enforcement in the period, each step by its own date, from the enforcement tables."""
-
-    def notices(column: str, table: str = "notice_steps", extra: str = "") -> tuple[Record, ...]:
-        key = "id" if table == "notices" else "notice_id"
-        return _notice_records(
-            _rows(
-                db,
-                f"SELECT t.{key}, n.number, substr(t.{column}, 1, 10) FROM {table} t JOIN notices n"
-                f" ON n.id = t.{key} WHERE t.{column} >= ? AND t.{column} < ?{extra}",
-                window,
-            )
-        )
-
-    charged = _rows(
-        db,
-        "SELECT notice_id, coalesce(work_cents, 0) + coalesce(admin_cents, 0) FROM notice_steps"
-        " WHERE cost_notice_mailed_on >= ? AND cost_notice_mailed_on < ?",
-        window,
-    )
-    # A voided payment (typed twice, or replaced by its correction) was never paid.
-    paid = _rows(
-        db,
-        "SELECT sum(cents) FROM payments WHERE paid_on >= ? AND paid_on < ? AND voided_at IS NULL",
-        window,
-    )
-    return [
-        Section(
-            "Enforcement",
-            (
-                Figure(
-                    "enforcement.notices",
-                    "Notices of violation issued",
-                    notices("issued_on", "notices", " AND t.supersedes IS NULL"),
-                ),
-                Figure(
-                    "enforcement.corrections",
-                    "Corrected notices issued (replacing one issued before)",
-                    notices("issued_on", "notices", " AND t.supersedes IS NOT NULL"),
-                ),
-                Figure("enforcement.appeals", "Appeals filed", notices("appeal_filed_on")),
-                Figure(
-                    "enforcement.upheld",
-                    "Appeals decided: notice upheld",
-                    notices("decided_on", extra=" AND t.upheld = 1"),
-                ),
-                Figure(
-                    "enforcement.overturned",
-                    "Appeals decided: notice not upheld",
-                    notices("decided_on", extra=" AND t.upheld = 0"),
-                ),
-                Figure(
-                    "enforcement.remedies",
-                    "Alternative remedies assigned",
-                    notices("assigned_at", "remedies"),
-                ),
-                Figure(
-                    "enforcement.remedies_done",
-                    "Alternative remedies completed",
-                    notices("completed_on", "remedies"),
-                ),
-                Figure("enforcement.abated", "Abatement work completed", notices("completed_on")),
-                Figure(
-                    "enforcement.charged",
-                    "Abatement costs charged (cost notices mailed)",
-                    notices("cost_notice_mailed_on"),
-                    cents=sum(c for _, c in charged),
-                ),
-                Figure(
-                    "enforcement.recovered",
-                    "Abatement costs recovered (payments, interest included)",
-                    notices("paid_on", "payments", " AND t.voided_at IS NULL"),
-                    cents=paid[0][0] or 0,
-                ),
-            ),
-            notes=("Fines are set by a court on conviction; the portal does not record them.",),
-        ),
-    ]
-
-
-# The core's parts of the report, by rank (a feature's section comes where its rank puts it).
-CORE = (
-    (10, discharge_sections),
-    (20, report_sections),
-    (40, release_sections),
-    (50, enforcement_sections),
-)
+# The report's own parts, by rank; a feature's section comes where its rank puts it (the
+# outfalls' 15, the release notifications' 40, enforcement's 50).
+OWN = (SectionSource(10, discharge_sections), SectionSource(20, report_sections))
 
 
 def annual_report(
@@ -509,9 +260,8 @@ def annual_report(
     `now` tells a deadline still to come from one missed."""
     window = window_of(start, end)
     g.pop("annual_discharges", None)  # worked out afresh for each report
-    parts = [(rank, build) for rank, build in CORE]
-    parts += [(source.rank, source.build) for source in feature_sections(current_app)]
+    parts = sorted([*OWN, *feature_sections(current_app)], key=lambda source: source.rank)
     sections: list[Section] = []
-    for _, build in sorted(parts, key=lambda part: part[0]):
-        sections += build(db, window, now)
+    for source in parts:
+        sections += source.build(db, window, now)
     return Report.of(sections)

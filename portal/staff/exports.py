@@ -26,8 +26,8 @@ from portal.core.columns import time_of, yes_no
 from portal.core.db import get_db
 from portal.core.statuses import STATUSES
 from portal.report.choices import CHOICE_LABELS
-from portal.staff.annual_figures import reporting_year
 from portal.staff.blueprint import bp
+from portal.staff.figures_period import reporting_year, window_of
 from portal.staff.queue import Filters
 
 # Excel reads a file as UTF-8 only when it starts with this.
@@ -184,7 +184,7 @@ def _visits(start: dt.date, end: dt.date) -> list[Row]:
             " inspection_photos WHERE inspection_id = v.id) AS photos FROM inspections v"
             " JOIN cases c ON c.id = v.case_id WHERE v.visited_at >= ? AND v.visited_at < ?"
             " ORDER BY v.visited_at, v.id",
-            [start.isoformat(), (end + dt.timedelta(days=1)).isoformat()],
+            window_of(start, end),
         )
     )
 

@@ -19,10 +19,14 @@ from portal.core import kinds, search_index
 from portal.core.clock import local_now
 from portal.core.db import get_db
 from portal.core.statuses import CLOSED, STATUSES
+
+# Imported as a module: the notification package registers these pages on the workspace's
+# blueprint, and may be the one importing the workspace.
+from portal.notification import phone_notices
 from portal.staff import danger
 from portal.staff.blueprint import bp
+from portal.staff.figures_period import window_of
 from portal.staff.matches import matches
-from portal.staff.phone_notices import HOW_WORDS, waiting_notices
 
 PER_PAGE = 50
 NEARBY_METERS = 150
@@ -90,10 +94,10 @@ class Filters:
             params.append(self.assignee)
         if self.start:
             where.append("c.received_at >= ?")
-            params.append(self.start.isoformat())
+            params.append(window_of(self.start, self.start)[0])
         if self.end:
             where.append("c.received_at < ?")
-            params.append((self.end + dt.timedelta(days=1)).isoformat())
+            params.append(window_of(self.end, self.end)[1])
         if self.q:
             condition, values = search_index.condition(self.q)
             where.append(condition)
@@ -275,6 +279,6 @@ def queue():
         kinds=kinds.all_kinds(),
         status_groups=status_groups(),
         flag_labels=FLAG_LABELS,
-        notices=waiting_notices(db, now),
-        how_words=HOW_WORDS,
+        notices=phone_notices.waiting_notices(db, now),
+        how_words=phone_notices.HOW_WORDS,
     )

@@ -1,6 +1,7 @@
 """The annual report's pages: the figures (printable), the records behind each figure, and
 the same figures as a CSV whose every line links to its records. The figures themselves
-are computed in annual_figures.py; `annual_counts` gives them as plain numbers by name."""
+are computed in annual_figures.py and the features' figures modules; `annual_counts` gives
+them as plain numbers by name."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import datetime as dt
 from typing import Any
 
 import sqlite_utils
-from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 
 from portal.accounts.auth import current_staff
@@ -18,10 +19,10 @@ from portal.core.db import get_db
 from portal.mail.compose import public_url_for
 from portal.staff import filings
 from portal.staff.annual_figures import annual_report as build_report
-from portal.staff.annual_figures import reporting_year
 from portal.staff.blueprint import bp
 from portal.staff.exports import _download, date_window, spreadsheet
 from portal.staff.figures import Figure, Report, Section
+from portal.staff.figures_period import reporting_year
 from portal.staff.queue import Filters
 
 __all__ = ["annual_counts", "reporting_year"]
@@ -113,9 +114,7 @@ def annual_report():
         filing=filing,
         filed=filings.changed(filing, report),
         printed=local_now(),
-        year_start_words=_month_day_words(
-            current_app.extensions["content"].settings.reporting_year_starts
-        ),
+        year_start_words=_month_day_words((previous[0].month, previous[0].day)),
     )
 
 

@@ -1,4 +1,5 @@
-"""Releases told to the municipality by telephone, in person or by fax, logged by staff.
+"""Releases told to the municipality by telephone, in person or by fax, logged by staff (the
+notice half of the release notification section; its pages sit in the staff workspace).
 
 This is the notice the release notification section asks for. A notice in person or by
 telephone is to be confirmed "by written notice addressed and mailed" within three business
@@ -14,87 +15,25 @@ from typing import Any
 
 import sqlite_utils
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
-from flask_wtf import FlaskForm
-from wtforms import DateField, HiddenField, StringField
-from wtforms.validators import DataRequired, Length, Optional, ValidationError
+from wtforms.validators import ValidationError
 
 from portal.accounts.auth import current_staff
 from portal.core.clock import local_now, local_stamp, local_today
 from portal.core.db import get_db, one_row, transaction
-from portal.core.display import day
-from portal.intake.choices import YES_NO_UNSURE
-from portal.intake.fields import choice, long_text, moment, text
-from portal.intake.validators import email_address, phone_number
 from portal.mail import courier
 from portal.notification import compliance
 from portal.notification.choices import SPOKEN_NOTICES
 from portal.notification.compliance import notice_state
+from portal.notification.phone_notice_forms import LetterForm, LinkForm, PhoneNoticeForm
 from portal.staff import workflow
 from portal.staff.blueprint import bp
 
-HOW = [("phone", "By telephone"), ("in-person", "In person"), ("fax", "By fax")]
 HOW_WORDS = {"phone": "by telephone", "in-person": "in person", "fax": "by fax"}
 # The audit-log actions of this module (staff/_event.txt words them).
 LINKED, UNLINKED, LETTER = "release_notice_linked", "release_notice_unlinked", "confirmation_letter"
 # A filing at one of these statuses becomes "Confirmed in writing" when its letter is recorded.
 AWAITING_LETTER = ("received", "follow-up")
 PER_PAGE = 50
-
-
-class PhoneNoticeForm(FlaskForm):
-    told_at = moment("When was the notice given?", required="Enter the date and time.")
-    how = choice("How?", HOW, required="Choose how the notice was given.")
-    facility_name = text("Business or facility", 200, required="Enter the facility's name.")
-    facility_address = text("Facility address", 300)
-    caller_name = text("Who called", 120, required="Enter the caller's name.")
-    caller_phone = text("Their phone number", 40, phone_number)
-    caller_email = text("Their e-mail address", 254, email_address)
-    material = long_text("What was released", 500, required="Say what was released.")
-    hazardous = choice("Hazardous material?", YES_NO_UNSURE)
-    note = long_text("Notes", 2000)
-    # The filing this notice is about, when logged from its case page.
-    case = HiddenField()
-
-    def __init__(self, *args, clock, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.clock = clock
-
-
-class LinkForm(FlaskForm):
-    reference = StringField(
-        "Online filing about the same release (reference)",
-        [DataRequired("Give the reference, like REL-2026-0042."), Length(max=20)],
-    )
-
-
-class LetterForm(FlaskForm):
-    """The mailed written confirmation: the day it was mailed (it counts by that day) and
-    the day it arrived."""
-
-    mailed_on = DateField(
-        "Day the letter was mailed (its postmark)",
-        [DataRequired("Enter the day the letter was mailed, from its postmark.")],
-    )
-    received_on = DateField("Day it arrived at the office", [Optional()])
-    sender = text("Who signed or sent it", 120)
-
-    def __init__(self, *args, told: dt.date, today: dt.date, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.told, self.today = told, today
-
-    def validate_mailed_on(self, field) -> None:
-        if field.data and field.data < self.told:
-            raise ValidationError(
-                f"The letter confirms a notice given on {day(self.told)}: enter that day or later."
-            )
-        if field.data and field.data > self.today:
-            raise ValidationError("Enter a day that has passed (today at the latest).")
-
-    def validate_received_on(self, field) -> None:
-        if field.data and self.mailed_on.data and field.data < self.mailed_on.data:
-            raise ValidationError("It cannot arrive before it was mailed.")
-        if field.data and field.data > self.today:
-            raise ValidationError("Enter a day that has passed (today at the latest).")
 
 
 def log_notice(db: sqlite_utils.Database, form: PhoneNoticeForm, taken_by: str) -> int:
@@ -122,23 +61,12 @@ def log_notice(db: sqlite_utils.Database, form: PhoneNoticeForm, taken_by: str) 
     return cursor.lastrowid
 
 
-def _confirmed_by_filing() -> str:
-    """SQL: the notice's linked filing is its written confirmation (only where the content
-    accepts the filing as it, and the filing came after the call)."""
-    if not compliance.rules().online.counts_as_written_confirmation:
-        return "0"
-    return (
-        "(p.case_id IS NOT NULL"
-        " AND (SELECT received_at FROM cases WHERE id = p.case_id) >= p.told_at)"
-    )
-
-
 def waiting_notices(db: sqlite_utils.Database, now: dt.datetime) -> list[dict[str, Any]]:
     """Spoken notices whose mailed confirmation is not recorded, overdue ones marked."""
     notices = db.query(
         "SELECT p.*, c.reference AS case_reference FROM phone_notices p"
         " LEFT JOIN cases c ON c.id = p.case_id WHERE p.confirmation_due IS NOT NULL"
-        f" AND p.letter_mailed_on IS NULL AND NOT {_confirmed_by_filing()}"
+        f" AND p.letter_mailed_on IS NULL AND NOT {compliance.confirmed_by_filing_sql('p')}"
         " ORDER BY p.confirmation_due"
     )
     return [
@@ -278,8 +206,9 @@ def phone_notices():
     (total,) = db.execute("SELECT count(*) FROM phone_notices").fetchone()
     notices = list(
         db.query(
-            "SELECT p.*, c.reference AS case_reference FROM phone_notices p"
-            " LEFT JOIN cases c ON c.id = p.case_id ORDER BY p.told_at DESC, p.id DESC"
+            f"SELECT {compliance.notice_columns()}, c.reference AS case_reference"
+            " FROM phone_notices p LEFT JOIN cases c ON c.id = p.case_id"
+            " ORDER BY p.told_at DESC, p.id DESC"
             " LIMIT ? OFFSET ?",
             [PER_PAGE, (page - 1) * PER_PAGE],
         )
@@ -344,7 +273,9 @@ def _filing(db: sqlite_utils.Database, case_id: str) -> dict[str, Any] | None:
 @bp.route("/phone-notices/<int:notice_id>/")
 def phone_notice(notice_id: int, letter_form: LetterForm | None = None, status: int = 200):
     db = get_db()
-    notice = one_row(db, "SELECT * FROM phone_notices WHERE id = ?", [notice_id]) or abort(404)
+    notice = one_row(
+        db, f"SELECT {compliance.notice_columns()} FROM phone_notices p WHERE id = ?", [notice_id]
+    ) or abort(404)
     case = None
     if notice["case_id"] is not None:
         case = one_row(
@@ -352,9 +283,11 @@ def phone_notice(notice_id: int, letter_form: LetterForm | None = None, status: 
             [notice["case_id"]],
         )  # fmt: skip
     events = [(event, workflow.describe(event)) for event in history(db, notice_id)]
+    told = dt.datetime.fromisoformat(notice["told_at"])
     page = render_template(
         "staff/phone_notice_page.html",
         notice=notice,
+        filed_before=bool(case) and dt.datetime.fromisoformat(case["received_at"]) < told,
         state=notice_state(notice, local_now()),
         case=case,
         events=events,

@@ -1,0 +1,111 @@
+"""Enforcement's part of the annual figures (portal/staff/figures.py): each step by its own
+date, from the enforcement tables."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from typing import Any
+
+import sqlite_utils
+from flask import Flask
+
+from portal.staff.figures import (
+    Figure,
+    Record,
+    Section,
+    SectionSource,
+    Window,
+    add_section,
+    records,
+)
+
+
+def init_figures(app: Flask) -> None:
+    """Last in the report (rank 50), after the release notifications (40)."""
+    add_section(app, SectionSource(50, enforcement_sections))
+
+
+def _notice_records(rows: Iterable[tuple[Any, ...]]) -> tuple[Record, ...]:
+    """Notices of violation from (notice id, number, day) rows."""
+    named = ((i, number or f"Notice {i} (draft)", day) for i, number, day in rows)
+    return records(named, "enforcement.notice_page", "notice_id")
+
+
+def enforcement_sections(
+    db: sqlite_utils.Database, window: Window, now: dt.datetime
+) -> list[Section]:
+    """Enforcement in the period, each step by its own date, from the enforcement tables."""
+
+    def notices(column: str, table: str = "notice_steps", extra: str = "") -> tuple[Record, ...]:
+        key = "id" if table == "notices" else "notice_id"
+        return _notice_records(
+            db.execute(
+                f"SELECT t.{key}, n.number, substr(t.{column}, 1, 10) FROM {table} t JOIN notices n"
+                f" ON n.id = t.{key} WHERE t.{column} >= ? AND t.{column} < ?{extra}",
+                window,
+            ).fetchall()
+        )
+
+    charged = db.execute(
+        "SELECT notice_id, coalesce(work_cents, 0) + coalesce(admin_cents, 0) FROM notice_steps"
+        " WHERE cost_notice_mailed_on >= ? AND cost_notice_mailed_on < ?",
+        window,
+    ).fetchall()
+    # A voided payment (typed twice, or replaced by its correction) was never paid.
+    paid = db.execute(
+        "SELECT sum(cents) FROM payments WHERE paid_on >= ? AND paid_on < ? AND voided_at IS NULL",
+        window,
+    ).fetchall()
+    return [
+        Section(
+            "Enforcement",
+            (
+                Figure(
+                    "enforcement.notices",
+                    "Notices of violation issued",
+                    notices("issued_on", "notices", " AND t.supersedes IS NULL"),
+                ),
+                Figure(
+                    "enforcement.corrections",
+                    "Corrected notices issued (replacing one issued before)",
+                    notices("issued_on", "notices", " AND t.supersedes IS NOT NULL"),
+                ),
+                Figure("enforcement.appeals", "Appeals filed", notices("appeal_filed_on")),
+                Figure(
+                    "enforcement.upheld",
+                    "Appeals decided: notice upheld",
+                    notices("decided_on", extra=" AND t.upheld = 1"),
+                ),
+                Figure(
+                    "enforcement.overturned",
+                    "Appeals decided: notice not upheld",
+                    notices("decided_on", extra=" AND t.upheld = 0"),
+                ),
+                Figure(
+                    "enforcement.remedies",
+                    "Alternative remedies assigned",
+                    notices("assigned_at", "remedies"),
+                ),
+                Figure(
+                    "enforcement.remedies_done",
+                    "Alternative remedies completed",
+                    notices("completed_on", "remedies"),
+                ),
+                Figure("enforcement.abated", "Abatement work completed", notices("completed_on")),
+                Figure(
+                    "enforcement.charged",
+                    "Abatement costs charged (cost notices mailed)",
+                    notices("cost_notice_mailed_on"),
+                    cents=sum(c for _, c in charged),
+                ),
+                Figure(
+                    "enforcement.recovered",
+                    "Abatement costs recovered (payments, interest included)",
+                    notices("paid_on", "payments", " AND t.voided_at IS NULL"),
+                    cents=paid[0][0] or 0,
+                ),
+            ),
+            notes=("Fines are set by a court on conviction; the portal does not record them.",),
+        ),
+    ]
