@@ -119,6 +119,9 @@ class Kind:
     # What the public pages say of it, for a kind the public sends through a form that uses
     # portal/intake/submit.py; None for one staff open.
     public_words: PublicWords | None = None
+    # For a kind with the "confirmed" status (confirmed in writing): whether a confirmation is
+    # on record for a case, (db, case id) -> bool. Until one is, staff cannot choose it.
+    confirmation_on_record: Callable[[sqlite_utils.Database, int], bool] = lambda db, case_id: False
 
     # Its staff templates, named for its key: what the case page and its print show of the
     # details (given `case`, `details` and what `staff_context` returns), and a few words for

@@ -18,3 +18,7 @@ def init_notification(app: Flask) -> None:
     app.jinja_env.globals["record_duty"] = record_duty
     app.jinja_env.globals["holidays_counted"] = holidays_counted
     app.jinja_env.globals["state_call_missing"] = state_call_missing
+    # The workspace's queue lists the notices waiting for their letter (its partial:
+    # templates/staff/notification/_queue_notices.html).
+    app.jinja_env.globals["phone_notices_waiting"] = phone_notices.waiting_now
+    app.jinja_env.globals["notice_how_words"] = phone_notices.HOW_WORDS

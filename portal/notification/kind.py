@@ -10,7 +10,7 @@ from portal.core import kinds
 from portal.core.clock import local_now
 from portal.core.columns import time_of, yes_no
 from portal.notification.choices import LABELS
-from portal.notification.compliance import release_record
+from portal.notification.compliance import confirmation_recorded, release_record
 from portal.notification.mail import queue_notification_mail
 from portal.notification.migrations import migrations
 from portal.notification.records import online_filing, record, stored_deadlines
@@ -52,6 +52,7 @@ NOTIFICATION = kinds.register(
         plural="Release notifications",
         short="Notification",
         statuses=("received", "confirmed", "follow-up", "closed"),
+        confirmation_on_record=confirmation_recorded,
         rank=20,
         queue_mail=queue_notification_mail,
         status_page=receipt,

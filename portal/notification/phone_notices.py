@@ -75,6 +75,11 @@ def waiting_notices(db: sqlite_utils.Database, now: dt.datetime) -> list[dict[st
     ]
 
 
+def waiting_now() -> list[dict[str, Any]]:
+    """The notices waiting for their letter as the queue shows them, at this moment."""
+    return waiting_notices(get_db(), local_now())
+
+
 def _notice(db: sqlite_utils.Database, notice_id: int) -> dict[str, Any]:
     notice = one_row(db, "SELECT * FROM phone_notices WHERE id = ?", [notice_id])
     if notice is None:

@@ -32,7 +32,6 @@ from portal.intake.fields import options
 from portal.intake.pending import SUBMISSION_KEY, keep_photos
 from portal.intake.storage import move_pending_photos
 from portal.mail.compose import map_link
-from portal.notification.compliance import confirmation_recorded
 from portal.staff import workflow
 from portal.staff.blueprint import bp
 from portal.staff.inspections import InspectionForm, inspections_of, new_inspection_form
@@ -87,8 +86,14 @@ def case_form(case: dict[str, Any], formdata: Any = None) -> CaseForm:
     }
     form = CaseForm(formdata=formdata, data=data)
     # "Confirmed in writing" only once the mailed letter is on record (workflow refuses it too).
-    keys = [s for s in kinds.statuses_for(case["kind"]) if s != workflow.CONFIRMED or case["status"]
-            == workflow.CONFIRMED or confirmation_recorded(db, case["id"])]  # fmt: skip
+    on_record = kinds.get(case["kind"]).confirmation_on_record
+    keys = [
+        s
+        for s in kinds.statuses_for(case["kind"])
+        if s != workflow.CONFIRMED
+        or case["status"] == workflow.CONFIRMED
+        or on_record(db, case["id"])
+    ]
     form.status.choices = options([(s, STATUSES[s].label) for s in keys])
     form.referred_agency.choices = options([("", "Choose an agency")] + [(a, a) for a in agencies])
     # The listed exemptions, then those allowed on conditions (approval in writing, dye testing

@@ -22,7 +22,6 @@ from portal.core.statuses import CLOSED, STATUSES
 
 # Imported as a module: the notification package registers these pages on the workspace's
 # blueprint, and may be the one importing the workspace.
-from portal.notification import phone_notices
 from portal.staff import danger
 from portal.staff.blueprint import bp
 from portal.staff.figures_period import window_of
@@ -279,6 +278,4 @@ def queue():
         kinds=kinds.all_kinds(),
         status_groups=status_groups(),
         flag_labels=FLAG_LABELS,
-        notices=phone_notices.waiting_notices(db, now),
-        how_words=phone_notices.HOW_WORDS,
     )

@@ -13,13 +13,13 @@ import sqlite_utils
 from flask import has_request_context, render_template, request
 from flask_babel import gettext
 
+from portal.core import kinds
 from portal.core.clock import local_stamp
 from portal.core.db import insert, one_row, transaction
 from portal.core.display import day
 from portal.core.kinds import statuses_for
 from portal.core.statuses import STATUSES
 from portal.mail import courier
-from portal.notification.compliance import confirmation_recorded
 from portal.web.language import in_case_language
 
 # "Confirmed in writing" (release notification section): only with a written confirmation on
@@ -133,7 +133,7 @@ def _wanted(case: dict[str, Any], changes: Changes, db: sqlite_utils.Database) -
     if (
         status == CONFIRMED
         and case["status"] != CONFIRMED
-        and not confirmation_recorded(db, case["id"])
+        and not kinds.get(case["kind"]).confirmation_on_record(db, case["id"])
     ):
         raise WorkflowError(CONFIRMED_NEEDS_LETTER)
     wanted: dict[str, Any] = {"status": status}
