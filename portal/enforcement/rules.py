@@ -55,18 +55,31 @@ def decision_filing_due(decided: dt.date, terms: Terms, calendar: BusinessCalend
     return period_end(decided, terms.decision_filing_days, terms, calendar)
 
 
-# Reading (appeal section, "within 15 days of its issuance"): a notice is issued on the day it
-# is served or mailed, which the officer records when issuing it; the appeal period runs from
-# that day, never from the day the record was made.
-ISSUANCE = "served or mailed"
-
-
 def appeal_in_time(
     issued: dt.date, filed: dt.date, terms: Terms, calendar: BusinessCalendar
 ) -> bool:
     """Appeal: "within 15 days of its issuance" — whether an appeal filed on `filed` is in time
-    (reading `appeal_filed_when`: the day it reached the clerk, or its postmark)."""
+    (reading `appeal_filed_when`: the day it reached the clerk, or its postmark). The one test
+    of the appeal period: whether it is still running on a day is whether an appeal filed that
+    day would be in time."""
     return filed <= appeal_window(issued, terms, calendar)
+
+
+def appeal_holds(
+    issued: dt.date, filed: dt.date | None, late_accepted: bool, terms: Terms,
+    calendar: BusinessCalendar,
+) -> bool:  # fmt: skip
+    """Whether an appeal is "an appeal" for the notice's deadline, its hearing and its
+    standing: filed in time, or accepted by the Board although late. No appeal holds nothing."""
+    if filed is None:
+        return False
+    return late_accepted or appeal_in_time(issued, filed, terms, calendar)
+
+
+def correction_passed(correction: dt.date | None, day: dt.date) -> bool:
+    """Corrective measures, A: whether the correction date has passed on `day` (the whole
+    correction day is the respondent's; no date running never passes)."""
+    return correction is not None and day > correction
 
 
 @dataclass(frozen=True)
@@ -129,9 +142,8 @@ def deadline_warnings(
     if not calendar.is_business_day(deadline):
         name = calendar.observed_holidays(deadline.year).get(deadline, f"{deadline:%A}")
         found.append(DeadlineWarning("closed", deadline, name))
-    window = appeal_window(issued, terms, calendar)
-    if deadline <= window:
-        found.append(DeadlineWarning("before-appeal", window))
+    if appeal_in_time(issued, deadline, terms, calendar):
+        found.append(DeadlineWarning("before-appeal", appeal_window(issued, terms, calendar)))
     return found
 
 
@@ -139,7 +151,7 @@ def weeks_continued(correction: dt.date | None, today: dt.date, terms: Terms) ->
     """Penalties: "Each week's continued violation shall constitute a separate additional
     violation." Weeks are counted from the day after the correction date; reading
     `week_counting`: whole weeks ("completed") or every week once begun ("begun")."""
-    if correction is None or today <= correction:
+    if not correction_passed(correction, today):
         return 0
     days = (today - correction).days
     return days // 7 if terms.week_counting == "completed" else -(-days // 7)
@@ -210,10 +222,10 @@ def notice_standing(
         return "established", "upheld by the Board"
     if terms.offense_counts == "issued":
         return "established", "issued, not overturned"
-    window = appeal_window(issued, terms, calendar)
-    if appealed and (appealed <= window or late_accepted):
+    if appeal_holds(issued, appealed, late_accepted, terms, calendar):
         return "pending", "its appeal awaits the Board"
-    if today <= window:
+    if appeal_in_time(issued, today, terms, calendar):
+        window = appeal_window(issued, terms, calendar)
         return "pending", f"the appeal period runs until {date_words(window)}"
     return "established", "not appealed in time"
 

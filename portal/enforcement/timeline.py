@@ -29,10 +29,14 @@ class Deadline:
     overdue: bool
     note: str = ""
     done: dt.date | None = None
+    # Whether `done` met the date, where a rule of its own decides it (the appeal's).
+    in_time: bool | None = None
 
     @property
     def late(self) -> bool:
-        return self.done is not None and self.done > self.due
+        if self.done is None:
+            return False
+        return not self.in_time if self.in_time is not None else self.done > self.due
 
 
 @dataclass
@@ -50,7 +54,10 @@ class Timeline:
     next_payment: rules.Installment | None = None
     special_assessment: bool = False
     protest_presumed: bool = False
-    appeal_timely: bool | None = None  # None: no appeal logged
+    # Whether the appeal holds the notice (in time, or accepted by the Board although late),
+    # and whether it was in time; None: no appeal logged.
+    appeal_timely: bool | None = None
+    appeal_in_time: bool | None = None
     protest_pending: bool = False  # filed in time, the Board's decision not yet recorded
     protest_timely: bool | None = None  # None: no protest logged
     protest_printed: dt.date | None = None  # the protest date the cost notice printed as mailed
@@ -60,6 +67,10 @@ class Timeline:
     # whatever receipt was recorded later (N6), with the interest the last one then carries.
     printed_schedule: list[rules.Installment] = field(default_factory=list)
     printed_last_interest: int = 0
+    # The last payment's due date has passed: its interest is what is owed now, not a forecast.
+    last_due_passed: bool = False
+    # The abatement was recorded before the correction date had passed.
+    abated_early: bool = False
     # Why the officer may not (yet) ask the owner for access to abate (corrective measures,
     # A): "corrected", "pending" (an appeal awaits the Board), "not-upheld", "no-date" (no
     # correction date runs), "not-yet" (the correction date has not passed); None: he may.
@@ -91,18 +102,21 @@ def timeline(
 
     def add(
         key: str, what: str, due: dt.date, role: str, open_: bool, note: str = "",
-        done: dt.date | None = None,
+        done: dt.date | None = None, in_time: bool | None = None,
     ) -> None:  # fmt: skip
         result.deadlines.append(
-            Deadline(key, what, due, role, open_, open_ and today > due, note, done)
+            Deadline(key, what, due, role, open_, open_ and today > due, note, done, in_time)
         )
 
     appealed = s["appeal_filed_on"]
-    window = rules.appeal_window(issued, terms, calendar)
-    add("appeal", "Appeal window closes", window, "appeal",
-        appealed is None and today <= window, done=appealed)  # fmt: skip
     if appealed:
-        result.appeal_timely = appealed <= window or bool(s.get("late_appeal_accepted"))
+        result.appeal_in_time = rules.appeal_in_time(issued, appealed, terms, calendar)
+        result.appeal_timely = rules.appeal_holds(
+            issued, appealed, bool(s.get("late_appeal_accepted")), terms, calendar
+        )
+    add("appeal", "Appeal window closes", rules.appeal_window(issued, terms, calendar), "appeal",
+        appealed is None and rules.appeal_in_time(issued, today, terms, calendar),
+        done=appealed, in_time=result.appeal_in_time)  # fmt: skip
     if appealed and result.appeal_timely:
         heard = s["hearing_on"] or s["decided_on"]
         add("hearing", "Hearing due", rules.hearing_due(appealed, terms, calendar), "appeal",
@@ -125,6 +139,9 @@ def timeline(
         # Weeks run until the violation is corrected or abated (then the count stops), or to
         # today.
         result.weeks = rules.weeks_continued(result.correction, ended or today, terms)
+        result.abated_early = bool(s["completed_on"]) and not rules.correction_passed(
+            result.correction, s["completed_on"]
+        )
     result.access_block = _access_block(result, s, today)
     for remedy in remedies:
         add(f"remedy-{remedy['id']}", f"Alternative remedy due: {remedy['kind']}",
@@ -173,6 +190,7 @@ def timeline(
         result.next_payment = rules.next_installment(result.schedule, paid, interest)
         result.special_assessment = rules.special_assessment(result.schedule, paid, today, interest)
         result.states = rules.installment_states(result.schedule, paid, today, interest)
+        result.last_due_passed = today > result.schedule[-1].due
         result.last_interest = rules.interest_to_last_due(
             result.charge, completed, made, result.schedule, today, terms
         )
@@ -198,6 +216,6 @@ def _access_block(result: Timeline, s: dict[str, Any], today: dt.date) -> str | 
         return "not-upheld"
     if result.correction is None:
         return "no-date"
-    if today <= result.correction:
+    if not rules.correction_passed(result.correction, today):
         return "not-yet"
     return None

@@ -381,7 +381,11 @@ def _refused(name: str, form: FlaskForm, line: Timeline) -> bool:
     if name == "access" and form.access_requested_on.data:
         why = access_block_words(line)
         asked, due = form.access_requested_on.data, line.correction
-        if due is not None and asked <= due and line.access_block in (None, "not-yet"):
+        if (
+            due is not None
+            and not rules.correction_passed(due, asked)
+            and line.access_block in (None, "not-yet")
+        ):
             why = f"Not before the day after the correction date, {date_words(due)}"
         if why:
             form.access_requested_on.errors = [f"{why}."]
