@@ -9,7 +9,7 @@ from typing import Any
 
 from content_model.enforcement import Terms
 from portal.core.deadlines import BusinessCalendar
-from portal.enforcement import rules
+from portal.enforcement import costs, rules
 
 
 def day_of(value: str | None) -> dt.date | None:
@@ -48,10 +48,10 @@ class Timeline:
     correction: dt.date | None = None
     weeks: int = 0
     charge: int | None = None
-    account: rules.Account | None = None
-    schedule: list[rules.Installment] = field(default_factory=list)
-    states: list[rules.InstallmentState] = field(default_factory=list)
-    next_payment: rules.Installment | None = None
+    account: costs.Account | None = None
+    schedule: list[costs.Installment] = field(default_factory=list)
+    states: list[costs.InstallmentState] = field(default_factory=list)
+    next_payment: costs.Installment | None = None
     special_assessment: bool = False
     protest_presumed: bool = False
     # Whether the appeal holds the notice (in time, or accepted by the Board although late),
@@ -65,7 +65,7 @@ class Timeline:
     last_interest: int = 0
     # The payments as the cost notice printed them when mailed: from the presumed receipt,
     # whatever receipt was recorded later (N6), with the interest the last one then carries.
-    printed_schedule: list[rules.Installment] = field(default_factory=list)
+    printed_schedule: list[costs.Installment] = field(default_factory=list)
     printed_last_interest: int = 0
     # The last payment's due date has passed: its interest is what is owed now, not a forecast.
     last_due_passed: bool = False
@@ -151,47 +151,47 @@ def timeline(
     if completed is None:
         return result
     mailed = s["cost_notice_mailed_on"]
-    add("cost-notice", "Cost notice due", rules.cost_notice_due(completed, terms, calendar),
+    add("cost-notice", "Cost notice due", costs.cost_notice_due(completed, terms, calendar),
         "costs", mailed is None, done=mailed)  # fmt: skip
     if s["work_cents"] is not None:
         result.charge = s["work_cents"] + (s["admin_cents"] or 0)
         made = [(day_of(p["paid_on"]), p["cents"]) for p in payments if not p.get("voided_at")]
-        result.account = rules.account(result.charge, completed, made, today, terms)
+        result.account = costs.account(result.charge, completed, made, today, terms)
     if mailed is None:
         return result
-    protest, result.protest_presumed = rules.protest_window(
+    protest, result.protest_presumed = costs.protest_window(
         mailed, s["cost_notice_received_on"], terms, calendar
     )
-    result.protest_printed = rules.protest_window(mailed, None, terms, calendar)[0]
+    result.protest_printed = costs.protest_window(mailed, None, terms, calendar)[0]
     protested = s["protest_filed_on"]
     add("protest", "Protest window closes", protest, "costs",
         protested is None and today <= protest,
         "receipt presumed" if result.protest_presumed else "", done=protested)  # fmt: skip
     if protested:
         result.protest_timely = protested <= protest
-    first_due = rules.first_payment_due(
+    first_due = costs.first_payment_due(
         protest, protested, s.get("protest_payment_due_on"), result.protest_printed
     )
     result.protest_pending = first_due is None
     if result.charge and s["payment_count"]:
         # The letter as mailed: a protest or a receipt recorded later changes the statement,
         # never the letter the owner holds.
-        result.printed_schedule = rules.installments(
+        result.printed_schedule = costs.installments(
             result.charge, s["payment_count"], result.protest_printed, terms, calendar
         )
-        result.printed_last_interest = rules.interest_to_last_due(
+        result.printed_last_interest = costs.interest_to_last_due(
             result.charge, completed, [], result.printed_schedule, mailed, terms
         )
     if result.charge and s["payment_count"] and result.account and first_due:
-        result.schedule = rules.installments(
+        result.schedule = costs.installments(
             result.charge, s["payment_count"], first_due, terms, calendar
         )
         paid, interest = result.account.paid, result.account.interest_total
-        result.next_payment = rules.next_installment(result.schedule, paid, interest)
-        result.special_assessment = rules.special_assessment(result.schedule, paid, today, interest)
-        result.states = rules.installment_states(result.schedule, paid, today, interest)
+        result.next_payment = costs.next_installment(result.schedule, paid, interest)
+        result.special_assessment = costs.special_assessment(result.schedule, paid, today, interest)
+        result.states = costs.installment_states(result.schedule, paid, today, interest)
         result.last_due_passed = today > result.schedule[-1].due
-        result.last_interest = rules.interest_to_last_due(
+        result.last_interest = costs.interest_to_last_due(
             result.charge, completed, made, result.schedule, today, terms
         )
         # Every installment unpaid after its due date (as the statement lists them), and the

@@ -13,7 +13,7 @@ from flask_wtf import FlaskForm
 from portal.core.clock import local_today
 from portal.core.db import get_db, transaction
 from portal.core.display import date_words
-from portal.enforcement import forms, people, records, rules
+from portal.enforcement import forms, people, readings, records, rules
 from portal.enforcement.blueprint import bp
 from portal.enforcement.timeline import Timeline, day_of, timeline
 from portal.staff.auth import current_staff
@@ -599,7 +599,7 @@ def _context(notice: dict[str, Any]) -> dict[str, Any]:
         "access_block": access_block_words(line),
         "superseding": superseding, "superseded": superseded, "facts": facts,
         "changed_since_issue": changed if notice["facts"] else [],
-        "orders": provision_items("orders"), "readings": rules.readings(enforcement.terms),
+        "orders": provision_items("orders"), "readings": readings.readings(enforcement.terms),
         "abatement_statement": enforcement.provisions["abatement_statement"].text,
         "conditions": provision_items("conditions"), "history_count": history,
         "remedy_refusals": rules.remedy_refusals(
