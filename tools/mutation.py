@@ -37,6 +37,7 @@ MODULES = {
                               "portal/enforcement/notice_page.py"],
                              ["tests/test_enforcement_timeline.py",
                               "tests/test_enforcement_appeal_day.py",
+                              "tests/test_enforcement_last_days.py",
                               "tests/test_enforcement_records.py"]),
     "notification-records": (["portal/notification/records.py"],
                              ["tests/test_notify.py", "tests/test_outbox.py"]),

@@ -221,13 +221,6 @@ def account(
     return result
 
 
-# Reading (cost section, silent on when the interest is paid): each printed payment is of the
-# cost alone, and the interest charged is owed besides, due with the last payment. An
-# installment is met by the money paid, whatever part of it went to interest, so an owner who
-# pays the printed amounts on the printed dates is never "past due" before the last one.
-INTEREST_DUE_WITH = "last"
-
-
 @dataclass(frozen=True)
 class InstallmentState:
     """An installment and how much of it the payments so far cover (they cover in order); the
@@ -252,8 +245,13 @@ def installment_states(
 ) -> list[InstallmentState]:
     """Each installment with what is paid of it and whether it is unpaid after its due date:
     `paid` is all the money paid so far (to interest or to the charge), covering the
-    installments in order; the last installment carries the `interest` charged to date
-    (INTEREST_DUE_WITH)."""
+    installments in order; the last installment carries the `interest` charged to date.
+
+    Reading (the cost section is silent on when the interest is paid): each printed payment is
+    of the cost alone, and the interest is owed besides, due with the last payment. An
+    installment is met by the money paid, whatever part of it went to interest, so an owner
+    who pays the printed amounts on the printed dates is never "past due" before the last one.
+    """
     found, left = [], paid
     for i, item in enumerate(schedule):
         extra = interest if i == len(schedule) - 1 else 0
