@@ -11,7 +11,7 @@ import pytest
 
 from content_model.enforcement import Terms
 from portal.core.deadlines import BusinessCalendar
-from portal.enforcement import rules
+from portal.enforcement import costs, readings, rules
 
 D = dt.date.fromisoformat
 TERMS = Terms()
@@ -295,20 +295,20 @@ COST_NOTICE = [
 
 @pytest.mark.parametrize(("completed", "due"), COST_NOTICE)
 def test_cost_notice_due(calendar, completed, due):
-    assert rules.cost_notice_due(D(completed), TERMS, calendar) == D(due)
+    assert costs.cost_notice_due(D(completed), TERMS, calendar) == D(due)
 
 
 # Seed 199: "The property owner may file a written protest ... within 30 days of receiving
 # notification of the cost of the abatement."
 def test_protest_window_runs_from_receipt(calendar):
-    assert rules.protest_window(D("2027-05-03"), D("2027-05-05"), TERMS, calendar) == (
+    assert costs.protest_window(D("2027-05-03"), D("2027-05-05"), TERMS, calendar) == (
         D("2027-06-04"),
         False,
     )
     # Receipt not recorded: presumed 5 days after mailing (8 May), so 7 June (a Monday).
-    assert rules.protest_window(D("2027-05-03"), None, TERMS, calendar) == (D("2027-06-07"), True)
+    assert costs.protest_window(D("2027-05-03"), None, TERMS, calendar) == (D("2027-06-07"), True)
     mailing = dataclasses.replace(TERMS, protest_runs_from="mailing")
-    assert rules.protest_window(D("2027-05-03"), D("2027-05-20"), mailing, calendar) == (
+    assert costs.protest_window(D("2027-05-03"), D("2027-05-20"), mailing, calendar) == (
         D("2027-06-02"),
         False,
     )
@@ -321,7 +321,7 @@ def test_protest_window_runs_from_receipt(calendar):
      ("2027-12-15", "2028-01-15")],
 )  # fmt: skip
 def test_interest_starts_on_the_31st_day(completed, starts):
-    assert rules.interest_starts(D(completed), TERMS) == D(starts)
+    assert costs.interest_starts(D(completed), TERMS) == D(starts)
 
 
 @pytest.mark.parametrize(
@@ -330,20 +330,20 @@ def test_interest_starts_on_the_31st_day(completed, starts):
      ("2027-12-31", 1, "2028-01-31"), ("2027-05-15", 12, "2028-05-15")],
 )  # fmt: skip
 def test_add_months_keeps_month_ends(day, n, expected):
-    assert rules.add_months(D(day), n) == D(expected)
+    assert costs.add_months(D(day), n) == D(expected)
 
 
 # Seed 199: "The liability shall be paid in not more than 12 equal payments."
 def test_installments_are_equal_to_the_cent():
-    plan = rules.installments(135_000, 3, D("2027-01-31"), TERMS)
+    plan = costs.installments(135_000, 3, D("2027-01-31"), TERMS)
     assert [(i.number, i.due, i.cents) for i in plan] == [
         (1, D("2027-01-31"), 45_000), (2, D("2027-02-28"), 45_000), (3, D("2027-03-31"), 45_000)
     ]  # fmt: skip
-    twelve = rules.installments(100_000, 12, D("2027-01-31"), TERMS)
+    twelve = costs.installments(100_000, 12, D("2027-01-31"), TERMS)
     assert sum(i.cents for i in twelve) == 100_000 and twelve[0].cents == 8_337
     assert {i.cents for i in twelve[1:]} == {8_333}
     with pytest.raises(ValueError):
-        rules.installments(100_000, 13, D("2027-01-31"), TERMS)
+        costs.installments(100_000, 13, D("2027-01-31"), TERMS)
 
 
 # Seed 199: "Interest at the rate of 9% per annum shall be assessed on the balance beginning on
@@ -367,7 +367,7 @@ ACCOUNT = [
     ("why", "payments", "as_of", "interest", "balance"), ACCOUNT, ids=[r[0] for r in ACCOUNT]
 )
 def test_account_interest_and_balance(why, payments, as_of, interest, balance):
-    found = rules.account(
+    found = costs.account(
         100_000, D("2027-01-01"), [(D(d), c) for d, c in payments], D(as_of), TERMS
     )
     assert (found.interest_total, found.balance) == (interest, balance)
@@ -382,25 +382,25 @@ def test_account_interest_and_balance(why, payments, as_of, interest, balance):
 def test_interest_counts_the_days_of_each_year(as_of, actual, fixed_365):
     # To 29 Feb 2028: 9% of $1,100 for 2027 ($99.00) and 60/366 of it for 2028 ($16.23); on a
     # 365-day year, 425/365 of it ($115.27). A fixed year stays a reading the Board may adopt.
-    found = rules.account(110_000, D("2026-12-01"), [], D(as_of), TERMS)
+    found = costs.account(110_000, D("2026-12-01"), [], D(as_of), TERMS)
     assert found.interest_total == actual
     fixed = dataclasses.replace(TERMS, interest_days_in_year=365)
-    assert rules.account(110_000, D("2026-12-01"), [], D(as_of), fixed).interest_total == fixed_365
+    assert costs.account(110_000, D("2026-12-01"), [], D(as_of), fixed).interest_total == fixed_365
 
 
 def test_year_fraction_splits_at_the_new_year():
     from fractions import Fraction
 
-    assert rules.year_fraction(D("2027-12-31"), D("2028-01-01"), None) == Fraction(
+    assert costs.year_fraction(D("2027-12-31"), D("2028-01-01"), None) == Fraction(
         1, 365
     ) + Fraction(1, 366)
-    assert rules.year_fraction(D("2028-01-01"), D("2028-12-31"), None) == 1
-    assert rules.year_fraction(D("2028-01-01"), D("2028-12-31"), 365) == Fraction(366, 365)
+    assert costs.year_fraction(D("2028-01-01"), D("2028-12-31"), None) == 1
+    assert costs.year_fraction(D("2028-01-01"), D("2028-12-31"), 365) == Fraction(366, 365)
 
 
 def test_payments_applied_to_the_charge_first():
     terms = dataclasses.replace(TERMS, payments_apply_to="charge-first")
-    found = rules.account(
+    found = costs.account(
         100_000, D("2027-01-01"), [(D("2027-03-03"), 50_000)], D("2027-04-02"), terms
     )
     # $740 interest to 2 March stays owed; 31 days on the $500 left: $3.82.
@@ -408,7 +408,7 @@ def test_payments_applied_to_the_charge_first():
 
 
 def test_an_overpayment_is_kept_apart():
-    found = rules.account(
+    found = costs.account(
         100_000, D("2027-01-01"), [(D("2027-01-10"), 120_000)], D("2027-06-01"), TERMS
     )
     assert (found.balance, found.overpaid, found.paid) == (0, 20_000, 120_000)
@@ -423,10 +423,10 @@ def test_an_overpayment_is_kept_apart():
      (44_999, "2027-06-05", 1, True), (135_000, "2028-01-01", None, False)],
 )  # fmt: skip
 def test_next_installment_and_special_assessment(paid, today, next_number, assessed):
-    plan = rules.installments(135_000, 3, D("2027-06-04"), TERMS)
-    found = rules.next_installment(plan, paid)
+    plan = costs.installments(135_000, 3, D("2027-06-04"), TERMS)
+    found = costs.next_installment(plan, paid)
     assert (found.number if found else None) == next_number
-    assert rules.special_assessment(plan, paid, D(today)) is assessed
+    assert costs.special_assessment(plan, paid, D(today)) is assessed
 
 
 # Seed 199: the charges become a special assessment "if the amount due is not paid within a
@@ -441,13 +441,13 @@ def test_next_installment_and_special_assessment(paid, today, next_number, asses
      ("a protest after the period: when the period closed", "2027-04-22", None, "2027-04-21")],
 )  # fmt: skip
 def test_the_first_payment_waits_for_a_protest(why, filed, board, first):
-    found = rules.first_payment_due(D("2027-04-21"), filed and D(filed), board and D(board))
+    found = costs.first_payment_due(D("2027-04-21"), filed and D(filed), board and D(board))
     assert found == (first and D(first))
 
 
 def test_installment_states():
-    plan = rules.installments(135_000, 3, D("2027-06-04"), TERMS)
-    states = rules.installment_states(plan, 50_000, D("2027-07-05"))
+    plan = costs.installments(135_000, 3, D("2027-06-04"), TERMS)
+    states = costs.installment_states(plan, 50_000, D("2027-07-05"))
     assert [(s.paid, s.left, s.past_due) for s in states] == [
         (45_000, 0, False), (5_000, 40_000, True), (0, 45_000, False)
     ]  # fmt: skip
@@ -459,14 +459,14 @@ def test_installment_states():
 def test_round_cents_half_up(amount, cents):
     from fractions import Fraction
 
-    assert rules.round_cents(Fraction(amount)) == cents
+    assert costs.round_cents(Fraction(amount)) == cents
 
 
 def test_every_reading_is_said_in_words():
-    words = rules.readings(TERMS)
+    words = readings.readings(TERMS)
     assert {"days", "protest", "weeks", "conditions", "interest"} <= set(words)
     assert "calendar days" in words["days"] and "receipt" in words["protest"]
-    other = rules.readings(
+    other = readings.readings(
         dataclasses.replace(TERMS, day_kind="business", protest_runs_from="mailing")
     )
     assert "business days" in other["days"] and "mailing" in other["protest"]
@@ -477,7 +477,7 @@ def test_every_reading_is_said_in_words():
     assert "366 in a leap year" in words["interest"]
     assert "only when it was established" in words["offenses"]
     assert "until the Board decides it" in words["installments"]
-    changed = rules.readings(dataclasses.replace(
+    changed = readings.readings(dataclasses.replace(
         TERMS, appeal_filed_when="postmarked", correction_after_appeal="decision",
         interest_days_in_year=365))  # fmt: skip
     assert "postmark" in changed["issuance"]
@@ -488,5 +488,5 @@ def test_every_reading_is_said_in_words():
 
 def test_an_installment_due_on_a_holiday_runs_to_the_next_business_day(calendar):
     # Monthly from Friday 4 June 2027: 4 July is a Sunday, kept Monday 5 July: Tuesday 6 July.
-    plan = rules.installments(135_000, 3, D("2027-06-04"), TERMS, calendar)
+    plan = costs.installments(135_000, 3, D("2027-06-04"), TERMS, calendar)
     assert [i.due for i in plan] == [D("2027-06-04"), D("2027-07-06"), D("2027-08-04")]

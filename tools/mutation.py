@@ -29,7 +29,16 @@ WORK = ROOT / "instance" / "mutation"
 MODULES = {
     "deadlines": (["portal/core/deadlines.py"],
                   ["tests/test_deadlines.py", "tests/test_business_days_law.py"]),
-    "enforcement-rules": (["portal/enforcement/rules.py"], ["tests/test_enforcement_rules.py"]),
+    "enforcement-rules": (["portal/enforcement/rules.py", "portal/enforcement/costs.py"],
+                          ["tests/test_enforcement_rules.py"]),
+    # The notice's dates and its page model, against the timeline's own tables and the
+    # pages that show them at the last day of each period.
+    "enforcement-timeline": (["portal/enforcement/timeline.py",
+                              "portal/enforcement/notice_page.py"],
+                             ["tests/test_enforcement_timeline.py",
+                              "tests/test_enforcement_appeal_day.py",
+                              "tests/test_enforcement_last_days.py",
+                              "tests/test_enforcement_records.py"]),
     "notification-rules": (["portal/notification/records.py", "portal/notification/compliance.py"],
                            ["tests/test_notify.py", "tests/test_release_notices.py",
                             "tests/test_notification_boundaries.py", "tests/test_outbox.py"]),

@@ -6,7 +6,13 @@ from __future__ import annotations
 from flask import Flask
 
 from content_model.enforcement import load_enforcement
-from portal.enforcement import letters, respondents, views  # noqa: F401 (their routes)
+from portal.enforcement import (  # noqa: F401 (their routes)
+    costs_views,
+    letters,
+    notice_page,
+    respondents,
+    views,
+)
 from portal.enforcement.blueprint import bp
 from portal.enforcement.words import dollars, ordinal, percent
 

@@ -16,15 +16,9 @@ from portal.core.clock import local_today
 from portal.core.db import get_db, transaction
 from portal.enforcement import forms, records
 from portal.enforcement.blueprint import bp
+from portal.enforcement.notice_page import access_block_words, page_model
 from portal.enforcement.timeline import day_of
-from portal.enforcement.views import (
-    _context,
-    _notice,
-    _violation,
-    access_block_words,
-    law,
-    signer,
-)
+from portal.enforcement.workspace import law, notice_or_404, signer, violation_or_404
 
 
 class LetterOptions(FlaskForm):
@@ -55,7 +49,7 @@ def _letter(template: str, context: dict[str, Any], default_method: str | None =
 @bp.route("/notices/<int:notice_id>/letter")
 def notice_letter(notice_id: int):
     """The notice of violation as a letter, for printing on Letter paper."""
-    context = _context(_notice(notice_id))
+    context = page_model(notice_or_404(notice_id))
     facts = context["facts"]
     context["signed"] = {"name": facts["signer_name"], "title": facts["signer_title"]}
     return render_template("staff/enforcement/letter.html", **context)
@@ -64,7 +58,7 @@ def notice_letter(notice_id: int):
 @bp.route("/notices/<int:notice_id>/statement")
 def statement(notice_id: int):
     """The statement of account of the cost of abatement, for the owner."""
-    context = _context(_notice(notice_id))
+    context = page_model(notice_or_404(notice_id))
     if context["line"].account is None:
         abort(404)
     context["to"] = records.addressee(context["violation"])
@@ -75,7 +69,7 @@ def statement(notice_id: int):
 def cost_letter(notice_id: int):
     """The cost notice to the owner: what the abatement cost, the protest, the payments, the
     interest, and what follows if it is not paid."""
-    context = _context(_notice(notice_id))
+    context = page_model(notice_or_404(notice_id))
     if context["line"].account is None:
         abort(404)
     steps = context["steps"]
@@ -87,10 +81,10 @@ def cost_letter(notice_id: int):
 @bp.route("/notices/<int:notice_id>/access-letter")
 def access_letter(notice_id: int):
     """The request for the owner's permission to enter and abate (corrective measures)."""
-    notice = _notice(notice_id)
+    notice = notice_or_404(notice_id)
     if not notice["issued_on"]:
         abort(404)
-    context = _context(notice)
+    context = page_model(notice)
     # Corrective measures, A: the request follows only a missed correction date (a request
     # already recorded prints again as it was).
     why = access_block_words(context["line"])
@@ -107,7 +101,7 @@ def access_letter(notice_id: int):
 @bp.route("/violations/<int:violation_id>/inspection-letter")
 def inspection_letter(violation_id: int):
     """The request for access to inspect and sample (access and monitoring of discharges)."""
-    violation = _violation(violation_id)
+    violation = violation_or_404(violation_id)
     # Facility operators are to allow access (access and monitoring, B (2)): the respondent.
     to = (violation["respondent_name"], violation["mailing_address"])
     context = {"violation": violation, "to": to, "purpose": "inspect",

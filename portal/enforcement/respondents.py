@@ -14,7 +14,7 @@ from portal.core.clock import local_today
 from portal.core.db import get_db
 from portal.enforcement import forms, people, records
 from portal.enforcement.blueprint import bp
-from portal.enforcement.views import _actor, section_choices
+from portal.enforcement.workspace import actor, section_choices
 from portal.staff.workflow import WorkflowError
 
 
@@ -102,7 +102,7 @@ def edit_respondent(respondent_id: int):
     if not form.validate():
         return respondent(respondent_id, overrides={"edit": form})
     try:
-        changed = people.edit(get_db(), _actor(), respondent_id, form.contact())
+        changed = people.edit(get_db(), actor(), respondent_id, form.contact())
     except WorkflowError as error:
         flash(str(error), "error")
     else:
@@ -118,7 +118,7 @@ def merge_respondent(respondent_id: int):
     if not form.validate():
         return respondent(respondent_id, overrides={"merge": form})
     try:
-        moved = people.merge(get_db(), _actor(), respondent_id, int(form.other.data))
+        moved = people.merge(get_db(), actor(), respondent_id, int(form.other.data))
     except WorkflowError as error:
         flash(str(error), "error")
     else:
@@ -138,7 +138,7 @@ def add_prior(respondent_id: int):
         return respondent(respondent_id, overrides={"prior": form})
     values = {name: form[name].data for name in ("committed_on", "section", "reference",
                                                   "outcome", "notes")}  # fmt: skip
-    people.add_prior(get_db(), _actor(), respondent_id, values)
+    people.add_prior(get_db(), actor(), respondent_id, values)
     flash("Earlier offense added.", "success")
     return _back(respondent_id, "priors")
 
@@ -150,7 +150,7 @@ def remove_prior(respondent_id: int, prior_id: int):
     if not form.validate():
         return respondent(respondent_id, overrides={f"remove-{prior_id}": form})
     try:
-        people.remove_prior(get_db(), _actor(), respondent_id, prior_id, form.reason.data)
+        people.remove_prior(get_db(), actor(), respondent_id, prior_id, form.reason.data)
     except WorkflowError as error:
         flash(str(error), "error")
     else:

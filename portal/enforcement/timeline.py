@@ -9,7 +9,7 @@ from typing import Any
 
 from content_model.enforcement import Terms
 from portal.core.deadlines import BusinessCalendar
-from portal.enforcement import rules
+from portal.enforcement import costs, rules
 
 
 def day_of(value: str | None) -> dt.date | None:
@@ -29,10 +29,14 @@ class Deadline:
     overdue: bool
     note: str = ""
     done: dt.date | None = None
+    # Whether `done` met the date, where a rule of its own decides it (the appeal's).
+    in_time: bool | None = None
 
     @property
     def late(self) -> bool:
-        return self.done is not None and self.done > self.due
+        if self.done is None:
+            return False
+        return not self.in_time if self.in_time is not None else self.done > self.due
 
 
 @dataclass
@@ -44,13 +48,16 @@ class Timeline:
     correction: dt.date | None = None
     weeks: int = 0
     charge: int | None = None
-    account: rules.Account | None = None
-    schedule: list[rules.Installment] = field(default_factory=list)
-    states: list[rules.InstallmentState] = field(default_factory=list)
-    next_payment: rules.Installment | None = None
+    account: costs.Account | None = None
+    schedule: list[costs.Installment] = field(default_factory=list)
+    states: list[costs.InstallmentState] = field(default_factory=list)
+    next_payment: costs.Installment | None = None
     special_assessment: bool = False
     protest_presumed: bool = False
-    appeal_timely: bool | None = None  # None: no appeal logged
+    # Whether the appeal holds the notice (in time, or accepted by the Board although late),
+    # and whether it was in time; None: no appeal logged.
+    appeal_timely: bool | None = None
+    appeal_in_time: bool | None = None
     protest_pending: bool = False  # filed in time, the Board's decision not yet recorded
     protest_timely: bool | None = None  # None: no protest logged
     protest_printed: dt.date | None = None  # the protest date the cost notice printed as mailed
@@ -58,8 +65,12 @@ class Timeline:
     last_interest: int = 0
     # The payments as the cost notice printed them when mailed: from the presumed receipt,
     # whatever receipt was recorded later (N6), with the interest the last one then carries.
-    printed_schedule: list[rules.Installment] = field(default_factory=list)
+    printed_schedule: list[costs.Installment] = field(default_factory=list)
     printed_last_interest: int = 0
+    # The last payment's due date has passed: its interest is what is owed now, not a forecast.
+    last_due_passed: bool = False
+    # The abatement was recorded before the correction date had passed.
+    abated_early: bool = False
     # Why the officer may not (yet) ask the owner for access to abate (corrective measures,
     # A): "corrected", "pending" (an appeal awaits the Board), "not-upheld", "no-date" (no
     # correction date runs), "not-yet" (the correction date has not passed); None: he may.
@@ -91,18 +102,21 @@ def timeline(
 
     def add(
         key: str, what: str, due: dt.date, role: str, open_: bool, note: str = "",
-        done: dt.date | None = None,
+        done: dt.date | None = None, in_time: bool | None = None,
     ) -> None:  # fmt: skip
         result.deadlines.append(
-            Deadline(key, what, due, role, open_, open_ and today > due, note, done)
+            Deadline(key, what, due, role, open_, open_ and today > due, note, done, in_time)
         )
 
     appealed = s["appeal_filed_on"]
-    window = rules.appeal_window(issued, terms, calendar)
-    add("appeal", "Appeal window closes", window, "appeal",
-        appealed is None and today <= window, done=appealed)  # fmt: skip
     if appealed:
-        result.appeal_timely = appealed <= window or bool(s.get("late_appeal_accepted"))
+        result.appeal_in_time = rules.appeal_in_time(issued, appealed, terms, calendar)
+        result.appeal_timely = rules.appeal_holds(
+            issued, appealed, bool(s.get("late_appeal_accepted")), terms, calendar
+        )
+    add("appeal", "Appeal window closes", rules.appeal_window(issued, terms, calendar), "appeal",
+        appealed is None and rules.appeal_in_time(issued, today, terms, calendar),
+        done=appealed, in_time=result.appeal_in_time)  # fmt: skip
     if appealed and result.appeal_timely:
         heard = s["hearing_on"] or s["decided_on"]
         add("hearing", "Hearing due", rules.hearing_due(appealed, terms, calendar), "appeal",
@@ -125,6 +139,9 @@ def timeline(
         # Weeks run until the violation is corrected or abated (then the count stops), or to
         # today.
         result.weeks = rules.weeks_continued(result.correction, ended or today, terms)
+        result.abated_early = bool(s["completed_on"]) and not rules.correction_passed(
+            result.correction, s["completed_on"]
+        )
     result.access_block = _access_block(result, s, today)
     for remedy in remedies:
         add(f"remedy-{remedy['id']}", f"Alternative remedy due: {remedy['kind']}",
@@ -134,46 +151,47 @@ def timeline(
     if completed is None:
         return result
     mailed = s["cost_notice_mailed_on"]
-    add("cost-notice", "Cost notice due", rules.cost_notice_due(completed, terms, calendar),
+    add("cost-notice", "Cost notice due", costs.cost_notice_due(completed, terms, calendar),
         "costs", mailed is None, done=mailed)  # fmt: skip
     if s["work_cents"] is not None:
         result.charge = s["work_cents"] + (s["admin_cents"] or 0)
         made = [(day_of(p["paid_on"]), p["cents"]) for p in payments if not p.get("voided_at")]
-        result.account = rules.account(result.charge, completed, made, today, terms)
+        result.account = costs.account(result.charge, completed, made, today, terms)
     if mailed is None:
         return result
-    protest, result.protest_presumed = rules.protest_window(
+    protest, result.protest_presumed = costs.protest_window(
         mailed, s["cost_notice_received_on"], terms, calendar
     )
-    result.protest_printed = rules.protest_window(mailed, None, terms, calendar)[0]
+    result.protest_printed = costs.protest_window(mailed, None, terms, calendar)[0]
     protested = s["protest_filed_on"]
     add("protest", "Protest window closes", protest, "costs",
         protested is None and today <= protest,
         "receipt presumed" if result.protest_presumed else "", done=protested)  # fmt: skip
     if protested:
         result.protest_timely = protested <= protest
-    first_due = rules.first_payment_due(
+    first_due = costs.first_payment_due(
         protest, protested, s.get("protest_payment_due_on"), result.protest_printed
     )
     result.protest_pending = first_due is None
     if result.charge and s["payment_count"]:
         # The letter as mailed: a protest or a receipt recorded later changes the statement,
         # never the letter the owner holds.
-        result.printed_schedule = rules.installments(
+        result.printed_schedule = costs.installments(
             result.charge, s["payment_count"], result.protest_printed, terms, calendar
         )
-        result.printed_last_interest = rules.interest_to_last_due(
+        result.printed_last_interest = costs.interest_to_last_due(
             result.charge, completed, [], result.printed_schedule, mailed, terms
         )
     if result.charge and s["payment_count"] and result.account and first_due:
-        result.schedule = rules.installments(
+        result.schedule = costs.installments(
             result.charge, s["payment_count"], first_due, terms, calendar
         )
         paid, interest = result.account.paid, result.account.interest_total
-        result.next_payment = rules.next_installment(result.schedule, paid, interest)
-        result.special_assessment = rules.special_assessment(result.schedule, paid, today, interest)
-        result.states = rules.installment_states(result.schedule, paid, today, interest)
-        result.last_interest = rules.interest_to_last_due(
+        result.next_payment = costs.next_installment(result.schedule, paid, interest)
+        result.special_assessment = costs.special_assessment(result.schedule, paid, today, interest)
+        result.states = costs.installment_states(result.schedule, paid, today, interest)
+        result.last_due_passed = today > result.schedule[-1].due
+        result.last_interest = costs.interest_to_last_due(
             result.charge, completed, made, result.schedule, today, terms
         )
         # Every installment unpaid after its due date (as the statement lists them), and the
@@ -198,6 +216,6 @@ def _access_block(result: Timeline, s: dict[str, Any], today: dt.date) -> str | 
         return "not-upheld"
     if result.correction is None:
         return "no-date"
-    if today <= result.correction:
+    if not rules.correction_passed(result.correction, today):
         return "not-yet"
     return None

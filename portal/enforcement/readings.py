@@ -1,0 +1,101 @@
+"""The readings the enforcement rules take where the ordinance is silent, in words: each
+page's footnotes (rules.py and costs.py implement them)."""
+
+from __future__ import annotations
+
+from content_model.enforcement import Terms
+
+
+def readings(terms: Terms) -> dict[str, str]:
+    """Each reading this module takes where the ordinance is silent, as a page footnote."""
+    days = "business days" if terms.day_kind == "business" else "calendar days"
+    roll = (
+        " A period that ends on a Saturday, Sunday or holiday runs to the next business day"
+        " (New York General Construction Law § 25-a)."
+        if terms.roll_to_business_day and terms.day_kind != "business"
+        else ""
+    )
+    weeks = "whole weeks" if terms.week_counting == "completed" else "every week once it begins"
+    applies = (
+        "first to the interest posted, then to the charge"
+        if terms.payments_apply_to == "interest-first"
+        else "first to the charge, then to the interest"
+    )
+    year = (
+        "a day's interest is the yearly rate over the days of its own year (365, or 366 in a"
+        " leap year), so a whole year's interest is the yearly rate"
+        if terms.interest_days_in_year is None
+        else f"a day's interest is the yearly rate over a year of {terms.interest_days_in_year}"
+        " days"
+    )
+    filed = (
+        "An appeal counts as filed on the day it reaches the clerk: one mailed must arrive by"
+        " the last day."
+        if terms.appeal_filed_when == "received"
+        else "An appeal counts as filed on the day it is delivered to the clerk or, if mailed,"
+        " on its postmark."
+    )
+    after_appeal = (
+        f"After an appeal the Board upholds, the correction is due on the later of the notice's"
+        f" own deadline and {terms.correction_business_days} business days after the decision:"
+        f" an appeal never shortens the time the notice gave."
+        if terms.correction_after_appeal == "later"
+        else f"After an appeal the Board upholds, the correction is due"
+        f" {terms.correction_business_days} business days after the decision."
+    )
+    return {
+        "days": f"The text does not say which days it counts: these are {days}.{roll}",
+        "issuance": "The appeal period runs from the notice's issuance: the day it is served or"
+        " mailed, as the officer records it when issuing the notice (not the day of receipt)."
+        f" {filed}",
+        "suspend": (
+            "An appeal filed in time holds the notice's deadline until the Board decides."
+            if terms.appeal_suspends_deadline
+            else "An appeal does not hold the notice's deadline."
+        )
+        + " An appeal filed after the period holds nothing, unless the Board accepted it."
+        f" {after_appeal}",
+        "protest": f"The text says {terms.protest_days} days \u201cof receiving\u201d the cost"
+        f" notice: counted from the owner's receipt of the cost notice; until receipt is"
+        f" recorded, it is presumed {terms.presumed_mail_days} days after mailing."
+        if terms.protest_runs_from == "receipt"
+        else "The protest period is counted from mailing.",
+        "weeks": f"A week of continued violation starts the day after the correction date;"
+        f" the count is of {weeks}.",
+        "offenses": f"An earlier offense counts when this one was committed before its"
+        f" {terms.offense_years}th anniversary, and only when it was established: "
+        + (
+            "an issued notice not appealed in time (its appeal period closed) or upheld by the"
+            " Board; a notice whose appeal period is running or whose appeal awaits the Board"
+            " is shown apart as pending"
+            if terms.offense_counts == "final"
+            else "an issued notice the Board did not overturn"
+        )
+        + ", or a final notice or a conviction in the paper files. A violation recorded with no"
+        " notice, or whose notice the Board did not uphold, does not count. The law sets the"
+        " ranges for conviction of a second or later offense; the court decides which are"
+        " convictions.",
+        "conditions": (
+            "All five conditions must hold."
+            if terms.conditions_required == "all"
+            else "Any one of the five conditions is enough."
+        )
+        + " The condition of no history is checked against the established offenses.",
+        "interest": f"Simple interest, per day, on the unpaid charge: {year}; rounded to the cent"
+        f" when posted; a payment applies {applies}.",
+        "installments": "Installments fall due "
+        + (
+            "monthly"
+            if terms.installment_months == 1
+            else f"every {terms.installment_months} months"
+        )
+        + ", the first when the protest period closes (a due date on a weekend or holiday runs to"
+        " the next business day); odd cents go on the first. When a protest is filed in time,"
+        " nothing is due, and nothing becomes a special assessment, until the Board decides it;"
+        " the first payment then falls due on the day the decision sets. Each payment is of the"
+        " cost; the interest is owed besides and falls due with the last payment. The money paid"
+        " covers the payments in order, whatever part of it went to interest, and"
+        " the dates printed on the cost notice as mailed never move earlier when its receipt is"
+        " recorded. Unpaid after its due date, an installment's charges become a special"
+        " assessment and lien.",
+    }

@@ -1,0 +1,172 @@
+"""One rule, one place, for the appeal and the correction date: the app's code (portal/) and
+templates (templates/) are read, and a second copy of either comparison fails the suite.
+
+Whether an appeal is in time is `rules.appeal_in_time`; whether the correction date has
+passed is `rules.correction_passed`. Anywhere else, a `<`, `<=`, `>` or `>=` on a value that
+comes from an appeal, the appeal window or the correction date is a copy of the rule (a copy
+the rule's tests do not guard), and so is any date comparison in an enforcement template.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import jinja2
+from jinja2 import nodes
+
+ROOT = Path(__file__).resolve().parent.parent
+ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+# Which names mark a value as the rule's (an appeal's day or window; the correction date, not
+# the day a correction was checked), and the one function allowed to compare it.
+RULES = {
+    "appeal": ("portal/enforcement/rules.py", "appeal_in_time"),
+    "correction": ("portal/enforcement/rules.py", "correction_passed"),
+}
+PATTERNS = {"appeal": re.compile("appeal"), "correction": re.compile(r"(^|_)correction(_due)?$")}
+# Date-like words in a template comparison (a page model gives the answer instead).
+DATE_WORDS = ("_on", "due", "today", "isoformat", "day", "date", "window", "appeal",
+              "correction", "deadline", "_at")  # fmt: skip
+
+
+def words_in(node: ast.AST, tainted: dict[str, set[str]]) -> set[str]:
+    """The rule words a Python expression mentions: in its names, attributes and string keys,
+    and in the names assigned from such values earlier in the same function."""
+    found: set[str] = set()
+    for part in ast.walk(node):
+        text = ""
+        if isinstance(part, ast.Name):
+            text = part.id
+            found |= tainted.get(part.id, set())
+        elif isinstance(part, ast.Attribute):
+            text = part.attr
+        elif isinstance(part, ast.Constant) and isinstance(part.value, str):
+            text = part.value
+        found |= {word for word, pattern in PATTERNS.items() if pattern.search(text.lower())}
+    return found
+
+
+def targets(node: ast.AST) -> list[str]:
+    """The names an assignment binds (not `x` of `x.attr = ...`)."""
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return [name for element in node.elts for name in targets(element)]
+    return []
+
+
+def own_nodes(scope: ast.AST):
+    """The nodes of a function or module, not those of the functions it defines."""
+    for child in ast.iter_child_nodes(scope):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        yield child
+        yield from own_nodes(child)
+
+
+def copies_in_python(path: Path) -> list[str]:
+    """Each ordering comparison of a rule's value outside the rule's own function."""
+    relative = path.relative_to(ROOT).as_posix()
+    tree = ast.parse(path.read_text(), str(path))
+    found = []
+    scopes = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for scope in [tree, *scopes]:
+        name = getattr(scope, "name", "<module>")
+        tainted: dict[str, set[str]] = {}
+        for node in own_nodes(scope):
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                words = words_in(node.value, tainted)
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    for target_name in targets(target):
+                        tainted.setdefault(target_name, set()).update(words)
+            if not isinstance(node, ast.Compare):
+                continue
+            if not any(isinstance(op, ORDERING) for op in node.ops):
+                continue
+            for word in words_in(node, tainted):
+                if RULES[word] != (relative, name):
+                    found.append(f"{relative}:{node.lineno} in {name}(): {ast.unparse(node)}")
+    return sorted(set(found))
+
+
+def python_files() -> list[Path]:
+    return sorted((ROOT / "portal").rglob("*.py"))
+
+
+def template_comparisons(path: Path) -> list[tuple[int, str, set[str]]]:
+    """Each ordering comparison in a template, with the words of its operands."""
+    env = jinja2.Environment(extensions=["jinja2.ext.i18n"])
+    tree = env.parse(path.read_text())
+    found = []
+    for compare in tree.find_all(nodes.Compare):
+        if not any(op.op in ("lt", "lteq", "gt", "gteq") for op in compare.ops):
+            continue
+        words = set()
+        for part in [compare.expr, *(op.expr for op in compare.ops)]:
+            for node in [part, *part.find_all((nodes.Name, nodes.Getattr, nodes.Const))]:
+                if isinstance(node, nodes.Name):
+                    words.add(node.name)
+                elif isinstance(node, nodes.Getattr):
+                    words.add(node.attr)
+                elif isinstance(node, nodes.Const) and isinstance(node.value, str):
+                    words.add(node.value)
+        found.append((compare.lineno, " ".join(sorted(words)), words))
+    return found
+
+
+def test_the_appeal_and_correction_rules_are_compared_only_in_their_function():
+    copies = [copy for path in python_files() for copy in copies_in_python(path)]
+    assert copies == []
+
+
+def test_the_check_sees_a_copy():
+    """The check is not vacuous: a copy planted in a scratch module is found."""
+    scratch = ROOT / "portal" / "enforcement" / "_scratch_copy.py"
+    scratch.write_text(
+        "def shown(line, steps, today, issued, terms, calendar):\n"
+        "    window = appeal_window(issued, terms, calendar)\n"
+        "    due = line.correction\n"
+        "    late = steps['appeal_filed_on'] > window\n"
+        "    return late, today <= due\n"
+    )
+    try:
+        found = copies_in_python(scratch)
+    finally:
+        scratch.unlink()
+    assert [line.split(" in ")[0] for line in found] == [
+        "portal/enforcement/_scratch_copy.py:4",
+        "portal/enforcement/_scratch_copy.py:5",
+    ]
+
+
+def test_no_template_compares_an_appeal_or_a_correction_date():
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {text}"
+        for path in sorted((ROOT / "templates").rglob("*.html"))
+        for line, text, words in template_comparisons(path)
+        if any(pattern.search(word.lower()) for word in words for pattern in PATTERNS.values())
+    ]
+    assert found == []
+
+
+def test_no_enforcement_template_compares_dates():
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {text}"
+        for path in sorted((ROOT / "templates" / "staff" / "enforcement").glob("*"))
+        for line, text, words in template_comparisons(path)
+        if any(date in word.lower() for word in words for date in DATE_WORDS)
+    ]
+    assert found == []
+
+
+def test_the_template_check_sees_a_copy(tmp_path):
+    page = tmp_path / "notice.html"
+    page.write_text(
+        "{% if steps.late_appeal_accepted and steps.appeal_filed_on > appeal_due.isoformat() %}"
+        "late{% endif %}{% if line.states|length > 1 %}s{% endif %}"
+    )
+    found = [words for _, _, words in template_comparisons(page)]
+    assert len(found) == 2
+    assert {"appeal_filed_on", "appeal_due", "isoformat"} <= found[0]
+    assert found[1] == {"line", "states"}, "a count is no date"
