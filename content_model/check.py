@@ -37,6 +37,7 @@ from content_model.site import (
     _clock_time,
     _closure,
     _holiday,
+    _location,
     _map_tiles,
     _month_day,
     _service_area,
@@ -298,24 +299,20 @@ def _check_holidays(data: dict) -> Iterator[Problem]:
 
 
 def _check_office_in_area(data: dict) -> Iterator[Problem]:
-    location, area = _get(data, "office.location"), data.get("service_area")
-    if location is None or not isinstance(area, dict):
+    """The office within the service area, judged by the area the app itself checks places
+    against (a box or location the loader refuses is named by the value checks)."""
+    if _get(data, "office.location") is None or not isinstance(data.get("service_area"), dict):
         return
-    latitude, longitude = (
-        _get(data, "office.location.latitude"),
-        _get(data, "office.location.longitude"),
-    )
-    box = [area.get(k) for k in ("south", "west", "north", "east")]
-    numbers = [latitude, longitude, *box]
-    if not all(isinstance(n, int | float) and not isinstance(n, bool) for n in numbers):
-        return  # the loader names the field that is not a number
-    south, west, north, east = box
-    if not (south <= latitude <= north and west <= longitude <= east):
+    try:
+        area = _service_area(Fields(data, "site.yaml").mapping("service_area"))
+        where = _location(Fields(data["office"], "site.yaml", "office."))
+    except ContentError:
+        return
+    if not area.contains(where["latitude"], where["longitude"]):
         yield Problem(
             "site.yaml",
             "service_area",
-            f"the office ({latitude}, {longitude}) is outside the service area "
-            f"(south {south}, west {west}, north {north}, east {east})",
+            f"the office at {area.outside(where['latitude'], where['longitude'])}",
             "widen the service_area box to take in the office, or correct office.location",
         )
 

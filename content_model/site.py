@@ -143,6 +143,15 @@ class ServiceArea:
     def contains(self, latitude: float, longitude: float) -> bool:
         return self.south <= latitude <= self.north and self.west <= longitude <= self.east
 
+    def outside(self, latitude: float, longitude: float) -> str:
+        """Why a place is refused, in the words the import, the edit form and the content
+        check share."""
+        return (
+            f"{latitude:.5f}, {longitude:.5f} is outside the service area ({self.name}:"
+            f" latitude {self.south:g} to {self.north:g}, longitude {self.west:g} to"
+            f" {self.east:g})"
+        )
+
 
 @dataclass(frozen=True)
 class Colours:

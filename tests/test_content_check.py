@@ -78,8 +78,8 @@ BROKEN = [
     ("fifth Monday", _holiday(2, name="Presidents' Day", month=2, weekday="monday", nth=5),
      f"site.yaml: holidays.observed[2].nth: must be 1 to 4, or -1 for the last\n    fix: {RULE_FIX}"),
     ("office outside the area", _site(lambda d: d["office"]["location"].update(latitude=43.5)),
-     "site.yaml: service_area: the office (43.5, -76.0391) is outside the service area "
-     "(south 42.9, west -76.1, north 42.98, east -75.98)\n"
+     "site.yaml: service_area: the office at 43.50000, -76.03910 is outside the service area "
+     "(the Town of Wrenfield: latitude 42.9 to 42.98, longitude -76.1 to -75.98)\n"
      "    fix: widen the service_area box to take in the office, or correct office.location"),
     ("penalties cite a missing section", _replace("site.yaml", "Under § 147-13 B", "Under § 147-31 B"),
      f"site.yaml: penalties: cites § 147-31 B, which is not in the ordinance\n    fix: {CITE_FIX}"),

@@ -12,13 +12,18 @@ import pytest
 from helpers import DATA, csrf_of, rows, sign_in
 
 from content_model.loader import load_content
+from content_model.site import ServiceArea
 from portal.core.db import get_db
 from portal.outfalls import importer, inventory
-from portal.outfalls.importer import Area, FileRefused, Refusal
+from portal.outfalls.importer import FileRefused, Refusal
 
 FILES = DATA / "outfalls"
-HORSEHEADS = Area("the Village of Horseheads", 42.150, -76.850, 42.185, -76.795)
-WRENFIELD = Area("the Town of Wrenfield", 42.900, -76.100, 42.980, -75.980)
+HORSEHEADS = ServiceArea(
+    "the Village of Horseheads", 42.150, -76.850, 42.185, -76.795, 42.1656, -76.8205, 14
+)
+WRENFIELD = ServiceArea(
+    "the Town of Wrenfield", 42.900, -76.100, 42.980, -75.980, 42.94, -76.04, 13
+)
 OUTSIDE_HH = "is outside the service area (the Village of Horseheads: latitude 42.15 to 42.185, longitude -76.85 to -76.795)"
 ACCEPTED = "(accepted: outfall, catch-basin, inlet, manhole, culvert, other)"
 

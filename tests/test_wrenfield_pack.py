@@ -19,7 +19,7 @@ from pack_traces import PACK, traces
 
 from content_model.check import check_pack
 from content_model.loader import load_content
-from portal.outfalls import importer, inventory
+from portal.outfalls import importer
 from portal.outfalls.importer import Refusal
 from static_site.freeze import main as freeze_main
 
@@ -69,7 +69,7 @@ def test_a_fish_kill_staff_found_is_hazardous_by_the_towns_own_rule(app, client)
 
 
 def test_the_towns_inventory_is_read_against_its_own_service_area():
-    area = inventory.area_of(load_content(PACK).settings)
+    area = load_content(PACK).settings.service_area
     sheet = importer.read_file("outfalls.csv", INVENTORY.read_bytes())
     records, refusals = importer.check_rows(sheet, area, today=dt.date(2026, 11, 30))
     assert [record.code for record in records] == [f"WO-{n:02d}" for n in range(1, 15)]

@@ -35,7 +35,7 @@ def import_command(file: Path, check_only: bool, beside: bool) -> None:
             raise click.ClickException(str(error)) from None
     else:
         source = file.read_bytes()
-    area = inventory.area_of(current_app.extensions["content"].settings)
+    area = current_app.extensions["content"].settings.service_area
     report = inventory.import_file(get_db(), file.name, source, area,
                                    actor=f"import {file.name}", stamp=local_stamp(),
                                    check_only=check_only, beside=beside)  # fmt: skip

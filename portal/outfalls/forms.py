@@ -22,7 +22,6 @@ from portal.enforcement.forms import day
 from portal.intake.fields import coordinate_field, long_text, options, text
 from portal.outfalls import importer
 from portal.outfalls.choices import labels
-from portal.outfalls.inventory import area_of
 
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
 
@@ -85,7 +84,7 @@ class OutfallForm(FlaskForm):
         # 2026-12-01: a latitude of 42.30 was saved by hand).
         lat, lon = self.latitude.data, self.longitude.data
         if valid and lat is not None and lon is not None:
-            area = area_of(current_app.extensions["content"].settings)
+            area = current_app.extensions["content"].settings.service_area
             if not area.contains(lat, lon):
                 self.latitude.errors = [area.outside(lat, lon) + "."]
                 valid = False

@@ -31,6 +31,7 @@ from typing import Any
 
 import shapefile
 
+from content_model.site import ServiceArea
 from portal.outfalls.choices import VOCABULARIES, accepted, code_for, plain
 
 MAX_CODE = 40
@@ -409,32 +410,6 @@ def _sheet(rows: list[Row], names: list[str], unit: str) -> Sheet:
 # ---------------------------------------------------------------- checking rows
 
 
-@dataclass(frozen=True)
-class Area:
-    """The box structures must lie in (the service area of the content), with its name."""
-
-    name: str
-    south: float
-    west: float
-    north: float
-    east: float
-
-    @classmethod
-    def around(cls, box: Any) -> Area:
-        """The same box from anything that has its name and sides (the content's service
-        area), so a caller may pass either."""
-        return cls(box.name, box.south, box.west, box.north, box.east)
-
-    def contains(self, latitude: float, longitude: float) -> bool:
-        return self.south <= latitude <= self.north and self.west <= longitude <= self.east
-
-    def outside(self, latitude: float, longitude: float) -> str:
-        """Why a place is refused, in the words the import and the edit form share."""
-        return (f"{latitude:.5f}, {longitude:.5f} is outside the service area ({self.name}:"
-                f" latitude {self.south:g} to {self.north:g}, longitude {self.west:g} to"
-                f" {self.east:g})")  # fmt: skip
-
-
 def _cell(cells: Mapping[str, Any], column: str | None) -> str:
     if column is None:
         return ""
@@ -510,7 +485,6 @@ def check_rows(
 ) -> tuple[list[Record], list[Refusal]]:
     """Each row as a record to store, or refused with its field and reason (`area`: an Area
     or the content's service area; `today`: a last screening after it is refused)."""
-    area = Area.around(area)
     columns = sheet.columns
     records: list[Record] = []
     refusals: list[Refusal] = []
@@ -541,7 +515,7 @@ def check_rows(
 
 
 def _check_row(
-    row: Row, columns: dict[str, str], area: Area, today: dt.date | None = None
+    row: Row, columns: dict[str, str], area: ServiceArea, today: dt.date | None = None
 ) -> tuple[Record | Refusal, list[Refusal]]:
     """One row as a record, or refused naming the file's own column (or "geometry"), with
     the cells refused alone (the record is stored without them)."""
@@ -566,7 +540,7 @@ def _check_row(
     return outcome, cells
 
 
-def _check_fields(row: Row, columns: dict[str, str], area: Area) -> Record | Refusal:
+def _check_fields(row: Row, columns: dict[str, str], area: ServiceArea) -> Record | Refusal:
     """The row's id, place and fields (every one but the days), or the first one refused."""
 
     def refuse(name: str, reason: str, code: str | None) -> Refusal:

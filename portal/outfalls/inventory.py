@@ -10,17 +10,13 @@ from typing import Any
 
 import sqlite_utils
 
+from content_model.site import ServiceArea
 from portal.core.db import insert, transaction
 from portal.outfalls import history, importer, rotation
-from portal.outfalls.importer import Area, FileRefused, Plan, Report
+from portal.outfalls.importer import FileRefused, Plan, Report
 from portal.staff.queue import METERS_PER_DEGREE, distance_m
 
 Row = dict[str, Any]
-
-
-def area_of(settings: Any) -> Area:
-    """The content's service area, as the importer checks places against it."""
-    return Area.around(settings.service_area)
 
 
 def stored(db: sqlite_utils.Database) -> dict[str, Row]:
@@ -92,7 +88,7 @@ def import_file(
     db: sqlite_utils.Database,
     name: str,
     sheet_or_data: importer.Sheet | bytes,
-    area: Area,
+    area: ServiceArea,
     *,
     actor: str,
     stamp: str,

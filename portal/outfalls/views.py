@@ -299,8 +299,8 @@ def import_page():
             else:
                 name = (upload.filename or "file").rsplit("/", 1)[-1][:120]
                 report = inventory.import_file(
-                    get_db(), name, data, inventory.area_of(current_app.extensions["content"]
-                    .settings), actor=f"import {name} by {current_staff()['username']}",
+                    get_db(), name, data, current_app.extensions["content"].settings
+                    .service_area, actor=f"import {name} by {current_staff()['username']}",
                     stamp=local_stamp(), check_only=form.check_only.data,
                     beside=form.beside.data)  # fmt: skip
         status = 422 if form.errors or (report and report.refused_file) else 200
