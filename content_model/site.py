@@ -359,11 +359,17 @@ def _timezone(fields: Fields) -> ZoneInfo:
 
 
 def _month_day(fields: Fields, key: str) -> tuple[int, int]:
+    """A month and day that every year has: the permit year cannot start on a day missing
+    in three years of four (the annual report would have no year to show)."""
     text = fields.text(key)
     try:
-        day = dt.date.fromisoformat(f"2001-{text}")  # a year that is not a leap year
+        day = dt.date.fromisoformat(f"2000-{text}")  # a leap year: 02-29 parses, to be named
     except ValueError:
         raise fields.fail(key, f"{text!r} is not a month and day like 01-03") from None
+    if (day.month, day.day) == (2, 29):
+        raise fields.fail(
+            key, "February 29 is not a date in three years of four, so no year could start on it"
+        )
     return day.month, day.day
 
 

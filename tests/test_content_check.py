@@ -72,6 +72,10 @@ BROKEN = [
      "so the holiday cannot be computed for every year\n"
      "    fix: give a rule that falls every year, or list the years' days under "
      "holidays.closures"),
+    ("permit year from February 29", _site(lambda d: d.update(reporting_year_starts="02-29")),
+     "site.yaml: reporting_year_starts: February 29 is not a date in three years of four, so no "
+     "year could start on it\n"
+     '    fix: write the month and day in quotes, like "01-03"'),
     ("holiday with no day", _holiday(2, name="Presidents' Day", month=2),
      "site.yaml: holidays.observed[2].day: give a day, or a weekday with nth or after_first\n"
      f"    fix: {RULE_FIX}"),
