@@ -25,7 +25,7 @@ from portal.core.clock import local_stamp, local_today
 from portal.core.db import get_db, transaction
 from portal.intake.pending import keep_photos
 from portal.intake.storage import move_pending_photos
-from portal.outfalls import history, importer, inventory
+from portal.outfalls import history, import_plan, inventory
 from portal.outfalls.choices import VOCABULARIES, labels
 from portal.outfalls.forms import (
     MAX_IMPORT_BYTES,
@@ -306,7 +306,7 @@ def import_page():
         status = 422 if form.errors or (report and report.refused_file) else 200
     return render_template("staff/outfalls/import.html", form=form, report=report,
                            every_years=_settings().every_years,
-                           same_place_m=importer.SAME_PLACE_M), status  # fmt: skip
+                           same_place_m=import_plan.SAME_PLACE_M), status  # fmt: skip
 
 
 def geojson_response(public: bool) -> Response:
