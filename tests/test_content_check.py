@@ -140,6 +140,9 @@ BROKEN = [
     ("exempt note cites a missing section", _replace("exempt-discharges.yaml", "(§ 147-6 A(1))", "(§ 147-9 A(1))"),
      "exempt-discharges.yaml: questions[0].answer: cites § 147-9 A(1), which is not in the "
      f"ordinance\n    fix: {CITE_FIX}"),
+    ("missing reading", _site(lambda d: d.pop("record_keepers_reading")),
+     "site.yaml: record_keepers_reading: is missing\n"
+     "    fix: add `record_keepers_reading` at the top level (see the default pack)"),
 ]  # fmt: skip
 
 

@@ -1,9 +1,10 @@
-"""site.yaml: every field missing, every value the loader's own readers refuse, phone
+"""site.yaml: every field the loader finds missing, every value its own readers refuse, phone
 numbers, holidays that cannot fall every year, the office outside the service area, and
 fields nothing reads."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import re
 from collections.abc import Iterator
@@ -11,11 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from content_model.check.problems import Problem, from_error, read_file, value_at
-from content_model.fields import (
-    ContentError,
-    Fields,
-)
-from content_model.site import unknown_settings
+from content_model.fields import CONTENT_DIR, ContentError, Fields, parse_yaml
+from content_model.site import load_settings, unknown_settings
 from content_model.site_values import (
     read_clock_time,
     read_closure,
@@ -27,20 +25,6 @@ from content_model.site_values import (
     read_timezone,
 )
 
-# The fields site.yaml must have (dotted paths); each one missing is its own problem.
-SITE_REQUIRED = (
-    "municipality.name", "municipality.short_name", "municipality.kind", "municipality.state",
-    "municipality.code_title", "office.name", "office.street", "office.locality",
-    "office.phone", "office.phone_label", "office.hours", "office.opens", "office.closes",
-    "smo.title", "phones.emergency.label", "phones.emergency.number", "phones.police.label",
-    "phones.police.number", "phones.spill_hotline.label", "phones.spill_hotline.number",
-    "referral_agencies", "reporting_year_starts", "timezone", "service_area.name",
-    "service_area.south", "service_area.west", "service_area.north", "service_area.east",
-    "service_area.center.latitude", "service_area.center.longitude", "service_area.center.zoom",
-    "unofficial_notice", "legal_notice", "penalties", "online_filing", "holidays.source",
-    "holidays.observed", "written_confirmation.contents", "record_keeping_reading",
-    "state_reporting.within", "state_reporting.petroleum", "state_reporting.hazardous",
-)  # fmt: skip
 PHONE_CHARACTERS = re.compile(r"^\+?[\d\s().-]+$")
 SHORT_NUMBERS = {f"{n}11" for n in range(2, 10)}  # 211 to 911
 
@@ -66,24 +50,72 @@ def check_site(root: Path) -> Iterator[Problem]:
     if not isinstance(data, dict):
         yield Problem("site.yaml", "", "expected a mapping of fields", "start from the default")
         return
-    reported: set[str] = set()
-    for required in SITE_REQUIRED:
-        keys = required.split(".")
-        # The outermost field missing is the one to name: `phones.police`, not its label.
-        missing = (".".join(keys[:n]) for n in range(1, len(keys) + 1))
-        path = next((p for p in missing if value_at(data, p) in (None, "")), None)
-        if path is not None and path not in reported:
-            reported.add(path)
-            parent, _, leaf = path.rpartition(".")
-            where = f"under `{parent}`" if parent else "at the top level"
-            yield Problem(
-                "site.yaml", path, "is missing", f"add `{leaf}` {where} (see the default pack)"
-            )
+    yield from _missing_fields(data)
     yield from _check_values(data)
     yield from _check_phones(data)
     yield from _check_holidays(data)
     yield from _check_office_in_area(data)
     yield from _check_unknown_fields(root)
+
+
+# Enough for every field of a site.yaml: the loader is asked again once per field it names.
+MOST_TRIALS = 300
+FIELD_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def _missing_fields(data: dict) -> Iterator[Problem]:
+    """Each field the loader asks for and the pack lacks. The loader itself is the list of
+    what is required: it is run again and again, each field it stops at filled in from the
+    default pack (or left out, if the default has none), until it reads the file through.
+    Values it refuses are named by the value checks, each with its fix."""
+    default = parse_yaml((CONTENT_DIR / "site.yaml").read_text(encoding="utf-8"))
+    trial, named = copy.deepcopy(data), set()
+    for _ in range(MOST_TRIALS):
+        try:
+            load_settings(Path("site.yaml"), trial)
+            return
+        except ContentError as error:
+            problem = from_error(error)
+        if problem.field in named or not problem.field:
+            return
+        named.add(problem.field)
+        if problem.message == "is missing":
+            parent, _, leaf = problem.field.rpartition(".")
+            where = f"under `{parent}`" if parent else "at the top level"
+            yield Problem("site.yaml", problem.field, "is missing",
+                          f"add `{leaf}` {where} (see the default pack)")  # fmt: skip
+            _fill(trial, default, problem.field)
+        else:
+            # A value refused (named by the value checks below, with its fix): the whole
+            # item of a list is replaced, so a holiday rule's next field is not blamed too.
+            item = re.match(r".*\]", problem.field)
+            _fill(trial, default, item.group(0) if item else problem.field)
+
+
+def _fill(trial: Any, default: Any, field: str) -> None:
+    """Put the default pack's value at the dotted path `field` (like holidays.observed[2].day)
+    into `trial`, or take the field out of `trial` when the default has none there."""
+    keys = [name if name else int(index) for name, index in FIELD_PART.findall(field)]
+    *path, last = keys
+    for key in path:
+        trial = _step(trial, key)
+        default = _step(default, key)
+        if trial is None:
+            return
+    value = _step(default, last)
+    if value is None:
+        if isinstance(trial, dict):
+            trial.pop(last, None)
+        elif isinstance(trial, list) and isinstance(last, int) and last < len(trial):
+            trial.pop(last)
+    elif isinstance(trial, dict) or (isinstance(trial, list) and last < len(trial)):
+        trial[last] = copy.deepcopy(value)
+
+
+def _step(data: Any, key: str | int) -> Any:
+    if isinstance(key, int):
+        return data[key] if isinstance(data, list) and key < len(data) else None
+    return data.get(key) if isinstance(data, dict) else None
 
 
 def _check_unknown_fields(root: Path) -> Iterator[Problem]:
