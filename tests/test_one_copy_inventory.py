@@ -1,6 +1,6 @@
 """One copy of two rules the inventory shares with the rest of the app: whether a place is in
-the service area (ServiceArea.contains, content_model/site.py) and the same day N years later
-(add_years, portal/core/dates.py, its 29 February choice an argument). A second copy drifts
+the service area (ServiceArea.contains, content_model/site_values.py) and the same day N
+years later (add_years, portal/core/dates.py, its 29 February choice an argument). A second copy drifts
 from the first (the review found each written three times, with three 29 February choices),
 so this walks the app's code and fails on any comparison of a place with the box's sides, or
 any years-later date arithmetic, outside those two functions."""
@@ -16,10 +16,10 @@ APP = ("portal", "content_model", "static_site")
 SIDES = {"south", "north", "west", "east"}
 
 # The one place each rule is written: (file, function).
-SERVICE_AREA = {("content_model/site.py", "contains")}
+SERVICE_AREA = {("content_model/site_values.py", "contains")}
 # The loader's check that the box is a box (south < north, west < east) compares side with
 # side, not a place with the box.
-BOX_SHAPE = {("content_model/site.py", "_service_area")}
+BOX_SHAPE = {("content_model/site_values.py", "read_service_area")}
 YEARS_LATER = {("portal/core/dates.py", "add_years")}
 # The permit year's next start is built from the pack's month and day, not moved from a date;
 # the loader refuses a 29 February start, so no leap-day choice arises there.
