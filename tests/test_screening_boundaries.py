@@ -90,7 +90,7 @@ def test_a_second_void_keeps_who_voided_it_when_and_why(app, client):
     again = client.post(f"{first}void", data={"csrf_token": csrf_of(page), "reason": "Duplicate"})
     assert again.status_code == 303
     shown = client.get(first).text
-    assert "This screening was voided already." in shown
+    assert '<p class="flash-success">This screening was voided already.</p>' in shown
     assert 'Voided <time datetime="2026-11-30">' in shown and "Wrong outfall" in shown
     assert "Duplicate" not in shown
     (screening,) = rows(app, "SELECT voided_at, void_reason FROM screenings")
