@@ -20,7 +20,7 @@ from portal.core.clock import local_today
 from portal.outfalls.choices import labels
 from portal.outfalls.inventory import nearest
 from portal.outfalls.rotation import Turn, turns
-from portal.staff.maps import _script_json
+from portal.staff.maps import script_json
 
 LAYER_NAME = "Outfalls and structures"
 
@@ -71,7 +71,7 @@ class StructureLayer(Layer):
         super().__init__(name=LAYER_NAME, overlay=True, control=True)
         self._name = "StructureLayer"
         self.clustered = clustered
-        self.data_json = _script_json([_row(point) for point in points])
+        self.data_json = script_json([_row(point) for point in points])
         if clustered:
             self.default_js = [
                 ("markerclusterjs",

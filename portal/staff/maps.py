@@ -100,7 +100,7 @@ _LAYER_TEMPLATE = Template(
 )
 
 
-def _script_json(value: Any) -> str:
+def script_json(value: Any) -> str:
     """JSON safe inside <script>: ASCII only, and no "<", ">" or "&" to end the element."""
     text = json.dumps(value, ensure_ascii=True, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
@@ -120,10 +120,10 @@ def _row(point: MapPoint) -> list[Any]:
 
 def _prepare(layer: Any, rows: list[MapPoint], focus: MapPoint | None, clustered: bool) -> None:
     layer.clustered = clustered
-    layer.colors_json = _script_json(COLORS)
-    layer.data_json = _script_json([_row(p) for p in rows])
+    layer.colors_json = script_json(COLORS)
+    layer.data_json = script_json([_row(p) for p in rows])
     # In the one-case map the other cases are the "small" ones; in the overview all are equal.
-    layer.focus_json = _script_json(_row(focus)) if focus else ""
+    layer.focus_json = script_json(_row(focus)) if focus else ""
 
 
 class _StatusClusters(FastMarkerCluster):
@@ -224,7 +224,7 @@ def _add_tiles(fmap: folium.Map, tiles: TileSource | None) -> None:
     notice = MacroElement()
     notice._template = _TILE_ERROR
     notice.tiles, notice.map = layer.get_name(), fmap.get_name()
-    notice.text = _script_json(TILE_ERROR_TEXT)
+    notice.text = script_json(TILE_ERROR_TEXT)
     fmap.add_child(notice)
 
 
