@@ -2,190 +2,61 @@
 
 from __future__ import annotations
 
-import datetime as dt
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from content_model.fields import ContentError, Fields, read_yaml
+from content_model.site_values import (
+    N_,
+    WEEKDAYS,
+    Colours,
+    HazardRule,
+    Holiday,
+    HolidayRules,
+    MapTiles,
+    Office,
+    OnlineFiling,
+    Phone,
+    ServiceArea,
+    StateReporting,
+    WrittenConfirmation,
+    read_clock_time,
+    read_closure,
+    read_colours,
+    read_hazard_rule,
+    read_holiday,
+    read_location,
+    read_map_tiles,
+    read_month_day,
+    read_phone,
+    read_service_area,
+    read_texts,
+    read_timezone,
+    tel_uri,
+)
 
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-
-
-def N_(text: str) -> str:
-    """Marks words for the catalogues (`make messages`) that templates translate when shown."""
-    return text
-
-
-def tel_uri(number: str | None) -> str:
-    """A phone number as a tel: URI target: an international number keeps its +, a North
-    American one gets +1 ('(555) 555-0123' -> '+15555550123'), a short code stays ('911')."""
-    digits = re.sub(r"\D", "", number or "")
-    if (number or "").strip().startswith("+"):
-        return f"+{digits}"
-    return f"+1{digits[-10:]}" if len(digits) >= 10 else digits
-
-
-@dataclass(frozen=True)
-class Phone:
-    label: str
-    number: str
-
-    @property
-    def tel(self) -> str:
-        """The number as a tel: URI target (North American numbers get +1)."""
-        return tel_uri(self.number)
-
-
-@dataclass(frozen=True)
-class Office:
-    name: str
-    street: str
-    locality: str
-    phone: Phone
-    hours: str
-    # When the office opens and closes on a business day: notice in person or by
-    # telephone (the release notification section) can only be given between these times.
-    opens: dt.time
-    closes: dt.time
-    email: str | None
-    fax: str | None
-    # Whether a fax notice (release notification section) is also due by closing time;
-    # false: a fax is due by the end of the business day (a reading: a fax needs no one in).
-    office_hours_apply_to_fax: bool = False
-    # Where the office is (optional): the checker holds the service area to contain it.
-    latitude: float | None = None
-    longitude: float | None = None
-
-
-@dataclass(frozen=True)
-class Holiday:
-    """A public holiday rule: a fixed date, or the nth (or last, nth=-1) weekday of a month."""
-
-    name: str
-    month: int
-    day: int | None = None
-    weekday: int | None = None
-    nth: int | None = None
-    after_first: int | None = None
-    shift: bool = True
-
-
-@dataclass(frozen=True)
-class HolidayRules:
-    observed: tuple[Holiday, ...]
-    closures: tuple[dt.date, ...]
-    sunday_to_monday: bool
-    saturday_to_friday: bool
-    # Where the list of holidays comes from, in words for the pages ("New York's ...").
-    source: str = ""
-    # How days that cannot be computed (GCL § 24's proclaimed days) get counted, in words
-    # for the pages; None when the list has no such days.
-    proclaimed: str | None = None
-
-
-@dataclass(frozen=True)
-class OnlineFiling:
-    """What the municipality accepts the portal's release notification as (the release
-    notification section names only notice in person, by telephone or fax, and a written
-    notice mailed)."""
-
-    counts_as_notice: bool
-    counts_as_written_confirmation: bool
-
-    @property
-    def name(self) -> str:
-        """What public pages and mail call the filing: the law's own word ("notification",
-        the release notification section) only when the municipality accepts it as the notice."""
-        return N_("release notification") if self.counts_as_notice else N_("record of a release")
-
-    @property
-    def short(self) -> str:
-        """The same in one word ("Check your record")."""
-        return N_("notification") if self.counts_as_notice else N_("record")
-
-
-@dataclass(frozen=True)
-class WrittenConfirmation:
-    """The written notice that confirms a notice in person or by telephone (the release
-    notification section: "addressed and mailed"): what it should contain (a reading, the law
-    is silent) and whether a signed printed copy of the receipt will do."""
-
-    contents: tuple[str, ...]
-    printed_receipt_accepted: bool
-
-
-@dataclass(frozen=True)
-class StateReporting:
-    """The State's two-hour spill reporting rule, given whole wherever its hotline is named:
-    "These must be reported to the hotline <within>: <petroleum>; <hazardous>." """
-
-    within: str
-    petroleum: str
-    hazardous: str
-
-
-@dataclass(frozen=True)
-class ServiceArea:
-    """A box around the municipality: where its storm sewers are, roughly."""
-
-    name: str
-    south: float
-    west: float
-    north: float
-    east: float
-    center_latitude: float
-    center_longitude: float
-    zoom: int
-
-    def contains(self, latitude: float, longitude: float) -> bool:
-        return self.south <= latitude <= self.north and self.west <= longitude <= self.east
-
-
-@dataclass(frozen=True)
-class Colours:
-    """The municipality's colours as #rrggbb, for what shows outside the pages (an installed
-    app's title bar and splash screen)."""
-
-    brand: str = "#0b4f6c"
-    background: str = "#ffffff"
-
-
-HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
-
-
-@dataclass(frozen=True)
-class MapTiles:
-    """Where map pictures come from: an {z}/{x}/{y} URL template and the credit it requires."""
-
-    url: str
-    attribution: str
-    attribution_url: str | None
-    max_zoom: int
-
-
-@dataclass(frozen=True)
-class HazardRule:
-    """What marks a resident's report as hazardous: indicator codes, smell codes, words."""
-
-    name: str
-    indicators: tuple[str, ...]
-    odors: tuple[str, ...]
-    words: tuple[str, ...]
-
-
-def _hazard_rule(fields: Fields) -> HazardRule:
-    def strings(key: str) -> tuple[str, ...]:
-        return tuple(str(v).strip().lower() for v in fields.values(key, optional=True))
-
-    rule = HazardRule(
-        fields.text("name"), strings("indicators"), strings("odors"), strings("words")
-    )
-    if not (rule.indicators or rule.odors or rule.words):
-        raise fields.fail("words", "a rule needs indicators, odors or words")
-    return rule
+# The value types live beside their readers; their users import them from here too.
+__all__ = [
+    "N_",
+    "WEEKDAYS",
+    "Colours",
+    "HazardRule",
+    "Holiday",
+    "HolidayRules",
+    "MapTiles",
+    "Office",
+    "OnlineFiling",
+    "Phone",
+    "ServiceArea",
+    "Settings",
+    "StateReporting",
+    "WrittenConfirmation",
+    "load_settings",
+    "tel_uri",
+    "unknown_settings",
+]
 
 
 @dataclass(frozen=True)
@@ -219,7 +90,7 @@ class Settings:
     reporting_year_starts: tuple[int, int]
     map_tiles: MapTiles | None
     hazard_rules: tuple[HazardRule, ...]
-    colours: Colours = Colours()
+    colours: Colours = field(default_factory=Colours)
 
     @property
     def notice_fax(self) -> str | None:
@@ -229,153 +100,6 @@ class Settings:
 
 
 REQUIRED_PHONES = ("emergency", "police", "spill_hotline")
-
-
-def _phone(fields: Fields) -> Phone:
-    return Phone(label=fields.text("label"), number=fields.text("number"))
-
-
-def _holiday(fields: Fields) -> Holiday:
-    month = fields.integer("month")
-    if not 1 <= month <= 12:
-        raise fields.fail("month", "must be 1 to 12")
-
-    def weekday_of(key: str) -> int | None:
-        name = fields.text(key, optional=True)
-        if name is None:
-            return None
-        if name.lower() not in WEEKDAYS:
-            raise fields.fail(key, f"must be a weekday name, not {name!r}")
-        return WEEKDAYS.index(name.lower())
-
-    day, weekday, nth = (
-        fields.integer("day", True),
-        weekday_of("weekday"),
-        fields.integer("nth", True),
-    )
-    after_first = weekday_of("after_first")
-    if day is not None:
-        try:
-            dt.date(2000, month, day)  # a leap year, so February 29 passes
-        except ValueError:
-            raise fields.fail("day", f"month {month} has no day {day}") from None
-    elif weekday is None or (nth is None) == (after_first is None):
-        raise fields.fail("day", "give a day, or a weekday with nth or after_first")
-    elif nth is not None and nth not in (-1, 1, 2, 3, 4):
-        raise fields.fail("nth", "must be 1 to 4, or -1 for the last")
-    return Holiday(
-        name=fields.text("name"),
-        month=month,
-        day=day,
-        weekday=weekday,
-        nth=nth,
-        after_first=after_first,
-        shift=fields.flag("shift", True),
-    )
-
-
-def _clock_time(fields: Fields, key: str) -> dt.time:
-    text = fields.text(key)
-    try:
-        return dt.time.fromisoformat(text)
-    except ValueError:
-        raise fields.fail(key, f"{text!r} is not a time like 16:00") from None
-
-
-def _closure(fields: Fields, index: int, value: Any) -> dt.date:
-    if isinstance(value, dt.date):
-        return value
-    try:
-        return dt.date.fromisoformat(str(value))
-    except ValueError:
-        raise fields.fail(f"closures[{index}]", f"{value!r} is not a date (YYYY-MM-DD)") from None
-
-
-def _service_area(fields: Fields) -> ServiceArea:
-    center = fields.mapping("center")
-    area = ServiceArea(
-        name=fields.text("name"),
-        south=fields.number("south", -90, 90),
-        west=fields.number("west", -180, 180),
-        north=fields.number("north", -90, 90),
-        east=fields.number("east", -180, 180),
-        center_latitude=center.number("latitude", -90, 90),
-        center_longitude=center.number("longitude", -180, 180),
-        zoom=int(center.number("zoom", 1, 19)),
-    )
-    if area.south >= area.north or area.west >= area.east:
-        raise fields.fail("south", "the box must have south < north and west < east")
-    if not area.contains(area.center_latitude, area.center_longitude):
-        raise center.fail("latitude", "the center must lie inside the box")
-    return area
-
-
-def _colours(fields: Fields) -> Colours:
-    fields.known("colours")  # may be null
-    if fields.data.get("colours") is None:
-        return Colours()
-    colours = fields.mapping("colours")
-    values = {key: colours.text(key) for key in ("brand", "background")}
-    for key, value in values.items():
-        if not HEX_COLOUR.match(value):
-            raise colours.fail(key, f"must be a colour like #0b4f6c, not {value!r}")
-    return Colours(**values)
-
-
-def _map_tiles(fields: Fields) -> MapTiles | None:
-    fields.known("map_tiles")  # may be null
-    if fields.data.get("map_tiles") is None:
-        return None  # no map: the report form does not offer one
-    tiles = fields.mapping("map_tiles")
-    url = tiles.text("url")
-    if not url.startswith("https://") or not all(p in url for p in ("{z}", "{x}", "{y}")):
-        raise tiles.fail("url", "must be an https:// address with {z}, {x} and {y} in it")
-    max_zoom = tiles.integer("max_zoom")
-    if not 1 <= max_zoom <= 22:
-        raise tiles.fail("max_zoom", "must be 1 to 22")
-    return MapTiles(
-        url=url,
-        attribution=tiles.text("attribution"),
-        attribution_url=tiles.text("attribution_url", optional=True),
-        max_zoom=max_zoom,
-    )
-
-
-def _timezone(fields: Fields) -> ZoneInfo:
-    name = fields.text("timezone")
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise fields.fail("timezone", f"{name!r} is not a known time zone") from None
-
-
-def _month_day(fields: Fields, key: str) -> tuple[int, int]:
-    text = fields.text(key)
-    try:
-        day = dt.date.fromisoformat(f"2001-{text}")  # a year that is not a leap year
-    except ValueError:
-        raise fields.fail(key, f"{text!r} is not a month and day like 01-03") from None
-    return day.month, day.day
-
-
-def _texts(fields: Fields, key: str) -> tuple[str, ...]:
-    """A required, non-empty list of non-empty texts."""
-    values = fields.values(key)
-    if not values or not all(isinstance(v, str) and v.strip() for v in values):
-        raise fields.fail(key, "must be a list of non-empty texts")
-    return tuple(v.strip() for v in values)
-
-
-def _location(office: Fields) -> dict[str, float]:
-    """The office's optional `location: {latitude, longitude}`."""
-    office.known("location")  # may be null
-    if office.data.get("location") is None:
-        return {}
-    where = office.mapping("location")
-    return {
-        "latitude": where.number("latitude", -90, 90),
-        "longitude": where.number("longitude", -180, 180),
-    }
 
 
 def load_settings(path: Path, data: Any = None) -> Settings:
@@ -398,7 +122,7 @@ def _settings(path: Path, data: Any = None) -> tuple[Settings, Fields]:
         fields.mapping("smo"),
     )
     phones_map = fields.mapping("phones")
-    phones = {key: _phone(phones_map.mapping(key)) for key in phones_map.data}
+    phones = {key: read_phone(phones_map.mapping(key)) for key in phones_map.data}
     for key in REQUIRED_PHONES:
         if key not in phones:
             raise phones_map.fail(key, "is missing")
@@ -418,12 +142,12 @@ def _settings(path: Path, data: Any = None) -> tuple[Settings, Fields]:
             locality=office.text("locality"),
             phone=Phone(office.text("phone_label"), office.text("phone")),
             hours=office.text("hours"),
-            opens=_clock_time(office, "opens"),
-            closes=_clock_time(office, "closes"),
+            opens=read_clock_time(office, "opens"),
+            closes=read_clock_time(office, "closes"),
             email=office.text("email", optional=True),
             fax=office.text("fax", optional=True),
             office_hours_apply_to_fax=office.flag("office_hours_apply_to_fax", False),
-            **_location(office),
+            **read_location(office),
         ),
         smo_title=smo.text("title"),
         smo_email=smo.text("email", optional=True),
@@ -439,7 +163,7 @@ def _settings(path: Path, data: Any = None) -> tuple[Settings, Fields]:
             counts_as_written_confirmation=online.flag("counts_as_written_confirmation", False),
         ),
         written_confirmation=WrittenConfirmation(
-            contents=_texts(confirmation, "contents"),
+            contents=read_texts(confirmation, "contents"),
             # The municipality's decision: off unless the content turns it on.
             printed_receipt_accepted=confirmation.flag("printed_receipt_accepted", False),
         ),
@@ -451,9 +175,10 @@ def _settings(path: Path, data: Any = None) -> tuple[Settings, Fields]:
             hazardous=state.text("hazardous"),
         ),
         holidays=HolidayRules(
-            observed=tuple(_holiday(item) for item in holidays.records("observed")),
+            observed=tuple(read_holiday(item) for item in holidays.records("observed")),
             closures=tuple(
-                _closure(holidays, i, v) for i, v in enumerate(holidays.values("closures", True))
+                read_closure(holidays, i, v)
+                for i, v in enumerate(holidays.values("closures", True))
             ),
             sunday_to_monday=holidays.flag("sunday_to_monday", True),
             # GCL § 24 has no Saturday rule: off unless the content turns it on.
@@ -461,12 +186,12 @@ def _settings(path: Path, data: Any = None) -> tuple[Settings, Fields]:
             source=holidays.text("source"),
             proclaimed=holidays.text("proclaimed", optional=True),
         ),
-        timezone=_timezone(fields),
-        service_area=_service_area(fields.mapping("service_area")),
+        timezone=read_timezone(fields),
+        service_area=read_service_area(fields.mapping("service_area")),
         referral_agencies=tuple(str(a) for a in fields.values("referral_agencies")),
-        reporting_year_starts=_month_day(fields, "reporting_year_starts"),
-        map_tiles=_map_tiles(fields),
-        hazard_rules=tuple(_hazard_rule(rule) for rule in fields.records("hazard_rules")),
-        colours=_colours(fields),
+        reporting_year_starts=read_month_day(fields, "reporting_year_starts"),
+        map_tiles=read_map_tiles(fields),
+        hazard_rules=tuple(read_hazard_rule(rule) for rule in fields.records("hazard_rules")),
+        colours=read_colours(fields),
     )
     return settings, fields

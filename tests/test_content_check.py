@@ -72,14 +72,18 @@ BROKEN = [
      "so the holiday cannot be computed for every year\n"
      "    fix: give a rule that falls every year, or list the years' days under "
      "holidays.closures"),
+    ("permit year from February 29", _site(lambda d: d.update(reporting_year_starts="02-29")),
+     "site.yaml: reporting_year_starts: February 29 is not a date in three years of four, so no "
+     "year could start on it\n"
+     '    fix: write the month and day in quotes, like "01-03"'),
     ("holiday with no day", _holiday(2, name="Presidents' Day", month=2),
      "site.yaml: holidays.observed[2].day: give a day, or a weekday with nth or after_first\n"
      f"    fix: {RULE_FIX}"),
     ("fifth Monday", _holiday(2, name="Presidents' Day", month=2, weekday="monday", nth=5),
      f"site.yaml: holidays.observed[2].nth: must be 1 to 4, or -1 for the last\n    fix: {RULE_FIX}"),
     ("office outside the area", _site(lambda d: d["office"]["location"].update(latitude=43.5)),
-     "site.yaml: service_area: the office (43.5, -76.0391) is outside the service area "
-     "(south 42.9, west -76.1, north 42.98, east -75.98)\n"
+     "site.yaml: service_area: the office at 43.50000, -76.03910 is outside the service area "
+     "(the Town of Wrenfield: latitude 42.9 to 42.98, longitude -76.1 to -75.98)\n"
      "    fix: widen the service_area box to take in the office, or correct office.location"),
     ("penalties cite a missing section", _replace("site.yaml", "Under § 147-13 B", "Under § 147-31 B"),
      f"site.yaml: penalties: cites § 147-31 B, which is not in the ordinance\n    fix: {CITE_FIX}"),
@@ -136,6 +140,9 @@ BROKEN = [
     ("exempt note cites a missing section", _replace("exempt-discharges.yaml", "(§ 147-6 A(1))", "(§ 147-9 A(1))"),
      "exempt-discharges.yaml: questions[0].answer: cites § 147-9 A(1), which is not in the "
      f"ordinance\n    fix: {CITE_FIX}"),
+    ("missing reading", _site(lambda d: d.pop("record_keepers_reading")),
+     "site.yaml: record_keepers_reading: is missing\n"
+     "    fix: add `record_keepers_reading` at the top level (see the default pack)"),
 ]  # fmt: skip
 
 

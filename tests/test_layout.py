@@ -123,8 +123,10 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def package_of(module: str, graph: dict[str, set[str]]) -> str:
-    """The package a module belongs to: itself for a package, else its parent."""
-    if any(other.startswith(f"{module}.") for other in graph):
+    """The package a module belongs to: itself for a package, else its parent. A command
+    (`python -m content_model check`, its __main__) is a layer of its own, on top: it may
+    use a subpackage (content_model.check) that uses the package below it."""
+    if module.endswith(".__main__") or any(other.startswith(f"{module}.") for other in graph):
         return module
     return module.rpartition(".")[0] or module
 

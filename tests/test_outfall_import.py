@@ -12,23 +12,29 @@ import pytest
 from helpers import DATA, csrf_of, rows, sign_in
 
 from content_model.loader import load_content
+from content_model.site import ServiceArea
 from portal.core.db import get_db
-from portal.outfalls import importer, inventory
-from portal.outfalls.importer import Area, FileRefused, Refusal
+from portal.outfalls import checking, inventory, readers
+from portal.outfalls.checking import Refusal
+from portal.outfalls.readers import FileRefused
 
 FILES = DATA / "outfalls"
-HORSEHEADS = Area("the Village of Horseheads", 42.150, -76.850, 42.185, -76.795)
-WRENFIELD = Area("the Town of Wrenfield", 42.900, -76.100, 42.980, -75.980)
+HORSEHEADS = ServiceArea(
+    "the Village of Horseheads", 42.150, -76.850, 42.185, -76.795, 42.1656, -76.8205, 14
+)
+WRENFIELD = ServiceArea(
+    "the Town of Wrenfield", 42.900, -76.100, 42.980, -75.980, 42.94, -76.04, 13
+)
 OUTSIDE_HH = "is outside the service area (the Village of Horseheads: latitude 42.15 to 42.185, longitude -76.85 to -76.795)"
 ACCEPTED = "(accepted: outfall, catch-basin, inlet, manhole, culvert, other)"
 
 
-def sheet_of(name: str) -> importer.Sheet:
-    return importer.read_file(name, (FILES / name).read_bytes())
+def sheet_of(name: str) -> readers.Sheet:
+    return readers.read_file(name, (FILES / name).read_bytes())
 
 
 def test_geojson_rows_and_their_refusals():
-    records, refusals = importer.check_rows(sheet_of("horseheads-outfalls.geojson"), HORSEHEADS)
+    records, refusals = checking.check_rows(sheet_of("horseheads-outfalls.geojson"), HORSEHEADS)
     assert [r.code for r in records] == ["OF-001", "OF-002", "OF-003", "OF-004", "CB-101"]
     assert refusals == [
         Refusal(6, "outfall_id", "missing: every structure needs its id"),
@@ -70,7 +76,7 @@ def test_csv_with_its_own_column_names():
         "condition": "Condition", "location": "Location", "notes": "Comments",
     }  # fmt: skip
     assert sheet.ignored == ["Owner"]
-    records, refusals = importer.check_rows(sheet, HORSEHEADS)
+    records, refusals = checking.check_rows(sheet, HORSEHEADS)
     assert [r.code for r in records] == ["OF-001", "OF-002", "OF-010"]
     assert [(r.number, r.field, r.reason) for r in refusals] == [
         (5, "Outfall ID", "missing: every structure needs its id"),
@@ -83,7 +89,7 @@ def test_csv_with_its_own_column_names():
 
 
 def test_a_zipped_shapefile():
-    records, refusals = importer.check_rows(sheet_of("horseheads-outfalls.zip"), HORSEHEADS)
+    records, refusals = checking.check_rows(sheet_of("horseheads-outfalls.zip"), HORSEHEADS)
     assert [(r.code, r.values["structure_type"], r.values.get("size_in")) for r in records] == [
         ("OF-001", "outfall", 24.0), ("OF-020", "outfall", 30.0), ("MH-7", "manhole", 48.0)]  # fmt: skip
     assert records[1].values["receiving_water"] == "Example Brook"
@@ -106,15 +112,15 @@ def test_a_damaged_shapefile_is_refused_in_words():
         parts = {n.rsplit(".", 1)[1]: archive.read(n) for n in archive.namelist()}
     for cut in (40, 120, 200):
         with pytest.raises(FileRefused) as refused:
-            importer.read_shapefile({**parts, "shp": parts["shp"][:cut]})
+            readers.read_shapefile({**parts, "shp": parts["shp"][:cut]})
         assert str(refused.value).startswith("The shapefile cannot be read (is it damaged?)")
     # A zip of zeros (fresh review, 2026-12-01): damaged, not "No coordinates".
     zeros = {ending: bytes(len(data)) for ending, data in parts.items()}
     with pytest.raises(FileRefused) as refused:
-        importer.read_shapefile(zeros)
+        readers.read_shapefile(zeros)
     assert str(refused.value).startswith("The shapefile cannot be read (is it damaged?)")
     with pytest.raises(FileRefused) as refused:
-        importer.read_shapefile({"shp": parts["shp"], "dbf": parts["dbf"]})
+        readers.read_shapefile({"shp": parts["shp"], "dbf": parts["dbf"]})
     assert str(refused.value) == (
         "A shapefile comes in parts, and .shx is missing: give the .shp, .shx and .dbf"
         " together (zip them)."
@@ -133,7 +139,7 @@ def test_a_damaged_shapefile_is_refused_in_words():
 ])  # fmt: skip
 def test_files_that_cannot_be_read(name, data, message):
     with pytest.raises(FileRefused) as refused:
-        importer.read_file(name, data)
+        readers.read_file(name, data)
     assert str(refused.value).startswith(message)
 
 
@@ -143,18 +149,18 @@ def test_files_that_cannot_be_read(name, data, message):
     ("24 X 36 in", (24.0, 36.0)), ("30.5 cm", (12.01, None)),
 ])  # fmt: skip
 def test_sizes_in_inches(text, inches):
-    assert importer.parse_size(text) == inches
+    assert checking.parse_size(text) == inches
 
 
 @pytest.mark.parametrize("text", ["", "big", "0", "24x", "-12", "24x0"])
 def test_sizes_refused(text):
     with pytest.raises(ValueError):
-        importer.parse_size(text)
+        checking.parse_size(text)
 
 
 def test_swapped_and_projected_coordinates_are_named():
-    sheet = importer.read_csv(b"id,latitude,longitude\nA,-76.82,42.16\nB,776000,771000\n")
-    _, refusals = importer.check_rows(sheet, HORSEHEADS)
+    sheet = readers.read_csv(b"id,latitude,longitude\nA,-76.82,42.16\nB,776000,771000\n")
+    _, refusals = checking.check_rows(sheet, HORSEHEADS)
     assert [r.reason for r in refusals] == [
         "-76.82000, 42.16000 is outside the service area (the Village of Horseheads: latitude"
         " 42.15 to 42.185, longitude -76.85 to -76.795) (latitude and longitude swapped?)",
@@ -165,7 +171,7 @@ def test_swapped_and_projected_coordinates_are_named():
 
 def test_semicolons_and_a_windows_code_page():
     data = "id;lat;lon;location\nOF-1;42.16;-76.82;Café corner\n".encode("cp1252")
-    records, refusals = importer.check_rows(importer.read_csv(data), HORSEHEADS)
+    records, refusals = checking.check_rows(readers.read_csv(data), HORSEHEADS)
     assert refusals == [] and records[0].values["location"] == "Café corner"
 
 
@@ -173,10 +179,10 @@ def test_the_second_pack_has_its_own_inventory():
     for name, added in (("wrenfield-outfalls.geojson", ["WF-1", "WF-2", "WF-CB-1"]),
                         ("wrenfield-outfalls.csv", ["WF-1", "WF-4"]),
                         ("wrenfield-outfalls.zip", ["WF-1", "WF-7"])):  # fmt: skip
-        records, refusals = importer.check_rows(sheet_of(name), WRENFIELD)
+        records, refusals = checking.check_rows(sheet_of(name), WRENFIELD)
         assert [r.code for r in records] == added, name
         assert refusals, name
-    records, _ = importer.check_rows(sheet_of("wrenfield-outfalls.csv"), WRENFIELD)
+    records, _ = checking.check_rows(sheet_of("wrenfield-outfalls.csv"), WRENFIELD)
     assert records[1].values["size_in"] == 11.81  # 300 mm
 
 
@@ -215,7 +221,7 @@ def test_a_reimport_updates_by_id_and_never_adds_twice(app):
 def test_ids_differing_only_in_case_are_one_structure(app):
     imported(app, "horseheads-outfalls.geojson")
     with app.app_context():
-        sheet = importer.read_csv(b"ID,LAT,LON\nof-001,42.1655,-76.8201\n")
+        sheet = readers.read_csv(b"ID,LAT,LON\nof-001,42.1655,-76.8201\n")
         report = inventory.import_file(get_db(), "lower.csv", sheet, HORSEHEADS, actor="t",
                                        stamp="2026-11-30T09:00:00-05:00")  # fmt: skip
     assert counts(report) == (0, 0, 1, 0)
@@ -328,5 +334,5 @@ def test_a_permit_term_that_is_no_day_is_refused_by_name(tmp_path):
 )
 def test_a_shapefile_s_ten_character_field_names_carry_the_paper_date(field):
     # dBASE field names have at most 10 characters: LAST_SCREENED arrives as LAST_SCREE.
-    found, ignored = importer.match_columns(["FACILITYID", "LAT", "LONG", field])
+    found, ignored = readers.match_columns(["FACILITYID", "LAT", "LONG", field])
     assert found["last_screened_on"] == field and ignored == []

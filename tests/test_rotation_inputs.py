@@ -14,7 +14,7 @@ from test_outfall_import import HORSEHEADS
 from test_screening import NY, SHEET, clocked, open_sheet
 
 from portal.core.db import get_db
-from portal.outfalls import importer, inventory
+from portal.outfalls import checking, inventory
 
 CSV = (
     b"Outfall ID,Lat,Long,Drainage Area,Last Screened,Mapped On\n"
@@ -56,7 +56,7 @@ def test_the_last_screening_on_paper_comes_in_with_the_file(app):
         {"code": "HH-005", "screened_on": None, "inventoried_on": None},
     ]  # fmt: skip
     # ArcGIS writes dates into GeoJSON as milliseconds since 1970: 14 June 2023 again.
-    assert importer.parse_day("1686700800000") == dt.date(2023, 6, 14)
+    assert checking.parse_day("1686700800000") == dt.date(2023, 6, 14)
     assert _import(app, "same.geojson", GEOJSON).lines()[1] == (
         "added 0, updated 0, unchanged 1, refused 0"
     )
@@ -68,7 +68,7 @@ def test_the_last_screening_on_paper_comes_in_with_the_file(app):
      ("5/17/2024", dt.date(2024, 5, 17)), ("20240229", dt.date(2024, 2, 29))],
 )  # fmt: skip
 def test_days_as_files_give_them(text, day):
-    assert importer.parse_day(text) == day
+    assert checking.parse_day(text) == day
 
 
 def test_after_an_import_the_never_screened_count_from_their_inventory_day(app, client):

@@ -16,7 +16,7 @@ from helpers import csrf_of, hidden_fields, jpeg, rows, sign_in
 from content_model.outfalls import OutfallSettings
 from portal import create_app
 from portal.core.db import get_db, insert, transaction
-from portal.outfalls.rotation import DUE, LATER, OVERDUE, add_years, turn
+from portal.outfalls.rotation import DUE, LATER, OVERDUE, turn
 from portal.screening.route import walking_order
 
 NY = ZoneInfo("America/New_York")
@@ -58,8 +58,12 @@ def test_a_pack_may_give_never_screened_outfalls_time():
 
 
 def test_a_leap_day_plus_four_years_is_a_leap_day():
-    assert add_years(dt.date(2024, 2, 29), 4) == dt.date(2028, 2, 29)
-    assert add_years(dt.date(2024, 2, 29), 1) == dt.date(2025, 2, 28)
+    every_four = OutfallSettings(every_years=4)
+    found = turn(dt.date(2024, 2, 29), dt.date(2020, 1, 1), every_four, dt.date(2028, 2, 1))
+    assert found.due == dt.date(2028, 2, 29)
+    every_year = OutfallSettings(every_years=1)
+    found = turn(dt.date(2024, 2, 29), dt.date(2020, 1, 1), every_year, dt.date(2025, 2, 1))
+    assert found.due == dt.date(2025, 2, 28)
 
 
 def test_the_route_is_walked_nearest_first():

@@ -8,6 +8,7 @@ import json
 import re
 import time
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
@@ -103,7 +104,10 @@ def sha256(text: str) -> str:
 
 
 def data_rows(html: str) -> list[list]:
-    return json.loads(re.search(r"var data = (\[.*?\]);\n", html).group(1))
+    return json.loads(re.search(r"portalMapLayers\.cases\((\[.*?\]), \{\n", html).group(1))
+
+
+LAYERS_JS = (Path(__file__).parent.parent / "static" / "js" / "map-layers.js").read_text()
 
 
 def maps(tile_url=None, attribution=None) -> list[RenderedMap]:
@@ -132,6 +136,9 @@ def test_vendored_assets_at_fingerprinted_urls(ctx):
     for filename in VENDORED:
         attribute = "src" if filename.endswith(".js") else "href"
         assert f'{attribute}="{asset_url(filename)}"' in clustered.html
+    # Both load the layers' markers from one script.
+    for rendered in (clustered, single):
+        assert f'src="{asset_url("js/map-layers.js")}"' in rendered.html
     # The one-case map does not cluster, so it loads Leaflet alone.
     assert "markercluster" not in single.html
     assert asset_url("vendor/leaflet/leaflet.js") in single.html
@@ -174,10 +181,9 @@ def test_five_thousand_cases_are_one_data_array(ctx):
     elapsed = time.perf_counter() - start
     assert elapsed < 1.0, f"{elapsed:.3f} s"
     html = rendered.html
-    # One marker-building function and one data array, not 5,000 blocks of code.
-    assert html.count("L.circleMarker(") == 1
-    assert html.count("var data = ") == 1
-    assert html.count("L.markerClusterGroup(") == 1
+    # One data array for the markers static/js/map-layers.js makes, not 5,000 blocks of code.
+    assert html.count("portalMapLayers.cases(") == 1 and "clustered: true" in html
+    assert "L.circleMarker(" not in html
     rows = data_rows(html)
     assert len(rows) == 5000
     assert rows[41] == [42.041, -76.0, "IDR-2026-0041", "investigating",
@@ -201,7 +207,8 @@ def test_hostile_text_stays_data(ctx):
         rows = data_rows(html)
         assert rows[0][2] == HOSTILE and rows[0][4] == nasty.label
         # Popups are built with DOM calls, never from HTML strings.
-        assert "textContent" in html and "innerHTML" not in html and "bindPopup(function" in html
+        assert "innerHTML" not in html
+        assert "textContent" in LAYERS_JS and "innerHTML" not in LAYERS_JS
 
 
 def test_case_urls_must_be_site_paths():
@@ -228,8 +235,8 @@ def test_case_map_marks_the_case_and_its_neighbours(ctx):
     case, nearby = point(7), [point(8), point(9)]
     html = case_map(case, nearby, tiles=None).html
     assert [row[2] for row in data_rows(html)] == ["IDR-2026-0008", "IDR-2026-0009"]
-    assert 'callback([42.007,-76.0,"IDR-2026-0007",' in html and "], true));" in html
-    assert "markerClusterGroup" not in html and '"zoom": 17' in html
+    assert 'focus: [42.007,-76.0,"IDR-2026-0007",' in html and "clustered: false" in html
+    assert "markercluster" not in html and '"zoom": 17' in html
 
 
 def contrast_with_white(color: str) -> float:

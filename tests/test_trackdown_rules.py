@@ -15,7 +15,7 @@ from test_screening import INVENTORY, add_outfalls
 
 from portal.core.db import get_db, transaction
 from portal.enforcement import people
-from portal.trackdown import records, rules
+from portal.trackdown import records, rules, source_found
 
 T = dt.datetime.fromisoformat
 
@@ -200,23 +200,23 @@ def test_the_source_follows_a_merged_respondent_and_starts_enforcement(app, case
         values = {"found_on": "2027-03-01", "description": "Sump pump hose to the street",
                   "address": "1 Oak St", "latitude": None, "longitude": None,
                   "parcel_id": None}  # fmt: skip
-        assert records.save_source(db, case, "smo", values, first, None)[0] == "found_on"
+        assert source_found.save_source(db, case, "smo", values, first, None)[0] == "found_on"
         people.merge(db, "smo", kept, first)
-        source = records.source_of(db, case)
+        source = source_found.source_of(db, case)
         assert source["respondent_id"] == first and source["respondent"]["id"] == kept
-        assert records.enforcement_args(source) == {
+        assert source_found.enforcement_args(source) == {
             "place": "1 Oak St", "found_on": "2027-03-01",
             "description": "Sump pump hose to the street", "respondent": str(kept)}  # fmt: skip
         from portal.staff.workflow import WorkflowError
 
         with pytest.raises(WorkflowError):
-            records.record_elimination(db, case, "smo", {"eliminated_on": "2027-02-28",
+            source_found.record_elimination(db, case, "smo", {"eliminated_on": "2027-02-28",
                                        "elimination_method": "other",
                                        "elimination_notes": "x"})  # fmt: skip
-        assert records.record_elimination(db, case, "smo", {
+        assert source_found.record_elimination(db, case, "smo", {
             "eliminated_on": "2027-03-02", "elimination_method": "practice_stopped",
             "elimination_notes": None})  # fmt: skip
-        assert not records.record_elimination(db, case, "smo", {
+        assert not source_found.record_elimination(db, case, "smo", {
             "eliminated_on": "2027-03-02", "elimination_method": "practice_stopped",
             "elimination_notes": None})  # fmt: skip
         assert app.extensions["elimination_days"](db) == {1: "2027-03-02"}

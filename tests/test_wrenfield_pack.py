@@ -19,8 +19,8 @@ from pack_traces import PACK, traces
 
 from content_model.check import check_pack
 from content_model.loader import load_content
-from portal.outfalls import importer, inventory
-from portal.outfalls.importer import Refusal
+from portal.outfalls import checking, readers
+from portal.outfalls.checking import Refusal
 from static_site.freeze import main as freeze_main
 
 INVENTORY = PACK / "outfalls.csv"
@@ -69,9 +69,9 @@ def test_a_fish_kill_staff_found_is_hazardous_by_the_towns_own_rule(app, client)
 
 
 def test_the_towns_inventory_is_read_against_its_own_service_area():
-    area = inventory.area_of(load_content(PACK).settings)
-    sheet = importer.read_file("outfalls.csv", INVENTORY.read_bytes())
-    records, refusals = importer.check_rows(sheet, area, today=dt.date(2026, 11, 30))
+    area = load_content(PACK).settings.service_area
+    sheet = readers.read_file("outfalls.csv", INVENTORY.read_bytes())
+    records, refusals = checking.check_rows(sheet, area, today=dt.date(2026, 11, 30))
     assert [record.code for record in records] == [f"WO-{n:02d}" for n in range(1, 15)]
     assert refusals == [Refusal(16, "latitude, longitude", OUTSIDE, "WO-15")]
     assert records[4].values == {

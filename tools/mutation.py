@@ -57,9 +57,15 @@ MODULES = {
         ["tests/test_staff_access.py", "tests/test_second_factor.py"]),
     "open311-public": (["portal/open311/public.py"], ["tests/test_open311_public.py"]),
     "content-loading": (["content_model/fields.py", "content_model/site.py",
-                         "content_model/ordinance.py", "content_model/exempt.py",
-                         "content_model/learn.py", "content_model/loader.py"],
+                         "content_model/site_values.py", "content_model/ordinance.py",
+                         "content_model/exempt.py", "content_model/learn.py",
+                         "content_model/loader.py", "content_model/check/*"],
                         ["tests/test_content.py", "tests/test_content_check.py"]),
+    "rotation-screening": (["portal/outfalls/rotation.py", "portal/screening/route.py",
+                            "portal/screening/corrections.py", "content_model/outfalls.py"],
+                           ["tests/test_screening.py", "tests/test_screening_boundaries.py",
+                            "tests/test_screening_corrections.py",
+                            "tests/test_rotation_inputs.py"]),
 }  # fmt: skip
 
 # What the tests read besides the code (mutmut copies tests/ and pyproject.toml itself).

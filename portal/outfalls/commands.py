@@ -11,7 +11,7 @@ from flask.cli import AppGroup
 
 from portal.core.clock import local_stamp
 from portal.core.db import get_db
-from portal.outfalls import importer, inventory
+from portal.outfalls import inventory, readers
 
 outfalls_command = AppGroup("outfalls", help="The outfall inventory.")
 
@@ -30,12 +30,12 @@ def import_command(file: Path, check_only: bool, beside: bool) -> None:
     its .shx and .dbf beside it). Rows that cannot be taken are listed with the reason."""
     if file.suffix.lower() == ".shp":
         try:
-            source = importer.read_shapefile(importer.shapefile_parts(str(file)))
-        except importer.FileRefused as error:
+            source = readers.read_shapefile(readers.shapefile_parts(str(file)))
+        except readers.FileRefused as error:
             raise click.ClickException(str(error)) from None
     else:
         source = file.read_bytes()
-    area = inventory.area_of(current_app.extensions["content"].settings)
+    area = current_app.extensions["content"].settings.service_area
     report = inventory.import_file(get_db(), file.name, source, area,
                                    actor=f"import {file.name}", stamp=local_stamp(),
                                    check_only=check_only, beside=beside)  # fmt: skip

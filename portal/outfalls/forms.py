@@ -20,9 +20,8 @@ from portal.core.clock import local_today
 from portal.core.display import date_words
 from portal.enforcement.forms import day
 from portal.intake.fields import coordinate_field, long_text, options, text
-from portal.outfalls import importer
+from portal.outfalls import checking
 from portal.outfalls.choices import labels
-from portal.outfalls.inventory import area_of
 
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
 
@@ -33,13 +32,13 @@ def _choices(field: str, blank: str | None = "Not recorded") -> list:
 
 
 def _size(form: object, field: Any) -> None:
-    """A size in inches: 24, 24 in, 600 mm (see importer.parse_size), or empty."""
+    """A size in inches: 24, 24 in, 600 mm (see checking.parse_size), or empty."""
     value = (field.data or "").strip()
     field.data = value or None
     if not value:
         return
     try:
-        inches, second = importer.parse_size(value)
+        inches, second = checking.parse_size(value)
     except ValueError:
         raise ValidationError("Enter the size in inches, like 24 (or 600 mm).") from None
     if second is not None:
@@ -85,7 +84,7 @@ class OutfallForm(FlaskForm):
         # 2026-12-01: a latitude of 42.30 was saved by hand).
         lat, lon = self.latitude.data, self.longitude.data
         if valid and lat is not None and lon is not None:
-            area = area_of(current_app.extensions["content"].settings)
+            area = current_app.extensions["content"].settings.service_area
             if not area.contains(lat, lon):
                 self.latitude.errors = [area.outside(lat, lon) + "."]
                 valid = False
@@ -94,7 +93,7 @@ class OutfallForm(FlaskForm):
     def values(self) -> dict[str, Any]:
         """What to store: every field, empty ones as None."""
         values = {
-            name: (getattr(self, name).data or None) for name in ("code", *importer.STORED_FIELDS)
+            name: (getattr(self, name).data or None) for name in ("code", *checking.STORED_FIELDS)
         }
         if values["inventoried_on"] is not None:
             values["inventoried_on"] = values["inventoried_on"].isoformat()

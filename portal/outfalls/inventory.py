@@ -10,17 +10,14 @@ from typing import Any
 
 import sqlite_utils
 
+from content_model.site import ServiceArea
 from portal.core.db import insert, transaction
-from portal.outfalls import history, importer, rotation
-from portal.outfalls.importer import Area, FileRefused, Plan, Report
+from portal.outfalls import checking, history, import_plan, readers, rotation
+from portal.outfalls.import_plan import Plan, Report
+from portal.outfalls.readers import FileRefused
 from portal.staff.queue import METERS_PER_DEGREE, distance_m
 
 Row = dict[str, Any]
-
-
-def area_of(settings: Any) -> Area:
-    """The content's service area, as the importer checks places against it."""
-    return Area.around(settings.service_area)
 
 
 def stored(db: sqlite_utils.Database) -> dict[str, Row]:
@@ -91,8 +88,8 @@ def nearest(
 def import_file(
     db: sqlite_utils.Database,
     name: str,
-    sheet_or_data: importer.Sheet | bytes,
-    area: Area,
+    sheet_or_data: readers.Sheet | bytes,
+    area: ServiceArea,
     *,
     actor: str,
     stamp: str,
@@ -101,24 +98,24 @@ def import_file(
 ) -> Report:
     """Read, check and (unless `check_only`) store a file in one transaction; the report
     says what was added, updated, unchanged and refused. A new id at the place of a stored
-    structure is refused (importer.same_place) unless `beside`."""
+    structure is refused (import_plan.same_place) unless `beside`."""
     try:
         sheet = (
             sheet_or_data
-            if isinstance(sheet_or_data, importer.Sheet)
-            else importer.read_file(name, sheet_or_data)
+            if isinstance(sheet_or_data, readers.Sheet)
+            else readers.read_file(name, sheet_or_data)
         )
     except FileRefused as error:
         return Report(name, "row", 0, 0, 0, 0, [], [], 0, check_only, str(error))
-    records, refusals = importer.check_rows(sheet, area, dt.date.fromisoformat(stamp[:10]))
+    records, refusals = checking.check_rows(sheet, area, dt.date.fromisoformat(stamp[:10]))
     in_file = {record.code.casefold() for record in records} | {
         refusal.code.casefold() for refusal in refusals if refusal.code
     }
     with transaction(db):
         current = stored(db)
-        planned = importer.plan(records, current)
+        planned = import_plan.plan(records, current)
         if not beside:
-            refusals += importer.same_place(
+            refusals += import_plan.same_place(
                 planned, current, in_file, sheet.columns["code"], distance_m
             )
             refusals.sort(key=lambda refusal: refusal.number)
@@ -148,7 +145,7 @@ def apply(db: sqlite_utils.Database, planned: Plan, *, actor: str, stamp: str) -
 
 
 def _add(db: sqlite_utils.Database, values: Row, actor: str, stamp: str) -> int:
-    paper = values.pop(importer.PAPER_DAY, None)
+    paper = values.pop(checking.PAPER_DAY, None)
     row_id = insert(db, "outfalls", {
         **values, "created_at": stamp, "updated_at": stamp, "updated_by": actor,
     })  # fmt: skip
@@ -159,11 +156,11 @@ def _add(db: sqlite_utils.Database, values: Row, actor: str, stamp: str) -> int:
 
 
 def _update(db: sqlite_utils.Database, row_id: int, changes: Row, actor: str, stamp: str):
-    unknown = set(changes) - set(importer.IMPORTED_FIELDS) - {"code"}
+    unknown = set(changes) - set(checking.IMPORTED_FIELDS) - {"code"}
     if unknown:
         raise KeyError(f"not an inventory field: {sorted(unknown)}")
     changes = dict(changes)
-    if paper := changes.pop(importer.PAPER_DAY, None):
+    if paper := changes.pop(checking.PAPER_DAY, None):
         history.add_paper_day(db, row_id, paper, actor=actor, stamp=stamp)
     current = get(db, row_id) or {}
     changes = {name: value for name, value in changes.items() if current.get(name) != value}
@@ -230,7 +227,7 @@ def geojson_features(
         turn = turns.get(row["id"])
         properties = {
             "id": row["code"],
-            **{name: row[name] for name in importer.STORED_FIELDS if name not in left_out},
+            **{name: row[name] for name in checking.STORED_FIELDS if name not in left_out},
             "last_screened": turn.last.isoformat() if turn and turn.last else None,
             "next_screening_due": turn.due.isoformat() if turn else None,
             **({} if public else {"retired_on": row["retired_on"]}),

@@ -1,7 +1,8 @@
 """The inventory on the staff maps: one layer of structures, clustered on the map of open
 cases and plain on a case's own map. Built like the cases' layer (portal/staff/maps.py):
-the structures travel as ONE escaped JSON array, turned into markers by one function, and
-popups are made with DOM calls, so an id is always plain text."""
+the structures travel as ONE escaped JSON array, turned into markers by
+static/js/map-layers.js, whose popups are made with DOM calls, so an id is always plain
+text."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from portal.core.clock import local_today
 from portal.outfalls.choices import labels
 from portal.outfalls.inventory import nearest
 from portal.outfalls.rotation import Turn, turns
-from portal.staff.maps import _script_json
+from portal.staff.maps import script_json
 
 LAYER_NAME = "Outfalls and structures"
 
@@ -41,11 +42,10 @@ class StructurePoint:
             raise ValueError(f"structure URL must be a path on this site: {self.url!r}")
 
 
-# A hollow dark ring: unlike the cases' filled status colours; an overdue outfall's ring is
-# thicker and dark red, one due this month dark amber (the popup says which in words).
-# Clusters of structures are white squares with a double black border and their count in
-# black: no status colour (nor the near-black of "closed"), and square where the cases'
-# clusters are round.
+# Each structure is a hollow dark ring (static/js/map-layers.js): thicker and dark red when
+# overdue, dark amber when due this month (the popup says which in words). Clusters of
+# structures are white squares with a double black border and their count in black: no
+# status colour (nor the near-black of "closed"), and square where the cases' are round.
 _TEMPLATE = Template(
     """
     {% macro header(this, kwargs) %}
@@ -55,47 +55,8 @@ _TEMPLATE = Template(
     {%- endif %}
     {% endmacro %}
     {% macro script(this, kwargs) %}
-        var {{ this.get_name() }} = (function () {
-            var data = {{ this.data_json }};
-            var markers = [];
-            for (var i = 0; i < data.length; i++) {
-                (function (row) {
-                    var ring = {overdue: ["#a4161a", 5, 8], due: ["#7a4b00", 4, 7]}[row[5]]
-                        || ["#1f2d3d", 3, 6];
-                    var marker = L.circleMarker([row[0], row[1]], {
-                        radius: ring[2], color: ring[0], weight: ring[1],
-                        fillColor: "#ffffff", fillOpacity: 1
-                    });
-                    marker.bindPopup(function () {
-                        var box = document.createElement("div");
-                        var link = document.createElement("a");
-                        link.href = row[4];
-                        link.textContent = row[2] + " \\u00b7 " + row[3];
-                        box.appendChild(link);
-                        if (row[6]) {
-                            var line = document.createElement("div");
-                            line.textContent = row[6];
-                            box.appendChild(line);
-                        }
-                        return box;
-                    });
-                    markers.push(marker);
-                })(data[i]);
-            }
-            {%- if this.clustered %}
-            var group = L.markerClusterGroup({
-                chunkedLoading: true, maxClusterRadius: 60,
-                iconCreateFunction: function (cluster) {
-                    return L.divIcon({html: String(cluster.getChildCount()),
-                        className: "structure-cluster", iconSize: L.point(34, 34)});
-                }
-            });
-            group.addLayers(markers);
-            {%- else %}
-            var group = L.featureGroup(markers);
-            {%- endif %}
-            return group;
-        })();
+        var {{ this.get_name() }} = portalMapLayers.structures({{ this.data_json }}, {
+            clustered: {{ "true" if this.clustered else "false" }}});
     {% endmacro %}
     """
 )
@@ -110,7 +71,7 @@ class StructureLayer(Layer):
         super().__init__(name=LAYER_NAME, overlay=True, control=True)
         self._name = "StructureLayer"
         self.clustered = clustered
-        self.data_json = _script_json([_row(point) for point in points])
+        self.data_json = script_json([_row(point) for point in points])
         if clustered:
             self.default_js = [
                 ("markerclusterjs",

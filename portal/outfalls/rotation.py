@@ -17,17 +17,10 @@ from typing import Any, Protocol
 
 import sqlite_utils
 
+from portal.core.dates import EARLIER, add_years
+
 OVERDUE, DUE, LATER = "overdue", "due", "later"
 STATE_WORDS = {OVERDUE: "Overdue", DUE: "Due this month", LATER: "Not yet due"}
-
-
-def add_years(day: dt.date, years: int) -> dt.date:
-    """The same day `years` later; 29 February becomes 28 February in a year without one
-    (the earlier day: a screening is never counted late by a day the calendar lacks)."""
-    try:
-        return day.replace(year=day.year + years)
-    except ValueError:
-        return day.replace(year=day.year + years, day=28)
 
 
 def month_end(day: dt.date) -> dt.date:
@@ -73,14 +66,15 @@ def turn(
     `suspect`: its last screening's call was suspect or obvious."""
     if last is None:
         if rule.first_within_days is None:  # NEVER_SCREENED_CYCLE
-            due = add_years(added, rule.every_years)
+            due = add_years(added, rule.every_years, leap_day=EARLIER)
         else:
             due = added + dt.timedelta(days=rule.first_within_days)
         why = "never"
     elif suspect:
         due, why = last + dt.timedelta(days=rule.follow_up_within_days), "follow-up"
     else:
-        due, why = add_years(last, rule.every_years), "cycle"
+        # 29 February's turn falls on 28 February in a common year: never a day late.
+        due, why = add_years(last, rule.every_years, leap_day=EARLIER), "cycle"
     state = OVERDUE if due < today else DUE if due <= month_end(today) else LATER
     return Turn(last, due, state, why)
 

@@ -26,7 +26,7 @@ from portal.core.clock import local_stamp, local_today
 from portal.core.db import get_db, transaction
 from portal.intake.pending import keep_photos
 from portal.intake.storage import move_pending_photos
-from portal.outfalls import history, importer, inventory
+from portal.outfalls import history, import_plan, inventory
 from portal.outfalls.choices import VOCABULARIES, labels
 from portal.outfalls.forms import (
     MAX_IMPORT_BYTES,
@@ -299,14 +299,14 @@ def import_page():
             else:
                 name = (upload.filename or "file").rsplit("/", 1)[-1][:120]
                 report = inventory.import_file(
-                    get_db(), name, data, inventory.area_of(current_app.extensions["content"]
-                    .settings), actor=f"import {name} by {current_staff()['username']}",
+                    get_db(), name, data, current_app.extensions["content"].settings
+                    .service_area, actor=f"import {name} by {current_staff()['username']}",
                     stamp=local_stamp(), check_only=form.check_only.data,
                     beside=form.beside.data)  # fmt: skip
         status = 422 if form.errors or (report and report.refused_file) else 200
     return render_template("staff/outfalls/import.html", form=form, report=report,
                            every_years=_settings().every_years,
-                           same_place_m=importer.SAME_PLACE_M), status  # fmt: skip
+                           same_place_m=import_plan.SAME_PLACE_M), status  # fmt: skip
 
 
 def geojson_response(public: bool) -> Response:

@@ -18,8 +18,9 @@ from typing import Any
 import sqlite_utils
 from flask import current_app
 
+from portal.core.dates import EARLIER, add_years
 from portal.outfalls.history import as_of
-from portal.outfalls.rotation import COUNTED, add_years
+from portal.outfalls.rotation import COUNTED
 from portal.staff.figures import Figure, Section, Window, records
 
 OUTFALL = "outfalls.detail"
@@ -29,7 +30,9 @@ def term_start(settings: Any, window: Window) -> str:
     """The first day of the permit term the period ends in (ISO)."""
     if settings.permit_term_starts:
         return settings.permit_term_starts.isoformat()
-    return add_years(dt.date.fromisoformat(window[1]), -settings.every_years).isoformat()
+    return add_years(
+        dt.date.fromisoformat(window[1]), -settings.every_years, leap_day=EARLIER
+    ).isoformat()
 
 
 def screened_between(db: sqlite_utils.Database, outfalls: list[dict], since: str, until: str):

@@ -1,5 +1,6 @@
 """Dry-weather screening in the staff workspace: picking the outfall (nearest by GPS, or by
-its id), the field sheet, the saved sheet, the rotation's due list and a day's route."""
+its id), the field sheet, the saved sheet, its void and correction, and its case. The
+rotation's due list and a day's route are in route_views.py, on the same blueprint."""
 
 from __future__ import annotations
 
@@ -28,7 +29,6 @@ from portal.intake.pending import SUBMISSION_KEY, keep_photos
 from portal.intake.storage import move_pending_photos
 from portal.outfalls import inventory, rotation
 from portal.screening import cases, corrections, sheet
-from portal.screening.route import MAX_STOPS, walking_order
 from portal.staff.cases import photo_response
 from portal.web.routes import NO_STORE, declare, declare_blueprint
 
@@ -39,12 +39,12 @@ NEAREST = 10
 NEAREST_WITHIN_M = 3000
 
 
-def _rule():
+def rotation_rule():
     """The rotation's settings (content/outfalls.yaml)."""
     return current_app.extensions["outfalls"]
 
 
-def _place(args: Any) -> tuple[float, float] | None:
+def place_asked(args: Any) -> tuple[float, float] | None:
     """A latitude and longitude from the query string, if both are numbers in range."""
     try:
         lat, lon = float(args.get("lat", "")), float(args.get("lon", ""))
@@ -67,7 +67,7 @@ def pick():
             "SELECT id, code, structure_type, location, receiving_water FROM outfalls"
             " WHERE code LIKE ? OR location LIKE ? ORDER BY code LIMIT 20",
             [f"%{typed}%", f"%{typed}%"]))  # fmt: skip
-    place = _place(request.args)
+    place = place_asked(request.args)
     near = []
     if place:
         near = inventory.nearest(db, *place, limit=NEAREST, within_m=NEAREST_WITHIN_M,
@@ -107,7 +107,7 @@ def _sheet_page(outfall, form, photos=(), status: int = 200, expired: bool = Fal
         form=form,
         kept=list(photos),
         indicators=sheet.INDICATORS,
-        rule=_rule(),
+        rule=rotation_rule(),
         expired=expired,
         fresh=request.method == "GET",
     ), status
@@ -193,7 +193,7 @@ def _values(form: sheet.SheetForm) -> dict[str, Any]:
         "rain_inches": inches, "flow": form.flow.data,
         "observations": json.dumps(form.observations(), sort_keys=True),
         "notes": (form.notes.data or "").strip() or None, "overall": form.overall.data,
-        "wet_weather": int(_rule().wet_weather(hours, inches)),
+        "wet_weather": int(rotation_rule().wet_weather(hours, inches)),
     }  # fmt: skip
 
 
@@ -234,7 +234,7 @@ def saved(
     screening = screening_of(screening_id)
     outfall = _outfall(screening["outfall_id"])
     db = get_db()
-    turn = rotation.turn_of(db, outfall, _rule(), local_today())
+    turn = rotation.turn_of(db, outfall, rotation_rule(), local_today())
     case = None
     if screening["case_id"]:
         case = one_row(db, "SELECT id, reference, status FROM cases WHERE id = ?",
@@ -247,7 +247,7 @@ def saved(
         link_error=link_error,
         typed=typed,
         turn=turn,
-        rule=_rule(),
+        rule=rotation_rule(),
         flows=dict(sheet.FLOWS),
         overall_words=dict(sheet.OVERALL),
         follow_up=screening["overall"] in sheet.FOLLOW_UP,
@@ -291,7 +291,7 @@ def _correction_page(screening, form, status: int = 200):
         outfall=_outfall(screening["outfall_id"]),
         form=form,
         indicators=sheet.INDICATORS,
-        rule=_rule(),
+        rule=rotation_rule(),
         wet=bool(form.wet_ok.errors),
     ), status
 
@@ -367,98 +367,3 @@ def link_case(screening_id: int):
 @bp.route("/photos/<int:photo_id>")
 def photo(photo_id: int):
     return photo_response("screening_photos", photo_id, "screening")
-
-
-def needing_follow_up(db) -> list[dict[str, Any]]:
-    """Suspect and obvious screenings no case follows up yet (opened or linked from each)."""
-    return list(db.query(
-        "SELECT s.id, s.screened_at, s.overall, o.id AS outfall_id, o.code FROM screenings s"
-        " JOIN outfalls o ON o.id = s.outfall_id WHERE s.overall IN ('suspect', 'obvious')"
-        " AND s.case_id IS NULL AND s.voided_at IS NULL ORDER BY s.screened_at DESC"))  # fmt: skip
-
-
-@bp.route("/due")
-def due():
-    db = get_db()
-    today = local_today()
-    return render_template(
-        "staff/outfalls/due.html",
-        waiting=rotation.waiting(db, _rule(), today),
-        today=today,
-        month_end=rotation.month_end(today),
-        rule=_rule(),
-        follow_ups=needing_follow_up(db),
-        areas=drainage_areas(db),
-        overall_words=dict(sheet.OVERALL),
-        max_stops=MAX_STOPS,
-    )
-
-
-def _picked_ids(args: Any) -> list[int]:
-    """The outfalls ticked on the due list (their row ids), at most a route's worth."""
-    ids = [int(value) for value in args.getlist("outfall") if value.isdigit()]
-    return list(dict.fromkeys(ids))[:MAX_STOPS]
-
-
-def drainage_areas(db) -> list[str]:
-    """The drainage areas the outfalls are in (the route's filter)."""
-    return [area for (area,) in db.execute(
-        "SELECT DISTINCT drainage_area FROM outfalls WHERE structure_type = 'outfall'"
-        " AND drainage_area IS NOT NULL ORDER BY drainage_area COLLATE NOCASE")]  # fmt: skip
-
-
-@bp.route("/route")
-def route():
-    """A day's route in walking order from a start (the place given, an outfall's id, or the
-    content's): through the outfalls ticked on the due list, or every outfall of a drainage
-    area, or else the outfalls overdue and due this month, the most overdue first."""
-    db = get_db()
-    settings = current_app.extensions["outfalls"]
-    try:
-        count = max(1, min(int(request.args.get("stops", "20")), MAX_STOPS))
-    except ValueError:
-        count = 20
-    waiting = rotation.waiting(db, _rule(), local_today())
-    picked = _picked_ids(request.args)
-    areas = drainage_areas(db)
-    area = request.args.get("area", "")
-    area = area if area in areas else ""
-    if picked:
-        marks = ", ".join("?" for _ in picked)
-        stops = rotation.turns(db, _rule(), local_today(), f"o.id IN ({marks})", tuple(picked))
-        chosen = "picked"
-    elif area:
-        stops = rotation.turns(db, _rule(), local_today(), "o.drainage_area = ?", (area,))
-        stops, chosen = stops[:count], "area"
-    else:
-        stops, chosen = (waiting.overdue + waiting.due)[:count], "due"
-    start_code = " ".join(request.args.get("from", "").split())[:40]
-    start, start_name, problem = _place(request.args), None, None
-    if start:
-        start_name = f"{start[0]:.5f}, {start[1]:.5f}"
-    elif start_code:
-        found = inventory.by_code(db, start_code)
-        if found:
-            start, start_name = (found["latitude"], found["longitude"]), found["code"]
-        else:
-            problem = f"No structure has the id {start_code}: the route starts at the first due."
-    if start is None and settings.route_start:
-        start, start_name = settings.route_start, settings.route_start_name
-    if start is None and stops:
-        start, start_name = (stops[0]["latitude"], stops[0]["longitude"]), stops[0]["code"]
-    ordered = walking_order(stops, start) if start else []
-    return render_template(
-        "staff/outfalls/route.html",
-        stops=ordered,
-        start_name=start_name,
-        start_code=start_code,
-        count=count,
-        problem=problem,
-        printed=local_now(),
-        waiting_total=len(waiting.overdue) + len(waiting.due),
-        max_stops=MAX_STOPS,
-        chosen=chosen,
-        picked=picked,
-        area=area,
-        areas=areas,
-    )

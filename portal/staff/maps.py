@@ -76,28 +76,7 @@ class RenderedMap:
     style_hashes: tuple[str, ...]  # "'sha256-...'" for every inline <style> in html
 
 
-# Builds one marker from a data row [lat, lon, reference, status, label, url]; `focus` is true
-# for the case a one-case map is about, false for its neighbours, null on the overview map.
-# The popup is made with DOM calls, never an HTML string: a reference is always plain text.
-_MARKER_JS = """function (row, focus) {
-        var marker = L.circleMarker([row[0], row[1]], {
-            radius: focus ? 11 : (focus === false ? 6 : 8),
-            color: focus ? "#000000" : "#ffffff",
-            weight: focus ? 3 : 1.5,
-            fillColor: colors[row[3]] || "#000000",
-            fillOpacity: 0.9
-        });
-        marker.bindPopup(function () {
-            var link = document.createElement("a");
-            link.href = row[5];
-            link.textContent = row[2] + " \\u00b7 " + row[4];
-            return link;
-        });
-        return marker;
-    }"""
-
-# Shared by the clustered and the plain layer: data array in, one layer group out
-# (folium's Layer.render adds it to the map). `addLayers` is markercluster's bulk path.
+# The rows and the layer's settings for static/js/map-layers.js, which makes the markers.
 # The cases' clusters: white circles ringed in black with their count, never a status colour
 # (markercluster's own green, yellow and orange read as "resolved" and the like).
 _LAYER_TEMPLATE = Template(
@@ -112,31 +91,16 @@ _LAYER_TEMPLATE = Template(
     {%- endif %}
     {% endmacro %}
     {% macro script(this, kwargs) %}
-        var {{ this.get_name() }} = (function () {
-            var colors = {{ this.colors_json }};
-            var callback = {{ this.marker_js }};
-            var data = {{ this.data_json }};
-            var markers = [];
-            for (var i = 0; i < data.length; i++) {
-                markers.push(callback(data[i], {{ this.row_focus }}));
-            }
-            {%- if this.focus_json %}
-            markers.push(callback({{ this.focus_json }}, true));
-            {%- endif %}
-            {%- if this.clustered %}
-            var group = L.markerClusterGroup({{ this.options|tojavascript }});
-            group.addLayers(markers);
-            {%- else %}
-            var group = L.featureGroup(markers);
-            {%- endif %}
-            return group;
-        })();
+        var {{ this.get_name() }} = portalMapLayers.cases({{ this.data_json }}, {
+            colors: {{ this.colors_json }}, focus: {{ this.focus_json or "null" }},
+            clustered: {{ "true" if this.clustered else "false" }},
+            options: {{ this.options|tojavascript if this.clustered else "{}" }}});
     {% endmacro %}
     """
 )
 
 
-def _script_json(value: Any) -> str:
+def script_json(value: Any) -> str:
     """JSON safe inside <script>: ASCII only, and no "<", ">" or "&" to end the element."""
     text = json.dumps(value, ensure_ascii=True, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
@@ -156,12 +120,10 @@ def _row(point: MapPoint) -> list[Any]:
 
 def _prepare(layer: Any, rows: list[MapPoint], focus: MapPoint | None, clustered: bool) -> None:
     layer.clustered = clustered
-    layer.colors_json = _script_json(COLORS)
-    layer.marker_js = _MARKER_JS
-    layer.data_json = _script_json([_row(p) for p in rows])
-    layer.focus_json = _script_json(_row(focus)) if focus else ""
+    layer.colors_json = script_json(COLORS)
+    layer.data_json = script_json([_row(p) for p in rows])
     # In the one-case map the other cases are the "small" ones; in the overview all are equal.
-    layer.row_focus = "false" if focus else "null"
+    layer.focus_json = script_json(_row(focus)) if focus else ""
 
 
 class _StatusClusters(FastMarkerCluster):
@@ -205,7 +167,10 @@ def _base_map(center: tuple[float, float], zoom: int, tiles: TileSource | None) 
     # Map(max_zoom=...) only reaches a tile layer folium creates itself; set it on the map.
     fmap.options["max_zoom"] = max_zoom
     # Only Leaflet itself: no jQuery, Bootstrap, awesome-markers or Font Awesome, no CDN.
-    fmap.default_js = [("leaflet", asset_url("vendor/leaflet/leaflet.js"))]
+    fmap.default_js = [
+        ("leaflet", asset_url("vendor/leaflet/leaflet.js")),
+        ("map_layers", asset_url("js/map-layers.js")),  # the markers of every layer
+    ]
     fmap.default_css = [("leaflet_css", asset_url("vendor/leaflet/leaflet.css"))]
     fmap.get_root().title = MAP_TITLE
     return fmap
@@ -259,7 +224,7 @@ def _add_tiles(fmap: folium.Map, tiles: TileSource | None) -> None:
     notice = MacroElement()
     notice._template = _TILE_ERROR
     notice.tiles, notice.map = layer.get_name(), fmap.get_name()
-    notice.text = _script_json(TILE_ERROR_TEXT)
+    notice.text = script_json(TILE_ERROR_TEXT)
     fmap.add_child(notice)
 
 

@@ -16,17 +16,17 @@ def init_trackdown(app: Flask) -> None:
     """Register the pages, and what the case page and its print read of a case's track-down."""
     from portal.core.db import get_db
     from portal.staff.exports import ExportPart, add_export_part
-    from portal.trackdown import records, views
+    from portal.trackdown import source_found, views
     from portal.trackdown.choices import words
 
-    def trackdown_of(case: dict[str, Any]) -> records.Trackdown:
-        return records.trackdown(get_db(), case)
+    def trackdown_of(case: dict[str, Any]) -> source_found.Trackdown:
+        return source_found.trackdown(get_db(), case)
 
     app.register_blueprint(views.bp)
     # The annual figures count an elimination by the day recorded here, where there is one.
-    app.extensions["elimination_days"] = records.elimination_days
+    app.extensions["elimination_days"] = source_found.elimination_days
     # The staff CSV: what track-down found, beside each case's own columns.
-    add_export_part(app, ExportPart(records.EXPORT_COLUMNS, records.export_values))
+    add_export_part(app, ExportPart(source_found.EXPORT_COLUMNS, source_found.export_values))
 
     def cite_section(role: str) -> str:
         """The section doing a job ("§" and its number), by its role in the content's ordinance."""
@@ -36,5 +36,5 @@ def init_trackdown(app: Flask) -> None:
         cite_section=cite_section,
         trackdown_of=trackdown_of,
         trackdown_words=words(),
-        trackdown_enforcement=records.enforcement_args,
+        trackdown_enforcement=source_found.enforcement_args,
     )

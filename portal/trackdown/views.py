@@ -16,7 +16,7 @@ from portal.enforcement import people
 from portal.outfalls.map_layer import nearest_to
 from portal.staff.cases import get_case
 from portal.staff.workflow import WorkflowError
-from portal.trackdown import records
+from portal.trackdown import records, source_found
 from portal.trackdown.choices import RESULTS, STEP_NAMES
 from portal.trackdown.forms import (
     EliminationForm,
@@ -190,7 +190,7 @@ def _source_page(case: dict, form: SourceForm, source: dict | None):
 def source(case_id: int):
     case = get_case(case_id)
     db = get_db()
-    found = records.source_of(db, case_id)
+    found = source_found.source_of(db, case_id)
     if request.method == "GET":
         data = {"found_on": local_now().date(), "address": case["address"]}
         if found:
@@ -208,7 +208,7 @@ def source(case_id: int):
     if request.method == "GET" or not form.validate():
         return _source_page(case, form, found)
     try:
-        changed = records.save_source(
+        changed = source_found.save_source(
             db, case_id, _actor(), form.values(), form.respondent_id(), form.new_respondent()
         )
     except WorkflowError as error:
@@ -224,7 +224,7 @@ def source(case_id: int):
 @bp.route("/<int:case_id>/trackdown/elimination", methods=["GET", "POST"])
 def elimination(case_id: int):
     case = get_case(case_id)
-    found = records.source_of(get_db(), case_id)
+    found = source_found.source_of(get_db(), case_id)
     if found is None:
         flash("Record the source found first: its elimination belongs to it.", "error")
         return redirect(url_for("trackdown.source", case_id=case_id), code=303)
@@ -245,7 +245,7 @@ def elimination(case_id: int):
         )
         return page, 422 if form.errors else 200
     was = found["eliminated_on"]
-    changed = records.record_elimination(get_db(), case_id, _actor(), form.values())
+    changed = source_found.record_elimination(get_db(), case_id, _actor(), form.values())
     if not changed:
         flash("Nothing changed, so nothing was saved.", "success")
     else:
