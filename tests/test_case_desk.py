@@ -480,6 +480,35 @@ def test_a_refused_site_visit_keeps_its_photo_and_says_what_to_fix(app, desk):
     assert "data-recorded" in desk.get("/staff/cases/1/?recorded=1").text
 
 
+def test_a_site_visit_sent_twice_is_recorded_once_and_the_second_send_says_why(
+    app, desk, monkeypatch
+):
+    refused = record_visit(
+        desk, 1, photos=[("IMG_0001.jpg", jpeg())], visited_at="2099-01-01T10:00"
+    )
+    visit_form = refused.text[refused.text.index('id="visit-form"') :]
+    fields = dict(hidden_inputs(visit_form[: visit_form.index("</form>")]))
+    sent = {k: fields[k] for k in ("kept_photos", "visit_key")}
+    # A double click: both sends find the kept photo waiting before either moves it.
+    from portal.staff import cases
+
+    real, seen = cases.keep_photos, []
+
+    def as_both_sends_saw_them(form, key):
+        if not seen:
+            seen.append(real(form, key))
+        return seen[0]
+
+    monkeypatch.setattr(cases, "keep_photos", as_both_sends_saw_them)
+    assert record_visit(desk, 1, **sent).status_code == 303
+    second = record_visit(desk, 1, **sent)
+    assert second.status_code == 409
+    assert "Nothing was saved from this send: its photos were no longer waiting" in second.text
+    assert "Grey water from the car wash drain" in second.text, "the visit recorded once"
+    assert rows(app, "SELECT id FROM inspections") == [{"id": 1}]
+    assert rows(app, "SELECT inspection_id FROM inspection_photos") == [{"inspection_id": 1}]
+
+
 # ---------------------------------------------------------------- follow-ups
 
 

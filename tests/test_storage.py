@@ -15,7 +15,7 @@ from portal.core.cases import (
     next_reference,
     status_token,
 )
-from portal.core.db import get_db, transaction
+from portal.core.db import get_db, one, rows, transaction, value
 from portal.core.kinds import UnknownKind
 from portal.intake.storage import (
     DuplicateSubmission,
@@ -280,6 +280,23 @@ def test_a_case_is_found_by_its_token_and_by_nothing_else(db):
     assert find_by_token(db, stored.token)["reference"] == "IDR-2028-0001"
     for wrong in ("", stored.token[:-1], stored.token + "x", "x" * 65, stored.token + "=" * 33):
         assert find_by_token(db, wrong) is None, wrong
+
+
+def test_rows_are_dicts_by_column_and_a_value_is_the_first_column_of_the_first_row(db):
+    store(db)
+    store(db, key="m" * 24, case={"service_code": "illicit-discharge", "address": "Elm Street"})
+    assert rows(db, "SELECT id, address FROM cases ORDER BY id") == [
+        {"id": 1, "address": "Main Street"},
+        {"id": 2, "address": "Elm Street"},
+    ]
+    assert one(db, "SELECT reference FROM cases WHERE id = ?", [2]) == {
+        "reference": "IDR-2028-0002"
+    }
+    assert one(db, "SELECT reference FROM cases WHERE id = ?", [3]) is None
+    assert value(db, "SELECT count(*), 'second column' FROM cases") == 2
+    assert value(db, "SELECT reference FROM cases ORDER BY id DESC") == "IDR-2028-0002"
+    assert value(db, "SELECT count(*) FROM cases WHERE id = ?", [3]) == 0, "a count, not None"
+    assert value(db, "SELECT reference FROM cases WHERE id = ?", [3]) is None, "no row"
 
 
 def test_references_count_per_prefix_and_year_with_four_digits_at_least(db):

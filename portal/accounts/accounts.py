@@ -17,7 +17,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from portal.accounts import guessing, passwords, sessions
 from portal.core.clock import local_stamp
-from portal.core.db import get_db, transaction
+from portal.core.db import get_db, one, rows, transaction, value
 from portal.core.display import when
 
 USERNAME = re.compile(r"^[A-Za-z0-9._-]{1,60}$")
@@ -43,7 +43,7 @@ def add_account(
     # (and look-alikes such as a Cyrillic "а" in "аdmin").
     if not USERNAME.fullmatch(username or ""):
         raise ValueError("use letters, digits, dots, dashes or underscores for the username")
-    if db.execute("SELECT 1 FROM staff WHERE username = ?", [username]).fetchone():
+    if value(db, "SELECT 1 FROM staff WHERE username = ?", [username]):
         raise ValueError(f"an account named {username!r} already exists")
     refused = passwords.problem(password, username)
     if refused:
@@ -65,10 +65,10 @@ def set_email(db: sqlite_utils.Database, username: str, email: str | None) -> No
 
 
 def account_id(db: sqlite_utils.Database, username: str) -> int:
-    row = db.execute("SELECT id FROM staff WHERE username = ?", [username]).fetchone()
-    if row is None:
+    found = value(db, "SELECT id FROM staff WHERE username = ?", [username])
+    if found is None:
         raise ValueError(f"no account named {username!r}")
-    return row[0]
+    return found
 
 
 def set_disabled(db: sqlite_utils.Database, username: str, disabled: bool) -> None:
@@ -95,8 +95,8 @@ def set_password(db: sqlite_utils.Database, username: str, new: str) -> None:
 
 
 def password_matches(db: sqlite_utils.Database, account: int, password: str) -> bool:
-    row = db.execute("SELECT password_hash FROM staff WHERE id = ?", [account]).fetchone()
-    return bool(row) and check_password_hash(row[0], password or "")
+    stored = value(db, "SELECT password_hash FROM staff WHERE id = ?", [account])
+    return bool(stored) and check_password_hash(stored, password or "")
 
 
 # An enrolment code: long enough not to be guessed in the tries the sign-in allows, short
@@ -123,29 +123,23 @@ def issue_enrol_code(db: sqlite_utils.Database, account: int) -> str:
 
 
 def enrol_code_matches(db: sqlite_utils.Database, account: int, code: str) -> bool:
-    row = db.execute(
-        "SELECT enrol_code_hash, enrol_code_until FROM staff WHERE id = ?", [account]
-    ).fetchone()
-    if not row or not row[0] or (row[1] or 0) < time.time():
+    row = one(db, "SELECT enrol_code_hash, enrol_code_until FROM staff WHERE id = ?", [account])
+    if not row or not row["enrol_code_hash"] or (row["enrol_code_until"] or 0) < time.time():
         return False
-    return secrets.compare_digest(row[0], _code_hash(code))
+    return secrets.compare_digest(row["enrol_code_hash"], _code_hash(code))
 
 
 def has_enrol_code(db: sqlite_utils.Database, account: int) -> bool:
-    row = db.execute(
-        "SELECT enrol_code_hash, enrol_code_until FROM staff WHERE id = ?", [account]
-    ).fetchone()
-    return bool(row and row[0] and (row[1] or 0) >= time.time())
+    row = one(db, "SELECT enrol_code_hash, enrol_code_until FROM staff WHERE id = ?", [account])
+    return bool(row and row["enrol_code_hash"] and (row["enrol_code_until"] or 0) >= time.time())
 
 
 def verify(db: sqlite_utils.Database, username: str, password: str) -> dict[str, Any] | None:
     """The enabled account these credentials open, or None."""
-    account = next(
-        db.query(
-            "SELECT id, username, password_hash, disabled FROM staff WHERE username = ?",
-            [username or ""],
-        ),
-        None,
+    account = one(
+        db,
+        "SELECT id, username, password_hash, disabled FROM staff WHERE username = ?",
+        [username or ""],
     )
     if account is None:
         check_password_hash(_DUMMY_HASH, password or "")
@@ -162,17 +156,18 @@ def active_account(
     """The enabled account, or None; `enrolled`: only while it has a second factor, so
     resetting a lost phone's second factor also ends the sessions opened with it."""
     second_factor = " AND totp_secret IS NOT NULL" if enrolled else ""
-    row = db.execute(
+    return one(
+        db,
         f"SELECT id, username FROM staff WHERE id = ? AND disabled = 0{second_factor}",
         [account_id],
-    ).fetchone()
-    return {"id": row[0], "username": row[1]} if row else None
+    )
 
 
 def usernames(db: sqlite_utils.Database) -> list[str]:
     """Enabled accounts, for the assignment list."""
     return [
-        r[0] for r in db.execute("SELECT username FROM staff WHERE disabled = 0 ORDER BY username")
+        r["username"]
+        for r in rows(db, "SELECT username FROM staff WHERE disabled = 0 ORDER BY username")
     ]
 
 
@@ -323,8 +318,11 @@ def init_account_commands(app: Flask) -> None:
     @staff_cli.command("list")
     def list_command() -> None:
         """List accounts and whether each is enabled."""
-        for name, disabled, last, email in get_db().execute(
-            "SELECT username, disabled, last_login_at, email FROM staff ORDER BY username"
+        for account in rows(
+            get_db(), "SELECT username, disabled, last_login_at, email FROM staff ORDER BY username"
         ):
-            state = "disabled" if disabled else "enabled"
-            click.echo(f"{name}\t{state}\t{email or 'no e-mail'}\tlast sign-in {last or 'never'}")
+            state = "disabled" if account["disabled"] else "enabled"
+            click.echo(
+                f"{account['username']}\t{state}\t{account['email'] or 'no e-mail'}"
+                f"\tlast sign-in {account['last_login_at'] or 'never'}"
+            )

@@ -13,7 +13,7 @@ from portal.accounts.forms import LoginForm
 from portal.accounts.guessing import wait_words
 from portal.accounts.second_factor import await_code, start_session
 from portal.accounts.sessions import limits
-from portal.core.db import get_db
+from portal.core.db import get_db, value
 from portal.web.limits import SIGN_IN
 from portal.web.routes import NO_STORE, declare
 
@@ -35,8 +35,8 @@ def staff_name() -> str:
     their username: what a form fills in for "Screened by", "Who did it" (fresh review:
     "Screened by: smo")."""
     staff = current_staff()
-    row = get_db().execute("SELECT letter_name FROM staff WHERE id = ?", [staff["id"]]).fetchone()
-    return (row[0] if row and row[0] else None) or staff["username"]
+    name = value(get_db(), "SELECT letter_name FROM staff WHERE id = ?", [staff["id"]])
+    return name or staff["username"]
 
 
 def _safe_next(target: str | None) -> str:

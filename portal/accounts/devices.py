@@ -18,6 +18,7 @@ from flask import Response, after_this_request, current_app, request
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from portal.accounts import guessing
+from portal.core.db import value
 
 COOKIE = "staff_device"
 # A year: an officer's own computer or phone stays known across holidays and leave.
@@ -29,8 +30,8 @@ def _signer() -> URLSafeTimedSerializer:
 
 
 def _fingerprint(db: sqlite_utils.Database, username: str) -> str | None:
-    row = db.execute("SELECT password_hash FROM staff WHERE username = ?", [username]).fetchone()
-    return hashlib.sha256(row[0].encode()).hexdigest()[:32] if row else None
+    stored = value(db, "SELECT password_hash FROM staff WHERE username = ?", [username])
+    return hashlib.sha256(stored.encode()).hexdigest()[:32] if stored is not None else None
 
 
 def remember(db: sqlite_utils.Database, username: str) -> None:

@@ -20,7 +20,7 @@ import time
 import sqlite_utils
 from flask import current_app, render_template
 
-from portal.core.db import transaction
+from portal.core.db import one, transaction, value
 from portal.mail import courier, outbox
 
 FAILURES = 10
@@ -39,10 +39,10 @@ def _key(username: str) -> str:
 
 def waiting(db: sqlite_utils.Database, username: str) -> float:
     """Seconds this name must still wait before a try is checked (0: none)."""
-    row = db.execute(
-        "SELECT wait_until FROM sign_in_failures WHERE username = ?", [_key(username)]
-    ).fetchone()
-    return max(0.0, row[0] - time.time()) if row else 0.0
+    until = value(
+        db, "SELECT wait_until FROM sign_in_failures WHERE username = ?", [_key(username)]
+    )
+    return max(0.0, until - time.time()) if until is not None else 0.0
 
 
 def wait_for(failures: int) -> float:
@@ -60,16 +60,17 @@ def failed(db: sqlite_utils.Database, username: str, client: str | None) -> floa
         return 0.0
     told = False
     with transaction(db):
-        row = db.execute(
+        row = one(
+            db,
             "SELECT failures, last_at, wait_until, clients FROM sign_in_failures"
             " WHERE username = ?",
             [name],
-        ).fetchone()
+        )
         # A pause of WINDOW after the last failure (or the end of the wait) starts afresh.
-        if row is None or now - max(row[1], row[2]) > WINDOW:
+        if row is None or now - max(row["last_at"], row["wait_until"]) > WINDOW:
             failures, clients = 1, []
         else:
-            failures, clients = row[0] + 1, json.loads(row[3])
+            failures, clients = row["failures"] + 1, json.loads(row["clients"])
         if client:
             others = [c for c in clients if c != client]
             clients = [*others[-(CLIENTS_KEPT - 1) :], client]
@@ -97,25 +98,27 @@ def _tell_the_officer(
     db: sqlite_utils.Database, username: str, clients: list[str], wait: float
 ) -> bool:
     """Queue a mail to the account's own address, else the SMO's (inside the transaction)."""
-    row = db.execute("SELECT username, email FROM staff WHERE username = ?", [username]).fetchone()
-    if row is None:
+    account = one(db, "SELECT username, email FROM staff WHERE username = ?", [username])
+    if account is None:
         return False
-    recipient = row[1] or current_app.config["SMO_EMAIL"]
+    recipient = account["email"] or current_app.config["SMO_EMAIL"]
     if not recipient:
-        current_app.logger.warning("sign-in of %s waits after %d failures", row[0], FAILURES)
+        current_app.logger.warning(
+            "sign-in of %s waits after %d failures", account["username"], FAILURES
+        )
         return False
     from portal.core.clock import local_stamp
 
     stamp = local_stamp()
-    context = {"username": row[0], "failures": FAILURES, "window": WINDOW // 60,
+    context = {"username": account["username"], "failures": FAILURES, "window": WINDOW // 60,
                "minutes": max(1, round(wait / 60)), "clients": clients, "at": stamp,
-               "own": bool(row[1])}  # fmt: skip
+               "own": bool(account["email"])}  # fmt: skip
     return outbox.enqueue(
         db,
         case_id=None,
-        purpose=f"sign-in-wait-{row[0]}-{stamp}",
+        purpose=f"sign-in-wait-{account['username']}-{stamp}",
         recipient=recipient,
-        subject=f"Sign-in of {row[0]} paused after {FAILURES} wrong tries",
+        subject=f"Sign-in of {account['username']} paused after {FAILURES} wrong tries",
         text=render_template("mail/sign_in_wait.txt", **context),
         html=render_template("mail/sign_in_wait.html", **context),
     )

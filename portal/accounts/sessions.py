@@ -18,7 +18,7 @@ from typing import Any
 import sqlite_utils
 from flask import current_app
 
-from portal.core.db import insert, one_row
+from portal.core.db import insert, one, rows
 
 SIGNED_IN, CODE = "signed-in", "code"
 # Time to type the code after the password; then the password is asked for again.
@@ -62,7 +62,7 @@ def find(db: sqlite_utils.Database, session_id: Any, stage: str) -> dict[str, An
     """The session row this cookie value names, at this stage, or None."""
     if not isinstance(session_id, str) or not session_id or len(session_id) > 100:
         return None
-    return one_row(
+    return one(
         db,
         "SELECT * FROM staff_sessions WHERE id_hash = ? AND stage = ?",
         [_hash(session_id), stage],
@@ -128,12 +128,11 @@ def forget_old(db: sqlite_utils.Database, idle: float, lifetime: float) -> None:
 
 def listed(db: sqlite_utils.Database) -> list[dict[str, Any]]:
     """Signed-in sessions, for `staff sessions`: who, since when, last used, from where."""
-    return list(
-        db.query(
-            "SELECT s.username, x.started, x.seen, x.client FROM staff_sessions x"
-            " JOIN staff s ON s.id = x.staff_id WHERE x.stage = ? ORDER BY s.username, x.started",
-            [SIGNED_IN],
-        )
+    return rows(
+        db,
+        "SELECT s.username, x.started, x.seen, x.client FROM staff_sessions x"
+        " JOIN staff s ON s.id = x.staff_id WHERE x.stage = ? ORDER BY s.username, x.started",
+        [SIGNED_IN],
     )
 
 

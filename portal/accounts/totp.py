@@ -17,7 +17,7 @@ import pyotp
 import segno
 import sqlite_utils
 
-from portal.core.db import transaction
+from portal.core.db import one, transaction, value
 
 # A code from the step before or after is still taken: phones' clocks drift.
 DRIFT_STEPS = 1
@@ -67,8 +67,7 @@ def matching_step(
 
 
 def is_enrolled(db: sqlite_utils.Database, account_id: int) -> bool:
-    row = db.execute("SELECT totp_secret FROM staff WHERE id = ?", [account_id]).fetchone()
-    return bool(row and row[0])
+    return bool(value(db, "SELECT totp_secret FROM staff WHERE id = ?", [account_id]))
 
 
 def _hash(code: str) -> str:
@@ -104,12 +103,10 @@ def enrol(db: sqlite_utils.Database, account_id: int, secret: str, step: int) ->
 
 def check_code(db: sqlite_utils.Database, account_id: int, code: str) -> bool:
     """Whether this authenticator code opens the account now; using it spends it."""
-    row = db.execute(
-        "SELECT totp_secret, totp_last_step FROM staff WHERE id = ?", [account_id]
-    ).fetchone()
-    if not row or not row[0]:
+    row = one(db, "SELECT totp_secret, totp_last_step FROM staff WHERE id = ?", [account_id])
+    if not row or not row["totp_secret"]:
         return False
-    step = matching_step(row[0], code, row[1])
+    step = matching_step(row["totp_secret"], code, row["totp_last_step"])
     if step is None:
         return False
     # Only if no sign-in took this step (or a later one) in the meantime.
@@ -130,21 +127,22 @@ def use_recovery_code(db: sqlite_utils.Database, account_id: int, code: str, at:
     )
     if cursor.rowcount != 1:
         return None
-    return db.execute(
+    return value(
+        db,
         "SELECT count(*) FROM staff_recovery_codes WHERE staff_id = ? AND used_at IS NULL",
         [account_id],
-    ).fetchone()[0]
+    )
 
 
 def reset(db: sqlite_utils.Database, username: str) -> None:
     """Forget an account's second factor and end its sessions: it enrols again at its next
     sign-in (with a new enrolment code: portal/accounts/accounts.py)."""
     with transaction(db):
-        row = db.execute("SELECT id FROM staff WHERE username = ?", [username]).fetchone()
-        if row is None:
+        found = value(db, "SELECT id FROM staff WHERE username = ?", [username])
+        if found is None:
             raise ValueError(f"no account named {username!r}")
         db.execute(
-            "UPDATE staff SET totp_secret = NULL, totp_last_step = NULL WHERE id = ?", [row[0]]
+            "UPDATE staff SET totp_secret = NULL, totp_last_step = NULL WHERE id = ?", [found]
         )
-        db.execute("DELETE FROM staff_recovery_codes WHERE staff_id = ?", [row[0]])
-        db.execute("DELETE FROM staff_sessions WHERE staff_id = ?", [row[0]])
+        db.execute("DELETE FROM staff_recovery_codes WHERE staff_id = ?", [found])
+        db.execute("DELETE FROM staff_sessions WHERE staff_id = ?", [found])

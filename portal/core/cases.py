@@ -13,6 +13,8 @@ from typing import Any
 
 import sqlite_utils
 
+from portal.core.db import one, value
+
 
 @dataclass(frozen=True)
 class Stored:
@@ -48,11 +50,12 @@ def digest(values: dict[str, Any]) -> str:
 
 def next_reference(db: sqlite_utils.Database, prefix: str, year: int) -> str:
     """The next reference in this year's sequence, e.g. IDR-2026-0042 (inside a transaction)."""
-    (last,) = db.execute(
+    last = value(
+        db,
         "INSERT INTO reference_counters (prefix, year, last) VALUES (?, ?, 1)"
         " ON CONFLICT (prefix, year) DO UPDATE SET last = last + 1 RETURNING last",
         [prefix, year],
-    ).fetchone()
+    )
     return f"{prefix}-{year}-{last:04d}"
 
 
@@ -60,5 +63,4 @@ def find_by_token(db: sqlite_utils.Database, token: str) -> dict[str, Any] | Non
     """The case a status link opens, or None (the same answer for every wrong token)."""
     if not token or len(token) > 64:
         return None
-    rows = list(db["cases"].rows_where("token_hash = ?", [token_hash(token)], limit=1))
-    return rows[0] if rows else None
+    return one(db, "SELECT * FROM cases WHERE token_hash = ? LIMIT 1", [token_hash(token)])

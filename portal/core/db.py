@@ -91,6 +91,13 @@ def one(db: sqlite_utils.Database, sql: str, params: list[Any] | tuple = ()) -> 
     return found[0] if found else None
 
 
+def value(db: sqlite_utils.Database, sql: str, params: list[Any] | tuple = ()) -> Any:
+    """The first column of the first row a query returns (a count, one field), or None
+    when there is no row."""
+    row = db.execute(sql, list(params)).fetchone()
+    return row[0] if row else None
+
+
 # Each table's columns, by connection: the schema is settled when a connection opens, and
 # asking sqlite-utils on every insert costs three statements (a PRAGMA among them).
 _COLUMNS: weakref.WeakKeyDictionary[sqlite_utils.Database, dict[str, frozenset[str]]] = (

@@ -24,7 +24,7 @@ import sqlite_utils
 from flask import current_app, render_template
 
 from portal.core import kinds
-from portal.core.db import insert, transaction
+from portal.core.db import insert, rows, transaction, value
 from portal.core.deadlines import BusinessCalendar
 from portal.core.statuses import CLOSED
 from portal.enforcement.records import open_dates
@@ -49,12 +49,13 @@ def due_follow_ups(db: sqlite_utils.Database, assignee: str | None, today: dt.da
     closed = sorted(CLOSED)
     marks = ", ".join("?" for _ in closed)
     mine = "assignee = ? AND " if assignee else ""
-    rows = db.query(
+    due = rows(
+        db,
         "SELECT id, reference, kind, status, address, assignee, follow_up_on FROM cases"
         f" WHERE {mine}follow_up_on <= ? AND status NOT IN ({marks}) ORDER BY follow_up_on, id",
         [*([assignee] if assignee else []), today.isoformat(), *closed],
     )
-    return [{**row, "overdue": dt.date.fromisoformat(row["follow_up_on"]) < today} for row in rows]
+    return [{**row, "overdue": dt.date.fromisoformat(row["follow_up_on"]) < today} for row in due]
 
 
 def digest_time(calendar: BusinessCalendar, opens: dt.time, closes: dt.time, now: dt.datetime):
@@ -66,7 +67,7 @@ def _since(db: sqlite_utils.Database, today: dt.date) -> str | None:
     """When the previous digest was made (None: this is the first one, which starts the
     count: what came in before it was mailed to the office as it arrived)."""
     query = "SELECT max(made_at) FROM digests WHERE day < ?"
-    return db.execute(query, [today.isoformat()]).fetchone()[0]
+    return value(db, query, [today.isoformat()])
 
 
 def _cases_to_watch(
@@ -78,16 +79,16 @@ def _cases_to_watch(
         return [], []
     closed = sorted(CLOSED)
     marks = ", ".join("?" for _ in closed)
-    rows = list(db.query(
-        "SELECT c.id, c.reference, c.kind, c.status, c.address, c.assignee, c.received_at,"
+    found = rows(
+        db, "SELECT c.id, c.reference, c.kind, c.status, c.address, c.assignee, c.received_at,"
         f" c.first_action_at FROM cases c WHERE c.status NOT IN ({marks}) AND c.received_at < ?"
         " AND (c.received_at >= ? OR (c.status = 'received' AND c.first_action_at IS NULL))"
         " ORDER BY c.received_at, c.id",
         [*closed, now, since],
-    ))  # fmt: skip
+    )  # fmt: skip
     rules = current_app.extensions["content"].settings.hazard_rules
     new, waiting = [], []
-    for case in kinds.attach_details(db, rows):
+    for case in kinds.attach_details(db, found):
         case["hazards"] = kinds.hazards_of(rules, case)
         case["about"] = case["kind_of"].about(case["details"])
         if case["received_at"] >= since:
@@ -100,12 +101,13 @@ def _cases_to_watch(
 
 def _officers(db: sqlite_utils.Database) -> list[tuple[str | None, str]]:
     """(username, address) of each officer; (None, the office mailbox) while there is none."""
-    officers = db.execute(
+    officers = rows(
+        db,
         "SELECT username, email FROM staff WHERE disabled = 0 AND email IS NOT NULL"
-        " ORDER BY username"
-    ).fetchall()
+        " ORDER BY username",
+    )
     office = current_app.config["SMO_EMAIL"]
-    return [(name, email) for name, email in officers] or ([(None, office)] if office else [])
+    return [(o["username"], o["email"]) for o in officers] or ([(None, office)] if office else [])
 
 
 def _theirs(username: str | None, cases: list[Row]) -> list[Row]:
@@ -134,12 +136,12 @@ def queue_digests(db: sqlite_utils.Database, now: dt.datetime) -> int:
     purpose = f"{PURPOSE}-{today.isoformat()}"
     queued = 0
     with transaction(db):
-        if db.execute("SELECT 1 FROM digests WHERE day = ?", [today.isoformat()]).fetchone():
+        if value(db, "SELECT 1 FROM digests WHERE day = ?", [today.isoformat()]):
             return 0
         since = _since(db, today)
         new, waiting = _cases_to_watch(db, since, stamp)
         all_dates = _enforcement_dates(db, today)
-        assignees = dict(db.execute("SELECT id, assignee FROM cases").fetchall())
+        assignees = {c["id"]: c["assignee"] for c in rows(db, "SELECT id, assignee FROM cases")}
         outfalls = digest_outfalls(today)  # the screening rotation (portal/screening/)
         links: dict[int, str] = {}
 
@@ -148,7 +150,7 @@ def queue_digests(db: sqlite_utils.Database, now: dt.datetime) -> int:
 
         for username, address in _officers(db):
             sent = "SELECT 1 FROM outbox WHERE purpose = ? AND recipient = ?"
-            if db.execute(sent, [purpose, address]).fetchone():
+            if value(db, sent, [purpose, address]):
                 continue  # queued before this table existed
             context = {
                 "username": username, "today": today, "since": since,

@@ -15,7 +15,7 @@ from werkzeug.datastructures import FileStorage
 from content_model.site import N_
 from portal.core.cases import Stored, new_submission_key
 from portal.core.clock import local_now, local_stamp
-from portal.core.db import get_db, one_row
+from portal.core.db import get_db, insert, one, transaction, value
 from portal.intake.decoder import DecoderBusy, clean_photo
 from portal.intake.forms import MAX_PHOTOS, PublicForm
 from portal.intake.photos import PhotoError
@@ -78,7 +78,7 @@ def keep_photos(
     kept = []
     for photo_id in (form.kept_photos.data or "").split(","):
         if PENDING_ID.match(photo_id) and photo_id not in removed:
-            photo = one_row(
+            photo = one(
                 db,
                 "SELECT id, filename, width, height FROM pending_photos"
                 " WHERE id = ? AND submission_key = ?",
@@ -132,7 +132,8 @@ def keep_photos(
             "created_at": local_stamp(),
             "client": request.remote_addr,
         }
-        db["pending_photos"].insert(row)
+        with transaction(db):
+            insert(db, "pending_photos", row)
         kept.append({k: row[k] for k in ("id", "filename", "width", "height")})
     return kept, errors
 
@@ -140,11 +141,12 @@ def keep_photos(
 def _unsent_photos(db) -> int:
     """Photos this address uploaded in the last hour with forms it has not sent."""
     since = (local_now() - dt.timedelta(hours=1)).isoformat(timespec="seconds")
-    return db.execute(
+    return value(
+        db,
         "SELECT count(*) FROM pending_photos WHERE client = ?"
         " AND julianday(created_at) >= julianday(?)",
         [request.remote_addr, since],
-    ).fetchone()[0]
+    )
 
 
 def _display_name(filename: str) -> str:

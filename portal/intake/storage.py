@@ -11,7 +11,7 @@ from flask_babel import gettext
 
 from portal.core import kinds
 from portal.core.cases import Stored, digest, next_reference, status_token, token_hash
-from portal.core.db import insert, transaction
+from portal.core.db import insert, one, transaction, value
 
 # Photos uploaded with a form that was never sent (a CSRF token lasts 6 hours).
 PENDING_PHOTO_LIFETIME = dt.timedelta(days=1)
@@ -96,16 +96,17 @@ def store_case(
         # Photos count by their content: a resent form uploads them again under new ids.
         hashes = _content_hashes(db, photo_ids)
         fingerprint = digest({"case": case, "details": details, "photos": hashes})
-        existing = db.execute(
+        existing = one(
+            db,
             "SELECT id, reference, submission_digest FROM cases WHERE submission_key = ?",
             [submission_key],
-        ).fetchone()
+        )
         if existing:
-            if existing[2] != fingerprint:
-                raise DuplicateSubmission(existing[1])
+            if existing["submission_digest"] != fingerprint:
+                raise DuplicateSubmission(existing["reference"])
             # The same form again (a lost answer, a double tap): its photos are already kept.
             db.execute("DELETE FROM pending_photos WHERE submission_key = ?", [submission_key])
-            return Stored(existing[0], existing[1], token, created=False)
+            return Stored(existing["id"], existing["reference"], token, created=False)
         if on_new is not None:
             on_new()
         reference = next_reference(db, described.prefix, now.year)
@@ -148,9 +149,9 @@ def move_pending_photos(
     raises PhotoExpired, and the transaction then stores nothing."""
     last = 0
     if photo_ids:  # a text-only form costs no statement here (tests/test_submission_cost.py)
-        (last,) = db.execute(
-            f"SELECT coalesce(max(position), 0) FROM {table} WHERE {owner} = ?", [owner_id]
-        ).fetchone()
+        last = value(
+            db, f"SELECT coalesce(max(position), 0) FROM {table} WHERE {owner} = ?", [owner_id]
+        )
     extra = extra or {}
     fields = ", ".join(PHOTO_FIELDS)
     names = "".join(f", {name}" for name in extra)
@@ -181,6 +182,6 @@ def _content_hashes(db: sqlite_utils.Database, photo_ids: list[str]) -> list[str
     """Each pending photo's sha256 (its id, if it is gone: storing then fails anyway)."""
     hashes = []
     for photo_id in photo_ids:
-        row = db.execute("SELECT sha256 FROM pending_photos WHERE id = ?", [photo_id]).fetchone()
-        hashes.append(row[0] if row else photo_id)
+        found = value(db, "SELECT sha256 FROM pending_photos WHERE id = ?", [photo_id])
+        hashes.append(found if found is not None else photo_id)
     return hashes

@@ -11,7 +11,7 @@ from flask import current_app, render_template, url_for
 from portal.core import kinds
 from portal.core.cases import status_token
 from portal.core.clock import local_stamp
-from portal.core.db import one_row, transaction
+from portal.core.db import one, rows, transaction
 from portal.mail import outbox
 
 
@@ -75,7 +75,7 @@ def queue_case_mail(db: sqlite_utils.Database, case_id: int, token: str) -> None
     may call it for the same case.
     """
     with transaction(db):
-        case = one_row(db, "SELECT * FROM cases WHERE id = ?", [case_id])
+        case = one(db, "SELECT * FROM cases WHERE id = ?", [case_id])
         kinds.get(case["kind"]).queue_mail(db, case, token)
         db.execute(
             "UPDATE cases SET mail_queued_at = coalesce(mail_queued_at, ?) WHERE id = ?",
@@ -86,17 +86,19 @@ def queue_case_mail(db: sqlite_utils.Database, case_id: int, token: str) -> None
 def queue_forgotten_mail(db: sqlite_utils.Database, limit: int = 50) -> int:
     """Queue the mail of cases stored without it: every new case (a request stores the
     case alone and leaves its mail to the courier), and any whose worker died before."""
-    waiting = db.execute(
-        "SELECT id, submission_key FROM cases WHERE mail_queued_at IS NULL LIMIT ?", [limit]
-    ).fetchall()
-    for case_id, key in waiting:
-        queue_case_mail(db, case_id, status_token(current_app.secret_key, key))
+    waiting = rows(
+        db, "SELECT id, submission_key FROM cases WHERE mail_queued_at IS NULL LIMIT ?", [limit]
+    )
+    for case in waiting:
+        queue_case_mail(
+            db, case["id"], status_token(current_app.secret_key, case["submission_key"])
+        )
     return len(waiting)
 
 
 def photo_ids(db: sqlite_utils.Database, case_id: int) -> list[int]:
-    rows = db.execute("SELECT id FROM photos WHERE case_id = ? ORDER BY position", [case_id])
-    return [photo_id for (photo_id,) in rows]
+    found = rows(db, "SELECT id FROM photos WHERE case_id = ? ORDER BY position", [case_id])
+    return [photo["id"] for photo in found]
 
 
 def queue_smo_copy(db: sqlite_utils.Database, template: str, **message: Any) -> None:

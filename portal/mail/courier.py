@@ -22,7 +22,7 @@ import sqlite_utils
 from flask import Flask, current_app
 
 from portal.core.clock import local_now
-from portal.core.db import connect, get_db
+from portal.core.db import connect, get_db, rows
 from portal.mail.compose import public_url_for, queue_forgotten_mail
 from portal.mail.outbox import SendResult, Watch, mail, send_pending
 
@@ -205,7 +205,7 @@ def init_outbox(app: Flask) -> None:
     @outbox_cli.command("status")
     def status_command() -> None:
         """Count messages by status."""
-        for status, count in get_db().execute(
-            "SELECT status, count(*) FROM outbox GROUP BY status ORDER BY status"
+        for row in rows(
+            get_db(), "SELECT status, count(*) AS n FROM outbox GROUP BY status ORDER BY status"
         ):
-            print(f"{status}: {count}")
+            print(f"{row['status']}: {row['n']}")

@@ -24,7 +24,7 @@ from flask import current_app
 from flask_mail import Attachment, Connection, Mail, Message
 
 from portal.core.clock import local_now, local_stamp
-from portal.core.db import get_db, one_row
+from portal.core.db import get_db, one, value
 
 mail = Mail()
 
@@ -95,7 +95,7 @@ def enqueue(
 
 def _claim(db: sqlite_utils.Database) -> dict[str, Any] | None:
     """Take the oldest queued message for this sender alone."""
-    return one_row(
+    return one(
         db,
         "UPDATE outbox SET status = 'sending', claimed_at = ?, attempts = attempts + 1"
         " WHERE id = (SELECT id FROM outbox WHERE status = 'queued' ORDER BY id LIMIT 1)"
@@ -113,7 +113,7 @@ def _message(db: sqlite_utils.Database, row: dict[str, Any]) -> Message:
         sender=current_app.config["MAIL_DEFAULT_SENDER"],
     )
     for number, photo_id in enumerate(json.loads(row["attachments"]), start=1):
-        photo = db["photos"].get(photo_id)
+        photo = one(db, "SELECT content_type, data FROM photos WHERE id = ?", [photo_id])
         message.attachments.append(
             Attachment(
                 filename=f"photo-{number}.jpg",
@@ -187,9 +187,7 @@ def send_pending(
         _send_batch(db, postman, result, limit, watch or Watch())
     finally:
         postman.close()
-    (result.deferred,) = db.execute(
-        "SELECT count(*) FROM outbox WHERE status = 'queued'"
-    ).fetchone()
+    result.deferred = value(db, "SELECT count(*) FROM outbox WHERE status = 'queued'")
     return result
 
 

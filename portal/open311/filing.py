@@ -18,7 +18,7 @@ from werkzeug.datastructures import MultiDict
 from content_model.open311 import Service
 from portal.core.cases import Stored
 from portal.core.clock import local_now, local_stamp
-from portal.core.db import get_db, insert, transaction
+from portal.core.db import get_db, insert, transaction, value
 from portal.intake.fields import DATETIME_FORMAT
 from portal.intake.pending import store_submission
 from portal.intake.storage import DuplicateSubmission
@@ -106,8 +106,8 @@ def _retry_key(key: ApiKey, params: MultiDict) -> str:
     """The submission key of this body from this API key: the one a filing of it within
     RETRY_WINDOW used (storing then files nothing new, as a double tap on the web form),
     else a fresh one. Two retries at once race to the same key and still file once."""
-    items = sorted((name, value) for name, values in params.lists() if name != "api_key"
-                   for value in values)  # fmt: skip
+    items = sorted((name, given) for name, values in params.lists() if name != "api_key"
+                   for given in values)  # fmt: skip
     body = json.dumps([key.id, items], ensure_ascii=False).encode()
     secret = current_app.secret_key
     secret = secret.encode() if isinstance(secret, str) else secret
@@ -116,12 +116,10 @@ def _retry_key(key: ApiKey, params: MultiDict) -> str:
     since = local_now() - RETRY_WINDOW
     for n in itertools.count(1):
         candidate = f"{base}-{n}"
-        row = (
-            get_db()
-            .execute("SELECT received_at FROM cases WHERE submission_key = ?", [candidate])
-            .fetchone()
+        received = value(
+            get_db(), "SELECT received_at FROM cases WHERE submission_key = ?", [candidate]
         )
-        if row is None or dt.datetime.fromisoformat(row[0]) >= since:
+        if received is None or dt.datetime.fromisoformat(received) >= since:
             return candidate
     raise AssertionError("unreachable")
 

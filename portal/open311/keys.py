@@ -14,7 +14,7 @@ from flask import Flask
 from flask.cli import AppGroup
 
 from portal.core.clock import local_stamp
-from portal.core.db import get_db
+from portal.core.db import get_db, one, rows, value
 
 NAME = re.compile(r"^[A-Za-z0-9._-]{1,60}$")
 
@@ -34,7 +34,7 @@ def add_key(db: sqlite_utils.Database, name: str) -> str:
     """A new key for `name`; the key itself is returned once and never stored."""
     if not NAME.fullmatch(name or ""):
         raise ValueError("use letters, digits, dots, dashes or underscores for the name")
-    if db.execute("SELECT 1 FROM open311_keys WHERE name = ?", [name]).fetchone():
+    if value(db, "SELECT 1 FROM open311_keys WHERE name = ?", [name]):
         raise ValueError(f"a key named {name!r} exists already (names stay, even revoked)")
     key = secrets.token_urlsafe(24)
     db.execute(
@@ -55,22 +55,24 @@ def revoke_key(db: sqlite_utils.Database, name: str) -> None:
 
 def known_key(db: sqlite_utils.Database, key: str) -> ApiKey | None:
     """The key's holder if the key is in use, without counting the request."""
-    row = db.execute(
+    row = one(
+        db,
         "SELECT id, name FROM open311_keys WHERE key_hash = ? AND revoked_at IS NULL",
         [key_hash(key or "")],
-    ).fetchone()
-    return ApiKey(row[0], row[1]) if row else None
+    )
+    return ApiKey(row["id"], row["name"]) if row else None
 
 
 def use_key(db: sqlite_utils.Database, key: str) -> ApiKey | None:
     """The key's holder, counting this request; None for an unknown or revoked key (read
     on every request, so a revoked key stops at once, in every worker)."""
-    row = db.execute(
+    row = one(
+        db,
         "UPDATE open311_keys SET requests = requests + 1, last_used_at = ?"
         " WHERE key_hash = ? AND revoked_at IS NULL RETURNING id, name",
         [local_stamp(), key_hash(key or "")],
-    ).fetchone()
-    return ApiKey(row[0], row[1]) if row else None
+    )
+    return ApiKey(row["id"], row["name"]) if row else None
 
 
 def init_key_commands(app: Flask) -> None:
@@ -92,15 +94,15 @@ def init_key_commands(app: Flask) -> None:
     @keys_cli.command("list")
     def list_command() -> None:
         """List keys: in use or revoked, requests made, reports filed, last use."""
-        rows = get_db().execute(
+        for k in rows(
+            get_db(),
             "SELECT name, created_at, revoked_at, requests, filed, last_used_at"
-            " FROM open311_keys ORDER BY name"
-        )
-        for name, created, revoked, requests, filed, last in rows:
-            state = f"revoked {revoked}" if revoked else "in use"
+            " FROM open311_keys ORDER BY name",
+        ):
+            state = f"revoked {k['revoked_at']}" if k["revoked_at"] else "in use"
             click.echo(
-                f"{name}\t{state}\tissued {created}\t{requests} requests\t{filed} filed"
-                f"\tlast used {last or 'never'}"
+                f"{k['name']}\t{state}\tissued {k['created_at']}\t{k['requests']} requests"
+                f"\t{k['filed']} filed\tlast used {k['last_used_at'] or 'never'}"
             )
 
     @keys_cli.command("revoke")

@@ -9,7 +9,7 @@ from werkzeug.datastructures import MultiDict
 
 from content_model.open311 import Open311
 from portal.core.clock import local_now
-from portal.core.db import get_db
+from portal.core.db import get_db, one, rows
 from portal.core.statuses import STATUSES
 
 WINDOW = dt.timedelta(days=90)
@@ -79,7 +79,7 @@ def find(api: Open311, reference: str) -> dict[str, Any] | None:
     """One case of a service by its reference, as the API shows it."""
     where, params = _where([s.form for s in api.services], statuses_wanted(set()))
     query = f"SELECT {COLUMNS} FROM cases WHERE reference = ? AND {where}"
-    row = next(get_db().query(query, [reference, *params]), None)
+    row = one(get_db(), query, [reference, *params])
     return public_request(row, api) if row else None
 
 
@@ -128,10 +128,11 @@ def search(api: Open311, params: MultiDict) -> list[dict[str, Any]]:
     if end - start > WINDOW:
         raise BadQuery("start_date, end_date: may not span more than 90 days")
     where, values = _where(forms or [s.form for s in api.services], statuses_wanted(wanted))
-    rows = get_db().query(
+    found = rows(
+        get_db(),
         f"SELECT {COLUMNS} FROM cases WHERE {where}"
         " AND julianday(received_at) BETWEEN julianday(?) AND julianday(?)"
         f" ORDER BY julianday(received_at) DESC, id DESC LIMIT {MOST}",
         [*values, start.isoformat(), end.isoformat()],
     )
-    return [public_request(row, api) for row in rows]
+    return [public_request(row, api) for row in found]

@@ -9,7 +9,7 @@ import sqlite_utils
 from flask import current_app
 from flask_babel import gettext as _
 
-from portal.core.db import one_row
+from portal.core.db import one
 from portal.mail.compose import map_link, photo_ids, queue, queue_smo_copy, status_link
 from portal.report.hazards import report_hazards
 from portal.web.language import in_case_language
@@ -19,7 +19,7 @@ def queue_report_mail(db: sqlite_utils.Database, case: dict[str, Any], token: st
     """The SMO's copy with every detail and the photos; the reporter's acknowledgement."""
     case_id = case["id"]
     photos = photo_ids(db, case_id)
-    report = one_row(db, "SELECT * FROM reports WHERE case_id = ?", [case_id])
+    report = one(db, "SELECT * FROM reports WHERE case_id = ?", [case_id])
     rules = current_app.extensions["content"].settings.hazard_rules
     hazards = report_hazards(rules, report)
     flag = f" (HAZARD: {', '.join(hazards).lower()})" if hazards else ""

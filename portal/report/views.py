@@ -24,7 +24,7 @@ from content_model.language import current_content
 from content_model.loader import Content
 from portal.core.cases import Stored, find_by_token, new_submission_key
 from portal.core.clock import local_now
-from portal.core.db import get_db
+from portal.core.db import get_db, one
 from portal.core.statuses import STATUSES
 from portal.intake.submit import Submission, already_sent, token_for
 from portal.report.forms import ReportForm
@@ -95,7 +95,7 @@ def _answer(token: str, code: int, **extra: Any) -> tuple[Response, int]:
     """A stored report as the form's script needs it: where its pages are, and what to
     list under "My reports"."""
     case = find_by_token(get_db(), token)
-    report = get_db()["reports"].get(case["id"])
+    report = _report_of(get_db(), case["id"])
     status = STATUSES.get(case["status"])
     body = {
         "reference": case["reference"],
@@ -168,7 +168,7 @@ def sent(token: str):
     if case["kind"] != "report":
         abort(404)
     follow_case(case)
-    report = get_db()["reports"].get(case["id"])
+    report = _report_of(get_db(), case["id"])
     return render_template(
         "portal/report_sent.html",
         case=case,
@@ -183,9 +183,13 @@ def sent(token: str):
 def status_page(db: sqlite_utils.Database, case: dict[str, Any], token: str):
     """A report's public status page: what was reported, roughly where, and its status."""
     follow_case(case)
-    report = db["reports"].get(case["id"])
+    report = _report_of(db, case["id"])
     # A duplicate follows the case it was joined to: its status is the one that moves.
-    original = db["cases"].get(case["duplicate_of"]) if case["duplicate_of"] else None
+    original = (
+        one(db, "SELECT * FROM cases WHERE id = ?", [case["duplicate_of"]])
+        if case["duplicate_of"]
+        else None
+    )
     return render_template(
         "portal/status.html",
         case=case,
@@ -198,3 +202,7 @@ def status_page(db: sqlite_utils.Database, case: dict[str, Any], token: str):
 
 
 SENDING = Submission("report", form=_form, redisplay=redisplay, sent=_thanks, already=_already_sent)
+
+
+def _report_of(db: sqlite_utils.Database, case_id: int) -> dict[str, Any] | None:
+    return one(db, "SELECT * FROM reports WHERE case_id = ?", [case_id])

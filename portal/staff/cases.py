@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+import sqlite_utils
 from flask import (
     Response,
     abort,
@@ -25,12 +26,12 @@ from portal.accounts.auth import current_staff
 from portal.core import kinds
 from portal.core.cases import new_submission_key
 from portal.core.clock import local_now, local_stamp, local_today
-from portal.core.db import get_db, insert, transaction
+from portal.core.db import get_db, insert, one, rows, transaction, value
 from portal.core.display import day
 from portal.core.statuses import STATUSES
 from portal.intake.fields import options
 from portal.intake.pending import SUBMISSION_KEY, keep_photos
-from portal.intake.storage import move_pending_photos
+from portal.intake.storage import PhotoExpired, move_pending_photos
 from portal.mail.compose import map_link
 from portal.staff import workflow
 from portal.staff.blueprint import bp
@@ -61,8 +62,17 @@ class CaseForm(FlaskForm):
 
 def get_case(case_id: int) -> dict[str, Any]:
     """The case, or the 404 page."""
-    rows = list(get_db()["cases"].rows_where("id = ?", [case_id]))
-    return rows[0] if rows else abort(404)
+    return one(get_db(), "SELECT * FROM cases WHERE id = ?", [case_id]) or abort(404)
+
+
+def _case_row(db: sqlite_utils.Database, case_id: int | None) -> dict[str, Any] | None:
+    """A case by its id (the original a duplicate names), or None."""
+    return one(db, "SELECT * FROM cases WHERE id = ?", [case_id]) if case_id else None
+
+
+def _photos_of(db: sqlite_utils.Database, case_id: int) -> list[dict[str, Any]]:
+    return rows(db, "SELECT id, position, width, height FROM photos WHERE case_id = ?"
+                " ORDER BY position", [case_id])  # fmt: skip
 
 
 def case_form(case: dict[str, Any], formdata: Any = None) -> CaseForm:
@@ -71,7 +81,7 @@ def case_form(case: dict[str, Any], formdata: Any = None) -> CaseForm:
     content = current_app.extensions["content"]
     agencies = content.settings.referral_agencies
     referred = case["referred_to"] or ""
-    original = db["cases"].get(case["duplicate_of"]) if case["duplicate_of"] else None
+    original = _case_row(db, case["duplicate_of"])
     data = {
         **case,
         "referred_agency": referred if referred in agencies else "",
@@ -149,13 +159,12 @@ def _case_page(
     db = get_db()
     case_id = case["id"]
     kind = kinds.get(case["kind"])
-    details = db[kind.table].get(case_id)
-    photos = list(db["photos"].rows_where("case_id = ?", [case_id], order_by="position",
-                                          select="id, position, width, height"))  # fmt: skip
-    events = list(db["events"].rows_where("case_id = ?", [case_id], order_by="id desc"))
-    notes = list(db["notes"].rows_where("case_id = ?", [case_id], order_by="id desc"))
-    original = db["cases"].get(case["duplicate_of"]) if case["duplicate_of"] else None
-    duplicates = list(db["cases"].rows_where("duplicate_of = ?", [case_id], select="id, reference"))
+    details = one(db, f"SELECT * FROM {kind.table} WHERE case_id = ?", [case_id])
+    photos = _photos_of(db, case_id)
+    events = rows(db, "SELECT * FROM events WHERE case_id = ? ORDER BY id DESC", [case_id])
+    notes = rows(db, "SELECT * FROM notes WHERE case_id = ? ORDER BY id DESC", [case_id])
+    original = _case_row(db, case["duplicate_of"])
+    duplicates = rows(db, "SELECT id, reference FROM cases WHERE duplicate_of = ?", [case_id])
     page = render_template(
         "staff/case.html",
         **{"hazards": [], **kind.staff_context(db, case, details)},
@@ -215,8 +224,8 @@ def confirm_duplicate(case_id: int):
     db = get_db()
     case = get_case(case_id)
     reference = request.args.get("of", "").strip().upper()[:20]
-    row = db.execute("SELECT id FROM cases WHERE reference = ?", [reference]).fetchone()
-    if not kinds.get(case["kind"]).duplicates or row is None:
+    other_id = value(db, "SELECT id FROM cases WHERE reference = ?", [reference])
+    if not kinds.get(case["kind"]).duplicates or other_id is None:
         abort(404)
     problem = None
     try:
@@ -224,9 +233,9 @@ def confirm_duplicate(case_id: int):
     except WorkflowError as error:
         problem = str(error)
     pair = []
-    for one in (case, get_case(row[0])):
-        details = db[kinds.get(one["kind"]).table].get(one["id"])
-        pair.append((one, details))
+    for each in (case, get_case(other_id)):
+        table = kinds.get(each["kind"]).table
+        pair.append((each, one(db, f"SELECT * FROM {table} WHERE case_id = ?", [each["id"]])))
     distance = None
     if case["latitude"] is not None and pair[1][0]["latitude"] is not None:
         other = pair[1][0]
@@ -263,10 +272,10 @@ def photo(photo_id: int):
 
 def photo_response(table: str, photo_id: int, name: str) -> Response:
     """One stored photo (staff only: served under /staff/), or the 404 page."""
-    row = get_db().execute(
-        f"SELECT data, content_type FROM {table} WHERE id = ?", [photo_id]
-    ).fetchone() or abort(404)
-    response = current_app.response_class(row[0], mimetype=row[1])
+    row = one(get_db(), f"SELECT data, content_type FROM {table} WHERE id = ?", [photo_id])
+    if row is None:
+        abort(404)
+    response = current_app.response_class(row["data"], mimetype=row["content_type"])
     response.headers["Content-Disposition"] = f"inline; filename={name}-{photo_id}.jpg"
     return response
 
@@ -277,10 +286,9 @@ def case_print(case_id: int):
     db = get_db()
     case = get_case(case_id)
     kind = kinds.get(case["kind"])
-    details = db[kind.table].get(case_id)
-    photos = list(db["photos"].rows_where("case_id = ?", [case_id], order_by="position",
-                                          select="id, position, width, height"))  # fmt: skip
-    events = list(db["events"].rows_where("case_id = ?", [case_id], order_by="id"))
+    details = one(db, f"SELECT * FROM {kind.table} WHERE case_id = ?", [case_id])
+    photos = _photos_of(db, case_id)
+    events = rows(db, "SELECT * FROM events WHERE case_id = ? ORDER BY id", [case_id])
     return render_template(
         "staff/case_print.html",
         **{"hazards": [], **kind.staff_context(db, case, details)},
@@ -288,14 +296,21 @@ def case_print(case_id: int):
         kind=kind,
         details=details,
         printed=local_now(),
-        original=db["cases"].get(case["duplicate_of"]) if case["duplicate_of"] else None,
-        duplicates=list(db["cases"].rows_where("duplicate_of = ?", [case_id], select="reference")),
+        original=_case_row(db, case["duplicate_of"]),
+        duplicates=rows(db, "SELECT reference FROM cases WHERE duplicate_of = ?", [case_id]),
         photos=photos,
         inspections=inspections_of(db, case_id),
-        notes=list(db["notes"].rows_where("case_id = ?", [case_id], order_by="id")),
+        notes=rows(db, "SELECT * FROM notes WHERE case_id = ? ORDER BY id", [case_id]),
         events=[(event, describe(event)) for event in events],
         map_link=map_link(case),
     )
+
+
+VISIT_PHOTOS_GONE = (
+    "Nothing was saved from this send: its photos were no longer waiting, most likely"
+    " because the form was sent twice and the first send recorded the visit with them."
+    " Check the site visits below before recording it again."
+)
 
 
 @bp.route("/cases/<int:case_id>/inspections", methods=["POST"])
@@ -314,6 +329,25 @@ def add_inspection(case_id: int):
         )
     actor = current_staff()["username"]
     db = get_db()
+    try:
+        visit = _store_visit(db, case_id, form, [photo["id"] for photo in photos], actor)
+    except PhotoExpired:
+        # Sent twice (a double click, a resend after a lost answer): the first send took
+        # the kept photos, so this one stores nothing and says so instead of failing.
+        form.photos.errors = [*form.photos.errors, VISIT_PHOTOS_GONE]
+        form.kept_photos.data = ""
+        return _case_page(case, case_form(case), inspection_form=form, status=409)
+    flash("Site visit recorded.", "success")
+    # `recorded`: the page tells the browser to forget the draft it kept of this form.
+    target = url_for("staff.case", case_id=case_id, recorded=visit, _anchor="inspections")
+    return redirect(target, code=303)
+
+
+def _store_visit(
+    db: sqlite_utils.Database, case_id: int, form: InspectionForm, photo_ids: list[str], actor: str
+) -> int:
+    """The visit, its photos and its log entry in one transaction; PhotoExpired (nothing
+    stored) if a kept photo is no longer waiting."""
     with transaction(db):
         visit = insert(db, "inspections", {
             "case_id": case_id, "visited_at": form.visited_at.data.isoformat(timespec="minutes"),
@@ -322,12 +356,8 @@ def add_inspection(case_id: int):
             "lab_reference": (form.lab_reference.data or "").strip() or None,
             "recorded_at": local_stamp(), "recorded_by": actor,
         })  # fmt: skip
-        ids = [photo["id"] for photo in photos]
         move_pending_photos(
-            db, "inspection_photos", "inspection_id", visit, ids, form.visit_key.data
+            db, "inspection_photos", "inspection_id", visit, photo_ids, form.visit_key.data
         )
-        log(db, case_id, actor, "inspection", inspection=visit, photos=len(photos))
-    flash("Site visit recorded.", "success")
-    # `recorded`: the page tells the browser to forget the draft it kept of this form.
-    target = url_for("staff.case", case_id=case_id, recorded=visit, _anchor="inspections")
-    return redirect(target, code=303)
+        log(db, case_id, actor, "inspection", inspection=visit, photos=len(photo_ids))
+    return visit

@@ -21,7 +21,7 @@ import sqlite_utils
 
 from content_model.site import HazardRule
 from portal.core import kinds
-from portal.core.db import transaction
+from portal.core.db import rows, transaction, value
 from portal.core.deadlines import BusinessCalendar
 from portal.core.statuses import CLOSED
 
@@ -38,20 +38,20 @@ def refresh_hazards(db: sqlite_utils.Database, rules: tuple[HazardRule, ...]) ->
     nothing is new: two lookups in indexes."""
     mark = fingerprint(rules)
     # Cases are numbered as they come: a new one is above the last worked out.
-    stale = db.execute(
+    stale = value(
+        db,
         "SELECT (SELECT max(id) FROM cases)"
         " > coalesce((SELECT max(case_id) FROM report_hazards), 0)"
         " OR EXISTS (SELECT 1 FROM report_hazards WHERE rules < ? OR rules > ?)",
         [mark, mark],
-    ).fetchone()[0]
+    )
     if not stale:
         return 0
     with transaction(db):
-        found = kinds.attach_details(db, [
-            {"id": case_id, "kind": kind} for case_id, kind in db.execute(
-                "SELECT c.id, c.kind FROM cases c LEFT JOIN report_hazards h"
-                " ON h.case_id = c.id WHERE h.rules IS NOT ?", [mark])
-        ])  # fmt: skip
+        found = kinds.attach_details(db, rows(
+            db, "SELECT c.id, c.kind FROM cases c LEFT JOIN report_hazards h"
+            " ON h.case_id = c.id WHERE h.rules IS NOT ?", [mark]
+        ))  # fmt: skip
         db.conn.executemany(
             "INSERT OR REPLACE INTO report_hazards (case_id, hazards, rules) VALUES (?, ?, ?)",
             [(r["id"], json.dumps(kinds.hazards_of(rules, r)), mark) for r in found],

@@ -23,7 +23,7 @@ from flask import current_app, render_template, request
 from portal.core import kinds
 from portal.core.clock import local_today
 from portal.core.columns import time_of, yes_no
-from portal.core.db import get_db
+from portal.core.db import get_db, rows
 from portal.core.statuses import STATUSES
 from portal.report.choices import CHOICE_LABELS
 from portal.staff.blueprint import bp
@@ -151,16 +151,15 @@ def _cases(start: dt.date, end: dt.date) -> list[Row]:
     hazards the queue would flag."""
     where, params = Filters(start=start, end=end).query()  # the queue's own date window
     db = get_db()
-    cases = kinds.attach_details(db, list(
-        db.query(
-            "SELECT c.*, (SELECT group_concat(at || ' ' || author || ': ' || body,"
-            " char(10)) FROM notes WHERE case_id = c.id) AS internal_notes,"
-            " (SELECT count(*) FROM inspections WHERE case_id = c.id) AS visits,"
-            " o.reference AS original_reference FROM cases c"
-            f" LEFT JOIN cases o ON o.id = c.duplicate_of WHERE {where}"
-            " ORDER BY c.received_at, c.id",
-            params,
-        )
+    cases = kinds.attach_details(db, rows(
+        db,
+        "SELECT c.*, (SELECT group_concat(at || ' ' || author || ': ' || body,"
+        " char(10)) FROM notes WHERE case_id = c.id) AS internal_notes,"
+        " (SELECT count(*) FROM inspections WHERE case_id = c.id) AS visits,"
+        " o.reference AS original_reference FROM cases c"
+        f" LEFT JOIN cases o ON o.id = c.duplicate_of WHERE {where}"
+        " ORDER BY c.received_at, c.id",
+        params,
     ))  # fmt: skip
     rules = current_app.extensions["content"].settings.hazard_rules
     ids = [case["id"] for case in cases]
@@ -178,24 +177,23 @@ def _cases(start: dt.date, end: dt.date) -> list[Row]:
 
 def _visits(start: dt.date, end: dt.date) -> list[Row]:
     """The site visits made in the period (by the day of the visit), oldest first."""
-    return list(
-        get_db().query(
-            "SELECT v.*, c.reference, c.kind, c.address, (SELECT count(*) FROM"
-            " inspection_photos WHERE inspection_id = v.id) AS photos FROM inspections v"
-            " JOIN cases c ON c.id = v.case_id WHERE v.visited_at >= ? AND v.visited_at < ?"
-            " ORDER BY v.visited_at, v.id",
-            window_of(start, end),
-        )
+    return rows(
+        get_db(),
+        "SELECT v.*, c.reference, c.kind, c.address, (SELECT count(*) FROM"
+        " inspection_photos WHERE inspection_id = v.id) AS photos FROM inspections v"
+        " JOIN cases c ON c.id = v.case_id WHERE v.visited_at >= ? AND v.visited_at < ?"
+        " ORDER BY v.visited_at, v.id",
+        window_of(start, end),
     )
 
 
-def spreadsheet(columns: list[tuple[str, Callable[[Row], Any]]], rows: Iterable[Row]) -> str:
+def spreadsheet(columns: list[tuple[str, Callable[[Row], Any]]], lines: Iterable[Row]) -> str:
     """A CSV file as Excel opens it: byte-order mark, headings, then one line per row."""
     out = io.StringIO()
     out.write(BYTE_ORDER_MARK)
     writer = csv.writer(out)
     writer.writerow([heading for heading, _ in columns])
-    for row in rows:
+    for row in lines:
         writer.writerow([safe_cell(value(row)) for _, value in columns])
     return out.getvalue()
 

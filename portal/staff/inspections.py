@@ -26,7 +26,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, Optional
 from portal.accounts.auth import current_staff
 from portal.core.cases import new_submission_key
 from portal.core.clock import local_now
-from portal.core.db import get_db
+from portal.core.db import get_db, one, rows
 from portal.intake.fields import options
 from portal.staff.blueprint import bp
 
@@ -63,13 +63,16 @@ class InspectionForm(FlaskForm):
 
 def inspections_of(db: sqlite_utils.Database, case_id: int) -> list[dict[str, Any]]:
     """A case's site visits, latest first, each with its photos' ids and sizes."""
-    visits = list(
-        db["inspections"].rows_where("case_id = ?", [case_id], order_by="visited_at desc")
+    visits = rows(
+        db, "SELECT * FROM inspections WHERE case_id = ? ORDER BY visited_at DESC", [case_id]
     )
     for visit in visits:
-        visit["photos"] = list(db["inspection_photos"].rows_where(
-            "inspection_id = ?", [visit["id"]], order_by="position",
-            select="id, position, width, height"))  # fmt: skip
+        visit["photos"] = rows(
+            db,
+            "SELECT id, position, width, height FROM inspection_photos"
+            " WHERE inspection_id = ? ORDER BY position",
+            [visit["id"]],
+        )
     return visits
 
 
@@ -83,9 +86,9 @@ def new_inspection_form() -> InspectionForm:
 
 @bp.route("/inspection-photos/<int:photo_id>")
 def inspection_photo(photo_id: int):
-    row = get_db().execute(
-        "SELECT data, content_type FROM inspection_photos WHERE id = ?", [photo_id]
-    ).fetchone() or abort(404)
-    response = current_app.response_class(row[0], mimetype=row[1])
+    row = one(get_db(), "SELECT data, content_type FROM inspection_photos WHERE id = ?", [photo_id])
+    if row is None:
+        abort(404)
+    response = current_app.response_class(row["data"], mimetype=row["content_type"])
     response.headers["Content-Disposition"] = f"inline; filename=inspection-{photo_id}.jpg"
     return response

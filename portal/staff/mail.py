@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from flask import flash, redirect, render_template, url_for
 
-from portal.core.db import get_db
+from portal.core.db import get_db, rows, value
 from portal.mail import courier
 from portal.staff.blueprint import bp
 
 
 @bp.route("/outbox/")
 def outbox_page():
-    messages = get_db().query(
+    messages = rows(
+        get_db(),
         "SELECT o.id, o.purpose, o.recipient, o.subject, o.status, o.attempts, o.last_error,"
         " o.created_at, c.id AS case_id, c.reference FROM outbox o"
         " LEFT JOIN cases c ON c.id = o.case_id"
-        " WHERE o.status IN ('failed', 'queued', 'sending') ORDER BY o.id DESC LIMIT 500"
+        " WHERE o.status IN ('failed', 'queued', 'sending') ORDER BY o.id DESC LIMIT 500",
     )
     return render_template("staff/outbox.html", messages=messages)
 
@@ -40,4 +41,4 @@ def retry_mail(message_id: int):
 
 def failed_count() -> int:
     """How many messages failed for good (shown in the workspace's navigation)."""
-    return get_db().execute("SELECT count(*) FROM outbox WHERE status = 'failed'").fetchone()[0]
+    return value(get_db(), "SELECT count(*) FROM outbox WHERE status = 'failed'")

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import current_app, render_template, request, url_for
 
-from portal.core.db import get_db
+from portal.core.db import get_db, rows
 from portal.core.statuses import STATUSES
 from portal.staff.blueprint import bp
 from portal.staff.cases import get_case
@@ -39,15 +39,13 @@ def _point(case: dict[str, Any]) -> MapPoint:
 def _open_cases(filters: Filters) -> tuple[list[dict[str, Any]], int]:
     """Open cases in the period: those with coordinates, and how many lack them."""
     where, params = replace(filters, status="open", q="", kind="", assignee="").query()
-    rows = list(
-        get_db().query(
-            "SELECT c.id, c.reference, c.status, c.latitude, c.longitude"
-            f"{cases_from()} WHERE {where}",
-            params,
-        )
+    found = rows(
+        get_db(),
+        f"SELECT c.id, c.reference, c.status, c.latitude, c.longitude{cases_from()} WHERE {where}",
+        params,
     )
-    located = [r for r in rows if r["latitude"] is not None]
-    return located, len(rows) - len(located)
+    located = [r for r in found if r["latitude"] is not None]
+    return located, len(found) - len(located)
 
 
 def _frame(rendered: RenderedMap):

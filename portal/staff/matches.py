@@ -8,6 +8,7 @@ import re
 import sqlite_utils
 
 from portal.core import kinds
+from portal.core.db import rows
 from portal.core.search_index import SEPARATORS, compact, text_columns
 
 # Characters shown either side of what matched.
@@ -52,15 +53,14 @@ def matches(
     searched = text_columns()
     columns = ", ".join(f"{sql} AS f{i}" for i, (_, sql) in enumerate(searched))
     marks = ", ".join("?" for _ in case_ids)
-    cursor = db.execute(
-        f"SELECT c.id, {columns} FROM cases c{kinds.joins()} WHERE c.id IN ({marks})", case_ids
-    )
     found: dict[int, list[tuple[str, str]]] = {}
-    for case_id, *texts in cursor.fetchall():
+    for row in rows(
+        db, f"SELECT c.id, {columns} FROM cases c{kinds.joins()} WHERE c.id IN ({marks})", case_ids
+    ):
         hits = []
-        for (label, _), text in zip(searched, texts, strict=True):
-            excerpt = found_in(query, text)
+        for i, (label, _) in enumerate(searched):
+            excerpt = found_in(query, row[f"f{i}"])
             if excerpt:
                 hits.append((label, excerpt))
-        found[case_id] = hits
+        found[row["id"]] = hits
     return found

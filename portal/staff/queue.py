@@ -17,7 +17,7 @@ from portal.accounts.accounts import usernames
 from portal.accounts.auth import current_staff
 from portal.core import kinds, search_index
 from portal.core.clock import local_now
-from portal.core.db import get_db
+from portal.core.db import get_db, rows, value
 from portal.core.statuses import CLOSED, STATUSES
 
 # Imported as a module: the notification package registers these pages on the workspace's
@@ -134,13 +134,13 @@ def find_cases(
         only, only_params = danger.only(filters.flag, moments)
         where, params = f"{where} AND {only}", [*params, *only_params]
     tables = f"{cases_from()} LEFT JOIN report_hazards h ON h.case_id = c.id"
-    (total,) = db.execute(f"SELECT count(*){tables} WHERE {where}", params).fetchone()
+    total = value(db, f"SELECT count(*){tables} WHERE {where}", params)
     newest = "c.received_at DESC, c.id DESC"
 
     def page_of(condition: tuple[str, list], order: tuple[str, list], size: int, skip: int):
         """Ids of the cases matching the filters and `condition`, in `order`."""
-        return [row[0] for row in db.execute(
-            f"SELECT c.id{tables} WHERE {where} AND {condition[0]} ORDER BY {order[0]}"
+        return [row["id"] for row in rows(
+            db, f"SELECT c.id{tables} WHERE {where} AND {condition[0]} ORDER BY {order[0]}"
             " LIMIT ? OFFSET ?", [*params, *condition[1], *order[1], size, skip],
         )]  # fmt: skip
 
@@ -152,9 +152,9 @@ def find_cases(
         rank, rank_params = danger.rank(moments)
         ids, count = [], 0
         if skip:  # how many cases in danger come before this page
-            (count,) = db.execute(
-                f"SELECT count(*){tables} WHERE {where} AND {urgent[0]}", [*params, *urgent[1]]
-            ).fetchone()
+            count = value(
+                db, f"SELECT count(*){tables} WHERE {where} AND {urgent[0]}", [*params, *urgent[1]]
+            )
         if not skip or skip < count:
             ids = page_of(urgent, (f"{rank}, {newest}", rank_params), PER_PAGE, skip)
             count = max(count, skip + len(ids))
@@ -163,8 +163,8 @@ def find_cases(
             ids += page_of(rest, (newest, []), PER_PAGE - len(ids), max(0, skip - count))
     flags, flag_params = danger.flag_columns(moments)
     marks = ", ".join("?" for _ in ids)
-    found = {row["id"]: row for row in db.query(
-        "SELECT c.id, c.kind, c.reference, c.received_at, c.status, c.assignee, c.address,"
+    found = {row["id"]: row for row in rows(
+        db, "SELECT c.id, c.kind, c.reference, c.received_at, c.status, c.assignee, c.address,"
         " c.latitude, c.longitude, c.first_action_at, c.duplicate_of, c.follow_up_on,"
         f" h.hazards, {flags}{tables} WHERE c.id IN ({marks})",
         [*flag_params, *ids],
@@ -258,9 +258,9 @@ def queue():
     now = local_now()
     danger.refresh_hazards(db, current_app.extensions["content"].settings.hazard_rules)
     moments = danger.Moments.at(current_app.extensions["calendar"], now)
-    rows, total = find_cases(db, filters, moments)
-    found = matches(db, filters.q, [row["id"] for row in rows])
-    for row in rows:
+    lines, total = find_cases(db, filters, moments)
+    found = matches(db, filters.q, [row["id"] for row in lines])
+    for row in lines:
         row["hazards"] = json.loads(row["hazards"] or "[]")
         row["flags"] = danger.flags_of(row)
         if row["duplicate_of"] is None and row["status"] != "duplicate" and has_nearby(db, row):
@@ -269,7 +269,7 @@ def queue():
     pages = max(1, math.ceil(total / PER_PAGE))
     return render_template(
         "staff/queue.html",
-        rows=rows,
+        rows=lines,
         total=total,
         pages=pages,
         filters=filters,

@@ -15,7 +15,7 @@ from flask_babel import gettext
 
 from portal.core import kinds
 from portal.core.clock import local_stamp
-from portal.core.db import insert, one_row, transaction
+from portal.core.db import insert, one, rows, transaction
 from portal.core.display import day
 from portal.core.kinds import statuses_for
 from portal.core.statuses import STATUSES
@@ -57,7 +57,7 @@ def log(db: sqlite_utils.Database, case_id: int, actor: str, action: str, **deta
 
 def _tell_the_person(db: sqlite_utils.Database, case_id: int, event_id: int) -> bool:
     """Queue a short update for whoever sent the case, if they gave an e-mail address."""
-    case = db["cases"].get(case_id)
+    case = one(db, "SELECT * FROM cases WHERE id = ?", [case_id])
     if not case["contact_email"]:
         return False
     from portal.mail.compose import queue, status_link_for_case
@@ -204,9 +204,9 @@ def save(
     changed; a new assignee with an e-mail address gets one too.
     """
     with transaction(db):
-        case = one_row(db, "SELECT * FROM cases WHERE id = ?", [case_id])
+        case = one(db, "SELECT * FROM cases WHERE id = ?", [case_id])
         if case["revision"] != revision:
-            last = one_row(
+            last = one(
                 db, "SELECT * FROM events WHERE case_id = ? ORDER BY id DESC LIMIT 1", [case_id]
             )
             raise Conflict(case, last)
@@ -262,12 +262,12 @@ def _follow_the_original(
     new status (through the outbox) and each one's log says so. When the case itself becomes
     a duplicate, its duplicates move to its original, so no chain forms. Returns how many
     reporters were mailed."""
-    duplicates = list(db.query("SELECT * FROM cases WHERE duplicate_of = ? ORDER BY id", [case_id]))
+    duplicates = rows(db, "SELECT * FROM cases WHERE duplicate_of = ? ORDER BY id", [case_id])
     if not duplicates:
         return 0
-    reference = one_row(db, "SELECT reference FROM cases WHERE id = ?", [case_id])["reference"]
+    reference = one(db, "SELECT reference FROM cases WHERE id = ?", [case_id])["reference"]
     if wanted["status"] == "duplicate":
-        original = one_row(db, "SELECT * FROM cases WHERE id = ?", [wanted["duplicate_of"]])
+        original = one(db, "SELECT * FROM cases WHERE id = ?", [wanted["duplicate_of"]])
         db.execute(
             "UPDATE cases SET duplicate_of = ?, revision = revision + 1 WHERE duplicate_of = ?",
             [original["id"], case_id],
@@ -278,7 +278,7 @@ def _follow_the_original(
         return 0
     from portal.mail.compose import queue, status_link_for_case
 
-    original = one_row(db, "SELECT * FROM cases WHERE id = ?", [case_id])
+    original = one(db, "SELECT * FROM cases WHERE id = ?", [case_id])
     told = 0
     for duplicate in duplicates:
         mailed = bool(duplicate["contact_email"])
@@ -303,18 +303,18 @@ def _tell_the_assignee(
     db: sqlite_utils.Database, case_id: int, event_id: int, assignee: str
 ) -> bool:
     """Mail the staff member a case was assigned to, if they have an e-mail address."""
-    row = db.execute("SELECT email FROM staff WHERE username = ?", [assignee]).fetchone()
-    if not row or not row[0]:
+    staff = one(db, "SELECT email FROM staff WHERE username = ?", [assignee])
+    if not staff or not staff["email"]:
         return False
     from portal.mail.compose import public_url_for, queue
 
-    case = db["cases"].get(case_id)
+    case = one(db, "SELECT * FROM cases WHERE id = ?", [case_id])
     return queue(
         db,
         "assigned",
         case=case,
         purpose=f"assigned-{event_id}",
-        recipient=row[0],
+        recipient=staff["email"],
         subject=f"Assigned to you: {case['reference']}",
         assignee=assignee,
         case_link=public_url_for("staff.case", case_id=case_id),
@@ -325,18 +325,16 @@ def original_of(db: sqlite_utils.Database, case: dict[str, Any], reference: str 
     """The case this one duplicates, by reference: another case, itself not a duplicate."""
     if not reference:
         raise WorkflowError("Give the reference of the case this one duplicates.", "duplicate_of")
-    row = db.execute(
-        "SELECT id, status FROM cases WHERE reference = ?", [reference.strip().upper()]
-    ).fetchone()
+    row = one(db, "SELECT id, status FROM cases WHERE reference = ?", [reference.strip().upper()])
     if row is None:
         raise WorkflowError(f"There is no case {reference}.", "duplicate_of")
-    if row[0] == case["id"]:
+    if row["id"] == case["id"]:
         raise WorkflowError("A case cannot duplicate itself.", "duplicate_of")
-    if row[1] == "duplicate":
+    if row["status"] == "duplicate":
         raise WorkflowError(
             f"{reference} is itself a duplicate: link to its original instead.", "duplicate_of"
         )
-    return row[0]
+    return row["id"]
 
 
 def describe(event: dict[str, Any]) -> str:

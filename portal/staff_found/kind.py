@@ -13,6 +13,7 @@ from flask import current_app, render_template
 
 from portal.core import kinds
 from portal.core.columns import time_of, yes_no
+from portal.core.db import rows
 from portal.report.choices import CHOICE_LABELS
 from portal.report.hazards import report_hazards
 from portal.staff_found.choices import HOW_FOUND_WORDS
@@ -40,7 +41,8 @@ def status_page(db: sqlite_utils.Database, case: dict[str, Any], token: str):
 def found_at(db: sqlite_utils.Database) -> dict[int, str]:
     """When each finding was made: its opening log entry (recorded, perhaps confirmed) stands
     for that moment."""
-    return dict(db.execute("SELECT case_id, found_at FROM staff_findings").fetchall())
+    found = rows(db, "SELECT case_id, found_at FROM staff_findings")
+    return {row["case_id"]: row["found_at"] for row in found}
 
 
 def indicator_words(details: dict[str, Any]) -> list[str]:

@@ -12,7 +12,7 @@ from flask import Blueprint, current_app, flash, redirect, render_template, url_
 from portal.accounts.auth import current_staff, staff_name
 from portal.core.cases import new_submission_key
 from portal.core.clock import local_now
-from portal.core.db import get_db, one_row
+from portal.core.db import get_db, value
 from portal.intake.pending import keep_photos, recover, submission_key
 from portal.intake.storage import DuplicateSubmission, PhotoExpired
 from portal.staff_found.form import FindingForm
@@ -77,8 +77,8 @@ def save_finding():
         # This form was saved already and comes back changed (Back, then Save): that case.
         flash(f"This form was saved already as {error.reference}: nothing new was saved.",
               "error")  # fmt: skip
-        found = one_row(get_db(), "SELECT id FROM cases WHERE reference = ?", [error.reference])
-        return redirect(url_for("staff.case", case_id=found["id"]), code=303)
+        found = value(get_db(), "SELECT id FROM cases WHERE reference = ?", [error.reference])
+        return redirect(url_for("staff.case", case_id=found), code=303)
     if stored.created:
         flash(f"{stored.reference} recorded: a discharge staff found.", "success")
     return redirect(url_for("staff.case", case_id=stored.case_id), code=303)
