@@ -5,6 +5,7 @@ between two groups of outfalls either side of the start, and a screening voided 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from zoneinfo import ZoneInfo
 
@@ -97,3 +98,31 @@ def test_a_second_void_keeps_who_voided_it_when_and_why(app, client):
     assert screening["voided_at"].startswith("2026-11-30")
     assert screening["void_reason"] == "Wrong outfall"
     assert len(rows(app, "SELECT id FROM screening_changes")) == 1
+
+
+def test_a_void_and_a_correction_are_told_in_the_case_they_led_to(app, client):
+    setup(app, client)
+    first = save(client)
+    opened = client.post(f"{first}case", data={"csrf_token": csrf_of(client.get(first).text)})
+    case_page = opened.headers["Location"]
+    form = client.get(f"{first}correct").text
+    fields = {**hidden_fields(form), **SHEET, "overall": "potential", "reason": "Misread"}
+    assert client.post(f"{first}correct", data=fields).status_code == 303
+    page = client.get(first).text
+    client.post(f"{first}void", data={"csrf_token": csrf_of(page), "reason": "Wrong outfall"})
+    case = client.get(case_page).text
+    assert "The screening this case follows up was corrected: Misread" in case
+    assert "The screening this case follows up was voided (the case stays): Wrong outfall" in case
+    events = rows(app, "SELECT action, detail FROM events WHERE action LIKE 'screening_%'"
+                       " ORDER BY id")  # fmt: skip
+    assert [(e["action"], json.loads(e["detail"])) for e in events] == [
+        ("screening_opened", {"screening": 1, "outfall": "OF-1"}),
+        ("screening_corrected", {"screening": 1, "reason": "Misread"}),
+        ("screening_voided", {"screening": 1, "reason": "Wrong outfall"}),
+    ]
+    # The screening's own history: the void keeps no values (it changes none).
+    changes = rows(app, "SELECT action, old, new FROM screening_changes ORDER BY id")
+    assert [(c["action"], c["old"], c["new"]) for c in changes] == [
+        ("corrected", '{"overall": "suspect"}', '{"overall": "potential"}'),
+        ("voided", "{}", "{}"),
+    ]
