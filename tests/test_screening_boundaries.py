@@ -106,7 +106,14 @@ def test_a_void_and_a_correction_are_told_in_the_case_they_led_to(app, client):
     opened = client.post(f"{first}case", data={"csrf_token": csrf_of(client.get(first).text)})
     case_page = opened.headers["Location"]
     form = client.get(f"{first}correct").text
-    fields = {**hidden_fields(form), **SHEET, "overall": "potential", "reason": "Misread"}
+    fields = {
+        **hidden_fields(form),
+        **SHEET,
+        "screened_at": "2026-11-19T10:30",
+        "notes": "Grey flow, café-au-lait",
+        "overall": "potential",
+        "reason": "Misread",
+    }
     assert client.post(f"{first}correct", data=fields).status_code == 303
     page = client.get(first).text
     client.post(f"{first}void", data={"csrf_token": csrf_of(page), "reason": "Wrong outfall"})
@@ -120,9 +127,13 @@ def test_a_void_and_a_correction_are_told_in_the_case_they_led_to(app, client):
         ("screening_corrected", {"screening": 1, "reason": "Misread"}),
         ("screening_voided", {"screening": 1, "reason": "Wrong outfall"}),
     ]
-    # The screening's own history: the void keeps no values (it changes none).
+    # The screening's own history, as stored: fields in name order, words as written; the
+    # void keeps no values (it changes none).
     changes = rows(app, "SELECT action, old, new FROM screening_changes ORDER BY id")
     assert [(c["action"], c["old"], c["new"]) for c in changes] == [
-        ("corrected", '{"overall": "suspect"}', '{"overall": "potential"}'),
+        ("corrected",
+         '{"notes": "Grey flow", "overall": "suspect", "screened_at": "2026-11-20T10:30"}',
+         '{"notes": "Grey flow, café-au-lait", "overall": "potential",'
+         ' "screened_at": "2026-11-19T10:30"}'),
         ("voided", "{}", "{}"),
-    ]
+    ]  # fmt: skip
