@@ -137,3 +137,21 @@ def test_a_void_and_a_correction_are_told_in_the_case_they_led_to(app, client):
          ' "screened_at": "2026-11-19T10:30"}'),
         ("voided", "{}", "{}"),
     ]  # fmt: skip
+
+
+def test_a_catch_basin_and_a_retired_outfall_are_off_the_rotation(app, client):
+    setup(app, client)
+    with app.app_context():
+        db = get_db()
+        with transaction(db):
+            db.execute("UPDATE outfalls SET structure_type = 'catch-basin' WHERE code = 'OF-1'")
+            db.execute("UPDATE outfalls SET retired_on = '2026-06-01',"
+                       " retired_reason = 'removed' WHERE code = 'OF-2'")  # fmt: skip
+    basin = client.get("/staff/outfalls/1/")
+    assert basin.status_code == 200
+    assert "Not on the screening rotation (only outfalls are)." in basin.text
+    retired = client.get("/staff/outfalls/2/")
+    assert retired.status_code == 200 and "It is off the screening rotation" in retired.text
+    # Their sheets say nothing of a next turn either.
+    first = save(client)
+    assert client.get(first).status_code == 200
