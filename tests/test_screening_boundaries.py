@@ -13,6 +13,7 @@ from helpers import csrf_of, hidden_fields, rows, sign_in
 from test_screening_corrections import SHEET, figures, save, setup
 
 from portal.core.db import get_db, insert, transaction
+from portal.outfalls.rotation import Waiting
 
 NY = ZoneInfo("America/New_York")
 UNLIKELY = {"overall": "unlikely", "odor": "none", "odor_severity": ""}
@@ -155,3 +156,17 @@ def test_a_catch_basin_and_a_retired_outfall_are_off_the_rotation(app, client):
     # Their sheets say nothing of a next turn either.
     first = save(client)
     assert client.get(first).status_code == 200
+
+
+def test_an_obvious_call_is_screened_again_within_30_days_like_a_suspect_one(app, client):
+    setup(app, client)
+    save(client, overall="obvious")  # 20 November 2026
+    app.config["CLOCK"] = lambda: dt.datetime(2026, 12, 21, 9, 0, tzinfo=NY)
+    overdue = client.get("/staff/screenings/due").text.split('id="due-this-month"')[0]
+    assert '>OF-1</a>, Rink: due by <time datetime="2026-12-20">' in overdue
+
+
+def test_outfalls_only_due_this_month_are_still_waiting():
+    assert Waiting(overdue=[], due=[{"code": "OF-1"}])
+    assert Waiting(overdue=[{"code": "OF-1"}], due=[])
+    assert not Waiting(overdue=[], due=[])
