@@ -5,6 +5,7 @@ between two groups of outfalls either side of the start, and a screening voided 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from zoneinfo import ZoneInfo
 
@@ -12,6 +13,7 @@ from helpers import csrf_of, hidden_fields, rows, sign_in
 from test_screening_corrections import SHEET, figures, save, setup
 
 from portal.core.db import get_db, insert, transaction
+from portal.outfalls.rotation import Waiting
 
 NY = ZoneInfo("America/New_York")
 UNLIKELY = {"overall": "unlikely", "odor": "none", "odor_severity": ""}
@@ -97,3 +99,74 @@ def test_a_second_void_keeps_who_voided_it_when_and_why(app, client):
     assert screening["voided_at"].startswith("2026-11-30")
     assert screening["void_reason"] == "Wrong outfall"
     assert len(rows(app, "SELECT id FROM screening_changes")) == 1
+
+
+def test_a_void_and_a_correction_are_told_in_the_case_they_led_to(app, client):
+    setup(app, client)
+    first = save(client)
+    opened = client.post(f"{first}case", data={"csrf_token": csrf_of(client.get(first).text)})
+    case_page = opened.headers["Location"]
+    form = client.get(f"{first}correct").text
+    fields = {
+        **hidden_fields(form),
+        **SHEET,
+        "screened_at": "2026-11-19T10:30",
+        "notes": "Grey flow, café-au-lait",
+        "overall": "potential",
+        "reason": "Misread",
+    }
+    assert client.post(f"{first}correct", data=fields).status_code == 303
+    page = client.get(first).text
+    client.post(f"{first}void", data={"csrf_token": csrf_of(page), "reason": "Wrong outfall"})
+    case = client.get(case_page).text
+    assert "The screening this case follows up was corrected: Misread" in case
+    assert "The screening this case follows up was voided (the case stays): Wrong outfall" in case
+    events = rows(app, "SELECT action, detail FROM events WHERE action LIKE 'screening_%'"
+                       " ORDER BY id")  # fmt: skip
+    assert [(e["action"], json.loads(e["detail"])) for e in events] == [
+        ("screening_opened", {"screening": 1, "outfall": "OF-1"}),
+        ("screening_corrected", {"screening": 1, "reason": "Misread"}),
+        ("screening_voided", {"screening": 1, "reason": "Wrong outfall"}),
+    ]
+    # The screening's own history, as stored: fields in name order, words as written; the
+    # void keeps no values (it changes none).
+    changes = rows(app, "SELECT action, old, new FROM screening_changes ORDER BY id")
+    assert [(c["action"], c["old"], c["new"]) for c in changes] == [
+        ("corrected",
+         '{"notes": "Grey flow", "overall": "suspect", "screened_at": "2026-11-20T10:30"}',
+         '{"notes": "Grey flow, café-au-lait", "overall": "potential",'
+         ' "screened_at": "2026-11-19T10:30"}'),
+        ("voided", "{}", "{}"),
+    ]  # fmt: skip
+
+
+def test_a_catch_basin_and_a_retired_outfall_are_off_the_rotation(app, client):
+    setup(app, client)
+    with app.app_context():
+        db = get_db()
+        with transaction(db):
+            db.execute("UPDATE outfalls SET structure_type = 'catch-basin' WHERE code = 'OF-1'")
+            db.execute("UPDATE outfalls SET retired_on = '2026-06-01',"
+                       " retired_reason = 'removed' WHERE code = 'OF-2'")  # fmt: skip
+    basin = client.get("/staff/outfalls/1/")
+    assert basin.status_code == 200
+    assert "Not on the screening rotation (only outfalls are)." in basin.text
+    retired = client.get("/staff/outfalls/2/")
+    assert retired.status_code == 200 and "It is off the screening rotation" in retired.text
+    # Their sheets say nothing of a next turn either.
+    first = save(client)
+    assert client.get(first).status_code == 200
+
+
+def test_an_obvious_call_is_screened_again_within_30_days_like_a_suspect_one(app, client):
+    setup(app, client)
+    save(client, overall="obvious")  # 20 November 2026
+    app.config["CLOCK"] = lambda: dt.datetime(2026, 12, 21, 9, 0, tzinfo=NY)
+    overdue = client.get("/staff/screenings/due").text.split('id="due-this-month"')[0]
+    assert '>OF-1</a>, Rink: due by <time datetime="2026-12-20">' in overdue
+
+
+def test_outfalls_only_due_this_month_are_still_waiting():
+    assert Waiting(overdue=[], due=[{"code": "OF-1"}])
+    assert Waiting(overdue=[{"code": "OF-1"}], due=[])
+    assert not Waiting(overdue=[], due=[])

@@ -9,12 +9,12 @@ quotes the words it implements; where the words are silent, it names the `Terms`
 
 from __future__ import annotations
 
-import calendar as months
 import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from content_model.enforcement import Terms, Tier
+from portal.core.dates import EARLIER, add_years
 from portal.core.deadlines import BusinessCalendar
 from portal.core.display import date_words
 
@@ -160,12 +160,6 @@ def weeks_continued(correction: dt.date | None, today: dt.date, terms: Terms) ->
 # ---------------------------------------------------------------- offenses and penalties
 
 
-def anniversary(day: dt.date, years: int) -> dt.date:
-    """The same day `years` later; a 29 February falls on 28 February in a common year."""
-    year = day.year + years
-    return day.replace(year=year, day=min(day.day, months.monthrange(year, day.month)[1]))
-
-
 @dataclass(frozen=True)
 class Prior:
     """An earlier violation of the same respondent: when it was committed, how the pages name
@@ -249,7 +243,9 @@ def offense_number(
         day, label = prior.committed, prior.label
         if day >= committed:
             found.append(Earlier(day, False, "not before this violation", label))
-        elif committed >= anniversary(day, years):
+        # An offense "within a period of five years": the period never runs a day past the
+        # calendar's own date, so a 29 February's anniversary is 28 February.
+        elif committed >= add_years(day, years, leap_day=EARLIER):
             found.append(Earlier(day, False, f"{years} years or more before", label))
         elif prior.pending:
             found.append(Earlier(day, False, f"not yet established: {prior.why_not}", label, True))

@@ -16,6 +16,7 @@ from content_model.language import current_language
 from content_model.site import N_, OnlineFiling
 from portal.core import display
 from portal.core.clock import local_now
+from portal.core.dates import LATER, add_years
 from portal.core.db import get_db
 from portal.core.deadlines import BusinessCalendar
 from portal.notification import compliance
@@ -32,15 +33,6 @@ RETENTION_YEARS = 3
 # a home the filer lives in does not.
 RECORD_KEEPING_KINDS = {"commercial", "industrial"}
 RECORD_KEEPING_UNSURE = {"institutional", "rental", "other"}
-
-
-def years_after(day: dt.date, years: int) -> dt.date:
-    """The same date `years` later; 29 February becomes 1 March in a common year, so
-    "at least three years" is never a day short."""
-    try:
-        return day.replace(year=day.year + years)
-    except ValueError:
-        return dt.date(day.year + years, 3, 1)
 
 
 @dataclass(frozen=True)
@@ -231,7 +223,8 @@ def with_deadlines(details: dict[str, Any], deadlines: list[Deadline], received:
     return details | {
         "notice_due": by_key["notice"].due.isoformat(timespec="seconds"),
         **done.columns(),
-        "retain_until": years_after(received.date(), RETENTION_YEARS).isoformat(),
+        # Kept "at least three years": never a day short, so 29 February's is 1 March.
+        "retain_until": add_years(received.date(), RETENTION_YEARS, leap_day=LATER).isoformat(),
     }
 
 
