@@ -52,6 +52,14 @@ def test_a_filing_on_the_last_evening_of_the_permit_year_counts_in_that_year(app
     assert shown(year, "Filings made online (a record, not the notice)") == 1
     after = client.get("/staff/annual-report/", query_string=YEAR_2028).text
     assert shown(after, "Filings made online (a record, not the notice)") == 0
+    # The export of the year and the queue's date filter end on the same day, inclusive.
+    sheet = client.get("/staff/exports/cases.csv").text
+    assert "REL-2028-0001" in sheet
+    assert (
+        "REL-2028-0001" not in client.get("/staff/exports/cases.csv", query_string=YEAR_2028).text
+    )
+    on_the_day = {"start": "2028-01-02", "end": "2028-01-02"}
+    assert "REL-2028-0001" in client.get("/staff/", query_string=on_the_day).text
 
 
 # ---------------------------------------------------------------- a notice's due day

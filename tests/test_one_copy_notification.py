@@ -46,7 +46,8 @@ TEMPLATES = sources("templates/**/*.html", "templates/**/*.txt")
         # The content switch: only compliance.py decides what it means for a filing.
         ("the switch read", r"counts_as_written_confirmation", "portal/notification/compliance.py"),
         # "A filing made before the call cannot confirm it."
-        ("filed after told", r"(filed|received)\w*\s*>=?\s*\w*\.?told|told\w*\s*<=?\s*\w*(filed|received)",
+        ("a filing against a call",
+         r"(filed|received)[\w\"'\])]*\s*[<>]=?\s*[\w.\[\"']*told|told[\w\"'\])]*\s*[<>]=?\s*[\w.\[\"'(]*(filed|received)",
          "portal/notification/compliance.py"),
         # A letter counts by the day it was mailed.
         ("letter by its day", r"mailed\w*\s*<=?\s*\w*\.?(due|confirmation_due)",

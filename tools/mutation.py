@@ -87,6 +87,11 @@ def prepare(name: str, paths: list[str], tests: list[str], commit: str) -> Path:
     folder.mkdir(parents=True)
     archive = subprocess.run(["git", "archive", commit], cwd=ROOT, capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    # The HTML checker's and axe's npm packages are not committed (tests/node_modules); the
+    # tests of a module that checks its pages' HTML need them.
+    packages = ROOT / "tests" / "node_modules"
+    if packages.exists():
+        (folder / "tests" / "node_modules").symlink_to(packages.resolve())
     # mutmut reads [tool.mutmut] from pyproject.toml, else [mutmut] from setup.cfg.
     lines = "\n    ".join
     (folder / "setup.cfg").write_text(

@@ -84,11 +84,16 @@ def filing_can_confirm(online: OnlineFiling) -> bool:
     return online.counts_as_written_confirmation
 
 
+def filed_before_call(filed_at: dt.datetime, told_at: dt.datetime) -> bool:
+    """Whether the filing was made before the notice told at `told_at` was given."""
+    return filed_at < told_at
+
+
 def filing_confirms(online: OnlineFiling, filed_at: dt.datetime, told_at: dt.datetime) -> bool:
     """Whether the online filing is the written confirmation of a spoken notice given at
     `told_at`: only where the content accepts the filing as it, and never a filing made
     before the call, whatever the content accepts (it cannot confirm what was not yet said)."""
-    return filing_can_confirm(online) and filed_at >= told_at
+    return filing_can_confirm(online) and not filed_before_call(filed_at, told_at)
 
 
 # How a written confirmation was given (Confirmation.by).
@@ -274,7 +279,7 @@ def release_record(
     for notice in linked_notices(db, case["id"]):
         limit = notice_limit(due, notice["how"], reading.office_hours_apply_to_fax)
         told = dt.datetime.fromisoformat(notice["told_at"])
-        after = told > dt.datetime.fromisoformat(case["received_at"])
+        after = filed_before_call(dt.datetime.fromisoformat(case["received_at"]), told)
         linked.append((notice, notice_state(notice, now) | {"after_filing": after}, told <= limit))
     discovered = dt.datetime.fromisoformat(details["discovered_at"])
     candidates = list(

@@ -114,7 +114,10 @@ def link(db: sqlite_utils.Database, notice_id: int, reference: str, actor: str) 
             )
         db.execute("UPDATE phone_notices SET case_id = ? WHERE id = ?", [case["id"], notice_id])
         compliance.refresh(db, case["id"])
-        filed_first = case["received_at"] < notice["told_at"]
+        filed_first = compliance.filed_before_call(
+            dt.datetime.fromisoformat(case["received_at"]),
+            dt.datetime.fromisoformat(notice["told_at"]),
+        )
         workflow.log(db, case["id"], actor, LINKED, **_about(notice), filed_first=filed_first)
     return reference
 
@@ -292,7 +295,8 @@ def phone_notice(notice_id: int, letter_form: LetterForm | None = None, status: 
     page = render_template(
         "staff/phone_notice_page.html",
         notice=notice,
-        filed_before=bool(case) and dt.datetime.fromisoformat(case["received_at"]) < told,
+        filed_before=bool(case)
+        and compliance.filed_before_call(dt.datetime.fromisoformat(case["received_at"]), told),
         state=notice_state(notice, local_now()),
         case=case,
         events=events,
