@@ -137,12 +137,16 @@ class Client(threading.Thread):
             try:
                 if self.visits:
                     cookie, token = self.open_form()
-                body = urllib.parse.urlencode({
-                    "csrf_token": token, "submission_key": secrets.token_urlsafe(18),
-                    "description": "Suds in the creek by the bridge",
-                    "address": "Main Street bridge", "observed_at": "2026-11-29T08:15",
-                    "indicators": "suds",
-                })  # fmt: skip
+                body = urllib.parse.urlencode(
+                    {
+                        "csrf_token": token,
+                        "submission_key": secrets.token_urlsafe(18),
+                        "description": "Suds in the creek by the bridge",
+                        "address": "Main Street bridge",
+                        "observed_at": "2026-11-29T08:15",
+                        "indicators": "suds",
+                    }
+                )
                 headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie}
                 connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
                 connection.request("POST", "/report/", body=body, headers=headers)
@@ -164,9 +168,13 @@ RUNS = [
     ("portal", APPS["portal"], "visits", {}),
     ("bare Flask + SQLite", APPS["bare Flask + SQLite"], "visits", {}),
     # What synchronous = FULL costs the bare app (the portal's cost: bench/portal.py).
-    ("bare, synchronous=NORMAL", APPS["bare Flask + SQLite"], "reports",
-     {"BASELINE_SYNCHRONOUS": "NORMAL"}),
-]  # fmt: skip
+    (
+        "bare, synchronous=NORMAL",
+        APPS["bare Flask + SQLite"],
+        "reports",
+        {"BASELINE_SYNCHRONOUS": "NORMAL"},
+    ),
+]
 
 
 def run(seconds: float = 10, clients: int = 16, workers: int = 2) -> dict:

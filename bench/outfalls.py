@@ -44,22 +44,38 @@ def seed_outfalls(db, count: int, seed: int = 7) -> None:
     with transaction(db):
         for n in range(1, count + 1):
             added = f"20{rng.randint(15, 25)}-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}"
-            row = insert(db, "outfalls", {
-                "code": f"OF-{n:04d}", "structure_type": rng.choice(kinds),
-                "latitude": round(CENTER[0] + rng.uniform(-0.017, 0.017), 6),
-                "longitude": round(CENTER[1] + rng.uniform(-0.026, 0.026), 6),
-                "location": f"Seeded street {n % 97}", "receiving_water": rng.choice(
-                    ["Test Creek", "Example Brook"]), "material": "rcp", "size_in": 24,
-                "created_at": f"{added}T09:00:00-05:00", "updated_at": f"{added}T09:00:00-05:00",
-                "updated_by": "bench",
-            })  # fmt: skip
+            row = insert(
+                db,
+                "outfalls",
+                {
+                    "code": f"OF-{n:04d}",
+                    "structure_type": rng.choice(kinds),
+                    "latitude": round(CENTER[0] + rng.uniform(-0.017, 0.017), 6),
+                    "longitude": round(CENTER[1] + rng.uniform(-0.026, 0.026), 6),
+                    "location": f"Seeded street {n % 97}",
+                    "receiving_water": rng.choice(["Test Creek", "Example Brook"]),
+                    "material": "rcp",
+                    "size_in": 24,
+                    "created_at": f"{added}T09:00:00-05:00",
+                    "updated_at": f"{added}T09:00:00-05:00",
+                    "updated_by": "bench",
+                },
+            )
             if n % 3 == 0:
-                insert(db, "screenings", {
-                    "outfall_id": row, "sheet_key": f"bench-sheet-{n:06d}",
-                    "screened_at": f"2023-0{rng.randint(1, 9)}-15T10:00", "inspector": "bench",
-                    "flow": "none", "overall": "unlikely",
-                    "recorded_at": "2023-09-15T10:00:00-04:00", "recorded_by": "bench",
-                })  # fmt: skip
+                insert(
+                    db,
+                    "screenings",
+                    {
+                        "outfall_id": row,
+                        "sheet_key": f"bench-sheet-{n:06d}",
+                        "screened_at": f"2023-0{rng.randint(1, 9)}-15T10:00",
+                        "inspector": "bench",
+                        "flow": "none",
+                        "overall": "unlikely",
+                        "recorded_at": "2023-09-15T10:00:00-04:00",
+                        "recorded_by": "bench",
+                    },
+                )
 
 
 def _time(client, url: str, repeat: int) -> tuple[float, bytes]:
@@ -75,8 +91,13 @@ def _time(client, url: str, repeat: int) -> tuple[float, bytes]:
 
 def run(repeat: int = 7) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"DATABASE": str(Path(folder) / "bench.sqlite3"),
-                          "RATELIMIT_ENABLED": False, "STAFF_TOTP": False})  # fmt: skip
+        app = create_app(
+            {
+                "DATABASE": str(Path(folder) / "bench.sqlite3"),
+                "RATELIMIT_ENABLED": False,
+                "STAFF_TOTP": False,
+            }
+        )
         app.logger.setLevel(logging.ERROR)
         with app.app_context():
             seed_reports(get_db(), CASES)
@@ -84,8 +105,9 @@ def run(repeat: int = 7) -> None:
         client = app.test_client()
         page = client.get("/staff/login").text
         token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
-        client.post("/staff/login", data={"csrf_token": token, "username": "bench",
-                                          "password": PASSWORD})  # fmt: skip
+        client.post(
+            "/staff/login", data={"csrf_token": token, "username": "bench", "password": PASSWORD}
+        )
         # The same frame before the inventory is there: what the outfalls add to it.
         before, data = _time(client, "/staff/map/frame", repeat)
         with app.app_context():
@@ -101,16 +123,22 @@ def run(repeat: int = 7) -> None:
         )
         print(f"  (median of {repeat} requests each, in process; sizes as sent and gzipped)")
         label = "map frame, open cases only"
-        print(f"  {label:<36}{before * 1000:>8.1f} ms {len(data) / 1024:>8.1f} KB"
-              f" {gzipped(data) / 1024:>7.1f} KB gz")  # fmt: skip
+        print(
+            f"  {label:<36}{before * 1000:>8.1f} ms {len(data) / 1024:>8.1f} KB"
+            f" {gzipped(data) / 1024:>7.1f} KB gz"
+        )
         for label, url in PAGES.items():
             median, data = _time(client, url, repeat)
-            print(f"  {label:<36}{median * 1000:>8.1f} ms {len(data) / 1024:>8.1f} KB"
-                  f" {gzipped(data) / 1024:>7.1f} KB gz")  # fmt: skip
+            print(
+                f"  {label:<36}{median * 1000:>8.1f} ms {len(data) / 1024:>8.1f} KB"
+                f" {gzipped(data) / 1024:>7.1f} KB gz"
+            )
         _, frame_total = page_weight(fetch("/staff/map/frame"), fetch)
         _, page_total = page_weight(fetch("/staff/map/"), fetch)
-        print(f"  staff map in all (page + CSS, frame + Leaflet + clusters):"
-              f" {(page_total + frame_total) / 1024:.1f} KB gz")  # fmt: skip
+        print(
+            f"  staff map in all (page + CSS, frame + Leaflet + clusters):"
+            f" {(page_total + frame_total) / 1024:.1f} KB gz"
+        )
         sheet_html = fetch("/staff/screenings/outfall/1/new")
         sheet_gz, sheet_total = page_weight(sheet_html, fetch)
         report_gz, report_total = page_weight(fetch("/report/"), fetch)

@@ -52,9 +52,14 @@ def in_process(rounds: int = 200) -> None:
     (ROOT / "instance").mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="bench-", dir=ROOT / "instance") as folder:
         # Mail is written into a folder by the courier's thread, beside the requests.
-        app = create_app({"DATABASE": str(Path(folder) / "profile.sqlite3"),
-                          "MAIL_FOLDER": str(Path(folder) / "mail"), "SMO_EMAIL": "smo@bench.test",
-                          "RATELIMIT_ENABLED": False})  # fmt: skip
+        app = create_app(
+            {
+                "DATABASE": str(Path(folder) / "profile.sqlite3"),
+                "MAIL_FOLDER": str(Path(folder) / "mail"),
+                "SMO_EMAIL": "smo@bench.test",
+                "RATELIMIT_ENABLED": False,
+            }
+        )
         app.logger.disabled = True  # one line per message written
         client = app.test_client()
 

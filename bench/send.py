@@ -23,12 +23,20 @@ from werkzeug.serving import make_server
 from portal import create_app
 
 CHROMIUM = "/usr/bin/chromium"
-PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2}  # fmt: skip
+PHONE = {
+    "viewport": {"width": 360, "height": 740},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
 KBPS = 400
 # CDP takes bytes per second; latency is added to each request's round trip.
-SLOW = {"offline": False, "latency": 400, "downloadThroughput": KBPS * 1000 / 8,
-        "uploadThroughput": KBPS * 1000 / 8}  # fmt: skip
+SLOW = {
+    "offline": False,
+    "latency": 400,
+    "downloadThroughput": KBPS * 1000 / 8,
+    "uploadThroughput": KBPS * 1000 / 8,
+}
 TARGET_SECONDS = 8
 HEIGHT_TARGET_SCREENS = 4
 SENT_PAGE = re.compile(r"/report/sent/[\w-]+/$")
@@ -46,8 +54,12 @@ def typical_photo(width: int = 4032, height: int = 3024) -> bytes:
         light += _resized(coarse, half)
     light = (light - light.mean()) / light.std() * 40 + 120
     colour = np.stack(
-        [_resized(rng.normal(size=(height // 64 + 2, width // 64 + 2)), (width, height))
-         for _ in range(3)], axis=2)  # fmt: skip
+        [
+            _resized(rng.normal(size=(height // 64 + 2, width // 64 + 2)), (width, height))
+            for _ in range(3)
+        ],
+        axis=2,
+    )
     grain = rng.normal(size=(height, width, 3)).astype(np.float32) * 5
     pixels = _resized(light, (width, height))[..., None] + colour * 25 + grain
     buffer = io.BytesIO()
@@ -169,8 +181,9 @@ def _send(browser, url: str, photo: bytes, name: str, network: dict | None) -> t
     page.goto(f"{url}/report/")
     page.get_by_label("Describe what you saw").fill("Foam on the creek under the bridge.")
     page.locator("#address").fill("Main Street bridge")
-    page.set_input_files("#photos", files=[{"name": name, "mimeType": "image/jpeg",
-                                            "buffer": photo}])  # fmt: skip
+    page.set_input_files(
+        "#photos", files=[{"name": name, "mimeType": "image/jpeg", "buffer": photo}]
+    )
     page.wait_for_selector(".photo-list li")
     # The offline code and the service worker load after the page: let them finish first.
     page.wait_for_load_state("networkidle")

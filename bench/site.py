@@ -14,8 +14,13 @@ from static_site.search import BUNDLE
 
 SEARCH_PAGE = "/search/"
 # What Pagefind fetches when the search page starts, before the first query.
-SEARCH_START = ("pagefind.js", "pagefind-worker.js", "pagefind-entry.json", "*.pf_meta",
-                "wasm.en.pagefind")  # fmt: skip
+SEARCH_START = (
+    "pagefind.js",
+    "pagefind-worker.js",
+    "pagefind-entry.json",
+    "*.pf_meta",
+    "wasm.en.pagefind",
+)
 
 
 def page_weights(build: Path) -> list[tuple[str, int, int]]:

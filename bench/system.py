@@ -26,8 +26,12 @@ def run() -> None:
     for title, paths in SUITES.items():
         result = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", *paths],
-            cwd=ROOT, capture_output=True, text=True, timeout=900, check=False,
-        )  # fmt: skip
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+        )
         lines = result.stdout.splitlines()
         figures = [m.group(1) for line in lines if (m := FIGURE.match(line.strip()))]
         outcome = next((m.group(1) for line in lines if (m := RESULT.match(line))), "no result")

@@ -16,8 +16,12 @@ def main(argv: list[str] | None = None) -> int:
         description="Check a content pack: every problem at once, with file, field and fix.",
     )
     parser.add_argument("command", choices=["check"])
-    parser.add_argument("directory", nargs="?", default=str(CONTENT_DIR),
-                        help="the pack's folder (default: content/)")  # fmt: skip
+    parser.add_argument(
+        "directory",
+        nargs="?",
+        default=str(CONTENT_DIR),
+        help="the pack's folder (default: content/)",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     problems = check_pack(args.directory)

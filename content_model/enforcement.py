@@ -115,10 +115,16 @@ CHOICES = {
     "offense_counts": ("final", "issued"),
 }
 PERIODS = {
-    "appeal_days": (1, 365), "hearing_days": (1, 365), "decision_filing_days": (1, 365),
-    "correction_business_days": (1, 60), "cost_notice_days": (1, 365), "protest_days": (1, 365),
-    "max_payments": (1, 120), "interest_from_day": (1, 365), "offense_years": (1, 50),
-}  # fmt: skip
+    "appeal_days": (1, 365),
+    "hearing_days": (1, 365),
+    "decision_filing_days": (1, 365),
+    "correction_business_days": (1, 60),
+    "cost_notice_days": (1, 365),
+    "protest_days": (1, 365),
+    "max_payments": (1, 120),
+    "interest_from_day": (1, 365),
+    "offense_years": (1, 50),
+}
 
 
 def _whole(fields: Fields, key: str, low: int, high: int) -> int:
@@ -158,8 +164,9 @@ def _terms(fields: Fields) -> Terms:
     values["presumed_mail_days"] = _whole(readings, "presumed_mail_days", 0, 60)
     readings.known("interest_days_in_year")
     year = readings.data.get("interest_days_in_year")
-    if year != "actual" and (not isinstance(year, int) or isinstance(year, bool)
-                             or not 360 <= year <= 366):  # fmt: skip
+    if year != "actual" and (
+        not isinstance(year, int) or isinstance(year, bool) or not 360 <= year <= 366
+    ):
         raise readings.fail(
             "interest_days_in_year", "must be actual, or a whole number from 360 to 366"
         )
@@ -203,10 +210,18 @@ def unknown_enforcement(ordinance: Ordinance, directory: Path | str) -> list[Con
 # gives the officer a power (seed 117 "Activities that are subject to ...", 125 "The SMO may
 # ... suspend", 130 "Applicability"): a notice cannot say someone violated it.
 DUTY_WORDS = (
-    "no person shall", "is prohibited", "in violation of this article if",
-    "is a violation of this article", "commits an offense", "shall comply",
-    "shall take all", "shall allow", "shall provide", "person shall notify", "unlawful",
-)  # fmt: skip
+    "no person shall",
+    "is prohibited",
+    "in violation of this article if",
+    "is a violation of this article",
+    "commits an offense",
+    "shall comply",
+    "shall take all",
+    "shall allow",
+    "shall provide",
+    "person shall notify",
+    "unlawful",
+)
 
 
 def _words(part: Provision) -> str:
@@ -234,9 +249,12 @@ def _check_violable(fields: Fields, ordinance: Ordinance, entry: str) -> None:
     else:
         text = " ".join(_words(part) for part in section.body)
     if not any(word in text for word in DUTY_WORDS):
-        raise fields.fail("violable", f"§ {entry} forbids and requires nothing of a person "
-                          "(a scope, a definition or a power of the officer): a notice "
-                          "cannot cite it as violated")  # fmt: skip
+        raise fields.fail(
+            "violable",
+            f"§ {entry} forbids and requires nothing of a person "
+            "(a scope, a definition or a power of the officer): a notice "
+            "cannot cite it as violated",
+        )
 
 
 def _enforcement(ordinance: Ordinance, directory: Path | str | None) -> tuple[Enforcement, Fields]:
@@ -249,8 +267,11 @@ def _enforcement(ordinance: Ordinance, directory: Path | str | None) -> tuple[En
         roles[short] = ordinance.roles[role]
     bodies = fields.mapping("bodies")
     parts = _parts(fields.mapping("provisions"), ordinance, roles["notice"])
-    raw = fields.values("abatement_order") if isinstance(
-        fields.data.get("abatement_order"), list) else [fields.text("abatement_order")]  # fmt: skip
+    raw = (
+        fields.values("abatement_order")
+        if isinstance(fields.data.get("abatement_order"), list)
+        else [fields.text("abatement_order")]
+    )
     abatement = tuple(str(label).strip() for label in raw)
     for label in abatement or ("",):
         if label not in [item.label for item in parts["orders"].items]:

@@ -98,10 +98,17 @@ def load_outfall_settings(directory: Path | str | None = None) -> OutfallSetting
     term = _day(fields, "permit_term_starts")
     fields.refuse_unknown()
     return OutfallSettings(
-        every_years=years, public=public, route_start_name=start_name, route_start=start,
-        first_within_days=first, follow_up_within_days=follow_up, permit_term_starts=term,
-        dry_weather_hours=dry_hours, dry_weather_rain_inches=dry_rain, earliest_screening=earliest,
-    )  # fmt: skip
+        every_years=years,
+        public=public,
+        route_start_name=start_name,
+        route_start=start,
+        first_within_days=first,
+        follow_up_within_days=follow_up,
+        permit_term_starts=term,
+        dry_weather_hours=dry_hours,
+        dry_weather_rain_inches=dry_rain,
+        earliest_screening=earliest,
+    )
 
 
 def _day(fields: Fields, key: str) -> dt.date | None:

@@ -16,8 +16,13 @@ from content_model.theme import SEARCH_BUNDLE as BUNDLE
 
 # Pagefind also writes its ready-made interfaces; the search page uses its own (search.js)
 # on Pagefind's JavaScript API, so these would only be published unused.
-UNUSED = ("pagefind-ui.*", "pagefind-modular-ui.*", "pagefind-component-ui.*",
-          "pagefind-highlight.js", "wasm.unknown.pagefind")  # fmt: skip
+UNUSED = (
+    "pagefind-ui.*",
+    "pagefind-modular-ui.*",
+    "pagefind-component-ui.*",
+    "pagefind-highlight.js",
+    "wasm.unknown.pagefind",
+)
 
 # Navigation and notices repeated inside indexed pages: they would match every query.
 NOT_INDEXED = ".toc, .glossary, .to-top, .kicker, .notice, .related"

@@ -55,8 +55,12 @@ def flask_command(env: dict[str, str], cwd: Path, *args: str) -> subprocess.Comp
     """`flask --app portal ARGS` of the virtualenv running the tests, as an admin types it."""
     return subprocess.run(
         [str(Path(sys.executable).parent / "flask"), "--app", "portal", *args],
-        cwd=cwd, env=env, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def gunicorn_binary() -> str:

@@ -36,8 +36,13 @@ def clock(app):
 @pytest.fixture
 def officer(app, client, clock):
     """A signed-in officer and one resident report, whose status link is kept."""
-    sent = client.post("/report/", data={**open_form(client), **report_data(
-        description="Grey water from a pipe behind 12 Elm Street")})  # fmt: skip
+    sent = client.post(
+        "/report/",
+        data={
+            **open_form(client),
+            **report_data(description="Grey water from a pipe behind 12 Elm Street"),
+        },
+    )
     page = client.get(sent.headers["Location"]).text
     client.status_url = re.search(r'href="(/status/[\w-]+/)"', page).group(1)
     sign_in(client, app)

@@ -44,45 +44,96 @@ def enforcement_pages(client, case_id: int) -> dict:
         "enf-respondents-empty": client.get("/staff/respondents/"),
     }
     pages["enf-case-errors"] = post(client, enforce, name="", committed_on="x", email="nope")
-    violation = {"committed_on": day, "found_on": day, "section": violated,
-                 "description": "Wash water."}  # fmt: skip
-    post(client, enforce, respondent="", name="Elm Street Auto LLC", mailing_address="PO Box 12",
-         phone="(607) 555-0142", role="operator", place="12 Elm Street", **violation)  # fmt: skip
-    post(client, enforce, respondent="1", place="Catch basin at Orchard and Broad",
-         owner_name="Broad Street Holdings", owner_address="1 Broad Street", **violation)  # fmt: skip
+    violation = {
+        "committed_on": day,
+        "found_on": day,
+        "section": violated,
+        "description": "Wash water.",
+    }
+    post(
+        client,
+        enforce,
+        respondent="",
+        name="Elm Street Auto LLC",
+        mailing_address="PO Box 12",
+        phone="(607) 555-0142",
+        role="operator",
+        place="12 Elm Street",
+        **violation,
+    )
+    post(
+        client,
+        enforce,
+        respondent="1",
+        place="Catch basin at Orchard and Broad",
+        owner_name="Broad Street Holdings",
+        owner_address="1 Broad Street",
+        **violation,
+    )
     pages["enf-violation-edit"] = client.get("/staff/violations/2/edit")
     pages["enf-violation-edit-errors"] = post(
-        client, "/staff/violations/2/edit", committed_on=day,
-        found_on=(today - dt.timedelta(days=1)).isoformat(), section=violated,
-        description="Wash water.", owner_name="Broad Street Holdings",
-    )  # fmt: skip
+        client,
+        "/staff/violations/2/edit",
+        committed_on=day,
+        found_on=(today - dt.timedelta(days=1)).isoformat(),
+        section=violated,
+        description="Wash water.",
+        owner_name="Broad Street Holdings",
+    )
     new = "/staff/violations/1/notice"
     pages["enf-draft-new"] = client.get(new)
     pages["enf-draft-errors"] = post(client, new, order_2="y")
     # A deadline before the appeal period ends: the page warns.
-    drafted = post(client, new, order_1="y", specifics_1="Stop.", order_2="y",
-                   deadline=(today + dt.timedelta(days=5)).isoformat())  # fmt: skip
+    drafted = post(
+        client,
+        new,
+        order_1="y",
+        specifics_1="Stop.",
+        order_2="y",
+        deadline=(today + dt.timedelta(days=5)).isoformat(),
+    )
     notice = drafted.headers["Location"]
     pages["enf-notice-draft"] = client.get(notice)
     pages["enf-letter-draft"] = client.get(f"{notice}letter")
     pages["enf-issue-errors"] = post(client, f"{notice}issue", notice, served_on="", method="x")
-    post(client, f"{notice}issue", notice, served_on=day, method=law.service_methods[1],
-         signer_name="Dana Reyes", signer_title="Stormwater Management Officer")  # fmt: skip
-    for step, data in [("appeal", {"appeal_filed_on": day}),
-                       ("decision", {"decided_on": day, "hearing_on": day, "upheld": "yes"}),
-                       ("completion", {"completed_on": day, "work": "1000", "admin": "100"}),
-                       ("costs", {"cost_notice_mailed_on": day, "payment_count": "2",
-                                  "protest_filed_on": day}),
-                       ("protest", {"protest_decided_on": day, "protest_payment_due_on": day}),
-                       ("attorney", {"attorney_recommendation": "Workshop.",
-                                     "attorney_recommended_on": day, "smo_concurs": "yes"}),
-                       ("conditions", {f"holds_{i}": "y" for i in range(5)})]:  # fmt: skip
+    post(
+        client,
+        f"{notice}issue",
+        notice,
+        served_on=day,
+        method=law.service_methods[1],
+        signer_name="Dana Reyes",
+        signer_title="Stormwater Management Officer",
+    )
+    for step, data in [
+        ("appeal", {"appeal_filed_on": day}),
+        ("decision", {"decided_on": day, "hearing_on": day, "upheld": "yes"}),
+        ("completion", {"completed_on": day, "work": "1000", "admin": "100"}),
+        ("costs", {"cost_notice_mailed_on": day, "payment_count": "2", "protest_filed_on": day}),
+        ("protest", {"protest_decided_on": day, "protest_payment_due_on": day}),
+        (
+            "attorney",
+            {
+                "attorney_recommendation": "Workshop.",
+                "attorney_recommended_on": day,
+                "smo_concurs": "yes",
+            },
+        ),
+        ("conditions", {f"holds_{i}": "y" for i in range(5)}),
+    ]:
         post(client, f"{notice}steps/{step}", notice, **data)
     post(client, f"{notice}payments", notice, paid_on=day, amount="100")
     post(client, f"{notice}payments", notice, paid_on=day, amount="1000")
     post_prefixed(client, f"{notice}payments/2/void", notice, "void-2", reason="Typed twice.")
-    post_prefixed(client, f"{notice}payments/1/correct", notice, "fix-1", paid_on=day,
-                  amount="10.00", reason="Wrong amount.")  # fmt: skip
+    post_prefixed(
+        client,
+        f"{notice}payments/1/correct",
+        notice,
+        "fix-1",
+        paid_on=day,
+        amount="10.00",
+        reason="Wrong amount.",
+    )
     remedy = law.provisions["remedies"].items[0].text
     post(
         client,
@@ -117,12 +168,26 @@ def enforcement_pages(client, case_id: int) -> dict:
     pages["enf-signature"] = client.get("/staff/enforcement/signature")
     pages["enf-signature-errors"] = post(client, "/staff/enforcement/signature", letter_name="")
     person = "/staff/respondents/1/"
-    post(client, f"{person}prior", person, committed_on="2023-05-01", section=violated,
-         reference="NOV-2023-0007", outcome="notice")  # fmt: skip
+    post(
+        client,
+        f"{person}prior",
+        person,
+        committed_on="2023-05-01",
+        section=violated,
+        reference="NOV-2023-0007",
+        outcome="notice",
+    )
     pages["enf-prior-errors"] = post(client, f"{person}prior", person, committed_on="2999-01-01")
     pages["enf-respondent-errors"] = post(client, f"{person}edit", person, name="", email="x@")
-    post(client, enforce, respondent="", name="Elm St. Auto", mailing_address="PO Box 12",
-         place="12 Elm Street", **violation)  # fmt: skip
+    post(
+        client,
+        enforce,
+        respondent="",
+        name="Elm St. Auto",
+        mailing_address="PO Box 12",
+        place="12 Elm Street",
+        **violation,
+    )
     pages["enf-merge-errors"] = post(client, f"{person}merge", person, other="2")
     post(client, f"{person}merge", person, other="2", same="y")
     pages["enf-respondents"] = client.get("/staff/respondents/")
@@ -145,15 +210,24 @@ def times(page: str) -> list[str]:
 
 
 def violation(client, **overrides):
-    data = {"respondent": "", "name": "Elm Street Auto LLC",
-            "mailing_address": "PO Box 12\nHorseheads NY 14845",
-            "place": "12 Elm Street", "committed_on": "2027-02-26", "found_on": "2027-02-27",
-            "section": "216-6 A", "description": "Wash water piped to the storm drain."}  # fmt: skip
+    data = {
+        "respondent": "",
+        "name": "Elm Street Auto LLC",
+        "mailing_address": "PO Box 12\nHorseheads NY 14845",
+        "place": "12 Elm Street",
+        "committed_on": "2027-02-26",
+        "found_on": "2027-02-27",
+        "section": "216-6 A",
+        "description": "Wash water piped to the storm drain.",
+    }
     return ok(post(client, "/staff/cases/1/enforcement", **{**data, **overrides}))
 
 
-ISSUE = {"method": "Certified mail, return receipt requested", "signer_name": "Dana Reyes",
-         "signer_title": "Stormwater Management Officer"}  # fmt: skip
+ISSUE = {
+    "method": "Certified mail, return receipt requested",
+    "signer_name": "Dana Reyes",
+    "signer_title": "Stormwater Management Officer",
+}
 
 
 def issue(client, notice: int = 1, served_on: str = "2027-03-01", **overrides):
@@ -163,7 +237,16 @@ def issue(client, notice: int = 1, served_on: str = "2027-03-01", **overrides):
 
 def issue_notice(client, clock, deadline: str = "2027-03-31") -> int:
     violation(client)
-    ok(post(client, "/staff/violations/1/notice", order_1="y", specifics_1="Stop washing.",
-            order_2="y", specifics_2="Clean the catch basin.", deadline=deadline))  # fmt: skip
+    ok(
+        post(
+            client,
+            "/staff/violations/1/notice",
+            order_1="y",
+            specifics_1="Stop washing.",
+            order_2="y",
+            specifics_2="Clean the catch basin.",
+            deadline=deadline,
+        )
+    )
     issue(client, served_on=clock().date().isoformat())
     return 1

@@ -59,8 +59,30 @@ def page_url(build: Path, page: Path) -> str:
     return "/" + relative.removesuffix("index.html")
 
 
-BLOCKS = {"p", "div", "li", "dt", "dd", "h1", "h2", "h3", "h4", "section", "nav", "ul", "ol",
-          "dl", "header", "footer", "main", "aside", "td", "th", "label", "legend"}  # fmt: skip
+BLOCKS = {
+    "p",
+    "div",
+    "li",
+    "dt",
+    "dd",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "section",
+    "nav",
+    "ul",
+    "ol",
+    "dl",
+    "header",
+    "footer",
+    "main",
+    "aside",
+    "td",
+    "th",
+    "label",
+    "legend",
+}
 
 
 class PageParser(HTMLParser):
@@ -181,23 +203,43 @@ def report_data(**overrides) -> dict:
 def notification_data(**overrides) -> dict:
     """A complete release notification: a small diesel spill, told by phone first."""
     data = {
-        "danger": "no", "hazardous": "yes", "petroleum": "yes",
-        "emergency_called": "yes", "emergency_called_at": "2026-11-02T09:10",
-        "dec_called": "yes", "dec_called_at": "2026-11-02T09:20", "dec_spill_number": "2608123",
-        "facility_name": "Depot Street Fuel", "facility_address": "12 Depot Street",
-        "facility_kind": "commercial", "permit": "industrial", "permit_number": "NYR00A123",
-        "responsible_name": "Sam Lee", "responsible_title": "Yard manager",
-        "responsible_phone": "(555) 555-0100", "responsible_email": "sam@depot.test",
-        "discovered_at": "2026-11-02T09:00", "began_at": "2026-11-02T08:30", "is_over": "yes",
-        "ended_at": "2026-11-02T09:45", "materials": "Diesel fuel", "quantity": "20",
-        "unit": "gallons", "address": "Loading dock behind 12 Depot Street",
-        "latitude": "", "longitude": "",
-        "reached_drain": "may", "amount_reached": "a cup or two", "cause": "A split fuel hose",
+        "danger": "no",
+        "hazardous": "yes",
+        "petroleum": "yes",
+        "emergency_called": "yes",
+        "emergency_called_at": "2026-11-02T09:10",
+        "dec_called": "yes",
+        "dec_called_at": "2026-11-02T09:20",
+        "dec_spill_number": "2608123",
+        "facility_name": "Depot Street Fuel",
+        "facility_address": "12 Depot Street",
+        "facility_kind": "commercial",
+        "permit": "industrial",
+        "permit_number": "NYR00A123",
+        "responsible_name": "Sam Lee",
+        "responsible_title": "Yard manager",
+        "responsible_phone": "(555) 555-0100",
+        "responsible_email": "sam@depot.test",
+        "discovered_at": "2026-11-02T09:00",
+        "began_at": "2026-11-02T08:30",
+        "is_over": "yes",
+        "ended_at": "2026-11-02T09:45",
+        "materials": "Diesel fuel",
+        "quantity": "20",
+        "unit": "gallons",
+        "address": "Loading dock behind 12 Depot Street",
+        "latitude": "",
+        "longitude": "",
+        "reached_drain": "may",
+        "amount_reached": "a cup or two",
+        "cause": "A split fuel hose",
         "cleanup": "Absorbent booms around the drain, pads on the spill",
         "prevention": "Hoses replaced; inspections weekly",
-        "prior_notice": "phone", "prior_notice_at": "2026-11-02T10:00",
-        "prior_notice_to": "Village Clerk", "nickname": "",
-    }  # fmt: skip
+        "prior_notice": "phone",
+        "prior_notice_at": "2026-11-02T10:00",
+        "prior_notice_to": "Village Clerk",
+        "nickname": "",
+    }
     data.update(overrides)
     return {key: value for key, value in data.items() if value is not None}
 
@@ -323,8 +365,10 @@ def from_address(app, address: str):
 def try_password(client, username: str, password: str):
     """One sign-in try with this username and password (the first step only)."""
     page = client.get("/staff/login")
-    return client.post("/staff/login", data={**hidden_fields(page.text), "username": username,
-                                             "password": password})  # fmt: skip
+    return client.post(
+        "/staff/login",
+        data={**hidden_fields(page.text), "username": username, "password": password},
+    )
 
 
 def enter_code(client, app, username: str, code: str | None = None):

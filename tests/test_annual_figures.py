@@ -37,46 +37,88 @@ def add_notification(db, number: int, day: str) -> int:
         case = case_row(number, moment(day), kind="notification", service_code="release")
         case["reference"] = f"REL-{day[:4]}-{number:05d}"
         case_id = insert(db, "cases", case)
-        insert(db, "notifications", {
-            "case_id": case_id, "danger": "no", "hazardous": "no", "petroleum": "no",
-            "facility_name": "Depot", "facility_address": "12 Depot", "facility_kind": "commercial",
-            "permit": "none", "discovered_at": f"{day}T09:00:00-05:00", "is_over": "yes",
-            "materials": "Wash water", "reached_drain": "yes", "cause": "hose", "cleanup": "pads",
-            "prevention": "hoses", "prior_notice": "none",
-            "notice_due": f"{day}T16:00:00-05:00", "retain_until": "2030-01-01",
-        })  # fmt: skip
+        insert(
+            db,
+            "notifications",
+            {
+                "case_id": case_id,
+                "danger": "no",
+                "hazardous": "no",
+                "petroleum": "no",
+                "facility_name": "Depot",
+                "facility_address": "12 Depot",
+                "facility_kind": "commercial",
+                "permit": "none",
+                "discovered_at": f"{day}T09:00:00-05:00",
+                "is_over": "yes",
+                "materials": "Wash water",
+                "reached_drain": "yes",
+                "cause": "hose",
+                "cleanup": "pads",
+                "prevention": "hoses",
+                "prior_notice": "none",
+                "notice_due": f"{day}T16:00:00-05:00",
+                "retain_until": "2030-01-01",
+            },
+        )
     return case_id
 
 
 # (received, [(day, changes)...], indicators): counted by hand for 2026's permit year
 # (January 3, 2026 to January 2, 2027).
 HISTORY = [
-    ("2026-01-02", [("2026-01-02", {"confirmed": True}), ("2026-01-05", {"status": "resolved"})],
-     ["suds"]),  # received and confirmed the year before, eliminated in 2026
+    (
+        "2026-01-02",
+        [("2026-01-02", {"confirmed": True}), ("2026-01-05", {"status": "resolved"})],
+        ["suds"],
+    ),  # received and confirmed the year before, eliminated in 2026
     ("2026-01-03", [("2026-01-04", {"status": "investigating"})], ["suds", "odor"]),
-    ("2026-03-10", [("2026-03-11", {"status": "investigating"}), ("2026-03-12", {"confirmed": True}),
-                    ("2026-03-20", {"status": "resolved"})], ["sheen"]),
+    (
+        "2026-03-10",
+        [
+            ("2026-03-11", {"status": "investigating"}),
+            ("2026-03-12", {"confirmed": True}),
+            ("2026-03-20", {"status": "resolved"}),
+        ],
+        ["sheen"],
+    ),
     ("2026-04-01", [("2026-04-02", {"status": "resolved"})], ["trash"]),
-    ("2026-05-05", [("2026-05-06", {"status": "referred", "referred_to": "NYSDEC",
-                                    "confirmed": True})], ["sheen", "odor"]),
-    ("2026-06-06", [("2026-06-07", {"status": "exempt", "exempt_reason": "Lawn watering"})],
-     ["suds"]),
+    (
+        "2026-05-05",
+        [("2026-05-06", {"status": "referred", "referred_to": "NYSDEC", "confirmed": True})],
+        ["sheen", "odor"],
+    ),
+    (
+        "2026-06-06",
+        [("2026-06-07", {"status": "exempt", "exempt_reason": "Lawn watering"})],
+        ["suds"],
+    ),
     ("2026-07-07", [("2026-07-08", {"status": "no-violation"})], ["cloudy"]),
-    ("2026-08-08", [("2026-08-09", {"status": "duplicate", "duplicate_of": "IDR-2026-00003"})],
-     ["sheen"]),
+    (
+        "2026-08-08",
+        [("2026-08-09", {"status": "duplicate", "duplicate_of": "IDR-2026-00003"})],
+        ["sheen"],
+    ),
     ("2026-09-09", [], []),
-    ("2026-12-20", [("2026-12-28", {"confirmed": True}), ("2027-01-05", {"status": "resolved"})],
-     ["dumping"]),  # confirmed in 2026, eliminated in 2027
+    (
+        "2026-12-20",
+        [("2026-12-28", {"confirmed": True}), ("2027-01-05", {"status": "resolved"})],
+        ["dumping"],
+    ),  # confirmed in 2026, eliminated in 2027
     ("2027-01-03", [("2027-01-04", {"status": "resolved", "confirmed": True})], ["suds"]),
-]  # fmt: skip
+]
 
 
 def build(app) -> None:
     with app.app_context():
         db = get_db()
-        insert_reports(db, [(case_row(n, moment(day)), report_row(0, moment(day),
-                             indicators=json.dumps(codes)))
-                            for n, (day, _, codes) in enumerate(HISTORY, 1)])  # fmt: skip
+        insert_reports(
+            db,
+            [
+                (case_row(n, moment(day)), report_row(0, moment(day), indicators=json.dumps(codes)))
+                for n, (day, _, codes) in enumerate(HISTORY, 1)
+            ],
+        )
         for case_id, (_, changes, _) in enumerate(HISTORY, 1):
             for day, change_set in changes:
                 change(app, db, case_id, day, **change_set)
@@ -99,14 +141,26 @@ def test_the_figures_count_each_event_in_the_year_it_happened(app):
     assert figures["investigated"] == 7
     # Cases opened from screenings and found by staff are counted on their own lines (none in
     # this year).
-    assert figures["discharges"] == [("resident reports", 3, 2), ("release notifications", 1, 1),
-                                     ("dry-weather screenings", 0, 0),
-                                     ("staff findings", 0, 0)]  # fmt: skip
+    assert figures["discharges"] == [
+        ("resident reports", 3, 2),
+        ("release notifications", 1, 1),
+        ("dry-weather screenings", 0, 0),
+        ("staff findings", 0, 0),
+    ]
     assert (figures["confirmed"], figures["eliminated"]) == (4, 3)
     assert (figures["referred"], figures["exempt"], figures["duplicates"]) == (1, 1, 1)
     by_indicator = {code: n for code, _, n in figures["by_indicator"]}
-    assert by_indicator == {"sheen": 3, "suds": 2, "color": 0, "odor": 2, "cloudy": 1, "trash": 1,
-                            "dead-animals": 0, "dumping": 1, "dry-weather-flow": 0}  # fmt: skip
+    assert by_indicator == {
+        "sheen": 3,
+        "suds": 2,
+        "color": 0,
+        "odor": 2,
+        "cloudy": 1,
+        "trash": 1,
+        "dead-animals": 0,
+        "dumping": 1,
+        "dry-weather-flow": 0,
+    }
     later = counts(app, YEAR_2027)
     assert later["discharges"][0] == ("resident reports", 1, 2), "11 confirmed; 10 and 11 gone"
 
@@ -135,8 +189,9 @@ def test_a_closed_year_does_not_move_when_cases_change_later(app):
 def test_the_page_says_how_it_counts(app, client):
     build(app)
     sign_in(client, app)
-    page = client.get("/staff/annual-report/", query_string={"start": "2026-01-03",
-                                                              "end": "2027-01-02"}).text  # fmt: skip
+    page = client.get(
+        "/staff/annual-report/", query_string={"start": "2026-01-03", "end": "2027-01-02"}
+    ).text
     assert re.search(r"Confirmed, found through release notifications</th><td><a [^>]*>1<", page)
     assert re.search(r"Eliminated, found through release notifications</th><td><a [^>]*>1<", page)
     assert re.search(r"Eliminated in all</th><td><a [^>]*>3<", page)
@@ -165,9 +220,11 @@ def test_enforcement_is_counted_from_its_own_tables(app):
             )
             # Issued in 2026; a correction issued in 2026; one issued in 2027; a draft.
             for notice_id, number, issued, supersedes in [
-                (1, "NOV-2026-0001", "2026-02-02", None), (2, "NOV-2026-0002", "2026-02-10", 1),
-                (3, "NOV-2027-0001", "2027-01-05", None), (4, None, None, None),
-            ]:  # fmt: skip
+                (1, "NOV-2026-0001", "2026-02-02", None),
+                (2, "NOV-2026-0002", "2026-02-10", 1),
+                (3, "NOV-2027-0001", "2027-01-05", None),
+                (4, None, None, None),
+            ]:
                 db.execute(
                     "INSERT INTO notices (id, violation_id, number, drafted_at, drafted_by,"
                     " issued_on, supersedes) VALUES (?, 1, ?, '2026-02-01', 'smo', ?, ?)",
@@ -197,14 +254,32 @@ def test_enforcement_is_counted_from_its_own_tables(app):
                 " '2026-03-12T09:00:00-05:00', 'smo')"
             )
     figures = counts(app, YEAR_2026)
-    assert {key: figures[key] for key in (
-        "notices_issued", "corrections_issued", "appeals_filed", "appeals_upheld",
-        "appeals_overturned", "remedies_assigned", "remedies_completed",
-        "abatements_completed", "costs_charged_cents", "costs_recovered_cents")} == {
-        "notices_issued": 1, "corrections_issued": 1, "appeals_filed": 1, "appeals_upheld": 1,
-        "appeals_overturned": 0, "remedies_assigned": 1, "remedies_completed": 1,
-        "abatements_completed": 1, "costs_charged_cents": 110000, "costs_recovered_cents": 18500,
-    }  # fmt: skip
+    assert {
+        key: figures[key]
+        for key in (
+            "notices_issued",
+            "corrections_issued",
+            "appeals_filed",
+            "appeals_upheld",
+            "appeals_overturned",
+            "remedies_assigned",
+            "remedies_completed",
+            "abatements_completed",
+            "costs_charged_cents",
+            "costs_recovered_cents",
+        )
+    } == {
+        "notices_issued": 1,
+        "corrections_issued": 1,
+        "appeals_filed": 1,
+        "appeals_upheld": 1,
+        "appeals_overturned": 0,
+        "remedies_assigned": 1,
+        "remedies_completed": 1,
+        "abatements_completed": 1,
+        "costs_charged_cents": 110000,
+        "costs_recovered_cents": 18500,
+    }
     later = counts(app, YEAR_2027, now="2027-03-01")
     assert (later["notices_issued"], later["appeals_filed"], later["appeals_overturned"]) == (
         1,
@@ -222,34 +297,64 @@ def add_structures(db, items) -> None:
     with transaction(db):
         for code, kind, entered, paper, screenings in items:
             stamp = f"{entered}T09:00:00-05:00"
-            outfall = insert(db, "outfalls", {
-                "code": code, "structure_type": kind, "latitude": 42.16, "longitude": -76.82,
-                "created_at": stamp, "updated_at": stamp, "updated_by": "test",
-            })  # fmt: skip
+            outfall = insert(
+                db,
+                "outfalls",
+                {
+                    "code": code,
+                    "structure_type": kind,
+                    "latitude": 42.16,
+                    "longitude": -76.82,
+                    "created_at": stamp,
+                    "updated_at": stamp,
+                    "updated_by": "test",
+                },
+            )
             if paper:
-                insert(db, "outfall_paper_screenings", {
-                    "outfall_id": outfall, "screened_on": paper, "recorded_at": stamp,
-                    "recorded_by": "test",
-                })  # fmt: skip
+                insert(
+                    db,
+                    "outfall_paper_screenings",
+                    {
+                        "outfall_id": outfall,
+                        "screened_on": paper,
+                        "recorded_at": stamp,
+                        "recorded_by": "test",
+                    },
+                )
             for n, (day, call) in enumerate(screenings):
-                insert(db, "screenings", {
-                    "outfall_id": outfall, "sheet_key": f"{code}-sheet-{n}", "flow": "none",
-                    "screened_at": f"{day}T10:00:00-05:00", "inspector": "jo", "overall": call,
-                    "recorded_at": f"{day}T10:00:00-05:00", "recorded_by": "jo",
-                })  # fmt: skip
+                insert(
+                    db,
+                    "screenings",
+                    {
+                        "outfall_id": outfall,
+                        "sheet_key": f"{code}-sheet-{n}",
+                        "flow": "none",
+                        "screened_at": f"{day}T10:00:00-05:00",
+                        "inspector": "jo",
+                        "overall": call,
+                        "recorded_at": f"{day}T10:00:00-05:00",
+                        "recorded_by": "jo",
+                    },
+                )
 
 
 # Counted by hand for 2026's permit year (January 3, 2026 to January 2, 2027), with the
 # permit term taken as the five years of the rotation: January 3, 2022 on.
 STRUCTURES = [
-    ("OF-1", "outfall", "2020-05-01", None, [("2026-06-01", "unlikely"), ("2026-08-01", "suspect")]),
+    (
+        "OF-1",
+        "outfall",
+        "2020-05-01",
+        None,
+        [("2026-06-01", "unlikely"), ("2026-08-01", "suspect")],
+    ),
     ("OF-2", "outfall", "2020-05-01", "2023-04-04", []),  # on paper, in the term only
     ("OF-3", "outfall", "2020-05-01", "2021-09-09", [("2027-01-05", "unlikely")]),  # 2027's
     ("OF-4", "outfall", "2026-03-03", None, [("2026-03-04", "obvious")]),  # entered in 2026
     ("OF-5", "outfall", "2027-02-02", None, [("2027-02-03", "unlikely")]),  # entered in 2027
     ("OF-6", "outfall", "2019-01-01", None, [("2021-12-31", "potential")]),  # before the term
     ("CB-1", "catch-basin", "2020-05-01", None, []),
-]  # fmt: skip
+]
 
 
 def outfall_figures(app, period) -> dict:
@@ -257,8 +362,11 @@ def outfall_figures(app, period) -> dict:
         from portal.staff.annual_figures import annual_report
 
         report = annual_report(get_db(), *period, moment("2027-03-01"))
-        return {key: [r.words for r in f.records] for key, f in report.by_key.items()
-                if key.startswith(("outfalls.", "screenings."))}  # fmt: skip
+        return {
+            key: [r.words for r in f.records]
+            for key, f in report.by_key.items()
+            if key.startswith(("outfalls.", "screenings."))
+        }
 
 
 def test_the_outfall_figures_count_the_inventory_and_its_screenings(app):
@@ -271,11 +379,14 @@ def test_the_outfall_figures_count_the_inventory_and_its_screenings(app):
         "outfalls.screened": ["OF-4", "OF-1"],
         "outfalls.screened_term": ["OF-2", "OF-4", "OF-1"],
         "outfalls.not_screened_term": ["OF-6", "OF-3"],
-        "screenings.made": ["Outfall OF-4: obvious", "Outfall OF-1: unlikely",
-                            "Outfall OF-1: suspect"],
+        "screenings.made": [
+            "Outfall OF-4: obvious",
+            "Outfall OF-1: unlikely",
+            "Outfall OF-1: suspect",
+        ],
         "screenings.flagged": ["Outfall OF-4: obvious", "Outfall OF-1: suspect"],
         "screenings.wet": [],
-    }  # fmt: skip
+    }
 
 
 def test_the_outfall_figures_of_a_closed_year_do_not_move(app):
@@ -286,8 +397,10 @@ def test_the_outfall_figures_of_a_closed_year_do_not_move(app):
         db = get_db()
         # Later: an outfall edited, another screened, a new one entered, a paper date fixed.
         with transaction(db):
-            db.execute("UPDATE outfalls SET condition = 'poor', updated_at = '2027-02-10'"
-                       " WHERE code = 'OF-6'")  # fmt: skip
+            db.execute(
+                "UPDATE outfalls SET condition = 'poor', updated_at = '2027-02-10'"
+                " WHERE code = 'OF-6'"
+            )
         add_structures(db, [("OF-7", "outfall", "2027-02-11", None, [("2027-02-12", "unlikely")])])
     assert outfall_figures(app, YEAR_2026) == before
     later = outfall_figures(app, YEAR_2027)
@@ -316,10 +429,14 @@ def test_each_figure_links_to_its_records_and_the_csv_has_them(app, client):
     sign_in(client, app)
     span = {"start": "2026-01-03", "end": "2027-01-02"}
     page = client.get("/staff/annual-report/", query_string=span).text
-    assert page.index("<h2>Illicit discharges</h2>") < page.index(
-        "<h2>Outfalls and dry-weather screening</h2>") < page.index("<h2>Resident reports</h2>")  # fmt: skip
-    link = re.search(r'Outfalls screened in dry weather in the period</th><td><a href="([^"]+)">2<',
-                     page).group(1)  # fmt: skip
+    assert (
+        page.index("<h2>Illicit discharges</h2>")
+        < page.index("<h2>Outfalls and dry-weather screening</h2>")
+        < page.index("<h2>Resident reports</h2>")
+    )
+    link = re.search(
+        r'Outfalls screened in dry weather in the period</th><td><a href="([^"]+)">2<', page
+    ).group(1)
     assert (
         link == "/staff/annual-report/records/outfalls.screened?start=2026-01-03&amp;end=2027-01-02"
     )
@@ -331,8 +448,9 @@ def test_each_figure_links_to_its_records_and_the_csv_has_them(app, client):
         r'<a href="/staff/outfalls/\d+/">OF-1</a></th><td><time datetime="2026-06-01">', records
     )
     assert "OF-3" not in records
-    eliminated = client.get("/staff/annual-report/records/discharges.report.eliminated",
-                            query_string=span).text  # fmt: skip
+    eliminated = client.get(
+        "/staff/annual-report/records/discharges.report.eliminated", query_string=span
+    ).text
     assert re.findall(r'<a href="/staff/cases/(\d+)/">', eliminated) == ["1", "3"]
     assert client.get("/staff/annual-report/records/no.such.figure").status_code == 404
     sheet = client.get("/staff/annual-report.csv", query_string=span)
@@ -346,8 +464,13 @@ def test_each_figure_links_to_its_records_and_the_csv_has_them(app, client):
         "https://portal.village.test/staff/annual-report/records/discharges.eliminated"
         "?start=2026-01-03&end=2027-01-02"
     ) in lines
-    assert any(line.startswith("2026-01-03,2027-01-02,Enforcement,Abatement costs charged "
-                               "(cost notices mailed),$0.00,0,") for line in lines)  # fmt: skip
+    assert any(
+        line.startswith(
+            "2026-01-03,2027-01-02,Enforcement,Abatement costs charged "
+            "(cost notices mailed),$0.00,0,"
+        )
+        for line in lines
+    )
 
 
 # ---------------------------------------------------------------- eliminated, by track-down
@@ -355,12 +478,20 @@ def test_each_figure_links_to_its_records_and_the_csv_has_them(app, client):
 
 def eliminate(db, case_id: int, found: str, eliminated: str) -> None:
     with transaction(db):
-        insert(db, "discharge_sources", {
-            "case_id": case_id, "found_on": found, "description": "Laundry drain on the storm line",
-            "address": "12 Elm Street", "eliminated_on": eliminated,
-            "elimination_method": "connection_removed", "recorded_at": f"{eliminated}T10:00",
-            "recorded_by": "smo",
-        })  # fmt: skip
+        insert(
+            db,
+            "discharge_sources",
+            {
+                "case_id": case_id,
+                "found_on": found,
+                "description": "Laundry drain on the storm line",
+                "address": "12 Elm Street",
+                "eliminated_on": eliminated,
+                "elimination_method": "connection_removed",
+                "recorded_at": f"{eliminated}T10:00",
+                "recorded_by": "smo",
+            },
+        )
 
 
 def test_an_elimination_counts_by_the_day_track_down_recorded(app):
@@ -412,8 +543,7 @@ def test_figures_recorded_as_filed_show_what_changed_since(app, client):
     assert "Recorded as filed" not in page
     token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
     assert client.post("/staff/annual-report/filed", query_string=span).status_code == 400
-    filed = client.post("/staff/annual-report/filed", query_string=span,
-                        data={"csrf_token": token})  # fmt: skip
+    filed = client.post("/staff/annual-report/filed", query_string=span, data={"csrf_token": token})
     assert filed.status_code == 303
     page = client.get("/staff/annual-report/", query_string=span).text
     assert "These figures are recorded as filed" in page
@@ -422,10 +552,14 @@ def test_figures_recorded_as_filed_show_what_changed_since(app, client):
     with app.app_context():
         change(app, get_db(), 9, "2026-12-01", confirmed=True)
     page = client.get("/staff/annual-report/", query_string=span).text
-    assert re.search(r"Confirmed in all</th><td><a [^>]*>5<.*?</a> <span class=\"filed\">"
-                     r"\(filed: 4\)</span>", page)  # fmt: skip
+    assert re.search(
+        r"Confirmed in all</th><td><a [^>]*>5<.*?</a> <span class=\"filed\">"
+        r"\(filed: 4\)</span>",
+        page,
+    )
     assert "2 figures changed since" in page
     # Another period has no filing.
-    other = client.get("/staff/annual-report/", query_string={"start": "2025-01-03",
-                                                                 "end": "2026-01-02"}).text  # fmt: skip
+    other = client.get(
+        "/staff/annual-report/", query_string={"start": "2025-01-03", "end": "2026-01-02"}
+    ).text
     assert "Recorded as filed" not in other

@@ -32,8 +32,14 @@ def weekdays_of(year: int, month: int, weekday: int) -> list[date]:
 
 def gcl_24(year: int) -> set[date]:
     """The days New York keeps as public holidays in a year, as GCL § 24 words them."""
-    fixed = [date(year, 1, 1), date(year, 2, 12), date(year, 6, 19), date(year, 7, 4),
-             date(year, 11, 11), date(year, 12, 25)]  # fmt: skip
+    fixed = [
+        date(year, 1, 1),
+        date(year, 2, 12),
+        date(year, 6, 19),
+        date(year, 7, 4),
+        date(year, 11, 11),
+        date(year, 12, 25),
+    ]
     floating = [
         weekdays_of(year, 1, MON)[2],  # Martin Luther King Jr. Day, third Monday in January
         weekdays_of(year, 2, MON)[2],  # Washington's Birthday, third Monday in February
@@ -89,8 +95,11 @@ def test_every_day_agrees_with_gcl_24_and_25a(year):
     wrong = []
     for day in (d for d in EVERY_DAY if d.year == year):
         expected = (open_day(day), period_end(day, 1), nth_business_day(day, 3))
-        got = (ENGINE.is_business_day(day), ENGINE.next_business_day(day),
-               ENGINE.add_business_days(day, 3))  # fmt: skip
+        got = (
+            ENGINE.is_business_day(day),
+            ENGINE.next_business_day(day),
+            ENGINE.add_business_days(day, 3),
+        )
         if got != expected:
             wrong.append((day.isoformat(), got, expected))
     assert not wrong, wrong[:5]
@@ -104,9 +113,16 @@ def test_the_weekday_holidays_are_the_law_s(year):
 
 @pytest.mark.parametrize(
     ("day", "open_"),
-    [("2026-07-03", True), ("2027-12-24", True), ("2027-12-31", True), ("2027-07-05", False),
-     ("2028-02-14", True), ("2028-02-21", False), ("2026-02-12", False)],
-)  # fmt: skip
+    [
+        ("2026-07-03", True),
+        ("2027-12-24", True),
+        ("2027-12-31", True),
+        ("2027-07-05", False),
+        ("2028-02-14", True),
+        ("2028-02-21", False),
+        ("2026-02-12", False),
+    ],
+)
 def test_the_days_the_issue_names(day, open_):
     # Fridays before a Saturday holiday are open (no Saturday rule); a Sunday's holiday is
     # kept on the Monday; Lincoln's Birthday is a holiday.

@@ -66,14 +66,26 @@ def updates_to(mail_server, address: str) -> list:
 def test_status_and_public_note_are_saved_together_with_one_entry_and_one_mail(
     app, desk, mail_server
 ):
-    response = save_case(desk, 1, status="investigating", public_note="We visit on Monday.",
-                         note="Called the owner.", assignee="smo", follow_up_on="2026-12-07",
-                         confirmed="yes")  # fmt: skip
+    response = save_case(
+        desk,
+        1,
+        status="investigating",
+        public_note="We visit on Monday.",
+        note="Called the owner.",
+        assignee="smo",
+        follow_up_on="2026-12-07",
+        confirmed="yes",
+    )
     assert response.status_code == 303
     case = rows(app, "SELECT * FROM cases WHERE id = 1")[0]
-    assert (case["status"], case["public_note"], case["assignee"], case["follow_up_on"],
-            case["confirmed_illicit"], case["revision"]) == (
-        "investigating", "We visit on Monday.", "smo", "2026-12-07", 1, 1)  # fmt: skip
+    assert (
+        case["status"],
+        case["public_note"],
+        case["assignee"],
+        case["follow_up_on"],
+        case["confirmed_illicit"],
+        case["revision"],
+    ) == ("investigating", "We visit on Monday.", "smo", "2026-12-07", 1, 1)
     assert [e["action"] for e in rows(app, "SELECT action FROM events WHERE case_id = 1")] == [
         "update"
     ]
@@ -83,9 +95,11 @@ def test_status_and_public_note_are_saved_together_with_one_entry_and_one_mail(
     assert "Being investigated" in body(mails[0]) and "We visit on Monday." in body(mails[0])
     page = desk.get("/staff/cases/1/").text
     assert "Saved. The person who sent it was e-mailed." in page
-    assert ("Status Received → Being investigated; Assigned to smo; Marked as a confirmed"
-            " illicit discharge; Follow-up on Monday, December 7, 2026; Note to the sender set:"
-            " “We visit on Monday.”; Internal note added") in page  # fmt: skip
+    assert (
+        "Status Received → Being investigated; Assigned to smo; Marked as a confirmed"
+        " illicit discharge; Follow-up on Monday, December 7, 2026; Note to the sender set:"
+        " “We visit on Monday.”; Internal note added"
+    ) in page
 
 
 def test_an_internal_change_sends_the_person_nothing(app, desk, mail_server):
@@ -103,7 +117,9 @@ def test_a_refused_save_keeps_everything_typed_and_changes_nothing(app, desk, ma
     assert "Say which agency it was referred to." in response.text
     assert "Kept text" in response.text and "Kept note" in response.text
     assert rows(app, "SELECT status, public_note FROM cases WHERE id = 1")[0] == {
-        "status": "received", "public_note": None}  # fmt: skip
+        "status": "received",
+        "public_note": None,
+    }
     assert (
         rows(app, "SELECT id FROM events") == []
         and updates_to(mail_server, "maria@example.test") == []
@@ -125,7 +141,9 @@ def test_a_save_over_someone_elses_is_refused_with_both_versions(app, client, de
     for words in ("Mine", "Theirs", "Resolved", "Being investigated"):
         assert words in table, words
     assert rows(app, "SELECT status, public_note FROM cases")[0] == {
-        "status": "investigating", "public_note": "Theirs"}  # fmt: skip
+        "status": "investigating",
+        "public_note": "Theirs",
+    }
     assert len(updates_to(mail_server, "maria@example.test")) == 1
     # Saving again is deliberate: the page now carries the revision it showed.
     revision = re.search(r'name="revision" type="hidden" value="(\d+)"', response.text).group(1)
@@ -146,10 +164,22 @@ def test_a_malformed_revision_is_a_client_error(desk):
 
 @pytest.mark.parametrize(
     ("query", "found"),
-    [("HRT4455", 1), ("hrt 4455", 1), ("h r t 4455", 1), ("Mari", 1), ("maria lopez", 1),
-     ("5550199", 1), ("555-0199", 1), ("maria@example", 1), ("foam ditch", 1), ("grey water", 1),
-     ("xyz 99", 0), ("zz", 0), ("IDR", 2)],
-)  # fmt: skip
+    [
+        ("HRT4455", 1),
+        ("hrt 4455", 1),
+        ("h r t 4455", 1),
+        ("Mari", 1),
+        ("maria lopez", 1),
+        ("5550199", 1),
+        ("555-0199", 1),
+        ("maria@example", 1),
+        ("foam ditch", 1),
+        ("grey water", 1),
+        ("xyz 99", 0),
+        ("zz", 0),
+        ("IDR", 2),
+    ],
+)
 def test_search_finds_plates_people_phones_and_words(desk, query, found):
     page = desk.get("/staff/", query_string={"q": query}).text
     assert len(re.findall(r">IDR-\d{4}-\d{4}</a>", page)) == found
@@ -197,19 +227,22 @@ def test_a_file_from_before_the_index_is_indexed_when_migrated(tmp_path):
 
 @pytest.mark.parametrize(
     ("fields", "hazards"),
-    [({"odor": "petroleum"}, ["Fuel or oil"]), ({"indicators": ["sheen"]}, ["Fuel or oil"]),
-     ({"description": "Smells like raw sewage here"}, ["Sewage"]),
-     ({"description": "Someone poured paint and OIL"}, ["Fuel or oil", "Chemicals"]),
-     ({"description": "Soil washed off a building site"}, []),
-     ({"odor": "chemical"}, ["Chemicals"]),
-     ({"indicators": ["dead-animals"]}, ["Dead fish or animals"]),
-     ({"description": "Two dead fish at the edge of the creek"}, ["Dead fish or animals"]),
-     # In Spanish, with the accents a phone keyboard may leave out or put in.
-     ({"description": "Hay gasolina y aceite en el arroyo"}, ["Fuel or oil"]),
-     ({"description": "Huele a QUIMICOS y a aguas negras"}, ["Sewage", "Chemicals"]),
-     ({"description": "Vi peces muertos en la orilla"}, ["Dead fish or animals"]),
-     ({"description": "Tierra que baja de una obra", "color": "café"}, [])],
-)  # fmt: skip
+    [
+        ({"odor": "petroleum"}, ["Fuel or oil"]),
+        ({"indicators": ["sheen"]}, ["Fuel or oil"]),
+        ({"description": "Smells like raw sewage here"}, ["Sewage"]),
+        ({"description": "Someone poured paint and OIL"}, ["Fuel or oil", "Chemicals"]),
+        ({"description": "Soil washed off a building site"}, []),
+        ({"odor": "chemical"}, ["Chemicals"]),
+        ({"indicators": ["dead-animals"]}, ["Dead fish or animals"]),
+        ({"description": "Two dead fish at the edge of the creek"}, ["Dead fish or animals"]),
+        # In Spanish, with the accents a phone keyboard may leave out or put in.
+        ({"description": "Hay gasolina y aceite en el arroyo"}, ["Fuel or oil"]),
+        ({"description": "Huele a QUIMICOS y a aguas negras"}, ["Sewage", "Chemicals"]),
+        ({"description": "Vi peces muertos en la orilla"}, ["Dead fish or animals"]),
+        ({"description": "Tierra que baja de una obra", "color": "café"}, []),
+    ],
+)
 def test_hazard_rules_come_from_the_content(content, fields, hazards):
     report = {"indicators": '["suds"]', "odor": "", "description": "Foam"}
     if "indicators" in fields:
@@ -236,8 +269,17 @@ def test_a_residents_oil_report_is_flagged_in_the_queue_and_the_officers_mail(
 
 def test_staff_e_mail_from_the_command_line_and_the_assignment_mail(app, desk, mail_server):
     runner = app.test_cli_runner()
-    result = runner.invoke(args=["staff", "add", "jo", "--password", "a long staff password",
-                                 "--email", "jo@village.test"])  # fmt: skip
+    result = runner.invoke(
+        args=[
+            "staff",
+            "add",
+            "jo",
+            "--password",
+            "a long staff password",
+            "--email",
+            "jo@village.test",
+        ]
+    )
     assert result.exit_code == 0, result.output
     assert runner.invoke(args=["staff", "edit", "jo", "--email", "not-an-address"]).exit_code == 1
     assert runner.invoke(args=["staff", "edit", "nobody", "--email", "a@b.test"]).exit_code == 1
@@ -263,8 +305,17 @@ def test_assigned_to_me(app, desk):
 def test_assigning_a_case_to_yourself_sends_you_no_mail(app, desk, mail_server):
     runner = app.test_cli_runner()
     runner.invoke(args=["staff", "edit", "smo", "--email", "smo@staff.test"])
-    runner.invoke(args=["staff", "add", "jo", "--password", "a long staff password",
-                        "--email", "jo@village.test"])  # fmt: skip
+    runner.invoke(
+        args=[
+            "staff",
+            "add",
+            "jo",
+            "--password",
+            "a long staff password",
+            "--email",
+            "jo@village.test",
+        ]
+    )
     page = desk.get("/staff/cases/1/").text
     assert "Assign to me" in page
     assert save_case(desk, 1, assignee="smo").status_code == 303, "the one-button form"
@@ -278,8 +329,17 @@ def test_assigning_a_case_to_yourself_sends_you_no_mail(app, desk, mail_server):
 
 
 def test_the_assignment_mail_puts_the_follow_up_on_its_own_line(app, desk, mail_server):
-    app.test_cli_runner().invoke(args=["staff", "add", "jo", "--password", "a long staff password",
-                                       "--email", "jo@village.test"])  # fmt: skip
+    app.test_cli_runner().invoke(
+        args=[
+            "staff",
+            "add",
+            "jo",
+            "--password",
+            "a long staff password",
+            "--email",
+            "jo@village.test",
+        ]
+    )
     assert save_case(desk, 2, assignee="jo", follow_up_on="2099-06-01").status_code == 303
     (mail,) = mail_server.to("jo@village.test")
     assert "(42.2, -76.8)\nFollow up on: Monday, June 1, 2099\n" in body(mail).replace("\r\n", "\n")
@@ -297,15 +357,20 @@ def test_a_follow_up_date_already_passed_is_kept_but_said(app, desk):
 
 
 def test_the_suspected_source_prints_one_field_a_line(app, client):
-    send_report(client, source_description="Sparkle Carpet Cleaning",
-                source_vehicle="White Ford Transit van, plate ABC 1234",
-                source_notes="Driver ran a hose into the drain")  # fmt: skip
+    send_report(
+        client,
+        source_description="Sparkle Carpet Cleaning",
+        source_vehicle="White Ford Transit van, plate ABC 1234",
+        source_notes="Driver ran a hose into the drain",
+    )
     sign_in(client, app)
     for url in ("/staff/cases/1/", "/staff/cases/1/print"):
         page = client.get(url).text
-        for line in ("<dt>Business or property named</dt><dd>Sparkle Carpet Cleaning</dd>",
-                     "<dt>Vehicle and license plate</dt><dd>White Ford Transit van, plate ABC 1234</dd>",
-                     "<dt>What they were seen doing</dt><dd class=\"prewrap\">Driver ran a hose into the drain</dd>"):  # fmt: skip
+        for line in (
+            "<dt>Business or property named</dt><dd>Sparkle Carpet Cleaning</dd>",
+            "<dt>Vehicle and license plate</dt><dd>White Ford Transit van, plate ABC 1234</dd>",
+            '<dt>What they were seen doing</dt><dd class="prewrap">Driver ran a hose into the drain</dd>',
+        ):
             assert line in page, (url, line)
 
 
@@ -319,8 +384,13 @@ def form_fields(page: str, action: str) -> dict[str, str]:
 
 
 def test_marking_a_duplicate_asks_to_confirm_first(app, desk, mail_server):
-    send_report(desk, description="Grey water again", odor="", indicators=["suds"],
-                contact_email="sam@example.test")  # fmt: skip
+    send_report(
+        desk,
+        description="Grey water again",
+        odor="",
+        indicators=["suds"],
+        contact_email="sam@example.test",
+    )
     original = rows(app, "SELECT reference FROM cases WHERE id = 1")[0]["reference"]
     page = desk.get("/staff/cases/3/").text
     link = f"/staff/cases/3/duplicate?of={original}"
@@ -355,12 +425,14 @@ def test_the_reporters_of_duplicates_follow_the_original(app, desk, mail_server)
             save_case(desk, case_id, status="duplicate", duplicate_of=original).status_code == 303
         )
     sam = rows(app, "SELECT body_text FROM outbox WHERE recipient = 'sam@example.test'")
-    status_path = re.search(r"https://portal\.village\.test(/status/[\w-]+/)",
-                            sam[0]["body_text"]).group(1)  # fmt: skip
+    status_path = re.search(
+        r"https://portal\.village\.test(/status/[\w-]+/)", sam[0]["body_text"]
+    ).group(1)
     saved = save_case(desk, 1, status="resolved", public_note="The owner fixed the pipe.")
     assert saved.status_code == 303
-    assert ("Saved. The person who sent it was e-mailed and the reporter of 1 duplicate was"
-            " e-mailed.") in desk.get("/staff/cases/1/").text  # fmt: skip
+    assert (
+        "Saved. The person who sent it was e-mailed and the reporter of 1 duplicate was e-mailed."
+    ) in desk.get("/staff/cases/1/").text
     (news,) = [m for m in mail_server.to("sam@example.test") if "handle it under" in body(m)]
     assert news["Subject"].startswith("Update on IDR-") and news["Subject"].endswith("-0003")
     assert (
@@ -400,13 +472,20 @@ def test_a_case_that_becomes_a_duplicate_hands_its_duplicates_on(app, desk, mail
 def record_visit(client, case_id: int, photos=(), **fields):
     page = client.get(f"/staff/cases/{case_id}/").text
     csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-    data = {"csrf_token": csrf, "visited_at": "2026-11-20T10:30", "inspector": "Jo Smith",
-            "findings": "Grey water from the car wash drain", "sampled": "yes",
-            "lab_reference": "LAB-77", **fields}  # fmt: skip
+    data = {
+        "csrf_token": csrf,
+        "visited_at": "2026-11-20T10:30",
+        "inspector": "Jo Smith",
+        "findings": "Grey water from the car wash drain",
+        "sampled": "yes",
+        "lab_reference": "LAB-77",
+        **fields,
+    }
     if photos:
         data["photos"] = [(io.BytesIO(content), name) for name, content in photos]
-    return client.post(f"/staff/cases/{case_id}/inspections", data=data,
-                       content_type="multipart/form-data")  # fmt: skip
+    return client.post(
+        f"/staff/cases/{case_id}/inspections", data=data, content_type="multipart/form-data"
+    )
 
 
 def test_a_site_visit_with_photos_is_staff_only(app, desk):
@@ -422,18 +501,21 @@ def test_a_site_visit_with_photos_is_staff_only(app, desk):
     assert anonymous.get(f"/staff/inspection-photos/{photo['id']}").status_code == 401
     # The status page of that case shows nothing of the visit.
     (token_page,) = rows(app, "SELECT body_text FROM outbox WHERE purpose = 'ack' AND case_id = 1")
-    status_path = re.search(r"https://portal\.village\.test(/status/[\w-]+/)",
-                            token_page["body_text"]).group(1)  # fmt: skip
+    status_path = re.search(
+        r"https://portal\.village\.test(/status/[\w-]+/)", token_page["body_text"]
+    ).group(1)
     status = anonymous.get(status_path).text
     assert "inspection-photos" not in status and "LAB-77" not in status
 
 
 @pytest.mark.parametrize(
     ("fields", "message"),
-    [({"findings": ""}, "Describe what was found."),
-     ({"lab_reference": ""}, "Give the lab&#39;s reference for the sample."),
-     ({"visited_at": "2099-01-01T10:00"}, "The visit cannot be in the future.")],
-)  # fmt: skip
+    [
+        ({"findings": ""}, "Describe what was found."),
+        ({"lab_reference": ""}, "Give the lab&#39;s reference for the sample."),
+        ({"visited_at": "2099-01-01T10:00"}, "The visit cannot be in the future."),
+    ],
+)
 def test_a_site_visit_with_a_mistake_is_explained_and_kept(app, desk, fields, message):
     response = record_visit(desk, 1, **fields)
     assert response.status_code == 422
@@ -470,8 +552,12 @@ def test_a_refused_site_visit_keeps_its_photo_and_says_what_to_fix(app, desk):
     fields = dict(hidden_inputs(visit_form[: visit_form.index("</form>")]))
     assert fields["kept_photos"] and fields["visit_key"]
     assert len(rows(app, "SELECT id FROM pending_photos")) == 1
-    response = record_visit(desk, 1, visited_at="2026-11-20T10:30", **{
-        k: fields[k] for k in ("kept_photos", "visit_key")})  # fmt: skip
+    response = record_visit(
+        desk,
+        1,
+        visited_at="2026-11-20T10:30",
+        **{k: fields[k] for k in ("kept_photos", "visit_key")},
+    )
     assert response.status_code == 303
     assert response.headers["Location"].endswith("/staff/cases/1/?recorded=1#inspections")
     (photo,) = rows(app, "SELECT inspection_id, position, width FROM inspection_photos")
@@ -531,8 +617,13 @@ def test_the_printable_case_has_the_facts_and_no_form(app, desk):
     page = desk.get("/staff/cases/1/print").text
     main = page[page.index("<main") : page.index("</main>")]
     assert "<form" not in main and "<input" not in main
-    for words in ("Grey water from a pipe", "Maria Lopez", "Called the owner.",
-                  "Status Received → Being investigated", "https://www.openstreetmap.org"):  # fmt: skip
+    for words in (
+        "Grey water from a pipe",
+        "Maria Lopez",
+        "Called the owner.",
+        "Status Received → Being investigated",
+        "https://www.openstreetmap.org",
+    ):
         assert words in main, words
 
 
@@ -541,11 +632,15 @@ def test_the_printable_case_says_whose_it_is_and_when_printed(app, desk):
     app.config["CLOCK"] = lambda: dt.datetime(2026, 12, 1, 5, 30, tzinfo=dt.UTC)
     save_case(desk, 1, public_note="A crew visits on Monday.")
     page = desk.get("/staff/cases/1/print").text
-    assert ("Village of Horseheads, Stormwater Management Officer · case record printed"
-            ' <time datetime="2026-12-01">December 1, 2026 at 12:30 a.m.</time>') in page  # fmt: skip
-    for line in ("<dt>Public note</dt><dd>A crew visits on Monday.</dd>",
-                 "<dt>Kind of place</dt><dd>Pipe outfall</dd>",
-                 "<dt>Happened before</dt><dd>Not sure</dd>"):  # fmt: skip
+    assert (
+        "Village of Horseheads, Stormwater Management Officer · case record printed"
+        ' <time datetime="2026-12-01">December 1, 2026 at 12:30 a.m.</time>'
+    ) in page
+    for line in (
+        "<dt>Public note</dt><dd>A crew visits on Monday.</dd>",
+        "<dt>Kind of place</dt><dd>Pipe outfall</dd>",
+        "<dt>Happened before</dt><dd>Not sure</dd>",
+    ):
         assert line in page, line
 
 

@@ -13,8 +13,16 @@ import yaml
 from content_model.fields import CONTENT_DIR, ContentError, slugify
 from content_model.loader import load_content
 
-REQUIRED_PAGES = {"pet-waste", "motor-oil", "lawn-chemicals", "yard-waste", "car-washing",
-                  "pools-and-hot-tubs", "paint-and-cleaners", "fats-oils-grease"}  # fmt: skip
+REQUIRED_PAGES = {
+    "pet-waste",
+    "motor-oil",
+    "lawn-chemicals",
+    "yard-waste",
+    "car-washing",
+    "pools-and-hot-tubs",
+    "paint-and-cleaners",
+    "fats-oils-grease",
+}
 
 
 def test_real_content_loads(content):
@@ -116,83 +124,197 @@ def _delete(name):
 
 BROKEN = [
     ("site.yaml missing", _delete("site.yaml"), "site.yaml: file is missing"),
-    ("site.yaml not yaml", _replace("site.yaml", "municipality:", "municipality: ["),
-     "site.yaml: not valid YAML"),
-    ("no name", _edit_yaml("site.yaml", lambda d: d["municipality"].pop("name")),
-     "site.yaml: municipality.name: is missing"),
-    ("empty phone", _edit_yaml("site.yaml", lambda d: d["office"].update(phone="  ")),
-     "site.yaml: office.phone: must be non-empty text"),
-    ("no spill hotline", _edit_yaml("site.yaml", lambda d: d["phones"].pop("spill_hotline")),
-     "site.yaml: phones.spill_hotline: is missing"),
-    ("bad closure", _edit_yaml("site.yaml", lambda d: d["holidays"].update(closures=["12/24"])),
-     "site.yaml: holidays.closures[0]: '12/24' is not a date"),
-    ("bad weekday", _edit_yaml("site.yaml",
-                               lambda d: d["holidays"]["observed"][1].update(weekday="Funday")),
-     "site.yaml: holidays.observed[1].weekday: must be a weekday name"),
-    ("no day", _edit_yaml("site.yaml", lambda d: d["holidays"]["observed"][0].pop("day")),
-     "site.yaml: holidays.observed[0].day: give a day"),
-    ("tiles over http", _edit_yaml("site.yaml", lambda d: d["map_tiles"].update(url="http://t.example/{z}/{x}/{y}.png")),
-     "site.yaml: map_tiles.url: must be an https:// address with {z}, {x} and {y}"),
-    ("tiles without credit", _edit_yaml("site.yaml", lambda d: d["map_tiles"].pop("attribution")),
-     "site.yaml: map_tiles.attribution: is missing"),
-    ("section of another chapter", _replace("ordinance.yaml", "number: 216-3", "number: 217-3"),
-     "ordinance.yaml: sections[2].number: '217-3' is not a section of chapter 216"),
-    ("section twice", _replace("ordinance.yaml", "number: 216-3", "number: 216-2"),
-     "ordinance.yaml: sections[2].number: 216-2 appears twice"),
-    ("empty provision", _edit_yaml("ordinance.yaml",
-                                   lambda d: d["sections"][0]["body"][1].update(text="")),
-     "ordinance.yaml: sections[0].body[1].text: must be non-empty text"),
-    ("bad label", _edit_yaml("ordinance.yaml",
-                             lambda d: d["sections"][0]["body"][1].update(label="A)")),
-     "ordinance.yaml: sections[0].body[1].label: 'A)' is not a label"),
-    ("exempt name not in law", _edit_yaml("exempt-discharges.yaml",
-                                          lambda d: d["entries"][3].update(name="rising water")),
-     "exempt-discharges.yaml: entries[3].name: 'rising water' is not in the words of § 216-6"),
-    ("exempt without note", _edit_yaml("exempt-discharges.yaml",
-                                       lambda d: d["entries"][0].pop("note")),
-     "exempt-discharges.yaml: entries[0].note: is missing"),
-    ("no front matter", _replace("learn/pet-waste.md", "---\n", "", ),
-     "learn/pet-waste.md: front matter: must start with a '---' block"),
-    ("learn page without title", _replace("learn/motor-oil.md", "title:", "titel:"),
-     "learn/motor-oil.md: title: is missing"),
-    ("learn page cites a missing section", _replace("learn/pet-waste.md", 'sections: [', 'sections: ["216-99", '),
-     "learn/pet-waste.md: sections: § 216-99 is not in the ordinance"),
-    ("learn keywords not a list", _replace("learn/motor-oil.md", 'keywords: ["oil change", ', 'keywords: "oil change" #'),
-     "learn/motor-oil.md: keywords: must be a list"),
-    ("empty learn keyword", _replace("learn/motor-oil.md", 'keywords: ["oil change", ', 'keywords: [" ", '),
-     "learn/motor-oil.md: keywords: must be a list of words or phrases"),
-    ("bad colour", _replace("site.yaml", 'brand: "#0b4f6c"', 'brand: "navy"'),
-     "site.yaml: colours.brand: must be a colour like #0b4f6c, not 'navy'"),
-    ("raw html", _replace("learn/yard-waste.md", "## Why it matters", "<script>x</script>\n## Why it matters"),
-     "learn/yard-waste.md: body: must be Markdown without raw HTML"),
-    ("raw html in capitals", _replace("learn/yard-waste.md", "## Why it matters", "<SCRIPT>x</SCRIPT>\n## Why it matters"),
-     "learn/yard-waste.md: body: must be Markdown without raw HTML"),
-    ("raw html, a capital tag never closed", _replace("learn/yard-waste.md", "## Why it matters", "Keep it out. <IMG SRC=x ONERROR=alert(1)>\n\n## Why it matters"),
-     "learn/yard-waste.md: body: must be Markdown without raw HTML"),
+    (
+        "site.yaml not yaml",
+        _replace("site.yaml", "municipality:", "municipality: ["),
+        "site.yaml: not valid YAML",
+    ),
+    (
+        "no name",
+        _edit_yaml("site.yaml", lambda d: d["municipality"].pop("name")),
+        "site.yaml: municipality.name: is missing",
+    ),
+    (
+        "empty phone",
+        _edit_yaml("site.yaml", lambda d: d["office"].update(phone="  ")),
+        "site.yaml: office.phone: must be non-empty text",
+    ),
+    (
+        "no spill hotline",
+        _edit_yaml("site.yaml", lambda d: d["phones"].pop("spill_hotline")),
+        "site.yaml: phones.spill_hotline: is missing",
+    ),
+    (
+        "bad closure",
+        _edit_yaml("site.yaml", lambda d: d["holidays"].update(closures=["12/24"])),
+        "site.yaml: holidays.closures[0]: '12/24' is not a date",
+    ),
+    (
+        "bad weekday",
+        _edit_yaml("site.yaml", lambda d: d["holidays"]["observed"][1].update(weekday="Funday")),
+        "site.yaml: holidays.observed[1].weekday: must be a weekday name",
+    ),
+    (
+        "no day",
+        _edit_yaml("site.yaml", lambda d: d["holidays"]["observed"][0].pop("day")),
+        "site.yaml: holidays.observed[0].day: give a day",
+    ),
+    (
+        "tiles over http",
+        _edit_yaml(
+            "site.yaml", lambda d: d["map_tiles"].update(url="http://t.example/{z}/{x}/{y}.png")
+        ),
+        "site.yaml: map_tiles.url: must be an https:// address with {z}, {x} and {y}",
+    ),
+    (
+        "tiles without credit",
+        _edit_yaml("site.yaml", lambda d: d["map_tiles"].pop("attribution")),
+        "site.yaml: map_tiles.attribution: is missing",
+    ),
+    (
+        "section of another chapter",
+        _replace("ordinance.yaml", "number: 216-3", "number: 217-3"),
+        "ordinance.yaml: sections[2].number: '217-3' is not a section of chapter 216",
+    ),
+    (
+        "section twice",
+        _replace("ordinance.yaml", "number: 216-3", "number: 216-2"),
+        "ordinance.yaml: sections[2].number: 216-2 appears twice",
+    ),
+    (
+        "empty provision",
+        _edit_yaml("ordinance.yaml", lambda d: d["sections"][0]["body"][1].update(text="")),
+        "ordinance.yaml: sections[0].body[1].text: must be non-empty text",
+    ),
+    (
+        "bad label",
+        _edit_yaml("ordinance.yaml", lambda d: d["sections"][0]["body"][1].update(label="A)")),
+        "ordinance.yaml: sections[0].body[1].label: 'A)' is not a label",
+    ),
+    (
+        "exempt name not in law",
+        _edit_yaml("exempt-discharges.yaml", lambda d: d["entries"][3].update(name="rising water")),
+        "exempt-discharges.yaml: entries[3].name: 'rising water' is not in the words of § 216-6",
+    ),
+    (
+        "exempt without note",
+        _edit_yaml("exempt-discharges.yaml", lambda d: d["entries"][0].pop("note")),
+        "exempt-discharges.yaml: entries[0].note: is missing",
+    ),
+    (
+        "no front matter",
+        _replace(
+            "learn/pet-waste.md",
+            "---\n",
+            "",
+        ),
+        "learn/pet-waste.md: front matter: must start with a '---' block",
+    ),
+    (
+        "learn page without title",
+        _replace("learn/motor-oil.md", "title:", "titel:"),
+        "learn/motor-oil.md: title: is missing",
+    ),
+    (
+        "learn page cites a missing section",
+        _replace("learn/pet-waste.md", "sections: [", 'sections: ["216-99", '),
+        "learn/pet-waste.md: sections: § 216-99 is not in the ordinance",
+    ),
+    (
+        "learn keywords not a list",
+        _replace("learn/motor-oil.md", 'keywords: ["oil change", ', 'keywords: "oil change" #'),
+        "learn/motor-oil.md: keywords: must be a list",
+    ),
+    (
+        "empty learn keyword",
+        _replace("learn/motor-oil.md", 'keywords: ["oil change", ', 'keywords: [" ", '),
+        "learn/motor-oil.md: keywords: must be a list of words or phrases",
+    ),
+    (
+        "bad colour",
+        _replace("site.yaml", 'brand: "#0b4f6c"', 'brand: "navy"'),
+        "site.yaml: colours.brand: must be a colour like #0b4f6c, not 'navy'",
+    ),
+    (
+        "raw html",
+        _replace(
+            "learn/yard-waste.md", "## Why it matters", "<script>x</script>\n## Why it matters"
+        ),
+        "learn/yard-waste.md: body: must be Markdown without raw HTML",
+    ),
+    (
+        "raw html in capitals",
+        _replace(
+            "learn/yard-waste.md", "## Why it matters", "<SCRIPT>x</SCRIPT>\n## Why it matters"
+        ),
+        "learn/yard-waste.md: body: must be Markdown without raw HTML",
+    ),
+    (
+        "raw html, a capital tag never closed",
+        _replace(
+            "learn/yard-waste.md",
+            "## Why it matters",
+            "Keep it out. <IMG SRC=x ONERROR=alert(1)>\n\n## Why it matters",
+        ),
+        "learn/yard-waste.md: body: must be Markdown without raw HTML",
+    ),
     # A misspelt switch that decides legal deadlines must not pass as its default.
-    ("misspelt holiday switch", _replace("site.yaml", "saturday_to_friday: false", "saturday_to_fridy: true"),
-     "site.yaml: holidays.saturday_to_fridy: is not a field this file has (did you mean saturday_to_friday?)"),
-    ("unknown office field", _edit_yaml("site.yaml", lambda d: d["office"].update(opening="08:00")),
-     "site.yaml: office.opening: is not a field this file has (did you mean opens?)"),
-    ("unknown field in a list item", _edit_yaml("site.yaml", lambda d: d["holidays"]["observed"][0].update(shifted=False)),
-     "site.yaml: holidays.observed[0].shifted: is not a field this file has (did you mean shift?)"),
-    ("unknown ordinance field", _edit_yaml("ordinance.yaml", lambda d: d["sections"][0].update(titel="x")),
-     "ordinance.yaml: sections[0].titel: is not a field this file has (did you mean title?)"),
-    ("unknown exempt field", _edit_yaml("exempt-discharges.yaml", lambda d: d["entries"][0].update(keyword="hose")),
-     "exempt-discharges.yaml: entries[0].keyword: is not a field this file has (did you mean keywords?)"),
-    ("unknown learn page field", _replace("learn/motor-oil.md", "title:", "keyword: oil\ntitle:"),
-     "learn/motor-oil.md: keyword: is not a field this file has (did you mean keywords?)"),
-    ("unknown open311 field", _replace("open311.yaml", "jurisdiction_id:", "jurisdiction: x\njurisdiction_id:"),
-     "open311.yaml: jurisdiction: is not a field this file has (did you mean jurisdiction_id?)"),
-    ("search words for a missing section", _replace("search.yaml", '"216-13":', '"216-99":'),
-     "search.yaml: sections.216-99: § 216-99 is not in the ordinance"),
-    ("empty search word", _replace("search.yaml", "contact: [who do I call,", 'contact: [" ",'),
-     "search.yaml: contact: must be a list of words or phrases"),
-    ("shortcut to an unknown page", _replace("search.yaml", "portal: report", "portal: staff"),
-     "search.yaml: shortcuts[0].portal: must be one of report, notify"),
-    ("shortcut without words", _edit_yaml("search.yaml", lambda d: d["shortcuts"][0].pop("words")),
-     "search.yaml: shortcuts[0].words: is missing"),
-]  # fmt: skip
+    (
+        "misspelt holiday switch",
+        _replace("site.yaml", "saturday_to_friday: false", "saturday_to_fridy: true"),
+        "site.yaml: holidays.saturday_to_fridy: is not a field this file has (did you mean saturday_to_friday?)",
+    ),
+    (
+        "unknown office field",
+        _edit_yaml("site.yaml", lambda d: d["office"].update(opening="08:00")),
+        "site.yaml: office.opening: is not a field this file has (did you mean opens?)",
+    ),
+    (
+        "unknown field in a list item",
+        _edit_yaml("site.yaml", lambda d: d["holidays"]["observed"][0].update(shifted=False)),
+        "site.yaml: holidays.observed[0].shifted: is not a field this file has (did you mean shift?)",
+    ),
+    (
+        "unknown ordinance field",
+        _edit_yaml("ordinance.yaml", lambda d: d["sections"][0].update(titel="x")),
+        "ordinance.yaml: sections[0].titel: is not a field this file has (did you mean title?)",
+    ),
+    (
+        "unknown exempt field",
+        _edit_yaml("exempt-discharges.yaml", lambda d: d["entries"][0].update(keyword="hose")),
+        "exempt-discharges.yaml: entries[0].keyword: is not a field this file has (did you mean keywords?)",
+    ),
+    (
+        "unknown learn page field",
+        _replace("learn/motor-oil.md", "title:", "keyword: oil\ntitle:"),
+        "learn/motor-oil.md: keyword: is not a field this file has (did you mean keywords?)",
+    ),
+    (
+        "unknown open311 field",
+        _replace("open311.yaml", "jurisdiction_id:", "jurisdiction: x\njurisdiction_id:"),
+        "open311.yaml: jurisdiction: is not a field this file has (did you mean jurisdiction_id?)",
+    ),
+    (
+        "search words for a missing section",
+        _replace("search.yaml", '"216-13":', '"216-99":'),
+        "search.yaml: sections.216-99: § 216-99 is not in the ordinance",
+    ),
+    (
+        "empty search word",
+        _replace("search.yaml", "contact: [who do I call,", 'contact: [" ",'),
+        "search.yaml: contact: must be a list of words or phrases",
+    ),
+    (
+        "shortcut to an unknown page",
+        _replace("search.yaml", "portal: report", "portal: staff"),
+        "search.yaml: shortcuts[0].portal: must be one of report, notify",
+    ),
+    (
+        "shortcut without words",
+        _edit_yaml("search.yaml", lambda d: d["shortcuts"][0].pop("words")),
+        "search.yaml: shortcuts[0].words: is missing",
+    ),
+]
 
 
 @pytest.mark.parametrize(
@@ -228,11 +350,15 @@ def test_a_pack_that_does_not_say_keeps_saturday_holidays_on_saturday(tmp_path):
 
 @pytest.mark.parametrize(
     ("latitude", "longitude", "inside"),
-    [(42.16, -76.82, True),  # the village
-     (42.16, -75.0, False), (42.16, -78.0, False),  # east and west, at a latitude inside
-     (44.0, -76.82, False), (41.0, -76.82, False),  # north and south, at a longitude inside
-     (44.0, -75.0, False)],
-)  # fmt: skip
+    [
+        (42.16, -76.82, True),  # the village
+        (42.16, -75.0, False),
+        (42.16, -78.0, False),  # east and west, at a latitude inside
+        (44.0, -76.82, False),
+        (41.0, -76.82, False),  # north and south, at a longitude inside
+        (44.0, -75.0, False),
+    ],
+)
 def test_the_service_area_holds_a_point_only_inside_on_both_axes(
     content, latitude, longitude, inside
 ):

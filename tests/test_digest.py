@@ -48,10 +48,24 @@ def send_report(app, client, moment: dt.datetime, **fields) -> None:
 def officer(app, client):
     """smo signed in, with jo as a second officer; both get the digest by e-mail."""
     set_clock(app, local(2026, 11, 30, 9, 0))  # Monday 30 November 2026
-    send_report(app, client, local(2026, 11, 30, 9, 0), description="Foam", odor="",
-                indicators=["suds"], address="1 Elm Street")  # fmt: skip
-    send_report(app, client, local(2026, 11, 30, 9, 5), description="More foam", odor="",
-                indicators=["suds"], address="2 Elm Street")  # fmt: skip
+    send_report(
+        app,
+        client,
+        local(2026, 11, 30, 9, 0),
+        description="Foam",
+        odor="",
+        indicators=["suds"],
+        address="1 Elm Street",
+    )
+    send_report(
+        app,
+        client,
+        local(2026, 11, 30, 9, 5),
+        description="More foam",
+        odor="",
+        indicators=["suds"],
+        address="2 Elm Street",
+    )
     sign_in(client, app)
     add_enrolled_account(app, "jo")
     with app.app_context():
@@ -108,8 +122,10 @@ def test_no_digest_on_a_weekend_a_holiday_a_closure_or_after_closing(app, office
 def test_the_courier_makes_it_by_local_time_on_a_utc_server(app, officer):
     save_case(officer, 1, assignee="jo", follow_up_on="2026-12-01")
     # 05:30 UTC on Tuesday is 00:30 in New York; 03:00 UTC on Wednesday is 10 p.m. Tuesday.
-    for utc in (dt.datetime(2026, 12, 1, 5, 30, tzinfo=dt.UTC),
-                dt.datetime(2026, 12, 2, 3, 0, tzinfo=dt.UTC)):  # fmt: skip
+    for utc in (
+        dt.datetime(2026, 12, 1, 5, 30, tzinfo=dt.UTC),
+        dt.datetime(2026, 12, 2, 3, 0, tzinfo=dt.UTC),
+    ):
         app.config["CLOCK"] = lambda utc=utc: utc
         with app.app_context():
             sweep_and_send(app, get_db())
@@ -123,10 +139,24 @@ def test_the_courier_makes_it_by_local_time_on_a_utc_server(app, officer):
 
 
 def test_new_and_hazardous_cases_since_the_last_digest(app, officer):
-    send_report(app, officer, local(2026, 11, 30, 10, 0), description="Foam at the park",
-                odor="", indicators=["suds"], address="3 Park Lane")  # fmt: skip
-    send_report(app, officer, local(2026, 11, 30, 10, 5), description="A rainbow sheen",
-                odor="petroleum", indicators=["sheen"], address="4 Mill Street")  # fmt: skip
+    send_report(
+        app,
+        officer,
+        local(2026, 11, 30, 10, 0),
+        description="Foam at the park",
+        odor="",
+        indicators=["suds"],
+        address="3 Park Lane",
+    )
+    send_report(
+        app,
+        officer,
+        local(2026, 11, 30, 10, 5),
+        description="A rainbow sheen",
+        odor="petroleum",
+        indicators=["sheen"],
+        address="4 Mill Street",
+    )
     assert make_digests(app, local(2026, 12, 1, 8, 0)) == 2, "smo and jo"
     jo, smo = digests(app)
     assert smo["subject"] == "Morning digest, Tuesday, December 1: 2 new cases (1 hazardous)"
@@ -152,8 +182,15 @@ def test_new_and_hazardous_cases_since_the_last_digest(app, officer):
 
 
 def test_a_case_assigned_to_another_officer_is_not_in_my_digest(app, officer):
-    send_report(app, officer, local(2026, 11, 30, 10, 0), description="Foam at the park",
-                odor="", indicators=["suds"], address="3 Park Lane")  # fmt: skip
+    send_report(
+        app,
+        officer,
+        local(2026, 11, 30, 10, 0),
+        description="Foam at the park",
+        odor="",
+        indicators=["suds"],
+        address="3 Park Lane",
+    )
     save_case(officer, 3, assignee="jo")
     assert make_digests(app, local(2026, 12, 1, 8, 0)) == 1
     [jo] = digests(app)
@@ -174,12 +211,22 @@ def test_without_an_officers_address_the_office_mailbox_gets_everything(app, off
 
 def test_enforcement_dates_overdue_or_within_a_week_only(app, officer, monkeypatch):
     def dated(due: dt.date, overdue: bool = False):
-        return (Deadline("appeal", f"Appeal by {due}", due, "appeal", True, overdue),
-                {"id": 1, "case_id": 1, "number": "NOV-2026-0001",
-                 "respondent_name": "Sparkle LLC", "case_reference": "IDR-2026-0001"})  # fmt: skip
+        return (
+            Deadline("appeal", f"Appeal by {due}", due, "appeal", True, overdue),
+            {
+                "id": 1,
+                "case_id": 1,
+                "number": "NOV-2026-0001",
+                "respondent_name": "Sparkle LLC",
+                "case_reference": "IDR-2026-0001",
+            },
+        )
 
-    dates = [dated(dt.date(2026, 11, 27), overdue=True), dated(dt.date(2026, 12, 8)),
-             dated(dt.date(2026, 12, 9))]  # fmt: skip
+    dates = [
+        dated(dt.date(2026, 11, 27), overdue=True),
+        dated(dt.date(2026, 12, 8)),
+        dated(dt.date(2026, 12, 9)),
+    ]
     monkeypatch.setattr(digest, "open_dates", lambda *args: dates)
     assert make_digests(app, local(2026, 12, 1, 8, 0)) == 2
     _, smo = digests(app)

@@ -67,11 +67,13 @@ def test_an_appeal_the_day_after_holds_nothing(calendar):
 def test_upheld_after_an_appeal_on_the_last_day_the_correction_follows_the_decision(calendar):
     # Decided Thursday 1 April: five business days is Thursday 8 April; the notice gave until
     # 31 March, so the later date holds.
-    line = line_of("2027-04-02", calendar, appeal_filed_on="2027-03-16", decided_on="2027-04-01",
-                   upheld=1)  # fmt: skip
+    line = line_of(
+        "2027-04-02", calendar, appeal_filed_on="2027-03-16", decided_on="2027-04-01", upheld=1
+    )
     assert line.correction == D("2027-04-08")
-    late = line_of("2027-04-02", calendar, appeal_filed_on="2027-03-17", decided_on="2027-04-01",
-                   upheld=1)  # fmt: skip
+    late = line_of(
+        "2027-04-02", calendar, appeal_filed_on="2027-03-17", decided_on="2027-04-01", upheld=1
+    )
     assert late.correction == D("2027-03-31")
 
 
@@ -95,8 +97,9 @@ def test_the_correction_date_is_the_respondents_through_its_last_day(calendar):
 def test_a_notice_appealed_on_the_last_day_is_not_yet_established(
     calendar, appealed, today, standing
 ):
-    found = rules.notice_standing(D("2027-03-01"), appealed and D(appealed), False, None, None,
-                                  D(today), TERMS, calendar)  # fmt: skip
+    found = rules.notice_standing(
+        D("2027-03-01"), appealed and D(appealed), False, None, None, D(today), TERMS, calendar
+    )
     assert found == standing
 
 
@@ -107,8 +110,7 @@ def appeal_on(officer, clock, day: str) -> str:
     """A notice served 1 March 2027, its appeal logged as filed on `day` (that day), and the
     notice page four days later."""
     violation(officer)
-    ok(post(officer, "/staff/violations/1/notice", order_1="y", order_2="y",
-            deadline="2027-03-31"))  # fmt: skip
+    ok(post(officer, "/staff/violations/1/notice", order_1="y", order_2="y", deadline="2027-03-31"))
     issue(officer)
     clock.set(day)
     ok(post(officer, "/staff/notices/1/steps/appeal", "/staff/notices/1/", appeal_filed_on=day))
@@ -148,8 +150,11 @@ def two_notices(officer, clock, appealed: str) -> str:
         ok(post(officer, f"/staff/violations/{3 - number}/notice", order_1="y"))
         issue(officer, number)
     clock.set(appealed)
-    ok(post(officer, "/staff/notices/2/steps/appeal", "/staff/notices/2/",
-            appeal_filed_on=appealed))  # fmt: skip
+    ok(
+        post(
+            officer, "/staff/notices/2/steps/appeal", "/staff/notices/2/", appeal_filed_on=appealed
+        )
+    )
     clock.set("2027-03-20")
     return text(officer.get("/staff/notices/1/").text)
 

@@ -45,8 +45,13 @@ def test_the_sections_are_found_by_role(content):
     assert enforcement.terms.interest_days_in_year is None, "interest on the actual days"
     assert enforcement.terms.appeal_filed_when == "received"
     assert enforcement.terms.correction_after_appeal == "later"
-    assert enforcement.sections == {"notice": "216-13", "appeal": "216-14", "corrective": "216-15",
-                                    "costs": "216-16", "access": "216-10"}  # fmt: skip
+    assert enforcement.sections == {
+        "notice": "216-13",
+        "appeal": "216-14",
+        "corrective": "216-15",
+        "costs": "216-16",
+        "access": "216-10",
+    }
     orders = enforcement.provisions["orders"].items
     assert [o.label for o in orders] == ["(a)", "(b)", "(c)", "(d)", "(e)", "(f)"]
     assert orders[2].text.startswith("The abatement or remediation")
@@ -57,33 +62,90 @@ def test_the_sections_are_found_by_role(content):
 BROKEN = [
     # The sections come from the ordinance's roles: a list of its own is refused.
     ("sections: is not a field this file has", lambda d: d.update(sections={"appeal": "216-14"})),
-    ("readings.roll_to_busines_day: is not a field this file has (did you mean roll_to_business_day?)",
-     lambda d: d["readings"].update(roll_to_busines_day=d["readings"].pop("roll_to_business_day"))),
-    ("readings.day_kind: must be one of calendar, business, not 'weekdays'",
-     lambda d: d["readings"].update(day_kind="weekdays")),
-    ("readings.protest_runs_from: must be one of receipt, mailing", lambda d: d["readings"].update(protest_runs_from="sent")),
-    ("periods.appeal_days: must be a whole number from 1 to 365", lambda d: d["periods"].update(appeal_days=0)),
-    ("periods.max_payments: must be a whole number", lambda d: d["periods"].update(max_payments="twelve")),
+    (
+        "readings.roll_to_busines_day: is not a field this file has (did you mean roll_to_business_day?)",
+        lambda d: d["readings"].update(
+            roll_to_busines_day=d["readings"].pop("roll_to_business_day")
+        ),
+    ),
+    (
+        "readings.day_kind: must be one of calendar, business, not 'weekdays'",
+        lambda d: d["readings"].update(day_kind="weekdays"),
+    ),
+    (
+        "readings.protest_runs_from: must be one of receipt, mailing",
+        lambda d: d["readings"].update(protest_runs_from="sent"),
+    ),
+    (
+        "periods.appeal_days: must be a whole number from 1 to 365",
+        lambda d: d["periods"].update(appeal_days=0),
+    ),
+    (
+        "periods.max_payments: must be a whole number",
+        lambda d: d["periods"].update(max_payments="twelve"),
+    ),
     ("penalties[1].offense: must be 2", lambda d: d["penalties"][1].update(offense=3)),
-    ("penalties[0].minimum: must not be more than the maximum", lambda d: d["penalties"][0].update(minimum=500)),
-    ("provisions.conditions: § 216-13 has no E.", lambda d: d["provisions"].update(conditions="E.")),
-    ("provisions.orders: § 216-13 A. (2) lists no items", lambda d: d["provisions"].update(orders="A. (2)")),
+    (
+        "penalties[0].minimum: must not be more than the maximum",
+        lambda d: d["penalties"][0].update(minimum=500),
+    ),
+    (
+        "provisions.conditions: § 216-13 has no E.",
+        lambda d: d["provisions"].update(conditions="E."),
+    ),
+    (
+        "provisions.orders: § 216-13 A. (2) lists no items",
+        lambda d: d["provisions"].update(orders="A. (2)"),
+    ),
     ("abatement_order: '(z)' is not one of the orders", lambda d: d.update(abatement_order="(z)")),
     ("fine_order: '(z)' is not one of the orders", lambda d: d.update(fine_order="(z)")),
     ("bodies.board: is missing", lambda d: d["bodies"].pop("board")),
-    ("violable: § 216-99 is not in the ordinance", lambda d: d.update(violable=["216-6 A", "216-99"])),
-    ("violable: § 216-10 A forbids and requires nothing of a person", lambda d: d.update(violable=["216-10 A"])),
-    ("violable: § 216-7 A forbids and requires nothing of a person", lambda d: d.update(violable=["216-7 A"])),
-    ("violable: § 216-8 A forbids and requires nothing of a person", lambda d: d.update(violable=["216-8 A"])),
-    ("violable: § 216-10: name the subdivision that forbids or requires something (216-10 A, 216-10 B)", lambda d: d.update(violable=["216-10"])),
+    (
+        "violable: § 216-99 is not in the ordinance",
+        lambda d: d.update(violable=["216-6 A", "216-99"]),
+    ),
+    (
+        "violable: § 216-10 A forbids and requires nothing of a person",
+        lambda d: d.update(violable=["216-10 A"]),
+    ),
+    (
+        "violable: § 216-7 A forbids and requires nothing of a person",
+        lambda d: d.update(violable=["216-7 A"]),
+    ),
+    (
+        "violable: § 216-8 A forbids and requires nothing of a person",
+        lambda d: d.update(violable=["216-8 A"]),
+    ),
+    (
+        "violable: § 216-10: name the subdivision that forbids or requires something (216-10 A, 216-10 B)",
+        lambda d: d.update(violable=["216-10"]),
+    ),
     ("violable: § 216-6 C: § 216-6 has no subdivision C", lambda d: d.update(violable=["216-6 C"])),
-    ("readings.offense_counts: must be one of final, issued", lambda d: d["readings"].update(offense_counts="notice")),
-    ("history_condition: '(9)' is not one of the conditions", lambda d: d.update(history_condition="(9)")),
-    ("service_methods: must list the ways a notice is served", lambda d: d.update(service_methods=[])),
-    ("readings.appeal_filed_when: must be one of received, postmarked", lambda d: d["readings"].update(appeal_filed_when="sent")),
-    ("readings.correction_after_appeal: must be one of later, decision", lambda d: d["readings"].update(correction_after_appeal="earlier")),
-    ("readings.interest_days_in_year: must be actual, or a whole number from 360 to 366", lambda d: d["readings"].update(interest_days_in_year="leap")),
-]  # fmt: skip
+    (
+        "readings.offense_counts: must be one of final, issued",
+        lambda d: d["readings"].update(offense_counts="notice"),
+    ),
+    (
+        "history_condition: '(9)' is not one of the conditions",
+        lambda d: d.update(history_condition="(9)"),
+    ),
+    (
+        "service_methods: must list the ways a notice is served",
+        lambda d: d.update(service_methods=[]),
+    ),
+    (
+        "readings.appeal_filed_when: must be one of received, postmarked",
+        lambda d: d["readings"].update(appeal_filed_when="sent"),
+    ),
+    (
+        "readings.correction_after_appeal: must be one of later, decision",
+        lambda d: d["readings"].update(correction_after_appeal="earlier"),
+    ),
+    (
+        "readings.interest_days_in_year: must be actual, or a whole number from 360 to 366",
+        lambda d: d["readings"].update(interest_days_in_year="leap"),
+    ),
+]
 
 
 @pytest.mark.parametrize(("message", "edit"), BROKEN, ids=[m.split(":")[0] for m, _ in BROKEN])

@@ -52,23 +52,54 @@ def test_the_whole_path_with_its_dates(officer, clock, app):
     assert "2027-04-09" in times(page)
     assert "waits for the decision of the Board of Trustees" in page
     clock.set("2027-04-05")
-    ok(post(officer, "/staff/notices/1/steps/decision", "/staff/notices/1/", hearing_on="2027-04-05",
-            decided_on="2027-04-05", upheld="yes"))  # fmt: skip
+    ok(
+        post(
+            officer,
+            "/staff/notices/1/steps/decision",
+            "/staff/notices/1/",
+            hearing_on="2027-04-05",
+            decided_on="2027-04-05",
+            upheld="yes",
+        )
+    )
     page = officer.get("/staff/notices/1/").text
     # Decision filed and mailed within five days: 10 April is a Saturday, so Monday 12 April
     # (General Construction Law § 25-a); correction within five business days: 12 April.
     assert "2027-04-12" in times(page)
     clock.set("2027-04-06")
-    ok(post(officer, "/staff/notices/1/steps/filing", "/staff/notices/1/", decision_filed_on="2027-04-06",
-            decision_mailed_on="2027-04-06", certified_mail_number="7019 0700 0000 1234 5678"))  # fmt: skip
+    ok(
+        post(
+            officer,
+            "/staff/notices/1/steps/filing",
+            "/staff/notices/1/",
+            decision_filed_on="2027-04-06",
+            decision_mailed_on="2027-04-06",
+            certified_mail_number="7019 0700 0000 1234 5678",
+        )
+    )
 
     clock.set("2027-05-03")
-    ok(post(officer, "/staff/notices/1/steps/completion", "/staff/notices/1/",
-            completed_on="2027-05-03", work="1,200.00", admin="150"))  # fmt: skip
+    ok(
+        post(
+            officer,
+            "/staff/notices/1/steps/completion",
+            "/staff/notices/1/",
+            completed_on="2027-05-03",
+            work="1,200.00",
+            admin="150",
+        )
+    )
     clock.set("2027-05-05")
-    ok(post(officer, "/staff/notices/1/steps/costs", "/staff/notices/1/",
-            cost_notice_mailed_on="2027-05-03", cost_notice_received_on="2027-05-05",
-            payment_count="3"))  # fmt: skip
+    ok(
+        post(
+            officer,
+            "/staff/notices/1/steps/costs",
+            "/staff/notices/1/",
+            cost_notice_mailed_on="2027-05-03",
+            cost_notice_received_on="2027-05-05",
+            payment_count="3",
+        )
+    )
     page = officer.get("/staff/notices/1/").text
     # A week of continued violation each 7 days from the correction date (12 April) to the
     # abatement (3 May): 3.
@@ -109,8 +140,14 @@ def test_the_whole_path_with_its_dates(officer, clock, app):
     )
 
     events = officer.get("/staff/cases/1/").text
-    for words in ("Violation recorded", "Notice of violation issued (NOV-2027-0001)", "Appeal logged",
-                  "Board decision recorded", "Abatement completion recorded", "Payment recorded"):  # fmt: skip
+    for words in (
+        "Violation recorded",
+        "Notice of violation issued (NOV-2027-0001)",
+        "Appeal logged",
+        "Board decision recorded",
+        "Abatement completion recorded",
+        "Payment recorded",
+    ):
         assert words in events, words
     letter = officer.get("/staff/notices/1/letter").text
     assert "NOV-2027-0001" in letter and "202 South Main Street" in letter
@@ -123,8 +160,16 @@ def test_an_issued_notice_is_frozen_and_a_correction_supersedes_it(officer, cloc
     assert "can no longer change" in officer.get(response.headers["Location"]).text
     with app.app_context(), pytest.raises(sqlite3.IntegrityError):
         get_db().execute("UPDATE notices SET deadline = '2030-01-01' WHERE id = 1")
-    ok(post(officer, "/staff/violations/1/notice?supersedes=1", "/staff/violations/1/notice?supersedes=1",
-            order_1="y", specifics_1="Stop now.", deadline="2027-04-30"))  # fmt: skip
+    ok(
+        post(
+            officer,
+            "/staff/violations/1/notice?supersedes=1",
+            "/staff/violations/1/notice?supersedes=1",
+            order_1="y",
+            specifics_1="Stop now.",
+            deadline="2027-04-30",
+        )
+    )
     issue(officer, 2)
     old = officer.get("/staff/notices/1/").text
     assert "Superseded by" in old and "NOV-2027-0002" in old
@@ -152,11 +197,24 @@ def test_an_earlier_notice_counts_once_final_not_appealed_in_time_or_upheld(offi
     assert "NOV-2027-0002 not appealed in time" in page and "Pending, not counted" not in page
     assert "Yes: NOV-2027-0002 not appealed in time" in officer.get("/staff/respondents/1/").text
     # An appeal filed in time holds it pending until the Board upholds the notice.
-    ok(post(officer, "/staff/notices/2/steps/appeal", "/staff/notices/2/",
-            appeal_filed_on="2027-03-10"))  # fmt: skip
+    ok(
+        post(
+            officer,
+            "/staff/notices/2/steps/appeal",
+            "/staff/notices/2/",
+            appeal_filed_on="2027-03-10",
+        )
+    )
     assert "offense number <strong>1</strong>" in officer.get("/staff/notices/1/").text
-    ok(post(officer, "/staff/notices/2/steps/decision", "/staff/notices/2/",
-            decided_on="2027-03-17", upheld="yes"))  # fmt: skip
+    ok(
+        post(
+            officer,
+            "/staff/notices/2/steps/decision",
+            "/staff/notices/2/",
+            decided_on="2027-03-17",
+            upheld="yes",
+        )
+    )
     page = officer.get("/staff/notices/1/").text
     assert (
         "offense number <strong>2</strong>" in page and "NOV-2027-0002 upheld by the Board" in page
@@ -179,19 +237,36 @@ def test_offense_history_counts_established_violations_within_five_years(officer
     assert "offense number <strong>1</strong>" in page and "$50.00 to $350.00" in page
     assert "Pending, not counted: 1 earlier notice not yet established." in page
     assert "this would be offense number 2: a fine of $350.00 to $700.00" in page
-    assert "pending, not counted (not yet established: NOV-2027-0002 the appeal period runs" \
-        " until March 16, 2027)" in page  # fmt: skip
+    assert (
+        "pending, not counted (not yet established: NOV-2027-0002 the appeal period runs"
+        " until March 16, 2027)" in page
+    )
     # The Board does not uphold the 2022 notice (finding 5): it stops counting, and says why.
     clock.set("2027-03-05")
-    ok(post(officer, "/staff/notices/2/steps/appeal", "/staff/notices/2/",
-            appeal_filed_on="2027-03-02"))  # fmt: skip
+    ok(
+        post(
+            officer,
+            "/staff/notices/2/steps/appeal",
+            "/staff/notices/2/",
+            appeal_filed_on="2027-03-02",
+        )
+    )
     page = officer.get("/staff/notices/1/").text
     assert "offense number <strong>1</strong>" in page
     assert "NOV-2027-0002 its appeal awaits the Board" in page
-    assert "Not yet (pending): NOV-2027-0002 its appeal awaits the Board" in officer.get(
-        "/staff/respondents/1/").text  # fmt: skip
-    ok(post(officer, "/staff/notices/2/steps/decision", "/staff/notices/2/",
-            decided_on="2027-03-05", upheld="no"))  # fmt: skip
+    assert (
+        "Not yet (pending): NOV-2027-0002 its appeal awaits the Board"
+        in officer.get("/staff/respondents/1/").text
+    )
+    ok(
+        post(
+            officer,
+            "/staff/notices/2/steps/decision",
+            "/staff/notices/2/",
+            decided_on="2027-03-05",
+            upheld="no",
+        )
+    )
     page = officer.get("/staff/notices/1/").text
     assert "offense number <strong>1</strong>" in page
     assert "NOV-2027-0002 not upheld by the Board" in page
@@ -248,14 +323,20 @@ def test_each_section_is_offered_by_whole_words(officer, clock):
 def test_enforcement_stays_out_of_public_pages_status_and_exports(officer, clock, app):
     issue_notice(officer, clock)
     status = officer.get(officer.status_url).text
-    exports = [officer.get(url) for url in re.findall(
-        r'href="(/staff/exports/[^"]+)"', officer.get("/staff/exports/").text)]  # fmt: skip
+    exports = [
+        officer.get(url)
+        for url in re.findall(r'href="(/staff/exports/[^"]+)"', officer.get("/staff/exports/").text)
+    ]
     for text in (status, *(r.get_data(as_text=True) for r in exports)):
         for secret in ("Elm Street Auto", "NOV-2027", "PO Box 12", "Wash water piped"):
             assert secret not in text
     anonymous = app.test_client()
-    for url in ("/staff/notices/1/", "/staff/notices/1/letter", "/staff/respondents/",
-                "/staff/enforcement/deadlines"):  # fmt: skip
+    for url in (
+        "/staff/notices/1/",
+        "/staff/notices/1/letter",
+        "/staff/respondents/",
+        "/staff/enforcement/deadlines",
+    ):
         assert anonymous.get(url).status_code == 401
 
 

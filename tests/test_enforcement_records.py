@@ -20,8 +20,16 @@ def text(page: str) -> str:
 
 
 def draft(client, violation_id: int = 1, deadline: str = "2027-03-31") -> None:
-    ok(post(client, f"/staff/violations/{violation_id}/notice", order_1="y", order_2="y",
-            specifics_2="Clean the catch basin.", deadline=deadline))  # fmt: skip
+    ok(
+        post(
+            client,
+            f"/staff/violations/{violation_id}/notice",
+            order_1="y",
+            order_2="y",
+            specifics_2="Clean the catch basin.",
+            deadline=deadline,
+        )
+    )
 
 
 def issued(client, deadline: str = "2027-03-31") -> None:
@@ -46,8 +54,10 @@ def test_each_violation_prints_its_own_place(officer, clock):
     assert "Place of the violation: Catch basin at Orchard and Broad." in letter
     assert "Grand Central" not in letter
     # Finding 14: the day found and the day committed are two dates.
-    assert "On Saturday, February 27, 2027 , the Stormwater Management Officer found that on" \
-        " Friday, February 26, 2027 you violated § 216-6 A" in letter  # fmt: skip
+    assert (
+        "On Saturday, February 27, 2027 , the Stormwater Management Officer found that on"
+        " Friday, February 26, 2027 you violated § 216-6 A" in letter
+    )
     # Finding 18: the penalties, the signer, a signature line, how it was served.
     assert "a first offense, a fine of $50.00 to $350.00" in letter
     assert "Each week's continued violation is a separate additional violation." in letter
@@ -60,13 +70,29 @@ def test_each_violation_prints_its_own_place(officer, clock):
 def test_the_place_is_asked_for_and_the_section_list_holds_only_violable_sections(officer, clock):
     page = officer.get("/staff/cases/1/enforcement").text
     sections = re.findall(r'<option value="(216-[^"]+)"', page)
-    assert sections == ["216-6 A", "216-6 B", "216-7 B", "216-8 B", "216-9", "216-10 B",
-                        "216-11 A", "216-12"]  # fmt: skip
+    assert sections == [
+        "216-6 A",
+        "216-6 B",
+        "216-7 B",
+        "216-8 B",
+        "216-9",
+        "216-10 B",
+        "216-11 A",
+        "216-12",
+    ]
     assert '<option value="216-10 B">§ 216-10 B Access to facilities</option>' in page
     assert '<option value="216-9">§ 216-9 Industrial or construction activity discharges' in page
-    refused = post(officer, "/staff/cases/1/enforcement", name="X", mailing_address="Y",
-                   committed_on="2027-02-26", found_on="2027-02-25", section="216-4",
-                   description="Z", place="")  # fmt: skip
+    refused = post(
+        officer,
+        "/staff/cases/1/enforcement",
+        name="X",
+        mailing_address="Y",
+        committed_on="2027-02-26",
+        found_on="2027-02-25",
+        section="216-4",
+        description="Z",
+        place="",
+    )
     assert refused.status_code == 422
     assert "Enter where the violation is" in refused.text
     assert "It cannot be found before it was committed." in refused.text
@@ -76,8 +102,17 @@ def test_the_place_is_asked_for_and_the_section_list_holds_only_violable_section
 
 def test_a_violation_is_corrected_and_an_issued_notice_keeps_what_it_printed(officer, clock):
     issued(officer)
-    ok(post(officer, "/staff/violations/1/edit", place="14 Elm Street", committed_on="2027-02-26",
-            found_on="2027-02-27", section="216-6 A", description="Wash water."))  # fmt: skip
+    ok(
+        post(
+            officer,
+            "/staff/violations/1/edit",
+            place="14 Elm Street",
+            committed_on="2027-02-26",
+            found_on="2027-02-27",
+            section="216-6 A",
+            description="Wash water.",
+        )
+    )
     assert "Violation changed" in officer.get("/staff/cases/1/").text
     assert "place 12 Elm Street → 14 Elm Street" in officer.get("/staff/cases/1/").text
     page = text(officer.get(N).text)
@@ -89,13 +124,28 @@ def test_respondents_are_edited_and_merged_and_both_logs_kept(officer, clock):
     violation(officer)
     violation(officer, name="Elm St Auto", place="Behind 12 Elm Street")
     person = "/staff/respondents/1/"
-    refused = post(officer, f"{person}edit", person, name="Elm Street Auto LLC",
-                   mailing_address="PO Box 12", email="not-an-address")  # fmt: skip
+    refused = post(
+        officer,
+        f"{person}edit",
+        person,
+        name="Elm Street Auto LLC",
+        mailing_address="PO Box 12",
+        email="not-an-address",
+    )
     assert refused.status_code == 422 and "Enter an e-mail address like" in refused.text
     assert 'value="not-an-address"' in refused.text
-    ok(post(officer, f"{person}edit", person, name="Elm Street Auto LLC",
-            mailing_address="PO Box 12\nHorseheads NY 14845", phone="(607) 555-0142",
-            email="office@elmauto.test", role="operator"))  # fmt: skip
+    ok(
+        post(
+            officer,
+            f"{person}edit",
+            person,
+            name="Elm Street Auto LLC",
+            mailing_address="PO Box 12\nHorseheads NY 14845",
+            phone="(607) 555-0142",
+            email="office@elmauto.test",
+            role="operator",
+        )
+    )
     page = officer.get(person).text
     assert "(607) 555-0142" in page and "office@elmauto.test" in page
     assert "Operator (runs the business or activity)" in page
@@ -115,33 +165,60 @@ def test_respondents_are_edited_and_merged_and_both_logs_kept(officer, clock):
     assert "Elm St Auto," not in choices
     assert "Violation moved by a merge of respondents" in officer.get("/staff/cases/1/").text
     # The merged record cannot be merged again, nor take a violation.
-    refused = post(officer, "/staff/cases/1/enforcement", respondent="2", place="x",
-                   committed_on="2027-02-26", found_on="2027-02-26", section="216-6 A",
-                   description="x")  # fmt: skip
+    refused = post(
+        officer,
+        "/staff/cases/1/enforcement",
+        respondent="2",
+        place="x",
+        committed_on="2027-02-26",
+        found_on="2027-02-26",
+        section="216-6 A",
+        description="x",
+    )
     assert refused.status_code == 422 and "Choose a respondent from the list." in refused.text
 
 
 def test_earlier_offenses_from_the_paper_files_count_with_their_outcome(officer, clock):
     violation(officer)
     person = "/staff/respondents/1/"
-    for day, reference, outcome in [("2023-04-15", "NOV-2023-0003", "notice"),
-                                    ("2025-08-20", "Town Court 25-117", "conviction"),
-                                    ("2024-01-10", "NOV-2024-0001", "overturned")]:  # fmt: skip
-        ok(post(officer, f"{person}prior", person, committed_on=day, section="216-6 A",
-                reference=reference, outcome=outcome))  # fmt: skip
+    for day, reference, outcome in [
+        ("2023-04-15", "NOV-2023-0003", "notice"),
+        ("2025-08-20", "Town Court 25-117", "conviction"),
+        ("2024-01-10", "NOV-2024-0001", "overturned"),
+    ]:
+        ok(
+            post(
+                officer,
+                f"{person}prior",
+                person,
+                committed_on=day,
+                section="216-6 A",
+                reference=reference,
+                outcome=outcome,
+            )
+        )
     draft(officer)
     issue(officer)
     page = text(officer.get(N).text)
     # Two established within five years of 26 February 2027: a third offense.
     assert "offense number 3 " in page and "$700.00 to $1,000.00" in page
-    assert "paper file: NOV-2024-0001, Wednesday, January 10, 2024 : not counted" \
-        " (notice overturned, or the charge dismissed)" in page  # fmt: skip
+    assert (
+        "paper file: NOV-2024-0001, Wednesday, January 10, 2024 : not counted"
+        " (notice overturned, or the charge dismissed)" in page
+    )
     token = re.search(r'action="/staff/respondents/1/prior/(\d+)/remove"', officer.get(person).text)
     prior = token.group(1)
     refused = post_prefixed(officer, f"{person}prior/{prior}/remove", person, f"remove-{prior}")
     assert refused.status_code == 422 and "Say why." in refused.text
-    ok(post_prefixed(officer, f"{person}prior/{prior}/remove", person, f"remove-{prior}",
-                     reason="The 2023 file belongs to another business."))  # fmt: skip
+    ok(
+        post_prefixed(
+            officer,
+            f"{person}prior/{prior}/remove",
+            person,
+            f"remove-{prior}",
+            reason="The 2023 file belongs to another business.",
+        )
+    )
     assert "offense number 2 " in text(officer.get(N).text)
     log = text(officer.get(person).text)
     assert "Earlier offense removed from the count: reason The 2023 file belongs" in log
@@ -167,8 +244,15 @@ def test_issuance_is_the_day_served_or_mailed(officer, clock):
     events = text(officer.get("/staff/cases/1/").text)
     assert "Notice of violation issued (NOV-2027-0001): served on 2027-03-03" in events
     # A respondent's later edit does not change the issued letter.
-    ok(post(officer, "/staff/respondents/1/edit", "/staff/respondents/1/", name="Renamed Inc.",
-            mailing_address="PO Box 99"))  # fmt: skip
+    ok(
+        post(
+            officer,
+            "/staff/respondents/1/edit",
+            "/staff/respondents/1/",
+            name="Renamed Inc.",
+            mailing_address="PO Box 99",
+        )
+    )
     assert "Elm Street Auto LLC" in officer.get(f"{N}letter").text
 
 
@@ -213,8 +297,18 @@ def finish_and_bill(officer, clock, on: str = "2027-04-12", **costs) -> None:
     clock.set("2027-04-05")
     ok(step(officer, "completion", completed_on="2027-04-05", work="1,000", admin="100"))
     clock.set(on)
-    ok(step(officer, "costs", **{"cost_notice_mailed_on": "2027-04-07",
-            "cost_notice_received_on": "2027-04-09", "payment_count": "3", **costs}))  # fmt: skip
+    ok(
+        step(
+            officer,
+            "costs",
+            **{
+                "cost_notice_mailed_on": "2027-04-07",
+                "cost_notice_received_on": "2027-04-09",
+                "payment_count": "3",
+                **costs,
+            },
+        )
+    )
 
 
 def test_f5_nothing_is_due_while_a_protest_awaits_the_board(officer, clock):
@@ -231,8 +325,11 @@ def test_f5_nothing_is_due_while_a_protest_awaits_the_board(officer, clock):
     assert "This does not happen while your protest awaits the decision of the Board" in words
     # The Board decides on 1 July: payment from 15 July, then monthly.
     clock.set("2027-07-01")
-    ok(step(officer, "protest", protest_decided_on="2027-07-01",
-            protest_payment_due_on="2027-07-15"))  # fmt: skip
+    ok(
+        step(
+            officer, "protest", protest_decided_on="2027-07-01", protest_payment_due_on="2027-07-15"
+        )
+    )
     clock.set("2027-07-16")
     statement = officer.get(f"{N}statement").text
     assert times(statement).count("2027-07-15") >= 1 and "2027-08-16" in times(statement)
@@ -256,23 +353,39 @@ def test_a_payment_is_voided_or_corrected_with_a_reason(officer, clock):
     finish_and_bill(officer, clock)
     ok(post(officer, f"{N}payments", N, paid_on="2027-04-12", amount="2,125.00"))
     ok(post(officer, f"{N}payments", N, paid_on="2027-04-12", amount="50"))
-    refused = post_prefixed(officer, f"{N}payments/1/correct", N, "fix-1", paid_on="2027-04-12",
-                            amount="212.50")  # fmt: skip
+    refused = post_prefixed(
+        officer, f"{N}payments/1/correct", N, "fix-1", paid_on="2027-04-12", amount="212.50"
+    )
     assert refused.status_code == 422 and "Say why it is corrected." in refused.text
-    ok(post_prefixed(officer, f"{N}payments/1/correct", N, "fix-1", paid_on="2027-04-12",
-                     amount="212.50", reason="Typed $2,125.00 for $212.50."))  # fmt: skip
+    ok(
+        post_prefixed(
+            officer,
+            f"{N}payments/1/correct",
+            N,
+            "fix-1",
+            paid_on="2027-04-12",
+            amount="212.50",
+            reason="Typed $2,125.00 for $212.50.",
+        )
+    )
     ok(post_prefixed(officer, f"{N}payments/2/void", N, "void-2", reason="Recorded twice."))
     page = officer.get(N).text
     # $1,100 less $212.50, before interest starts (6 May).
     assert re.search(r'id="balance">\$887\.50<', page)
     assert "<s>" in page and "voided by smo (Recorded twice.)" in page
     events = text(officer.get("/staff/cases/1/").text)
-    assert "Payment corrected (NOV-2027-0001): was paid on 2027-04-12, was cents $2,125.00," \
-        " paid on 2027-04-12, cents $212.50, reason Typed $2,125.00 for $212.50." in events  # fmt: skip
-    assert "Payment voided (NOV-2027-0001): paid on 2027-04-12, cents $50.00, reason Recorded" \
-        " twice." in events  # fmt: skip
-    assert post_prefixed(officer, f"{N}payments/2/void", N, "void-2",
-                         reason="Again.").status_code == 404  # fmt: skip
+    assert (
+        "Payment corrected (NOV-2027-0001): was paid on 2027-04-12, was cents $2,125.00,"
+        " paid on 2027-04-12, cents $212.50, reason Typed $2,125.00 for $212.50." in events
+    )
+    assert (
+        "Payment voided (NOV-2027-0001): paid on 2027-04-12, cents $50.00, reason Recorded"
+        " twice." in events
+    )
+    assert (
+        post_prefixed(officer, f"{N}payments/2/void", N, "void-2", reason="Again.").status_code
+        == 404
+    )
 
 
 def test_an_alternative_remedy_needs_recommendation_concurrence_and_conditions(officer, clock):
@@ -283,8 +396,15 @@ def test_an_alternative_remedy_needs_recommendation_concurrence_and_conditions(o
     assert "no recommendation is recorded; the officer's concurrence is not recorded" in text(
         refused.text
     )
-    ok(step(officer, "attorney", attorney_recommendation="A workshop.",
-            attorney_recommended_on="2027-03-01", smo_concurs="yes"))  # fmt: skip
+    ok(
+        step(
+            officer,
+            "attorney",
+            attorney_recommendation="A workshop.",
+            attorney_recommended_on="2027-03-01",
+            smo_concurs="yes",
+        )
+    )
     ok(step(officer, "conditions", **{f"holds_{i}": "y" for i in range(5)}))
     ok(post(officer, f"{N}remedies", N, **remedy))
     assert "Attendance at compliance workshops, complete by" in text(officer.get(N).text)
@@ -293,17 +413,34 @@ def test_an_alternative_remedy_needs_recommendation_concurrence_and_conditions(o
 def test_no_history_cannot_hold_against_an_established_earlier_violation(officer, clock):
     violation(officer)
     person = "/staff/respondents/1/"
-    ok(post(officer, f"{person}prior", person, committed_on="2024-05-01", section="216-6 A",
-            reference="NOV-2024-0002", outcome="notice"))  # fmt: skip
+    ok(
+        post(
+            officer,
+            f"{person}prior",
+            person,
+            committed_on="2024-05-01",
+            section="216-6 A",
+            reference="NOV-2024-0002",
+            outcome="notice",
+        )
+    )
     draft(officer)
     issue(officer)
-    ok(step(officer, "attorney", attorney_recommendation="A workshop.",
-            attorney_recommended_on="2027-03-01", smo_concurs="yes"))  # fmt: skip
+    ok(
+        step(
+            officer,
+            "attorney",
+            attorney_recommendation="A workshop.",
+            attorney_recommended_on="2027-03-01",
+            smo_concurs="yes",
+        )
+    )
     ok(step(officer, "conditions", **{f"holds_{i}": "y" for i in range(5)}))
     page = text(officer.get(N).text)
     assert "Condition (2) (no history of previous violations) cannot hold" in page
-    refused = post(officer, f"{N}remedies", N, kind="Attendance at compliance workshops",
-                   due_on="2027-04-30")  # fmt: skip
+    refused = post(
+        officer, f"{N}remedies", N, kind="Attendance at compliance workshops", due_on="2027-04-30"
+    )
     assert refused.status_code == 422 and "1 earlier established violation" in refused.text
 
 
@@ -313,16 +450,22 @@ def test_the_cost_notice_and_the_access_letters(officer, clock):
     assert "Notice of the cost of abatement" in cost and "Total $1,100.00" in cost
     # The letter prints what was mailed on 7 April: the presumed receipt, 12 April, and its
     # dates, even though receipt on 9 April is recorded since (L2).
-    assert "within 30 days of receiving this notice: if it reaches you on the day we presume," \
-        " 5 days after mailing, by Wednesday, May 12, 2027" in cost  # fmt: skip
+    assert (
+        "within 30 days of receiving this notice: if it reaches you on the day we presume,"
+        " 5 days after mailing, by Wednesday, May 12, 2027" in cost
+    )
     # Review N2: the last payment has an amount. By hand, 9% a year over 365 days, interest
     # first: May 6-11 on $1,100.00: $1.63; May 12-June 13 on $734.95: $5.98; June 14-July 11
     # on $374.27: $2.58; $10.19 in all.
     assert "3 Monday, July 12, 2027 $366.66 of the cost, plus $10.19 interest: $376.85" in cost
-    assert "payable in 3 equal payments of the cost, listed below; the interest is added to" \
-        " the last one." in cost  # fmt: skip
-    assert "Interest at 9% a year is charged on the unpaid balance from Thursday, May 6, 2027" \
-        " , the 31st day after the work was completed" in cost  # fmt: skip
+    assert (
+        "payable in 3 equal payments of the cost, listed below; the interest is added to"
+        " the last one." in cost
+    )
+    assert (
+        "Interest at 9% a year is charged on the unpaid balance from Thursday, May 6, 2027"
+        " , the 31st day after the work was completed" in cost
+    )
     assert "special assessment against the property and a lien on it" in cost
     assert "Signature Dana Reyes Stormwater Management Officer" in cost
     assert "Sent or served: First-class mail, Wednesday, April 7, 2027" in cost
@@ -358,8 +501,10 @@ def test_n2_paying_the_statements_figure_on_the_last_due_date_settles_it(officer
     # The charge left after June 14 is $374.27; July's payment carries its interest from
     # June 14 to July 11 ($2.58) besides the $7.61 already paid: $10.19 in all.
     assert "3 Monday, July 12, 2027 $366.66 + $10.19 interest*" in statement
-    assert "* The interest the last payment carries if it is paid on Monday, July 12, 2027" \
-        " and each payment before it is paid on its date: $376.85 in all." in statement  # fmt: skip
+    assert (
+        "* The interest the last payment carries if it is paid on Monday, July 12, 2027"
+        " and each payment before it is paid on its date: $376.85 in all." in statement
+    )
     clock.set("2027-07-12")
     ok(post(officer, f"{N}payments", N, paid_on="2027-07-12", amount="376.85"))
     clock.set("2027-07-13")

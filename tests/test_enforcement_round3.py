@@ -45,16 +45,21 @@ def test_l3_the_respondents_correction_is_recorded_and_stops_the_clock(officer, 
     clock.set("2027-04-21")
     page = text(officer.get(N).text)
     assert "Overdue" in page and "3 weeks from the correction date" in page
-    refused = step(officer, "corrected", corrected_on="2027-03-29",
-                   correction_checked_on="2027-03-28")  # fmt: skip
+    refused = step(
+        officer, "corrected", corrected_on="2027-03-29", correction_checked_on="2027-03-28"
+    )
     assert refused.status_code == 422
     assert "Enter a date on or after the day it was corrected." in refused.text
     ok(step(officer, "corrected", corrected_on="2027-03-29", correction_checked_on="2027-03-30"))
     page = text(officer.get(N).text)
-    assert "Corrected by the respondent on Monday, March 29, 2027 (checked on Tuesday, March 30," \
-        " 2027 ; recorded by smo): no access request or abatement follows (§ 216-15 A)." in page  # fmt: skip
-    assert "0 weeks from the correction date, Wednesday, March 31, 2027 , to the correction by" \
-        " the respondent, Monday, March 29, 2027" in page  # fmt: skip
+    assert (
+        "Corrected by the respondent on Monday, March 29, 2027 (checked on Tuesday, March 30,"
+        " 2027 ; recorded by smo): no access request or abatement follows (§ 216-15 A)." in page
+    )
+    assert (
+        "0 weeks from the correction date, Wednesday, March 31, 2027 , to the correction by"
+        " the respondent, Monday, March 29, 2027" in page
+    )
     assert "Overdue" not in page and "Done, Monday, March 29, 2027" in page
     assert "No request: the respondent corrected the violation." in page
     letter = officer.get(f"{N}access-letter", follow_redirects=True)
@@ -110,13 +115,22 @@ def test_l5_no_tax_bill_while_a_protest_awaits_the_board(officer, clock):
     ok(step(officer, "completion", completed_on="2027-04-05", work="1,000", admin="100"))
     # Mailed 20 April, protest in time on 10 May (the window closes 25 May).
     clock.set("2027-05-10")
-    ok(step(officer, "costs", cost_notice_mailed_on="2027-04-20", payment_count="12",
-            protest_filed_on="2027-05-10"))  # fmt: skip
+    ok(
+        step(
+            officer,
+            "costs",
+            cost_notice_mailed_on="2027-04-20",
+            payment_count="12",
+            protest_filed_on="2027-05-10",
+        )
+    )
     clock.set("2027-06-01")
     refused = step(officer, "tax", tax_bill_on="2027-06-01")
     assert refused.status_code == 422
-    assert "Charges cannot go on the tax bill while a timely protest awaits the Board's" \
-        " decision, or before a payment is past due." in text(refused.text)  # fmt: skip
+    assert (
+        "Charges cannot go on the tax bill while a timely protest awaits the Board's"
+        " decision, or before a payment is past due." in text(refused.text)
+    )
     statement = text(officer.get(f"{N}statement").text)
     assert "added to the tax bill" not in statement
 
@@ -135,17 +149,30 @@ def test_l5_the_tax_bill_follows_a_past_due_payment(officer, clock):
 
 def test_l8_order_a_with_a_deadline_carries_the_abatement_statement(officer, clock):
     violation(officer)
-    refused = post(officer, "/staff/violations/1/notice", order_0="y",
-                   specifics_0="Disconnect the floor drain from the storm sewer.")  # fmt: skip
+    refused = post(
+        officer,
+        "/staff/violations/1/notice",
+        order_0="y",
+        specifics_0="Disconnect the floor drain from the storm sewer.",
+    )
     assert refused.status_code == 422 and "set the deadline" in refused.text
     assert "Required when (a) or (c) (abatement or restoration) is ordered" in refused.text
-    ok(post(officer, "/staff/violations/1/notice", order_0="y", deadline="2027-03-31",
-            specifics_0="Disconnect the floor drain from the storm sewer."))  # fmt: skip
+    ok(
+        post(
+            officer,
+            "/staff/violations/1/notice",
+            order_0="y",
+            deadline="2027-03-31",
+            specifics_0="Disconnect the floor drain from the storm sewer.",
+        )
+    )
     issue(officer)
     letter = text(officer.get(f"{N}letter").text)
-    assert "Complete this by Wednesday, March 31, 2027 . Should you fail to abate the violation" \
-        " or restore the property by then, the work will be done by a designated governmental" \
-        " agency or a contractor and the expense will be charged to you" in letter  # fmt: skip
+    assert (
+        "Complete this by Wednesday, March 31, 2027 . Should you fail to abate the violation"
+        " or restore the property by then, the work will be done by a designated governmental"
+        " agency or a contractor and the expense will be charged to you" in letter
+    )
 
 
 def test_a_notice_with_a_deadline_and_no_abatement_order_prints(officer, clock):
@@ -161,8 +188,9 @@ def test_l19_no_deadline_no_later_of_the_deadline_above(officer, clock):
     notice(officer, deadline=None, order_1="y", specifics_1="Stop washing into the drain.")
     letter = text(officer.get(f"{N}letter").text)
     assert "the later of the deadline above" not in letter
-    assert "(or, after an appeal the Board upholds, within 5 business days of its decision)" \
-        in letter  # fmt: skip
+    assert (
+        "(or, after an appeal the Board upholds, within 5 business days of its decision)" in letter
+    )
 
 
 def test_l18_the_statement_says_when_the_time_to_protest_ended(officer, clock):
@@ -174,8 +202,10 @@ def test_l18_the_statement_says_when_the_time_to_protest_ended(officer, clock):
     assert "by Thursday, June 24, 2027" in text(officer.get(f"{N}statement").text)
     clock.set("2027-07-27")
     statement = text(officer.get(f"{N}statement").text)
-    assert "The time to protest (30 days from receiving the cost notice) ended on Thursday," \
-        " June 24, 2027 ." in statement  # fmt: skip
+    assert (
+        "The time to protest (30 days from receiving the cost notice) ended on Thursday,"
+        " June 24, 2027 ." in statement
+    )
     assert "You may object to the amount" not in statement
 
 
@@ -190,8 +220,10 @@ def test_the_deadlines_page_lists_every_past_due_payment(officer, clock):
     assert "Payment 3 of 12 due" in page and "Payment 4 of 12 due" in page
     assert "Payment 5 of 12 due" in page, "the next one still to come"
     assert "Payment 6 of 12" not in page and "Payment 2 of 12" not in page
-    dates = re.findall(r'<time datetime="(2027-1[012]-\d\d|2028-01-\d\d)"',
-                       officer.get("/staff/enforcement/deadlines").text)  # fmt: skip
+    dates = re.findall(
+        r'<time datetime="(2027-1[012]-\d\d|2028-01-\d\d)"',
+        officer.get("/staff/enforcement/deadlines").text,
+    )
     assert [d for d in dates if d != "2027-12-31"] == ["2027-11-29", "2027-12-28", "2028-01-28"]
     statement = text(officer.get(f"{N}statement").text)
     assert statement.count("past due") >= 2
@@ -210,6 +242,8 @@ def test_l17_the_fine_order_states_the_range_never_an_amount(officer, clock):
     ok(post(officer, "/staff/violations/1/notice", order_4="y", specifics_4="As a court sets it."))
     issue(officer)
     letter = text(officer.get(f"{N}letter").text)
-    assert "(e) Payment of a fine; and As a court sets it. The amount is set by a court on" \
-        " conviction (§ 216-13 B, as the Village reads it): for this offense, a fine of $50.00" \
-        " to $350.00." in letter  # fmt: skip
+    assert (
+        "(e) Payment of a fine; and As a court sets it. The amount is set by a court on"
+        " conviction (§ 216-13 B, as the Village reads it): for this offense, a fine of $50.00"
+        " to $350.00." in letter
+    )

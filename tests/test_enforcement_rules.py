@@ -38,8 +38,12 @@ APPEAL = [
     ("2026-12-10", "2026-12-28", "ends on Christmas Day (a Friday): runs to Monday"),
     ("2027-06-19", "2027-07-06", "ends Sunday 4 July, kept Monday 5 July: runs to Tuesday"),
     ("2027-01-31", "2027-02-16", "from a month's end; ends on Washington's Birthday (15 Feb)"),
-    ("2027-01-28", "2027-02-16", "ends on Lincoln's Birthday (Friday), then a weekend and a holiday"),
-]  # fmt: skip
+    (
+        "2027-01-28",
+        "2027-02-16",
+        "ends on Lincoln's Birthday (Friday), then a weekend and a holiday",
+    ),
+]
 
 
 @pytest.mark.parametrize(("issued", "due", "why"), APPEAL, ids=[row[2] for row in APPEAL])
@@ -61,7 +65,7 @@ HEARING = [
     ("2028-01-31", "2028-03-01", "through a leap February"),
     ("2027-01-31", "2027-03-02", "through a common February"),
     ("2027-10-07", "2027-11-08", "ends Saturday 6 November: runs to Monday"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("filed", "due", "why"), HEARING, ids=[row[2] for row in HEARING])
@@ -75,7 +79,7 @@ FILING = [
     ("2027-04-01", "2027-04-06", "a Tuesday"),
     ("2027-04-05", "2027-04-12", "ends Saturday 10 April: runs to Monday"),
     ("2027-11-06", "2027-11-12", "ends on Veterans' Day (Thursday): runs to Friday"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("decided", "due", "why"), FILING, ids=[row[2] for row in FILING])
@@ -90,18 +94,74 @@ CORRECTION = [
     ("no appeal: the notice's deadline", "2027-03-31", None, None, None, "2027-03-31"),
     ("no appeal and no deadline", None, None, None, None, None),
     ("appeal waiting for its decision: held", "2027-03-31", "2027-03-10", None, None, None),
-    ("upheld on a Monday: the next Monday", "2027-03-31", "2027-03-10", "2027-04-05", True, "2027-04-12"),
-    ("upheld on a Friday, Veterans' Day in the week", "2027-10-29", "2027-10-20", "2027-11-05", True, "2027-11-15"),
-    ("upheld the Monday of Thanksgiving week", "2027-11-19", "2027-11-01", "2027-11-22", True, "2027-11-30"),
-    ("upheld before Christmas on a Saturday (not moved)", "2027-12-20", "2027-12-01", "2027-12-23", True, "2027-12-30"),
-    ("upheld on 28 February of a leap year", "2028-02-25", "2028-02-01", "2028-02-28", True, "2028-03-06"),
-    ("upheld, no deadline in the notice: the five days", None, "2027-03-10", "2027-04-05", True, "2027-04-12"),
+    (
+        "upheld on a Monday: the next Monday",
+        "2027-03-31",
+        "2027-03-10",
+        "2027-04-05",
+        True,
+        "2027-04-12",
+    ),
+    (
+        "upheld on a Friday, Veterans' Day in the week",
+        "2027-10-29",
+        "2027-10-20",
+        "2027-11-05",
+        True,
+        "2027-11-15",
+    ),
+    (
+        "upheld the Monday of Thanksgiving week",
+        "2027-11-19",
+        "2027-11-01",
+        "2027-11-22",
+        True,
+        "2027-11-30",
+    ),
+    (
+        "upheld before Christmas on a Saturday (not moved)",
+        "2027-12-20",
+        "2027-12-01",
+        "2027-12-23",
+        True,
+        "2027-12-30",
+    ),
+    (
+        "upheld on 28 February of a leap year",
+        "2028-02-25",
+        "2028-02-01",
+        "2028-02-28",
+        True,
+        "2028-03-06",
+    ),
+    (
+        "upheld, no deadline in the notice: the five days",
+        None,
+        "2027-03-10",
+        "2027-04-05",
+        True,
+        "2027-04-12",
+    ),
     ("not upheld: nothing to correct", "2027-03-31", "2027-03-10", "2027-04-05", False, None),
     # F4 of the legal review: the notice gave until 31 March 2027; the Board upheld it on
     # Monday 1 March, five business days before 8 March. The appeal does not shorten it.
-    ("upheld early: the notice's own later deadline stands", "2027-03-31", "2027-02-10", "2027-03-01", True, "2027-03-31"),
-    ("upheld on the deadline's eve: the five days run past it", "2027-03-31", "2027-02-10", "2027-03-30", True, "2027-04-06"),
-]  # fmt: skip
+    (
+        "upheld early: the notice's own later deadline stands",
+        "2027-03-31",
+        "2027-02-10",
+        "2027-03-01",
+        True,
+        "2027-03-31",
+    ),
+    (
+        "upheld on the deadline's eve: the five days run past it",
+        "2027-03-31",
+        "2027-02-10",
+        "2027-03-30",
+        True,
+        "2027-04-06",
+    ),
+]
 
 
 @pytest.mark.parametrize(
@@ -151,14 +211,27 @@ def test_only_an_appeal_in_time_holds_the_deadline(calendar, filed, in_time):
 # F37 of the legal review and finding 7 of the officer's walk: a deadline on a day the office is
 # closed, or on or before the last day to appeal, is pointed out (a warning, not a refusal).
 WARNINGS = [
-    ("issued 10 Dec 2026; Sunday 27 Dec, before the window (Christmas: 28 Dec) closes",
-     "2026-12-10", "2026-12-27", [("closed", "2026-12-27", "Sunday"), ("before-appeal", "2026-12-28", "")]),
-    ("on Christmas Day 2026", "2026-11-02", "2026-12-25", [("closed", "2026-12-25", "Christmas Day")]),
-    ("the walk: issued 30 Nov 2026, deadline 14 Dec, window 15 Dec",
-     "2026-11-30", "2026-12-14", [("before-appeal", "2026-12-15", "")]),
+    (
+        "issued 10 Dec 2026; Sunday 27 Dec, before the window (Christmas: 28 Dec) closes",
+        "2026-12-10",
+        "2026-12-27",
+        [("closed", "2026-12-27", "Sunday"), ("before-appeal", "2026-12-28", "")],
+    ),
+    (
+        "on Christmas Day 2026",
+        "2026-11-02",
+        "2026-12-25",
+        [("closed", "2026-12-25", "Christmas Day")],
+    ),
+    (
+        "the walk: issued 30 Nov 2026, deadline 14 Dec, window 15 Dec",
+        "2026-11-30",
+        "2026-12-14",
+        [("before-appeal", "2026-12-15", "")],
+    ),
     ("on the window's last day", "2026-11-30", "2026-12-15", [("before-appeal", "2026-12-15", "")]),
     ("the day after the window, a Wednesday", "2026-11-30", "2026-12-16", []),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(
@@ -172,9 +245,14 @@ def test_deadline_warnings(calendar, why, issued, deadline, expected):
 
 # Seed 173: "Each week's continued violation shall constitute a separate additional violation."
 WEEKS = [
-    ("2027-03-05", 0, 0), ("2027-03-06", 0, 1), ("2027-03-11", 0, 1), ("2027-03-12", 1, 1),
-    ("2027-03-13", 1, 2), ("2027-03-19", 2, 2), ("2027-01-01", 0, 0),
-]  # fmt: skip
+    ("2027-03-05", 0, 0),
+    ("2027-03-06", 0, 1),
+    ("2027-03-11", 0, 1),
+    ("2027-03-12", 1, 1),
+    ("2027-03-13", 1, 2),
+    ("2027-03-19", 2, 2),
+    ("2027-01-01", 0, 0),
+]
 
 
 @pytest.mark.parametrize(("today", "completed", "begun"), WEEKS)
@@ -194,25 +272,61 @@ def test_weeks_of_continued_violation(today, completed, begun):
 OFFENSES = [
     ("first offense", "2027-02-26", [], 1, 5_000, 35_000, 0),
     ("second, just inside five years", "2027-02-26", ["2022-02-27"], 2, 35_000, 70_000, 15),
-    ("second, just outside (the fifth anniversary)", "2027-02-26", ["2022-02-26"], 1, 5_000, 35_000, 0),
+    (
+        "second, just outside (the fifth anniversary)",
+        "2027-02-26",
+        ["2022-02-26"],
+        1,
+        5_000,
+        35_000,
+        0,
+    ),
     ("leap day: inside the day before 28 Feb", "2029-02-27", ["2024-02-29"], 2, 35_000, 70_000, 15),
     ("leap day: its anniversary is 28 Feb", "2029-02-28", ["2024-02-29"], 1, 5_000, 35_000, 0),
     ("third", "2027-12-31", ["2023-01-01", "2025-06-01"], 3, 70_000, 100_000, 15),
-    ("fourth: still the third range", "2027-12-31", ["2023-01-01", "2025-06-01", "2026-01-01"], 4, 70_000, 100_000, 15),
-    ("an old one does not count", "2027-02-26", ["2020-01-01", "2024-01-01"], 2, 35_000, 70_000, 15),
-    ("a later record does not count", "2027-02-26", ["2028-01-01", "2027-02-26"], 1, 5_000, 35_000, 0),
-]  # fmt: skip
+    (
+        "fourth: still the third range",
+        "2027-12-31",
+        ["2023-01-01", "2025-06-01", "2026-01-01"],
+        4,
+        70_000,
+        100_000,
+        15,
+    ),
+    (
+        "an old one does not count",
+        "2027-02-26",
+        ["2020-01-01", "2024-01-01"],
+        2,
+        35_000,
+        70_000,
+        15,
+    ),
+    (
+        "a later record does not count",
+        "2027-02-26",
+        ["2028-01-01", "2027-02-26"],
+        1,
+        5_000,
+        35_000,
+        0,
+    ),
+]
 
 
 def test_only_established_violations_count():
     # F33 and finding 5: the earlier violations of 2023 and 2025 are within five years, but the
     # Board did not uphold one notice and the other violation never had one: a first offense.
     earlier = [
-        rules.Prior(D("2023-04-15"), "IDR-2026-0006 (NOV-2026-0002)", False,
-                    "NOV-2026-0002 not upheld by the Board"),
+        rules.Prior(
+            D("2023-04-15"),
+            "IDR-2026-0006 (NOV-2026-0002)",
+            False,
+            "NOV-2026-0002 not upheld by the Board",
+        ),
         rules.Prior(D("2025-08-20"), "IDR-2026-0010", False, "no notice of violation issued"),
         rules.Prior(D("2021-06-01"), "paper file: 21-0147", True),
-    ]  # fmt: skip
+    ]
     count = rules.offense_number(D("2026-11-29"), earlier, TERMS)
     assert count.number == 1 and count.tier.maximum_cents == 35_000
     assert [(e.committed.isoformat(), e.counted, e.why) for e in count.earlier] == [
@@ -266,14 +380,35 @@ REFUSALS = [
     ("no recommendation", False, True, [True] * 5, 0, ["no recommendation is recorded"]),
     ("no concurrence", True, False, [True] * 5, 0, ["the officer's concurrence is not recorded"]),
     ("not answered", True, None, [True] * 5, 0, ["the officer's concurrence is not recorded"]),
-    ("a condition not ticked", True, True, [True, True, False, True, True], 0,
-     ["the conditions do not hold as recorded"]),
-    ("no history ticked against two established violations", True, True, [True] * 5, 2,
-     ["the offense history shows 2 earlier established violations, so the condition of no"
-      " history cannot hold", "the conditions do not hold as recorded"]),
-    ("history, and the no-history box left unticked", True, True, [True, False, True, True, True], 1,
-     ["the conditions do not hold as recorded"]),
-]  # fmt: skip
+    (
+        "a condition not ticked",
+        True,
+        True,
+        [True, True, False, True, True],
+        0,
+        ["the conditions do not hold as recorded"],
+    ),
+    (
+        "no history ticked against two established violations",
+        True,
+        True,
+        [True] * 5,
+        2,
+        [
+            "the offense history shows 2 earlier established violations, so the condition of no"
+            " history cannot hold",
+            "the conditions do not hold as recorded",
+        ],
+    ),
+    (
+        "history, and the no-history box left unticked",
+        True,
+        True,
+        [True, False, True, True, True],
+        1,
+        ["the conditions do not hold as recorded"],
+    ),
+]
 
 
 @pytest.mark.parametrize(
@@ -288,9 +423,11 @@ def test_what_stops_an_alternative_remedy(why, recommended, concurs, conditions,
 # Seed 199: "Within 30 days after abatement of the violation, the owner of the property will be
 # notified of the cost of abatement, including administrative costs."
 COST_NOTICE = [
-    ("2027-05-03", "2027-06-02"), ("2028-01-30", "2028-02-29"), ("2027-01-30", "2027-03-01"),
+    ("2027-05-03", "2027-06-02"),
+    ("2028-01-30", "2028-02-29"),
+    ("2027-01-30", "2027-03-01"),
     ("2027-06-04", "2027-07-06"),  # 4 July: a Sunday, kept on Monday 5 July
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("completed", "due"), COST_NOTICE)
@@ -317,18 +454,27 @@ def test_protest_window_runs_from_receipt(calendar):
 # Seed 199: "Interest ... beginning on the 31st day following completion of the abatement."
 @pytest.mark.parametrize(
     ("completed", "starts"),
-    [("2027-05-03", "2027-06-03"), ("2028-01-31", "2028-03-02"), ("2027-01-31", "2027-03-03"),
-     ("2027-12-15", "2028-01-15")],
-)  # fmt: skip
+    [
+        ("2027-05-03", "2027-06-03"),
+        ("2028-01-31", "2028-03-02"),
+        ("2027-01-31", "2027-03-03"),
+        ("2027-12-15", "2028-01-15"),
+    ],
+)
 def test_interest_starts_on_the_31st_day(completed, starts):
     assert costs.interest_starts(D(completed), TERMS) == D(starts)
 
 
 @pytest.mark.parametrize(
     ("day", "n", "expected"),
-    [("2027-01-31", 1, "2027-02-28"), ("2028-01-31", 1, "2028-02-29"), ("2027-01-31", 2, "2027-03-31"),
-     ("2027-12-31", 1, "2028-01-31"), ("2027-05-15", 12, "2028-05-15")],
-)  # fmt: skip
+    [
+        ("2027-01-31", 1, "2027-02-28"),
+        ("2028-01-31", 1, "2028-02-29"),
+        ("2027-01-31", 2, "2027-03-31"),
+        ("2027-12-31", 1, "2028-01-31"),
+        ("2027-05-15", 12, "2028-05-15"),
+    ],
+)
 def test_add_months_keeps_month_ends(day, n, expected):
     assert costs.add_months(D(day), n) == D(expected)
 
@@ -337,8 +483,10 @@ def test_add_months_keeps_month_ends(day, n, expected):
 def test_installments_are_equal_to_the_cent():
     plan = costs.installments(135_000, 3, D("2027-01-31"), TERMS)
     assert [(i.number, i.due, i.cents) for i in plan] == [
-        (1, D("2027-01-31"), 45_000), (2, D("2027-02-28"), 45_000), (3, D("2027-03-31"), 45_000)
-    ]  # fmt: skip
+        (1, D("2027-01-31"), 45_000),
+        (2, D("2027-02-28"), 45_000),
+        (3, D("2027-03-31"), 45_000),
+    ]
     twelve = costs.installments(100_000, 12, D("2027-01-31"), TERMS)
     assert sum(i.cents for i in twelve) == 100_000 and twelve[0].cents == 8_337
     assert {i.cents for i in twelve[1:]} == {8_333}
@@ -353,14 +501,38 @@ ACCOUNT = [
     ("nothing paid, before interest", [], "2027-01-31", 0, 100_000),
     ("nothing paid, one day of interest", [], "2027-02-01", 25, 100_025),
     ("nothing paid, 30 days (1 Feb - 2 Mar)", [], "2027-03-02", 740, 100_740),
-    ("nothing paid, a year into a leap January: 334/365 + 31/366 of 9%", [], "2028-01-31", 8_998, 108_998),
+    (
+        "nothing paid, a year into a leap January: 334/365 + 31/366 of 9%",
+        [],
+        "2028-01-31",
+        8_998,
+        108_998,
+    ),
     ("paid in full early", [("2027-01-20", 100_000)], "2027-12-31", 0, 0),
-    ("paid on the 31st day: that day's interest stopped", [("2027-02-01", 100_000)], "2027-03-01", 0, 0),
+    (
+        "paid on the 31st day: that day's interest stopped",
+        [("2027-02-01", 100_000)],
+        "2027-03-01",
+        0,
+        0,
+    ),
     ("half paid early, a year on the rest", [("2027-01-20", 50_000)], "2028-01-31", 4_499, 54_499),
     ("paid late: the interest first", [("2027-03-03", 100_000)], "2027-03-03", 740, 740),
-    ("partial and late, then a month", [("2027-03-03", 50_000)], "2027-04-02", 740 + 388, 50_740 + 388),
-    ("a payment after the statement date is left out", [("2027-05-01", 100_000)], "2027-03-02", 740, 100_740),
-]  # fmt: skip
+    (
+        "partial and late, then a month",
+        [("2027-03-03", 50_000)],
+        "2027-04-02",
+        740 + 388,
+        50_740 + 388,
+    ),
+    (
+        "a payment after the statement date is left out",
+        [("2027-05-01", 100_000)],
+        "2027-03-02",
+        740,
+        100_740,
+    ),
+]
 
 
 @pytest.mark.parametrize(
@@ -419,9 +591,14 @@ def test_an_overpayment_is_kept_apart():
 # the tax bill for the subject property."
 @pytest.mark.parametrize(
     ("paid", "today", "next_number", "assessed"),
-    [(0, "2027-06-04", 1, False), (0, "2027-06-05", 1, True), (45_000, "2027-06-05", 2, False),
-     (44_999, "2027-06-05", 1, True), (135_000, "2028-01-01", None, False)],
-)  # fmt: skip
+    [
+        (0, "2027-06-04", 1, False),
+        (0, "2027-06-05", 1, True),
+        (45_000, "2027-06-05", 2, False),
+        (44_999, "2027-06-05", 1, True),
+        (135_000, "2028-01-01", None, False),
+    ],
+)
 def test_next_installment_and_special_assessment(paid, today, next_number, assessed):
     plan = costs.installments(135_000, 3, D("2027-06-04"), TERMS)
     found = costs.next_installment(plan, paid)
@@ -434,12 +611,14 @@ def test_next_installment_and_special_assessment(paid, today, next_number, asses
 # expiration of the time in which to file a protest" (F5).
 @pytest.mark.parametrize(
     ("why", "filed", "board", "first"),
-    [("no protest: when the protest period closes", None, None, "2027-04-21"),
-     ("a protest in time, not yet decided: nothing is due", "2027-04-05", None, None),
-     ("a protest on the last day", "2027-04-21", None, None),
-     ("decided: the day the Board sets", "2027-04-05", "2027-06-01", "2027-06-01"),
-     ("a protest after the period: when the period closed", "2027-04-22", None, "2027-04-21")],
-)  # fmt: skip
+    [
+        ("no protest: when the protest period closes", None, None, "2027-04-21"),
+        ("a protest in time, not yet decided: nothing is due", "2027-04-05", None, None),
+        ("a protest on the last day", "2027-04-21", None, None),
+        ("decided: the day the Board sets", "2027-04-05", "2027-06-01", "2027-06-01"),
+        ("a protest after the period: when the period closed", "2027-04-22", None, "2027-04-21"),
+    ],
+)
 def test_the_first_payment_waits_for_a_protest(why, filed, board, first):
     found = costs.first_payment_due(D("2027-04-21"), filed and D(filed), board and D(board))
     assert found == (first and D(first))
@@ -449,8 +628,10 @@ def test_installment_states():
     plan = costs.installments(135_000, 3, D("2027-06-04"), TERMS)
     states = costs.installment_states(plan, 50_000, D("2027-07-05"))
     assert [(s.paid, s.left, s.past_due) for s in states] == [
-        (45_000, 0, False), (5_000, 40_000, True), (0, 45_000, False)
-    ]  # fmt: skip
+        (45_000, 0, False),
+        (5_000, 40_000, True),
+        (0, 45_000, False),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -477,9 +658,14 @@ def test_every_reading_is_said_in_words():
     assert "366 in a leap year" in words["interest"]
     assert "only when it was established" in words["offenses"]
     assert "until the Board decides it" in words["installments"]
-    changed = readings.readings(dataclasses.replace(
-        TERMS, appeal_filed_when="postmarked", correction_after_appeal="decision",
-        interest_days_in_year=365))  # fmt: skip
+    changed = readings.readings(
+        dataclasses.replace(
+            TERMS,
+            appeal_filed_when="postmarked",
+            correction_after_appeal="decision",
+            interest_days_in_year=365,
+        )
+    )
     assert "postmark" in changed["issuance"]
     assert "5 business days after the decision." in changed["suspend"]
     assert "a year of 365 days" in changed["interest"]

@@ -85,12 +85,40 @@ def fuzz_app(tmp_path):
 # --- Strategies -------------------------------------------------------------------------
 
 PAYLOADS = [
-    "<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "'; DROP TABLE cases;--",
-    "' OR '1'='1", "=1+1", "+SUM(A1:A9)", "-2+3", "@cmd|' /C calc'!A0", "{{ 7*7 }}",
-    "{% raw %}", "${7*7}", "%s%s%n", "../../../etc/passwd", "\x00", "a\x00b",
-    "\r\nBcc: evil@example.test", "\u202eevil", "\ufeff", "😀" * 10, "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "ﬁ",
-    "Ａ", "\u200b", "\u2028", " ", "\t", "\n\n", "None", "null", "true", "0", "[]", "{}",
-]  # fmt: skip
+    "<script>alert(1)</script>",
+    '"><img src=x onerror=alert(1)>',
+    "'; DROP TABLE cases;--",
+    "' OR '1'='1",
+    "=1+1",
+    "+SUM(A1:A9)",
+    "-2+3",
+    "@cmd|' /C calc'!A0",
+    "{{ 7*7 }}",
+    "{% raw %}",
+    "${7*7}",
+    "%s%s%n",
+    "../../../etc/passwd",
+    "\x00",
+    "a\x00b",
+    "\r\nBcc: evil@example.test",
+    "\u202eevil",
+    "\ufeff",
+    "😀" * 10,
+    "𝔘𝔫𝔦𝔠𝔬𝔡𝔢",
+    "ﬁ",
+    "Ａ",
+    "\u200b",
+    "\u2028",
+    " ",
+    "\t",
+    "\n\n",
+    "None",
+    "null",
+    "true",
+    "0",
+    "[]",
+    "{}",
+]
 LONG_TEXT = st.builds(
     lambda piece, times: piece * times,
     st.sampled_from(["a", "é", "😀", "<b>", " ", "\x00", "x\n"]),
@@ -103,9 +131,34 @@ READABLE = st.text(
 TEXTS = st.one_of(
     st.sampled_from(PAYLOADS), READABLE, st.text(max_size=40), st.text(max_size=400), LONG_TEXT
 )
-ODD_NUMBERS = ["nan", "NaN", "inf", "-inf", "Infinity", "-0", "0", "1e309", "-1e309", "1e-400",
-               "200", "-200", "90", "-90", "90.0000001", "180", "-180.000001", "42,16701", "4_2",
-               "0x10", " 42.1 ", "٤٢", "42.1.1", "1" * 31, "+42", "42e0"]  # fmt: skip
+ODD_NUMBERS = [
+    "nan",
+    "NaN",
+    "inf",
+    "-inf",
+    "Infinity",
+    "-0",
+    "0",
+    "1e309",
+    "-1e309",
+    "1e-400",
+    "200",
+    "-200",
+    "90",
+    "-90",
+    "90.0000001",
+    "180",
+    "-180.000001",
+    "42,16701",
+    "4_2",
+    "0x10",
+    " 42.1 ",
+    "٤٢",
+    "42.1.1",
+    "1" * 31,
+    "+42",
+    "42e0",
+]
 NUMBERS = st.one_of(
     st.sampled_from(ODD_NUMBERS),
     st.floats().map(repr),
@@ -114,10 +167,24 @@ NUMBERS = st.one_of(
     st.decimals(allow_nan=True).map(str),
     TEXTS,
 )
-ODD_MOMENTS = ["2026-11-29T08:15", "0001-01-01T00:00", "9999-12-31T23:59", "2026-02-30T10:00",
-               "2026-11-29", "2026-11-29 08:15", "29/11/2026 08:15", "2026-11-29T08:15:00",
-               "2026-11-29T08:15Z", "2026-11-29T24:00", "２０２６-１１-２９T０８:１５", "now", "-1",
-               "2026-11-29T08:15+05:00", "1969-12-31T23:59", "10000-01-01T00:00"]  # fmt: skip
+ODD_MOMENTS = [
+    "2026-11-29T08:15",
+    "0001-01-01T00:00",
+    "9999-12-31T23:59",
+    "2026-02-30T10:00",
+    "2026-11-29",
+    "2026-11-29 08:15",
+    "29/11/2026 08:15",
+    "2026-11-29T08:15:00",
+    "2026-11-29T08:15Z",
+    "2026-11-29T24:00",
+    "２０２６-１１-２９T０８:１５",
+    "now",
+    "-1",
+    "2026-11-29T08:15+05:00",
+    "1969-12-31T23:59",
+    "10000-01-01T00:00",
+]
 MOMENTS = st.one_of(
     st.sampled_from(ODD_MOMENTS),
     st.datetimes(dt.datetime(1, 1, 1), dt.datetime(9999, 12, 31, 23, 59)).map(
@@ -128,16 +195,42 @@ MOMENTS = st.one_of(
     ),
     TEXTS,
 )
-ODD_EMAILS = ["a@b", "@x.y", "a@b.c", "a b@c.d", "a@b.c\n", "a@b.c\r\nBcc: evil@x.y", "a@b.c,d@e.f",
-              "<a@b.c>", '"q"@x.y', "a@b..c", "ü@ü.ü", "a@b.c\x00", "x@y.", "a@b.c " * 2]  # fmt: skip
+ODD_EMAILS = [
+    "a@b",
+    "@x.y",
+    "a@b.c",
+    "a b@c.d",
+    "a@b.c\n",
+    "a@b.c\r\nBcc: evil@x.y",
+    "a@b.c,d@e.f",
+    "<a@b.c>",
+    '"q"@x.y',
+    "a@b..c",
+    "ü@ü.ü",
+    "a@b.c\x00",
+    "x@y.",
+    "a@b.c " * 2,
+]
 EMAILS = st.one_of(
     st.emails(),
     st.sampled_from(ODD_EMAILS),
     TEXTS,
 )
-ODD_PHONES = ["(555) 555-0123", "555-555-0123 ext 12", "+1 555 555 0123 x123456", "5555555",
-              "1" * 15, "1" * 16, "123456", "ext 1234567", "x", "555-0123 ext", "555 0123 x1234567",
-              "(555) 555-0123 ext. 99", "５５５５５５５"]  # fmt: skip
+ODD_PHONES = [
+    "(555) 555-0123",
+    "555-555-0123 ext 12",
+    "+1 555 555 0123 x123456",
+    "5555555",
+    "1" * 15,
+    "1" * 16,
+    "123456",
+    "ext 1234567",
+    "x",
+    "555-0123 ext",
+    "555 0123 x1234567",
+    "(555) 555-0123 ext. 99",
+    "５５５５５５５",
+]
 PHONES = st.one_of(
     st.sampled_from(ODD_PHONES),
     st.from_regex(r"[0-9+().\- x]{0,30}", fullmatch=True),
@@ -168,8 +261,15 @@ def jpeg(size=(4, 3)) -> bytes:
 
 
 IMAGES = [png(), jpeg(), png((1, 1), "LA"), png((2, 2), "I;16")]
-ODD_FILES = [b"", b"GIF89a", b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"%PDF-1.4",
-             b"\x00\x00\x00\x18ftypheic" + b"\0" * 16, b"<svg onload=alert(1)>"]  # fmt: skip
+ODD_FILES = [
+    b"",
+    b"GIF89a",
+    b"\x89PNG\r\n\x1a\n",
+    b"\xff\xd8\xff",
+    b"%PDF-1.4",
+    b"\x00\x00\x00\x18ftypheic" + b"\0" * 16,
+    b"<svg onload=alert(1)>",
+]
 FILE_BYTES = st.one_of(
     st.sampled_from(IMAGES),
     st.sampled_from(IMAGES),
@@ -196,8 +296,15 @@ COMMON = {
     "remove_photo": JUNK_IDS,
     "photos": TEXTS,
 }
-REPORT_TEXTS = ["color", "description", "address", "source_description", "source_vehicle",
-                "source_notes", "contact_name"]  # fmt: skip
+REPORT_TEXTS = [
+    "color",
+    "description",
+    "address",
+    "source_description",
+    "source_vehicle",
+    "source_notes",
+    "contact_name",
+]
 REPORT_FIELDS = {
     **COMMON,
     "indicators": st.lists(st.one_of(choices(INDICATORS), TEXTS), max_size=12),
@@ -227,17 +334,35 @@ NOTIFICATION_FIELDS = {
     "responsible_phone": PHONES,
     "quantity": NUMBERS,
     **dict.fromkeys(
-        ["emergency_called_at", "dec_called_at", "discovered_at", "began_at", "ended_at",
-         "prior_notice_at"],
+        [
+            "emergency_called_at",
+            "dec_called_at",
+            "discovered_at",
+            "began_at",
+            "ended_at",
+            "prior_notice_at",
+        ],
         MOMENTS,
     ),
     **dict.fromkeys(
-        ["dec_spill_number", "facility_name", "facility_address", "permit_number",
-         "responsible_name", "responsible_title", "materials", "address", "amount_reached",
-         "cause", "cleanup", "prevention", "prior_notice_to"],
+        [
+            "dec_spill_number",
+            "facility_name",
+            "facility_address",
+            "permit_number",
+            "responsible_name",
+            "responsible_title",
+            "materials",
+            "address",
+            "amount_reached",
+            "cause",
+            "cleanup",
+            "prevention",
+            "prior_notice_to",
+        ],
         TEXTS,
     ),
-}  # fmt: skip
+}
 # Field names a client might invent: no CR/LF, which the test client itself cannot encode.
 FIELD_NAMES = st.text(
     alphabet=st.characters(exclude_characters="\r\n", exclude_categories=["Cs"]),
@@ -245,8 +370,14 @@ FIELD_NAMES = st.text(
     max_size=12,
 )
 # How the hidden fields arrive: mostly as the page gave them, so that validation runs.
-HIDDEN = ["real"] * 20 + ["no csrf", "junk csrf", "csrf of another session", "no key", "junk key",
-                         "replayed key"]  # fmt: skip
+HIDDEN = ["real"] * 20 + [
+    "no csrf",
+    "junk csrf",
+    "csrf of another session",
+    "no key",
+    "junk key",
+    "replayed key",
+]
 MUTATIONS = ["replace"] * 4 + ["drop", "empty", "duplicate"]
 
 
@@ -352,14 +483,26 @@ PENDING_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 VALUES = {
     name: {value for value, *_ in pairs}
     for name, pairs in {
-        "odor": ODORS, "location_type": LOCATION_TYPES, "yes_no_unsure": YES_NO_UNSURE,
-        "yes_no": YES_NO, "dec_called": DEC_CALLED, "facility_kind": FACILITY_KINDS,
-        "permit": PERMITS, "unit": UNITS, "reached_drain": REACHED, "prior_notice": PRIOR_NOTICE,
+        "odor": ODORS,
+        "location_type": LOCATION_TYPES,
+        "yes_no_unsure": YES_NO_UNSURE,
+        "yes_no": YES_NO,
+        "dec_called": DEC_CALLED,
+        "facility_kind": FACILITY_KINDS,
+        "permit": PERMITS,
+        "unit": UNITS,
+        "reached_drain": REACHED,
+        "prior_notice": PRIOR_NOTICE,
         "indicators": INDICATORS,
     }.items()
-}  # fmt: skip
-REPORT_LIMITS = {"color": 60, "description": 4000, "source_description": 300,
-                 "source_vehicle": 120, "source_notes": 2000}  # fmt: skip
+}
+REPORT_LIMITS = {
+    "color": 60,
+    "description": 4000,
+    "source_description": 300,
+    "source_vehicle": 120,
+    "source_notes": 2000,
+}
 
 
 def moment(value: str | None) -> dt.datetime | None:
@@ -430,17 +573,30 @@ def database_problems(path: str) -> list[str]:
         for case_id, n in notes.items():
             where = f"notification {case_id}"
             for column, allowed in [
-                ("danger", "yes_no"), ("hazardous", "yes_no_unsure"),
-                ("petroleum", "yes_no_unsure"), ("facility_kind", "facility_kind"),
-                ("permit", "permit"), ("is_over", "yes_no"), ("reached_drain", "reached_drain"),
+                ("danger", "yes_no"),
+                ("hazardous", "yes_no_unsure"),
+                ("petroleum", "yes_no_unsure"),
+                ("facility_kind", "facility_kind"),
+                ("permit", "permit"),
+                ("is_over", "yes_no"),
+                ("reached_drain", "reached_drain"),
                 ("prior_notice", "prior_notice"),
-            ]:  # fmt: skip
+            ]:
                 expect(n[column] in VALUES[allowed], f"{where}: {column} {n[column]!r}")
-            for column, allowed in [("emergency_called", "yes_no"), ("dec_called", "dec_called"),
-                                    ("unit", "unit")]:  # fmt: skip
+            for column, allowed in [
+                ("emergency_called", "yes_no"),
+                ("dec_called", "dec_called"),
+                ("unit", "unit"),
+            ]:
                 expect(n[column] in VALUES[allowed] | {None}, f"{where}: {column} {n[column]!r}")
-            for column in ("facility_name", "facility_address", "materials", "cause", "cleanup",
-                           "prevention"):  # fmt: skip
+            for column in (
+                "facility_name",
+                "facility_address",
+                "materials",
+                "cause",
+                "cleanup",
+                "prevention",
+            ):
                 expect((n[column] or "").strip(), f"{where}: {column} empty")
             quantity = n["quantity"]
             expect(quantity is None or 0 <= quantity < 1e9, f"{where}: quantity {quantity!r}")
@@ -453,8 +609,10 @@ def database_problems(path: str) -> list[str]:
             expect(told is None or told >= discovered, f"{where}: told before discovery")
             expect(n["is_over"] != "yes" or ended, f"{where}: over, but no end")
             expect(n["prior_notice"] == "none" or (told and n["prior_notice_to"]), f"{where}: told")
-            expect(n["permit"] not in ("industrial", "construction") or n["permit_number"],
-                   f"{where}: permit number")  # fmt: skip
+            expect(
+                n["permit"] not in ("industrial", "construction") or n["permit_number"],
+                f"{where}: permit number",
+            )
         per_case = Counter()
         for photo in conn.execute("SELECT * FROM photos"):
             where = f"photo {photo['id']}"
@@ -505,13 +663,19 @@ def test_report_form_never_fails_and_stores_only_valid_reports(fuzz_app):
     @given(post=public_posts(report_data(), REPORT_FIELDS))
     def run(post):
         hidden = open_form(client)
-        data = with_hidden(post, post["fields"], hidden["csrf_token"], hidden["submission_key"],
-                           first)  # fmt: skip
+        data = with_hidden(
+            post, post["fields"], hidden["csrf_token"], hidden["submission_key"], first
+        )
         multipart = post["multipart"] or bool(post["photos"])
         send(
-            app, client, "report form", "/report/", data=data, photos=post["photos"],
+            app,
+            client,
+            "report form",
+            "/report/",
+            data=data,
+            photos=post["photos"],
             content_type="multipart/form-data" if multipart else None,
-        )  # fmt: skip
+        )
         check_database(app)
 
     try:
@@ -542,10 +706,17 @@ def test_notification_form_never_fails_and_stores_only_valid_notifications(fuzz_
     keys = (f"fuzz-notification-{n:08d}" for n in itertools.count())
     # Filed first, by another visitor: its key, sent again with other content, gets a 409.
     other = app.test_client()
-    first = {"csrf_token": hidden_fields(other.get("/notify/").text)["csrf_token"],
-             "submission_key": next(keys)}  # fmt: skip
-    sent = send(app, other, "notify step=confirm", "/notify/",
-                  data={**first, **notification_data(), "step": "confirm"})  # fmt: skip
+    first = {
+        "csrf_token": hidden_fields(other.get("/notify/").text)["csrf_token"],
+        "submission_key": next(keys),
+    }
+    sent = send(
+        app,
+        other,
+        "notify step=confirm",
+        "/notify/",
+        data={**first, **notification_data(), "step": "confirm"},
+    )
     assert sent.status_code == 303
 
     @settings(FUZZ, max_examples=300)
@@ -558,9 +729,14 @@ def test_notification_form_never_fails_and_stores_only_valid_notifications(fuzz_
         label = f"notify step={step}" if step in NOTIFY_STEPS_KNOWN else "notify step=<junk>"
         multipart = post["multipart"] or bool(post["photos"])
         send(
-            app, client, label, "/notify/", data=data, photos=post["photos"],
+            app,
+            client,
+            label,
+            "/notify/",
+            data=data,
+            photos=post["photos"],
             content_type="multipart/form-data" if multipart else None,
-        )  # fmt: skip
+        )
         check_database(app)
 
     try:
@@ -594,21 +770,31 @@ def multipart_bodies(draw) -> tuple[str, bytes]:
     boundary = draw(BOUNDARIES)
     content_type = draw(
         st.sampled_from(
-            ["multipart/form-data", f"multipart/form-data; boundary={boundary}",
-             f'multipart/form-data; boundary="{boundary}"', "multipart/form-data; boundary=",
-             f"multipart/mixed; boundary={boundary}"]
+            [
+                "multipart/form-data",
+                f"multipart/form-data; boundary={boundary}",
+                f'multipart/form-data; boundary="{boundary}"',
+                "multipart/form-data; boundary=",
+                f"multipart/mixed; boundary={boundary}",
+            ]
         )
-    )  # fmt: skip
+    )
     used = draw(st.one_of(st.just(boundary), BOUNDARIES))
     chunks = []
     for _ in range(draw(st.integers(0, 4))):
         name = draw(st.one_of(st.sampled_from([*sorted(REPORT_FIELDS), "csrf_token"]), TEXTS))
         disposition = draw(
             st.sampled_from(
-                [f'form-data; name="{name}"', f'form-data; name="{name}"; filename="x.jpg"',
-                 f"form-data; name={name}", "form-data", "attachment; filename=a", ""]
+                [
+                    f'form-data; name="{name}"',
+                    f'form-data; name="{name}"; filename="x.jpg"',
+                    f"form-data; name={name}",
+                    "form-data",
+                    "attachment; filename=a",
+                    "",
+                ]
             )
-        )  # fmt: skip
+        )
         headers = f"Content-Disposition: {disposition}\r\n"
         headers += draw(st.sampled_from(["", "Content-Type: image/png\r\n", "X: y\r\n"]))
         value = draw(st.one_of(FILE_BYTES, TEXTS.map(lambda text: text.encode())))
@@ -622,9 +808,13 @@ def multipart_bodies(draw) -> tuple[str, bytes]:
 
 
 URLENCODED_TYPES = st.sampled_from(
-    ["application/x-www-form-urlencoded", "application/x-www-form-urlencoded; charset=utf-8",
-     "application/x-www-form-urlencoded; charset=latin-1", "application/x-www-form-urlencoded; charset=bogus"]
-)  # fmt: skip
+    [
+        "application/x-www-form-urlencoded",
+        "application/x-www-form-urlencoded; charset=utf-8",
+        "application/x-www-form-urlencoded; charset=latin-1",
+        "application/x-www-form-urlencoded; charset=bogus",
+    ]
+)
 PAIRS = st.lists(
     st.tuples(
         st.one_of(st.sampled_from([*sorted(REPORT_FIELDS), "csrf_token", "step"]), TEXTS), TEXTS
@@ -646,7 +836,9 @@ BODIES = {
         st.one_of(st.binary(max_size=2000), TEXTS.map(str.encode)),
     ),
     "json": st.tuples(
-        st.sampled_from(["application/json", "application/json; charset=utf-8", "application/x+json"]),
+        st.sampled_from(
+            ["application/json", "application/json; charset=utf-8", "application/x+json"]
+        ),
         st.one_of(
             JSON_VALUES.map(lambda value: json.dumps(value).encode()), st.binary(max_size=200)
         ),
@@ -658,7 +850,7 @@ BODIES = {
         ),
         st.binary(max_size=1000),
     ),
-}  # fmt: skip
+}
 
 
 # Found by this test on its first run, and fixed: a JSON body to /report/, /notify/ (or
@@ -681,8 +873,9 @@ def test_raw_bodies_never_fail(fuzz_app, family):
         content_type, data = body
         headers = {"X-CSRFToken": token} if csrf_header else {}
         label = f"raw {family} body"
-        send(app, client, label, path, method, data=data, content_type=content_type,
-             headers=headers)  # fmt: skip
+        send(
+            app, client, label, path, method, data=data, content_type=content_type, headers=headers
+        )
         check_database(app)
 
     try:
@@ -694,14 +887,25 @@ def test_raw_bodies_never_fail(fuzz_app, family):
 
 # The smallest bodies that gave a 500 before the fix above, pinned so each is tried on every
 # run (the fuzzer stops at its first failing example).
-KNOWN_JSON_500S = [(b"0", "/report/"), (b'"x"', "/report/"), (b"", "/report/"),
-                   (b'{"submission_key": 5}', "/report/"), (b"[1]", "/notify/")]  # fmt: skip
+KNOWN_JSON_500S = [
+    (b"0", "/report/"),
+    (b'"x"', "/report/"),
+    (b"", "/report/"),
+    (b'{"submission_key": 5}', "/report/"),
+    (b"[1]", "/notify/"),
+]
 
 
 @pytest.mark.parametrize(("body", "path"), KNOWN_JSON_500S)
 def test_json_bodies_that_failed_before_get_a_4xx(fuzz_app, body, path):
-    send(fuzz_app, fuzz_app.test_client(), "raw json body (pinned)", path,
-         data=body, content_type="application/json")  # fmt: skip
+    send(
+        fuzz_app,
+        fuzz_app.test_client(),
+        "raw json body (pinned)",
+        path,
+        data=body,
+        content_type="application/json",
+    )
     check_database(fuzz_app)
 
 
@@ -724,8 +928,17 @@ COOKIES = st.one_of(
     TEXTS.map(lambda text: b"session=" + text.encode()),
     REQUEST_LINE_BYTES,
 ).map(lambda raw: None if raw is None else re.sub(rb"[\r\n]", b"", raw).decode("latin-1"))
-GET_TARGETS = ["/report/", "/notify/", "/status/{}/", "/report/sent/{}/", "/staff/login",
-               "/staff/", "/staff/cases/1/", "/staff/second-factor", "/staff/enrol"]  # fmt: skip
+GET_TARGETS = [
+    "/report/",
+    "/notify/",
+    "/status/{}/",
+    "/report/sent/{}/",
+    "/staff/login",
+    "/staff/",
+    "/staff/cases/1/",
+    "/staff/second-factor",
+    "/staff/enrol",
+]
 
 
 # Found by this test on its first runs, and fixed: a query string that is not UTF-8 (a raw
@@ -739,8 +952,18 @@ def test_pages_with_arbitrary_tokens_queries_and_cookies_never_fail(fuzz_app, ta
     sent = send(app, client, "GET setup", "/report/", data={**hidden, **report_data()})
     report_token = sent.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
     csrf = hidden_fields(client.get("/notify/").text)["csrf_token"]
-    filed = send(app, client, "GET setup", "/notify/", data={**notification_data(),
-                 "csrf_token": csrf, "submission_key": "fuzz-get-notification-1", "step": "confirm"})  # fmt: skip
+    filed = send(
+        app,
+        client,
+        "GET setup",
+        "/notify/",
+        data={
+            **notification_data(),
+            "csrf_token": csrf,
+            "submission_key": "fuzz-get-notification-1",
+            "step": "confirm",
+        },
+    )
     notice_token = filed.headers["Location"].split("/status/", 1)[1].split("/", 1)[0]
     tokens = st.one_of(
         st.sampled_from([report_token, notice_token, "", ".", "..", "%00", "a" * 64, "a" * 65]),
@@ -783,13 +1006,22 @@ def test_staff_sign_in_never_fails_and_never_leaves_the_site(fuzz_app):
         password=st.one_of(st.sampled_from([PASSWORD, PASSWORD + " ", ""]), TEXTS),
         next_page=st.one_of(
             st.none(),
-            st.sampled_from(["/staff/", "//evil.test", "/staff//evil.test", "https://evil.test",
-                             "/staff/\\evil.test", "/staff/%0d%0aSet-Cookie:x", "/staff/\r\nX: y"]),
+            st.sampled_from(
+                [
+                    "/staff/",
+                    "//evil.test",
+                    "/staff//evil.test",
+                    "https://evil.test",
+                    "/staff/\\evil.test",
+                    "/staff/%0d%0aSet-Cookie:x",
+                    "/staff/\r\nX: y",
+                ]
+            ),
             TEXTS,
         ),
         csrf=st.sampled_from(["real"] * 6 + ["missing", "junk"]),
         junk_csrf=TEXTS,
-    )  # fmt: skip
+    )
     def run(username, password, next_page, csrf, junk_csrf):
         client = app.test_client()  # signed out again for every example
         token = hidden_fields(client.get("/staff/login").text)["csrf_token"]
@@ -831,7 +1063,9 @@ def test_second_factor_codes_never_fail_and_never_open_the_workspace(fuzz_app):
             get_db().execute("DELETE FROM sign_in_failures")
         client = app.test_client()
         token = hidden_fields(client.get("/staff/login").text)["csrf_token"]
-        client.post("/staff/login", data={"csrf_token": token, "username": "smo", "password": PASSWORD})  # fmt: skip
+        client.post(
+            "/staff/login", data={"csrf_token": token, "username": "smo", "password": PASSWORD}
+        )
         token = hidden_fields(client.get("/staff/second-factor").text)["csrf_token"]
         data = {"csrf_token": token, "code": code, "recovery_code": recovery}
         send(app, client, "staff code", "/staff/second-factor", data=data)

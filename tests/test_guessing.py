@@ -21,8 +21,10 @@ from portal.core.db import get_db
 
 
 def test_ten_wrong_passwords_from_ten_addresses_make_the_account_wait(guarded, mail_server):
-    answers = [try_password(from_address(guarded, f"203.0.113.{n}"), "smo", f"guess number {n}")
-               for n in range(10)]  # fmt: skip
+    answers = [
+        try_password(from_address(guarded, f"203.0.113.{n}"), "smo", f"guess number {n}")
+        for n in range(10)
+    ]
     assert [a.status_code for a in answers] == [401] * 10, "one try each: no address limit hit"
     # The right password, from yet another address, is not even checked now.
     right = try_password(from_address(guarded, "198.51.100.7"), "smo", PASSWORD)
@@ -91,8 +93,9 @@ def test_wrong_codes_from_many_addresses_end_the_half_sign_in(guarded, mail_serv
     clients = [from_address(guarded, f"203.0.113.{n}") for n in range(6)]
     for client in clients:
         assert try_password(client, "smo", PASSWORD).headers["Location"] == "/staff/second-factor"
-    answers = [enter_code(clients[n % 6], guarded, "smo", f"{n:06d}").status_code
-               for n in range(10)]  # fmt: skip
+    answers = [
+        enter_code(clients[n % 6], guarded, "smo", f"{n:06d}").status_code for n in range(10)
+    ]
     assert answers == [401] * 9 + [429]
     # The right code now opens nothing, in any of the half-signed-in browsers.
     for client in clients[:3]:

@@ -50,14 +50,29 @@ def test_every_portal_page_is_valid_html(app, client, tmp_path):
     pages["notify-receipt"] = client.get(filed.headers["Location"])
     sign_in(client, app)
     page = client.get("/staff/phone-notices/new").text
-    client.post("/staff/phone-notices/new", data={"csrf_token": csrf_of(page), "told_at": "2026-11-02T10:00",
-                "how": "phone", "facility_name": "Depot Street Fuel", "caller_name": "Sam", "material": "Oil"})  # fmt: skip
-    for name, url in [("staff-queue", "/staff/"), ("staff-report", "/staff/cases/1/"),
-                      ("staff-notification", "/staff/cases/4/"), ("staff-map", "/staff/map/"),
-                      ("staff-map-frame", "/staff/map/frame"), ("staff-annual", "/staff/annual-report/"),
-                      ("staff-annual-records", "/staff/annual-report/records/reports.received"),
-                      ("staff-exports", "/staff/exports/"), ("staff-outbox", "/staff/outbox/"),
-                      ("staff-phone-notice", "/staff/phone-notices/new")]:  # fmt: skip
+    client.post(
+        "/staff/phone-notices/new",
+        data={
+            "csrf_token": csrf_of(page),
+            "told_at": "2026-11-02T10:00",
+            "how": "phone",
+            "facility_name": "Depot Street Fuel",
+            "caller_name": "Sam",
+            "material": "Oil",
+        },
+    )
+    for name, url in [
+        ("staff-queue", "/staff/"),
+        ("staff-report", "/staff/cases/1/"),
+        ("staff-notification", "/staff/cases/4/"),
+        ("staff-map", "/staff/map/"),
+        ("staff-map-frame", "/staff/map/frame"),
+        ("staff-annual", "/staff/annual-report/"),
+        ("staff-annual-records", "/staff/annual-report/records/reports.received"),
+        ("staff-exports", "/staff/exports/"),
+        ("staff-outbox", "/staff/outbox/"),
+        ("staff-phone-notice", "/staff/phone-notices/new"),
+    ]:
         pages[name] = client.get(url)
     pages.update(enforcement_pages(client, 1))
     pages.update(case_desk_pages(app, client))
@@ -85,14 +100,21 @@ def case_desk_pages(app, client) -> dict:
     """The case form refused, in conflict, with a site visit; the printable cases."""
     pages = {"staff-case-errors": save_case(client, 1, status="referred", public_note="Kept")}
     page = client.get("/staff/cases/1/").text
-    visit = {"csrf_token": csrf_of(page), "visited_at": "2026-11-20T10:30", "inspector": "Jo",
-             "findings": "Grey water", "sampled": "yes", "lab_reference": "LAB-1",
-             "photos": [(io.BytesIO(jpeg((800, 600))), "site.jpg")]}  # fmt: skip
+    visit = {
+        "csrf_token": csrf_of(page),
+        "visited_at": "2026-11-20T10:30",
+        "inspector": "Jo",
+        "findings": "Grey water",
+        "sampled": "yes",
+        "lab_reference": "LAB-1",
+        "photos": [(io.BytesIO(jpeg((800, 600))), "site.jpg")],
+    }
     client.post("/staff/cases/1/inspections", data=visit, content_type="multipart/form-data")
     pages["staff-inspection-errors"] = client.post(
-        "/staff/cases/1/inspections", data={**visit, "findings": "",
-        "photos": [(io.BytesIO(jpeg((800, 600))), "kept.jpg")]},
-        content_type="multipart/form-data")  # fmt: skip
+        "/staff/cases/1/inspections",
+        data={**visit, "findings": "", "photos": [(io.BytesIO(jpeg((800, 600))), "kept.jpg")]},
+        content_type="multipart/form-data",
+    )
     # A second report, marked a duplicate of the first through the confirm step; its status.
     client.post("/report/", data={**open_form(client), **report_data(contact_email="sam@x.test")})
     with app.app_context():
@@ -110,8 +132,9 @@ def case_desk_pages(app, client) -> dict:
         status_url = re.search(r"https?://[^/]+(/status/[\w-]+/)", ack.fetchall()[0][0]).group(1)
     pages["status-of-a-duplicate"] = client.get(status_url)
     save_case(client, 1, status="investigating", follow_up_on="2026-11-01", note="n")
-    pages["staff-case-conflict"] = client.post("/staff/cases/1/", data={
-        "csrf_token": csrf_of(page), "revision": "0", "status": "resolved"})  # fmt: skip
+    pages["staff-case-conflict"] = client.post(
+        "/staff/cases/1/", data={"csrf_token": csrf_of(page), "revision": "0", "status": "resolved"}
+    )
     assert pages["staff-case-conflict"].status_code == 409
     pages["staff-queue-flags"] = client.get("/staff/")
     pages["staff-report-print"] = client.get("/staff/cases/1/print")
@@ -129,7 +152,9 @@ def second_factor_pages(app) -> dict:
         enrol_code = issue_enrol_code(db, add_account(db, "clerk", PASSWORD))
     client, pages = app.test_client(), {}
     page = client.get("/staff/login")
-    client.post("/staff/login", data={**hidden_fields(page.text), "username": "clerk", "password": PASSWORD})  # fmt: skip
+    client.post(
+        "/staff/login", data={**hidden_fields(page.text), "username": "clerk", "password": PASSWORD}
+    )
     pages["staff-enrol-code"] = client.get("/staff/enrol")
     fields = hidden_fields(pages["staff-enrol-code"].text)
     pages["staff-enrol-code-error"] = client.post(
@@ -144,7 +169,9 @@ def second_factor_pages(app) -> dict:
     pages["staff-recovery-codes"] = client.post("/staff/enrol", data={**fields, "code": code})
     fresh = app.test_client()
     page = fresh.get("/staff/login")
-    fresh.post("/staff/login", data={**hidden_fields(page.text), "username": "clerk", "password": PASSWORD})  # fmt: skip
+    fresh.post(
+        "/staff/login", data={**hidden_fields(page.text), "username": "clerk", "password": PASSWORD}
+    )
     pages["staff-second-factor"] = fresh.get("/staff/second-factor")
     fields = hidden_fields(pages["staff-second-factor"].text)
     pages["staff-second-factor-error"] = fresh.post(
@@ -155,13 +182,17 @@ def second_factor_pages(app) -> dict:
     assert enter.status_code == 303
     pages["staff-password"] = fresh.get("/staff/password")
     fields = hidden_fields(pages["staff-password"].text)
-    pages["staff-password-error"] = fresh.post("/staff/password", data={
-        **fields, "current": PASSWORD, "new": "password1234", "again": "password1234"})  # fmt: skip
+    pages["staff-password-error"] = fresh.post(
+        "/staff/password",
+        data={**fields, "current": PASSWORD, "new": "password1234", "again": "password1234"},
+    )
     waiting = app.test_client()
     for n in range(11):
         page = waiting.get("/staff/login")
-        pages["staff-login-waiting"] = waiting.post("/staff/login", data={
-            **hidden_fields(page.text), "username": "nobody", "password": f"guess {n}"})  # fmt: skip
+        pages["staff-login-waiting"] = waiting.post(
+            "/staff/login",
+            data={**hidden_fields(page.text), "username": "nobody", "password": f"guess {n}"},
+        )
     assert pages["staff-login-waiting"].status_code == 429
     return pages
 

@@ -29,8 +29,9 @@ CSV = (
 
 def _import(app, data: bytes, stamp: str, name: str = "inventory.csv", **options):
     with app.app_context():
-        return inventory.import_file(get_db(), name, data, HORSEHEADS, actor="test",
-                                     stamp=stamp, **options)  # fmt: skip
+        return inventory.import_file(
+            get_db(), name, data, HORSEHEADS, actor="test", stamp=stamp, **options
+        )
 
 
 def _at(app, day: str) -> None:
@@ -49,21 +50,37 @@ def test_a_closed_year_does_not_move_when_a_structure_is_reclassified_or_retired
     _import(app, CSV, "2025-03-01T09:00:00-05:00")
     sign_in(client, app)
     _at(app, "2025-06-11")
-    added = _post(client, "/staff/outfalls/2/paper", {"screened_on": "2025-06-10"},
-                  "/staff/outfalls/2/")  # fmt: skip
+    added = _post(
+        client, "/staff/outfalls/2/paper", {"screened_on": "2025-06-10"}, "/staff/outfalls/2/"
+    )
     assert added.status_code == 303
     before = outfall_figures(app, YEAR_2025)
-    assert (before["outfalls.inventory"], before["outfalls.others"],
-            before["outfalls.screened"]) == (["HH-001", "HH-002"], ["CB-001"], ["HH-002"])  # fmt: skip
+    assert (
+        before["outfalls.inventory"],
+        before["outfalls.others"],
+        before["outfalls.screened"],
+    ) == (["HH-001", "HH-002"], ["CB-001"], ["HH-002"])
     # In 2026: HH-002 found to be a catch basin, HH-001 removed in road work.
     _at(app, "2026-02-10")
-    edited = _post(client, "/staff/outfalls/2/edit", {
-        "code": "HH-002", "structure_type": "catch-basin", "latitude": "42.1682",
-        "longitude": "-76.8155", **BLANKS}, "/staff/outfalls/2/edit")  # fmt: skip
+    edited = _post(
+        client,
+        "/staff/outfalls/2/edit",
+        {
+            "code": "HH-002",
+            "structure_type": "catch-basin",
+            "latitude": "42.1682",
+            "longitude": "-76.8155",
+            **BLANKS,
+        },
+        "/staff/outfalls/2/edit",
+    )
     assert edited.status_code == 303
-    retired = _post(client, "/staff/outfalls/1/retire", {
-        "retired_on": "2026-02-01", "retired_reason": "pipe removed in the road work"},
-        "/staff/outfalls/1/")  # fmt: skip
+    retired = _post(
+        client,
+        "/staff/outfalls/1/retire",
+        {"retired_on": "2026-02-01", "retired_reason": "pipe removed in the road work"},
+        "/staff/outfalls/1/",
+    )
     assert retired.status_code == 303
     assert outfall_figures(app, YEAR_2025) == before
     after = outfall_figures(app, YEAR_2026)
@@ -90,24 +107,38 @@ def test_a_retired_structure_leaves_the_rotation_the_map_and_the_public_file(app
         '"HH-002","Outfall","/staff/outfalls/2/","later","Not yet due (due 2030-03-01),'
         ' never screened"'
     ) in frame
-    refused = _post(client, "/staff/outfalls/1/retire", {"retired_on": "2026-02-11",
-                    "retired_reason": ""}, "/staff/outfalls/1/")  # fmt: skip
+    refused = _post(
+        client,
+        "/staff/outfalls/1/retire",
+        {"retired_on": "2026-02-11", "retired_reason": ""},
+        "/staff/outfalls/1/",
+    )
     assert refused.status_code == 422
     assert "Enter a day that has passed (today at the latest)." in refused.text
     assert "Say why, like" in refused.text
-    _post(client, "/staff/outfalls/1/retire", {"retired_on": "2026-02-01",
-          "retired_reason": "not ours: a private drain"}, "/staff/outfalls/1/")  # fmt: skip
+    _post(
+        client,
+        "/staff/outfalls/1/retire",
+        {"retired_on": "2026-02-01", "retired_reason": "not ours: a private drain"},
+        "/staff/outfalls/1/",
+    )
     assert ">HH-001</a>" not in client.get("/staff/screenings/due").text
     # Not screened while retired (fresh review: a retired outfall's sheet saved and counted);
     # a sheet from before its retirement, typed late, is its history and is kept.
     assert "Screen HH-001" not in client.get("/staff/outfalls/1/").text
-    late = client.post("/staff/screenings/outfall/1/new",
-                       data={**open_sheet(client), **SHEET, "screened_at": "2026-02-05T10:30"})  # fmt: skip
+    late = client.post(
+        "/staff/screenings/outfall/1/new",
+        data={**open_sheet(client), **SHEET, "screened_at": "2026-02-05T10:30"},
+    )
     assert late.status_code == 422
-    assert ("HH-001 was retired on Sunday, February 1, 2026: a screening from that day on is"
-            " not of the inventory. Bring it back into service on its page first.") in late.text  # fmt: skip
-    before = client.post("/staff/screenings/outfall/1/new",
-                         data={**open_sheet(client), **SHEET, "screened_at": "2026-01-20T10:30"})  # fmt: skip
+    assert (
+        "HH-001 was retired on Sunday, February 1, 2026: a screening from that day on is"
+        " not of the inventory. Bring it back into service on its page first."
+    ) in late.text
+    before = client.post(
+        "/staff/screenings/outfall/1/new",
+        data={**open_sheet(client), **SHEET, "screened_at": "2026-01-20T10:30"},
+    )
     assert before.status_code == 303
     assert '"HH-001"' not in client.get("/staff/map/frame").text
     assert '"HH-002"' in client.get("/staff/map/frame").text
@@ -117,7 +148,10 @@ def test_a_retired_structure_leaves_the_rotation_the_map_and_the_public_file(app
     assert [f["properties"]["id"] for f in public["features"]] == ["CB-001", "HH-002"]
     staff = client.get("/staff/outfalls/outfalls.geojson").json["features"]
     assert {f["properties"]["id"]: f["properties"]["retired_on"] for f in staff} == {
-        "CB-001": None, "HH-001": "2026-02-01", "HH-002": None}  # fmt: skip
+        "CB-001": None,
+        "HH-001": "2026-02-01",
+        "HH-002": None,
+    }
     # Brought back: on the rotation again, and the log keeps both.
     _at(app, "2026-03-02")
     back = _post(client, "/staff/outfalls/1/retire", {}, "/staff/outfalls/1/")
@@ -131,8 +165,12 @@ def test_a_retired_structure_leaves_the_rotation_the_map_and_the_public_file(app
     # Entered in error (fresh review: "a private drain" kept counting in past years): out of
     # every period, 2025 included, with no day to give.
     assert outfall_figures(app, YEAR_2025)["outfalls.inventory"] == ["HH-001", "HH-002"]
-    wrong = _post(client, "/staff/outfalls/2/retire", {"retired_on": "", "in_error": "y",
-                  "retired_reason": "a private drain"}, "/staff/outfalls/2/")  # fmt: skip
+    wrong = _post(
+        client,
+        "/staff/outfalls/2/retire",
+        {"retired_on": "", "in_error": "y", "retired_reason": "a private drain"},
+        "/staff/outfalls/2/",
+    )
     assert wrong.status_code == 303
     assert outfall_figures(app, YEAR_2025)["outfalls.inventory"] == ["HH-001"]
     assert outfall_figures(app, YEAR_2026)["outfalls.inventory"] == ["HH-001"]
@@ -162,12 +200,18 @@ def test_paper_days_by_hand_and_by_import_are_kept_as_history(app, client):
     # 1901 is a slip of the keys, as on the sheet (fresh review).
     slip = _post(client, "/staff/outfalls/2/paper", {"screened_on": "1901-07-01"}, page)
     assert slip.status_code == 422
-    assert ("A screening cannot be before January 1, 1990 (the earliest day the sheet takes):"
-            " check the year.") in slip.text  # fmt: skip
+    assert (
+        "A screening cannot be before January 1, 1990 (the earliest day the sheet takes):"
+        " check the year."
+    ) in slip.text
     _post(client, "/staff/outfalls/2/paper", {"screened_on": "2025-07-01"}, page)
     (later,) = rows(app, "SELECT id FROM outfall_paper_screenings WHERE screened_on = '2025-07-01'")
-    _post(client, f"/staff/outfalls/2/paper/{later['id']}",
-          {"screened_on": "2025-07-08", "action": "correct"}, page)  # fmt: skip
+    _post(
+        client,
+        f"/staff/outfalls/2/paper/{later['id']}",
+        {"screened_on": "2025-07-08", "action": "correct"},
+        page,
+    )
     (oldest,) = rows(
         app, "SELECT id FROM outfall_paper_screenings WHERE screened_on = '2021-04-20'"
     )
@@ -177,9 +221,11 @@ def test_paper_days_by_hand_and_by_import_are_kept_as_history(app, client):
     assert 'last on <time datetime="2025-07-08">' in text
     assert 'next due by <time datetime="2030-07-08">' in text
     log = re.findall(r"smo: (paper screening day [^<]+)</li>", text)
-    assert log == ["paper screening day 2021-04-20 removed",
-                   "paper screening day 2025-07-01 corrected to 2025-07-08",
-                   "paper screening day 2025-07-01 added"]  # fmt: skip
+    assert log == [
+        "paper screening day 2021-04-20 removed",
+        "paper screening day 2025-07-01 corrected to 2025-07-08",
+        "paper screening day 2025-07-01 added",
+    ]
     future = _post(client, "/staff/outfalls/2/paper", {"screened_on": "2026-02-11"}, page)
     assert future.status_code == 422
     # Each paper day counts in its own year: 2025's screened list has HH-002.
@@ -191,15 +237,24 @@ def test_a_paper_day_before_the_inventory_day_counts_the_outfall_from_it(app):
     _import(app, data, "2026-11-30T09:00:00-05:00")
     # Imported in 2026 with a paper screening of 2025: a screening shows it was there.
     figures = outfall_figures(app, YEAR_2025)
-    assert (figures["outfalls.inventory"], figures["outfalls.screened"]) == (
-        ["HH-009"], ["HH-009"])  # fmt: skip
+    assert (figures["outfalls.inventory"], figures["outfalls.screened"]) == (["HH-009"], ["HH-009"])
 
 
 def test_a_renamed_outfalls_old_id_is_refused_on_reimport(app, client):
     _import(app, CSV, "2025-03-01T09:00:00-05:00")
     sign_in(client, app)
-    _post(client, "/staff/outfalls/2/edit", {"code": "HH-002A", "structure_type": "outfall",
-          "latitude": "42.1682", "longitude": "-76.8155", **BLANKS}, "/staff/outfalls/2/edit")  # fmt: skip
+    _post(
+        client,
+        "/staff/outfalls/2/edit",
+        {
+            "code": "HH-002A",
+            "structure_type": "outfall",
+            "latitude": "42.1682",
+            "longitude": "-76.8155",
+            **BLANKS,
+        },
+        "/staff/outfalls/2/edit",
+    )
     report = _import(app, CSV, "2025-03-05T09:00:00-05:00")
     assert report.lines()[1:3] == [
         "added 0, updated 0, unchanged 2, refused 1",

@@ -39,9 +39,15 @@ def _table(db):
 
 
 def _mail(db, case, token):
-    outbox.enqueue(db, case_id=case["id"], purpose="smo", recipient="smo@village.test",
-                   subject=f"New erosion complaint {case['reference']}", text="See the queue.",
-                   html="<p>See the queue.</p>")  # fmt: skip
+    outbox.enqueue(
+        db,
+        case_id=case["id"],
+        purpose="smo",
+        recipient="smo@village.test",
+        subject=f"New erosion complaint {case['reference']}",
+        text="See the queue.",
+        html="<p>See the queue.</p>",
+    )
 
 
 def _status_page(db, case, token):
@@ -133,13 +139,20 @@ def throwaway(tmp_path, build, mail_server):
     """The portal with the throwaway kind registered before it starts (as a package would)."""
     kinds.register(THROWAWAY)
     try:
-        app = create_app({
-            "TESTING": True, "DATABASE": str(tmp_path / "portal.sqlite3"), "SITE_DIR": str(build),
-            "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": mail_server.port, "MAIL_TIMEOUT": 5,
-            "SMO_EMAIL": "smo@village.test", "PUBLIC_URL": "https://portal.village.test",
-            "RATELIMIT_ENABLED": False,
-            "SESSION_COOKIE_SECURE": False,
-        })  # fmt: skip
+        app = create_app(
+            {
+                "TESTING": True,
+                "DATABASE": str(tmp_path / "portal.sqlite3"),
+                "SITE_DIR": str(build),
+                "MAIL_SERVER": "127.0.0.1",
+                "MAIL_PORT": mail_server.port,
+                "MAIL_TIMEOUT": 5,
+                "SMO_EMAIL": "smo@village.test",
+                "PUBLIC_URL": "https://portal.village.test",
+                "RATELIMIT_ENABLED": False,
+                "SESSION_COOKIE_SECURE": False,
+            }
+        )
         app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, DictLoader(TEMPLATES)])
         # As a package's init_*() would, before the app reads what its routes declare.
         app.register_blueprint(erosion)
@@ -152,11 +165,15 @@ def throwaway(tmp_path, build, mail_server):
 def _file(app, builder="Hilltop Builders", what="Mud all over Elm Street"):
     with app.test_request_context():
         return store_case(
-            get_db(), kind="throwaway", secret=app.secret_key, submission_key="k" * 24,
+            get_db(),
+            kind="throwaway",
+            secret=app.secret_key,
+            submission_key="k" * 24,
             case={"service_code": "construction", "address": "12 Elm Street"},
-            details={"builder": builder, "what": what}, photo_ids=[],
+            details={"builder": builder, "what": what},
+            photo_ids=[],
             now=dt.datetime(2026, 12, 1, 9, 30, tzinfo=dt.timezone(dt.timedelta(hours=-5))),
-        )  # fmt: skip
+        )
 
 
 def test_a_kind_added_through_the_registry_alone_is_filed_and_found_everywhere(
@@ -189,8 +206,9 @@ def test_a_kind_added_through_the_registry_alone_is_filed_and_found_everywhere(
     assert '<option value="resolved">Resolved</option>' in case
     assert "Allowed discharge" not in case.split('id="update-heading"')[1]
     # The staff export: its own column, filled for it.
-    csv = client.get("/staff/exports/cases.csv", query_string={
-        "start": "2026-12-01", "end": "2026-12-01"}).text  # fmt: skip
+    csv = client.get(
+        "/staff/exports/cases.csv", query_string={"start": "2026-12-01", "end": "2026-12-01"}
+    ).text
     heading, line = csv.lstrip("\ufeff").splitlines()[:2]
     assert "Builder or company" in heading.split(",")
     assert line.startswith("CSC-2026-0001,Construction-site complaint,")
@@ -199,9 +217,16 @@ def test_a_kind_added_through_the_registry_alone_is_filed_and_found_everywhere(
 
 def test_a_kind_no_package_registered_is_refused_before_anything_is_stored(throwaway):
     with throwaway.test_request_context(), pytest.raises(UnknownKind):
-        store_case(get_db(), kind="erosion", secret="s", submission_key="k" * 24,
-                   case={"service_code": "x", "address": "Elm"}, details={}, photo_ids=[],
-                   now=dt.datetime(2026, 12, 1, tzinfo=dt.UTC))  # fmt: skip
+        store_case(
+            get_db(),
+            kind="erosion",
+            secret="s",
+            submission_key="k" * 24,
+            case={"service_code": "x", "address": "Elm"},
+            details={},
+            photo_ids=[],
+            now=dt.datetime(2026, 12, 1, tzinfo=dt.UTC),
+        )
     with throwaway.app_context():
         assert get_db().execute("SELECT count(*) FROM cases").fetchone() == (0,)
 
@@ -215,15 +240,19 @@ def test_a_case_of_a_kind_no_longer_registered_fails_loudly_not_as_another_kind(
 
 @pytest.mark.parametrize(
     ("change", "message"),
-    [({"key": "report"}, "kind 'report' is registered already"),
-     ({"prefix": "IDR"}, "prefix is kind 'report''s already"),
-     ({"table": "notifications"}, "table is kind 'notification''s already"),
-     ({"prefix": "csc"}, "prefix 'csc' must be 2 to 5 capitals"),
-     ({"statuses": ("investigating",)}, "statuses must include 'received'"),
-     ({"statuses": ("received", "lost")}, "unknown: ['lost']"),
-     ({"export_columns": (("What was seen", lambda row: None),)},
-      "export heading 'What was seen' is kind 'report''s already")],
-)  # fmt: skip
+    [
+        ({"key": "report"}, "kind 'report' is registered already"),
+        ({"prefix": "IDR"}, "prefix is kind 'report''s already"),
+        ({"table": "notifications"}, "table is kind 'notification''s already"),
+        ({"prefix": "csc"}, "prefix 'csc' must be 2 to 5 capitals"),
+        ({"statuses": ("investigating",)}, "statuses must include 'received'"),
+        ({"statuses": ("received", "lost")}, "unknown: ['lost']"),
+        (
+            {"export_columns": (("What was seen", lambda row: None),)},
+            "export heading 'What was seen' is kind 'report''s already",
+        ),
+    ],
+)
 def test_a_kind_that_clashes_or_names_what_does_not_exist_fails_to_register(change, message):
     from dataclasses import replace
 

@@ -32,16 +32,19 @@ def missing_penalty_parts(text: str) -> list[str]:
 
 
 def test_no_page_gives_the_first_offense_fine_without_the_rest(build):
-    partial = {url: missing for url, text in page_texts(build)
-               if (missing := missing_penalty_parts(text))}  # fmt: skip
+    partial = {
+        url: missing for url, text in page_texts(build) if (missing := missing_penalty_parts(text))
+    }
     assert not partial, partial
 
 
 @pytest.mark.parametrize(
     "text",
-    ["A first offense can bring a fine of $50 to $350. Fines go up for repeat offenses.",
-     "Fines run from $50 to $350 on conviction of a first offense."],
-)  # fmt: skip
+    [
+        "A first offense can bring a fine of $50 to $350. Fines go up for repeat offenses.",
+        "Fines run from $50 to $350 on conviction of a first offense.",
+    ],
+)
 def test_the_penalty_check_catches_the_old_wording(text):
     assert missing_penalty_parts(text)
 
@@ -89,8 +92,10 @@ def test_the_learn_pages_state_sections_6_and_7_as_the_law_does(build, content):
         assert "short list of clean-water exceptions" not in text, page.slug
         assert "engaged in such an activity" not in text, page.slug
         if "216-7" in page.sections:
-            assert "If the Village notifies you that you are causing or contributing to" \
-                " violations of its MS4 permit, you must take" in text, page.slug  # fmt: skip
+            assert (
+                "If the Village notifies you that you are causing or contributing to"
+                " violations of its MS4 permit, you must take" in text
+            ), page.slug
 
 
 def test_the_learn_pages_word_their_readings_and_duties_fairly(build):
@@ -111,9 +116,11 @@ def test_the_learn_pages_word_their_readings_and_duties_fairly(build):
     assert "within two hours of discovery, unless all four of these hold" in oil
     assert "that is reaching, or may reach, the storm sewer system" in oil  # F24
     # Review round 3, L13: the small-spill advice keeps the State rule's conditions.
-    assert "Small spill (known to be under 5 gallons, contained and under control, and not" \
-        " reaching water or any land such as soil): soak it up with cat litter or rags within" \
-        " two hours." in oil  # fmt: skip
+    assert (
+        "Small spill (known to be under 5 gallons, contained and under control, and not"
+        " reaching water or any land such as soil): soak it up with cat litter or rags within"
+        " two hours." in oil
+    )
 
 
 def test_round3_section_11_and_section_6_are_stated_whole_on_every_page(build):
@@ -128,8 +135,10 @@ def test_round3_section_11_and_section_6_are_stated_whole_on_every_page(build):
     # Re-read N9 (seed 150): the source of an illicit discharge or of an activity contaminating
     # stormwater; and pet waste's page states the section 216-6 rule once.
     for slug in ("car-washing", "fats-oils-grease", "trash-and-litter"):
-        assert "a source of an illicit discharge, or of an activity contaminating stormwater," \
-            in text_of(build, "learn", slug), slug  # fmt: skip
+        assert (
+            "a source of an illicit discharge, or of an activity contaminating stormwater,"
+            in text_of(build, "learn", slug)
+        ), slug
     assert text_of(build, "learn", "pet-waste").count("except the discharges § 216-6 A(1)") == 1
     for slug in ("car-washing", "pools-and-hot-tubs", "pet-waste"):
         page = text_of(build, "learn", slug)
@@ -144,8 +153,7 @@ def test_every_guide_says_no_one_may_discharge_or_cause_to_be_discharged(build, 
     """Round 6, finding 2.5 (seed 99): "No person shall discharge or cause to be discharged".
     Pet waste states the rule once, without naming who discharges."""
     rule = "§ 216-6 says no one may discharge, or cause to be discharged, anything but stormwater"
-    said = [page.slug for page in content.pages
-            if rule in text_of(build, "learn", page.slug)]  # fmt: skip
+    said = [page.slug for page in content.pages if rule in text_of(build, "learn", page.slug)]
     assert len(said) == len(content.pages) - 1 and "pet-waste" not in said, said
     for page in content.pages:
         assert "no one may discharge anything" not in text_of(build, "learn", page.slug)
@@ -155,11 +163,13 @@ def test_the_home_page_names_who_must_tell_and_the_mailed_confirmation(build):
     home = text_of(build)
     assert "A spill or release at a facility I am responsible for" in home  # F23
     # Review round 3, L9 and L10: the duty's trigger, and all three means (seed 153).
-    assert "If you know of or suspect a release at a facility or operation you are responsible" \
-        " for that reaches, or may reach, the storm sewer system, the law requires you to tell the Village of Horseheads" \
-        " in person, by telephone or by fax (no fax number is published, so call or come in)" \
-        " by the next business day, and to confirm a notice in person or by telephone by a" \
-        " letter mailed within three business days. You may also file a record here." in home  # fmt: skip
+    assert (
+        "If you know of or suspect a release at a facility or operation you are responsible"
+        " for that reaches, or may reach, the storm sewer system, the law requires you to tell the Village of Horseheads"
+        " in person, by telephone or by fax (no fax number is published, so call or come in)"
+        " by the next business day, and to confirm a notice in person or by telephone by a"
+        " letter mailed within three business days. You may also file a record here." in home
+    )
     assert "My business" not in home and "Then file a record here" not in home
 
 

@@ -28,9 +28,14 @@ HOTLINE = "1-800-457-7362"
 TZ = ZoneInfo("America/New_York")
 # The State's rule stated whole (facts.md): the two hours, petroleum with its four-condition
 # exception, and hazardous substances at or above their reportable quantity.
-WHOLE_RULE = ("within two hours of discovery", "under 5 gallons", "contained and under control",
-              "will not reach water or any land", "cleaned up within two hours",
-              "at or above its reportable quantity")  # fmt: skip
+WHOLE_RULE = (
+    "within two hours of discovery",
+    "under 5 gallons",
+    "contained and under control",
+    "will not reach water or any land",
+    "cleaned up within two hours",
+    "at or above its reportable quantity",
+)
 
 
 def earlier_today(minutes: int) -> str:
@@ -41,15 +46,29 @@ def earlier_today(minutes: int) -> str:
 # confirmation due), not yet told (a harmless release at a home), told by fax.
 SCENARIOS = {
     "told by telephone": {},
-    "not yet told": dict(danger="no", hazardous="no", petroleum="no", emergency_called="",
-                         emergency_called_at="", dec_called="", dec_called_at="",
-                         dec_spill_number="", facility_kind="residential", permit="none",
-                         permit_number="", prior_notice="none", prior_notice_at="",
-                         prior_notice_to="", discovered_at=earlier_today(30), began_at="",
-                         ended_at=earlier_today(20)),
-    "told by fax": dict(hazardous="unsure", petroleum="no", dec_called="no", dec_called_at="",
-                        prior_notice="fax"),
-}  # fmt: skip
+    "not yet told": dict(
+        danger="no",
+        hazardous="no",
+        petroleum="no",
+        emergency_called="",
+        emergency_called_at="",
+        dec_called="",
+        dec_called_at="",
+        dec_spill_number="",
+        facility_kind="residential",
+        permit="none",
+        permit_number="",
+        prior_notice="none",
+        prior_notice_at="",
+        prior_notice_to="",
+        discovered_at=earlier_today(30),
+        began_at="",
+        ended_at=earlier_today(20),
+    ),
+    "told by fax": dict(
+        hazardous="unsure", petroleum="no", dec_called="no", dec_called_at="", prior_notice="fax"
+    ),
+}
 
 
 @pytest.fixture
@@ -76,9 +95,11 @@ def walked(app, client, mail_server) -> list[tuple[str, str]]:
     thanks = get(sent.headers["Location"])
     get(re.search(r"/status/[\w-]+/", thanks).group(0))
     get("/notify/")
-    for triage in ({"danger": "yes", "hazardous": "yes", "petroleum": "yes"},
-                   {"danger": "no", "hazardous": "yes", "petroleum": "no"},
-                   {"danger": "no", "hazardous": "no", "petroleum": "no"}):  # fmt: skip
+    for triage in (
+        {"danger": "yes", "hazardous": "yes", "petroleum": "yes"},
+        {"danger": "no", "hazardous": "yes", "petroleum": "no"},
+        {"danger": "no", "hazardous": "no", "petroleum": "no"},
+    ):
         seen.append((f"/notify/ step 2 {triage}", start_notification(client, triage).text))
     for name, overrides in SCENARIOS.items():
         review, final = file_notification(client, notification_data(**overrides))
@@ -103,8 +124,11 @@ def test_no_portal_page_or_mail_overclaims(walked):
 
 
 def test_no_built_page_overclaims(build):
-    found = {page_url(build, page): problems for page in built_pages(build, "en")
-             if (problems := overclaims(page.read_text(encoding="utf-8"), HOTLINE))}  # fmt: skip
+    found = {
+        page_url(build, page): problems
+        for page in built_pages(build, "en")
+        if (problems := overclaims(page.read_text(encoding="utf-8"), HOTLINE))
+    }
     assert not found, found
 
 
@@ -112,9 +136,13 @@ def test_the_hotline_comes_with_the_whole_state_rule_where_people_are_told_to_ca
     general = [read(page.read_text(encoding="utf-8")).text for page in built_pages(build, "en")]
     general = [text for text in general if HOTLINE in text]
     texts = dict(walked)
-    general += [read(text).text for what, text in walked
-                if what in ("/report/", "/notify/") or what.startswith("/report/sent/")
-                or what.startswith("mail We received your report")]  # fmt: skip
+    general += [
+        read(text).text
+        for what, text in walked
+        if what in ("/report/", "/notify/")
+        or what.startswith("/report/sent/")
+        or what.startswith("mail We received your report")
+    ]
     # Home, the motor-oil page, /report/, its thanks page, /notify/ and both parts of the mail.
     assert len(general) >= 7, len(general)
     for text in general:
@@ -126,31 +154,46 @@ def test_the_hotline_comes_with_the_whole_state_rule_where_people_are_told_to_ca
 @pytest.mark.parametrize(
     ("words", "problem"),
     [
-        ("Tell the Village about a spill from your facility, as the law requires.",
-         "'as the law requires' beside a filing"),
-        ("This filing confirms the notice: this filing is the written confirmation.",
-         "a filing called the written confirmation"),
+        (
+            "Tell the Village about a spill from your facility, as the law requires.",
+            "'as the law requires' beside a filing",
+        ),
+        (
+            "This filing confirms the notice: this filing is the written confirmation.",
+            "a filing called the written confirmation",
+        ),
         ("This form is that notice.", "a filing called the notice"),
-        ("Your receipt, the facility's written record, is sent here.",
-         "the receipt called the facility's written record"),
-        ("The receipt and written record of a release notification.",
-         "the receipt called the facility's written record"),
+        (
+            "Your receipt, the facility's written record, is sent here.",
+            "the receipt called the facility's written record",
+        ),
+        (
+            "The receipt and written record of a release notification.",
+            "the receipt called the facility's written record",
+        ),
         ("The law (§ 216-12) asks you to tell the Village.", "a soft verb for a duty"),
         ("The law asks for notice in person, by telephone or by fax.", "a soft verb for a duty"),
         ("The State asks for a call to the hotline.", "a soft verb for a duty"),
-        ("<main><p>Oil and fuel spills may also need to be reported: 1-800-457-7362.</p></main>",
-         "the hotline named without its two-hour rule"),
-        ("<main><p>Oil and fuel spills may also need to be reported to the New York State DEC"
-         " Spill Hotline.</p></main>", "the hotline named without its two-hour rule"),
+        (
+            "<main><p>Oil and fuel spills may also need to be reported: 1-800-457-7362.</p></main>",
+            "the hotline named without its two-hour rule",
+        ),
+        (
+            "<main><p>Oil and fuel spills may also need to be reported to the New York State DEC"
+            " Spill Hotline.</p></main>",
+            "the hotline named without its two-hour rule",
+        ),
     ],
-)  # fmt: skip
+)
 def test_the_guard_catches_the_wordings_the_review_found(words, problem):
     assert problem in overclaims(words, HOTLINE)
 
 
 def test_the_guard_catches_a_receipt_headed_as_the_notice():
-    page = ('<main><p class="kicker">Village of Horseheads · Release notification under Village'
-            ' of Horseheads Code § 216-12</p><h1>Receipt REL-2026-0001</h1></main>')  # fmt: skip
+    page = (
+        '<main><p class="kicker">Village of Horseheads · Release notification under Village'
+        " of Horseheads Code § 216-12</p><h1>Receipt REL-2026-0001</h1></main>"
+    )
     assert overclaims(page, HOTLINE) == [
         "a heading that says the filing is made under the law: 'Village of Horseheads · Release"
         " notification under Village of Horseheads Code § 216-12'"
@@ -158,9 +201,11 @@ def test_the_guard_catches_a_receipt_headed_as_the_notice():
 
 
 def test_the_guard_leaves_the_right_words_alone():
-    fine = ("<main><h2>The deadlines § 216-12 sets</h2><p>This filing is not the notice § 216-12"
-            " requires. Nor is it the written confirmation. Call 1-800-457-7362 within two hours"
-            " of discovery.</p></main><footer>Spill Hotline: 1-800-457-7362.</footer>")  # fmt: skip
+    fine = (
+        "<main><h2>The deadlines § 216-12 sets</h2><p>This filing is not the notice § 216-12"
+        " requires. Nor is it the written confirmation. Call 1-800-457-7362 within two hours"
+        " of discovery.</p></main><footer>Spill Hotline: 1-800-457-7362.</footer>"
+    )
     assert overclaims(fine, HOTLINE) == []
     record = "<main><dl><dt>Called the NYSDEC Spill Hotline</dt><dd>Yes</dd></dl></main>"
     assert overclaims(record, HOTLINE) == []

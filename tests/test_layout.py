@@ -49,11 +49,22 @@ def test_mail_composing_and_the_outbox_do_not_import_each_other():
 
 def test_records_choices_and_mail_never_import_a_form():
     """Labels come from each feature's choices module, not from WTForms forms."""
-    modules = {**imported_modules("portal/mail"), **imported_modules("portal/notification"),
-               **imported_modules("portal/report"), **imported_modules("portal/intake")}  # fmt: skip
-    for path in ("portal/mail/compose.py", "portal/mail/outbox.py", "portal/mail/courier.py",
-                 "portal/notification/records.py", "portal/notification/choices.py",
-                 "portal/report/choices.py", "portal/intake/storage.py", "portal/status/views.py"):  # fmt: skip
+    modules = {
+        **imported_modules("portal/mail"),
+        **imported_modules("portal/notification"),
+        **imported_modules("portal/report"),
+        **imported_modules("portal/intake"),
+    }
+    for path in (
+        "portal/mail/compose.py",
+        "portal/mail/outbox.py",
+        "portal/mail/courier.py",
+        "portal/notification/records.py",
+        "portal/notification/choices.py",
+        "portal/report/choices.py",
+        "portal/intake/storage.py",
+        "portal/status/views.py",
+    ):
         names = modules.get(path) or imported_modules("portal")[path]
         assert not {n for n in names if n.endswith(".forms") or n.startswith("wtforms")}, path
 

@@ -41,9 +41,11 @@ def version_9_file(path: Path) -> Path:
             " (1, '[\"suds\"]', 'Grey foam pouring from a pipe', ?)",
             [AT],
         )
-        filing = ("'no', 'no', 'no', 'Depot Fuel', '12 Depot Road', 'commercial', 'none',"
-                  " '2026-11-02T09:00:00-05:00', 'yes', 'Diesel', 'no', 'hose', 'pads', 'hoses',"
-                  " 'none', '2026-11-04T16:00:00-05:00', 1, '2029-11-02'")  # fmt: skip
+        filing = (
+            "'no', 'no', 'no', 'Depot Fuel', '12 Depot Road', 'commercial', 'none',"
+            " '2026-11-02T09:00:00-05:00', 'yes', 'Diesel', 'no', 'hose', 'pads', 'hoses',"
+            " 'none', '2026-11-04T16:00:00-05:00', 1, '2029-11-02'"
+        )
         for case_id in (2, 3):
             conn.execute(
                 "INSERT INTO notifications (case_id, danger, hazardous, petroleum, facility_name,"
@@ -81,12 +83,14 @@ def test_a_version_9_file_upgrades_with_its_data_keys_and_index(tmp_path):
     path = version_9_file(tmp_path / "v9.sqlite3")
     db = connect(path)
     # Its rows, as they were.
-    assert [tuple(r) for r in db.execute(
-        "SELECT id, kind, reference, status, address FROM cases ORDER BY id")] == [
+    assert [
+        tuple(r)
+        for r in db.execute("SELECT id, kind, reference, status, address FROM cases ORDER BY id")
+    ] == [
         (1, "report", "IDR-2026-0001", "resolved", "12 Elm Street"),
         (2, "notification", "REL-2026-0001", "received", "Depot Road"),
         (3, "notification", "REL-2026-0002", "received", "Depot Road"),
-    ]  # fmt: skip
+    ]
     assert db.execute("SELECT description FROM reports").fetchall() == [
         ("Grey foam pouring from a pipe",)
     ]
@@ -132,11 +136,14 @@ def test_a_new_file_and_an_upgraded_one_have_the_same_schema(tmp_path):
         db = connect(path)
         tables = {
             name: [tuple(r)[1:] for r in db.execute(f"PRAGMA table_info('{name}')")]
-            for name in db.table_names() if not name.startswith(("case_search", "sqlite_"))
-        }  # fmt: skip
-        indexes = set(db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
-        ).fetchall())  # fmt: skip
+            for name in db.table_names()
+            if not name.startswith(("case_search", "sqlite_"))
+        }
+        indexes = set(
+            db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
+            ).fetchall()
+        )
         db.conn.close()
         return tables, indexes
 

@@ -19,10 +19,16 @@ YEAR_2028 = {"start": "2028-01-03", "end": "2029-01-02"}
 def file_at(client, app, moment: str, day: str, began="08:30", discovered="09:00"):
     """A filing made at `moment`, of a release discovered on `day` ("2027-03-01T")."""
     at(app, moment)
-    answers = {"began_at": day + began, "discovered_at": day + discovered,
-               "emergency_called_at": day + discovered, "dec_called_at": day + discovered,
-               "ended_at": day + discovered, "prior_notice": "none", "prior_notice_at": "",
-               "prior_notice_to": ""}  # fmt: skip
+    answers = {
+        "began_at": day + began,
+        "discovered_at": day + discovered,
+        "emergency_called_at": day + discovered,
+        "dec_called_at": day + discovered,
+        "ended_at": day + discovered,
+        "prior_notice": "none",
+        "prior_notice_at": "",
+        "prior_notice_to": "",
+    }
     review, final = file_notification(client, notification_data(**answers))
     assert final.status_code == 303, review.text[:400]
     return final
@@ -113,8 +119,10 @@ def accepting_the_filing_as_confirmation(root):
 
 def link(client, notice_id: int, reference: str) -> None:
     page = client.get(f"/staff/phone-notices/{notice_id}/").text
-    response = client.post(f"/staff/phone-notices/{notice_id}/link",
-                           data={"csrf_token": csrf_of(page), "reference": reference})  # fmt: skip
+    response = client.post(
+        f"/staff/phone-notices/{notice_id}/link",
+        data={"csrf_token": csrf_of(page), "reference": reference},
+    )
     assert response.status_code == 303
 
 
@@ -130,8 +138,11 @@ class TestWhereTheFilingIsTheWrittenConfirmation:
         final = file_on_monday(client, app)  # filed at 10:00, after the call
         at(app, "2027-03-01T10:30")
         link(client, 1, "REL-2027-0001")
-        assert stored(app) == {"notice_met": 1, "confirmation_due": "2027-03-04T23:59:59-05:00",
-                               "confirmation_met": 1}  # fmt: skip
+        assert stored(app) == {
+            "notice_met": 1,
+            "confirmation_due": "2027-03-04T23:59:59-05:00",
+            "confirmation_met": 1,
+        }
         receipt = client.get(final.headers["Location"]).text
         assert "this filing is not the written confirmation" not in receipt
         assert receipt.count("This filing, ") == 1
@@ -148,8 +159,11 @@ class TestWhereTheFilingIsTheWrittenConfirmation:
         sign_in(client, app)
         at(app, "2027-03-01T11:10")
         log_notice(client, "phone", "2027-03-01T11:00")  # the call after it, linked
-        assert stored(app) == {"notice_met": 1, "confirmation_due": "2027-03-04T23:59:59-05:00",
-                               "confirmation_met": None}  # fmt: skip
+        assert stored(app) == {
+            "notice_met": 1,
+            "confirmation_due": "2027-03-04T23:59:59-05:00",
+            "confirmation_met": None,
+        }
         receipt = client.get(final.headers["Location"]).text
         assert "this filing is not the written confirmation" in receipt
         notice = client.get("/staff/phone-notices/1/").text

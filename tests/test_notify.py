@@ -39,8 +39,15 @@ def test_the_triage_cannot_be_skipped(client):
     assert response.status_code == 422
     assert response.text.count('class="error-message"') == 3
     # Posting the details straight away, without the safety answers, leads back to them.
-    skipped = client.post("/notify/", data={**hidden_fields(page), **notification_data(
-        danger="", hazardous="", petroleum=""), "step": "details", "submission_key": "k" * 24})  # fmt: skip
+    skipped = client.post(
+        "/notify/",
+        data={
+            **hidden_fields(page),
+            **notification_data(danger="", hazardous="", petroleum=""),
+            "step": "details",
+            "submission_key": "k" * 24,
+        },
+    )
     assert skipped.status_code == 422 and "First, safety" in skipped.text
 
 
@@ -60,20 +67,48 @@ def test_a_harmless_release_goes_straight_to_the_details(client):
 @pytest.mark.parametrize(
     ("overrides", "field", "message"),
     [
-        ({"emergency_called": "", "emergency_called_at": ""}, "emergency_called", "Say whether you called 911."),
+        (
+            {"emergency_called": "", "emergency_called_at": ""},
+            "emergency_called",
+            "Say whether you called 911.",
+        ),
         ({"emergency_called_at": ""}, "emergency_called_at", "Enter when you called 911."),
-        ({"dec_called": "", "dec_called_at": ""}, "dec_called", "Say whether you called the NYSDEC Spill Hotline."),
+        (
+            {"dec_called": "", "dec_called_at": ""},
+            "dec_called",
+            "Say whether you called the NYSDEC Spill Hotline.",
+        ),
         ({"facility_name": ""}, "facility_name", "Enter the facility's name."),
         ({"facility_kind": ""}, "facility_kind", "Answer this question to go on."),
         ({"permit_number": ""}, "permit_number", "Enter the permit number."),
-        ({"responsible_email": ""}, "responsible_email", "Enter an e-mail address: your receipt is sent there."),
-        ({"responsible_email": "sam@"}, "responsible_email", "Enter an e-mail address like name@example.com"),
-        ({"responsible_phone": "12"}, "responsible_phone", "Enter a phone number like (555) 555-0123"),
+        (
+            {"responsible_email": ""},
+            "responsible_email",
+            "Enter an e-mail address: your receipt is sent there.",
+        ),
+        (
+            {"responsible_email": "sam@"},
+            "responsible_email",
+            "Enter an e-mail address like name@example.com",
+        ),
+        (
+            {"responsible_phone": "12"},
+            "responsible_phone",
+            "Enter a phone number like (555) 555-0123",
+        ),
         ({"discovered_at": ""}, "discovered_at", "Enter the date and time, like 2026-05-14 09:30."),
-        ({"discovered_at": "2099-06-01T10:00"}, "discovered_at", "This date and time is in the future."),
+        (
+            {"discovered_at": "2099-06-01T10:00"},
+            "discovered_at",
+            "This date and time is in the future.",
+        ),
         ({"began_at": "2026-11-02T10:30"}, "began_at", "This is after it was discovered."),
         ({"ended_at": ""}, "ended_at", "Enter when the release stopped."),
-        ({"ended_at": "2026-11-01T10:00"}, "ended_at", "This is before the release began or was discovered."),
+        (
+            {"ended_at": "2026-11-01T10:00"},
+            "ended_at",
+            "This is before the release began or was discovered.",
+        ),
         ({"materials": ""}, "materials", "Name the material or materials released."),
         ({"quantity": "lots"}, "quantity", "Enter the amount as a number, like 5 or 2.5."),
         ({"quantity": "-3"}, "quantity", "Enter an amount of zero or more."),
@@ -84,10 +119,14 @@ def test_a_harmless_release_goes_straight_to_the_details(client):
         ({"prior_notice": ""}, "prior_notice", "Answer this question to go on."),
         ({"prior_notice_at": ""}, "prior_notice_at", "Enter when you told us."),
         ({"prior_notice_to": ""}, "prior_notice_to", "Enter who you told, a name or a job title."),
-        ({"prior_notice_at": "2026-11-01T10:00"}, "prior_notice_at", "This is before the release was discovered."),
+        (
+            {"prior_notice_at": "2026-11-01T10:00"},
+            "prior_notice_at",
+            "This is before the release was discovered.",
+        ),
         ({"latitude": "91"}, "latitude", "The latitude must be between -90 and 90."),
     ],
-)  # fmt: skip
+)
 def test_validation_messages_per_field(app, client, overrides, field, message):
     review, final = file_notification(client, notification_data(**overrides))
     assert final is None and review.status_code == 422
@@ -109,9 +148,14 @@ def test_an_amount_is_read_as_people_write_it(app, client, typed, stored):
 
 
 def test_a_filing_after_a_phone_notice_shows_both_deadlines(app, client):
-    data = notification_data(discovered_at=today_at(0), began_at="", emergency_called_at=today_at(0, 5),
-                             dec_called_at=today_at(0, 6), ended_at=today_at(0, 7),
-                             prior_notice_at=today_at(0, 8))  # fmt: skip
+    data = notification_data(
+        discovered_at=today_at(0),
+        began_at="",
+        emergency_called_at=today_at(0, 5),
+        dec_called_at=today_at(0, 6),
+        ended_at=today_at(0, 7),
+        prior_notice_at=today_at(0, 8),
+    )
     review, final = file_notification(client, data)
     assert (
         review.status_code == 200
@@ -178,8 +222,15 @@ def test_stored_once_with_a_reference_kept_three_years(app, client, mail_server)
     data = notification_data()
     review, final = file_notification(client, data)
     assert final.status_code == 303
-    again = client.post("/notify/", data={**dict(re.findall(
-        r'<input type="hidden" name="([^"]+)" value="([^"]*)">', review.text)), "step": "confirm"})  # fmt: skip
+    again = client.post(
+        "/notify/",
+        data={
+            **dict(
+                re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', review.text)
+            ),
+            "step": "confirm",
+        },
+    )
     assert again.headers["Location"] == final.headers["Location"]
     [case] = rows(app, "SELECT * FROM cases")
     assert re.fullmatch(r"REL-\d{4}-0001", case["reference"]) and case["kind"] == "notification"
@@ -201,16 +252,37 @@ def test_the_smo_copy_and_the_receipt_hold_every_field(app, client, mail_server,
     assert receipt["Subject"].endswith(" (not your notice to the Village)")
     page = client.get(final.headers["Location"]).text
     texts = [body(receipt), body(receipt, "html"), body(smo), page]
-    answers = [value for name, value in data.items()
-               if value and name not in ("latitude", "longitude", "nickname") and not name.endswith("_at")
-               and name not in ("danger", "hazardous", "petroleum", "emergency_called", "dec_called",
-                                "facility_kind", "permit", "is_over", "unit", "reached_drain", "prior_notice")]  # fmt: skip
+    answers = [
+        value
+        for name, value in data.items()
+        if value
+        and name not in ("latitude", "longitude", "nickname")
+        and not name.endswith("_at")
+        and name
+        not in (
+            "danger",
+            "hazardous",
+            "petroleum",
+            "emergency_called",
+            "dec_called",
+            "facility_kind",
+            "permit",
+            "is_over",
+            "unit",
+            "reached_drain",
+            "prior_notice",
+        )
+    ]
     for text in texts:
         for answer in answers:
             assert answer.replace("'", "&#39;") in text or answer in text, answer
-        for moment in ("November 2, 2026 at 9:00 a.m.", "November 2, 2026 at 9:10 a.m.",
-                       "November 2, 2026 at 8:30 a.m.", "November 2, 2026 at 9:45 a.m.",
-                       "November 2, 2026 at 10:00 a.m."):  # fmt: skip
+        for moment in (
+            "November 2, 2026 at 9:00 a.m.",
+            "November 2, 2026 at 9:10 a.m.",
+            "November 2, 2026 at 8:30 a.m.",
+            "November 2, 2026 at 9:45 a.m.",
+            "November 2, 2026 at 10:00 a.m.",
+        ):
             assert moment in text
         for label in (
             "SPDES industrial stormwater permit",
@@ -248,9 +320,17 @@ def moments(day: str, **times: str) -> dict[str, str]:
 def test_a_filing_on_29_february(app, client, mail_server):
     # 10:00 on Tuesday, February 29, 2028; a phone notice at 09:40 to confirm in writing.
     app.config["CLOCK"] = lambda: dt.datetime(2028, 2, 29, 10, 0, tzinfo=TZ)
-    data = notification_data(**moments("2028-02-29", began_at="08:30", discovered_at="09:00",
-                                       emergency_called_at="09:10", dec_called_at="09:20",
-                                       ended_at="09:30", prior_notice_at="09:40"))  # fmt: skip
+    data = notification_data(
+        **moments(
+            "2028-02-29",
+            began_at="08:30",
+            discovered_at="09:00",
+            emergency_called_at="09:10",
+            dec_called_at="09:20",
+            ended_at="09:30",
+            prior_notice_at="09:40",
+        )
+    )
     review, final = file_notification(client, data)
     assert review.status_code == 200 and final.status_code == 303
     [n] = rows(app, "SELECT * FROM notifications JOIN cases ON id = case_id")
@@ -270,10 +350,19 @@ def test_a_filing_at_half_past_midnight_on_31_december_on_a_utc_server(app, clie
     # The server's clock says 05:30 UTC: 00:30 on Friday, December 31, 2027 in New York.
     # GCL § 24 does not move New Year's Day from Saturday, so that Friday is a business day.
     app.config["CLOCK"] = lambda: dt.datetime(2027, 12, 31, 5, 30, tzinfo=dt.UTC)
-    data = notification_data(prior_notice="none", prior_notice_at="", prior_notice_to="",
-                             **moments("2027-12-30", began_at="22:00", discovered_at="22:30",
-                                       emergency_called_at="22:40", dec_called_at="22:50",
-                                       ended_at="23:00"))  # fmt: skip
+    data = notification_data(
+        prior_notice="none",
+        prior_notice_at="",
+        prior_notice_to="",
+        **moments(
+            "2027-12-30",
+            began_at="22:00",
+            discovered_at="22:30",
+            emergency_called_at="22:40",
+            dec_called_at="22:50",
+            ended_at="23:00",
+        ),
+    )
     review, final = file_notification(client, data)
     assert final.status_code == 303, review.text[:500]
     [n] = rows(app, "SELECT * FROM notifications JOIN cases ON id = case_id")
@@ -292,18 +381,31 @@ def test_step_1_opens_with_911_then_the_hotline_then_the_village_then_the_form(c
     raw = client.get("/notify/").text
     page = read(raw).text
     settings = content.settings
-    order = ["Emergency? Call first", "call 911 now", settings.phones["spill_hotline"].number,
-             "within two hours of discovery", "under 5 gallons", "at or above its reportable quantity",
-             "Then tell the Village by the next business day", settings.office.phone.number,
-             "First, safety"]  # fmt: skip
+    order = [
+        "Emergency? Call first",
+        "call 911 now",
+        settings.phones["spill_hotline"].number,
+        "within two hours of discovery",
+        "under 5 gallons",
+        "at or above its reportable quantity",
+        "Then tell the Village by the next business day",
+        settings.office.phone.number,
+        "First, safety",
+    ]
     where = [page.index(words) for words in order]
     assert where == sorted(where), dict(zip(order, where, strict=True))
-    for words in (settings.office.hours, "leave a message", "This form does not do that for you",
-                  "a message left on the answering machine counts as notice by telephone from"
-                  " when it was left, once staff log it: our reading, as the law does not say",
-                  "must then be confirmed by a written notice mailed to the Village within three"
-                  " business days", "The ordinance does not define “business day”",
-                  settings.holidays.source, "we add it as a dated closure when it is proclaimed"):  # fmt: skip
+    for words in (
+        settings.office.hours,
+        "leave a message",
+        "This form does not do that for you",
+        "a message left on the answering machine counts as notice by telephone from"
+        " when it was left, once staff log it: our reading, as the law does not say",
+        "must then be confirmed by a written notice mailed to the Village within three"
+        " business days",
+        "The ordinance does not define “business day”",
+        settings.holidays.source,
+        "we add it as a dated closure when it is proclaimed",
+    ):
         assert words in page, words
     assert "This form is that notice" not in page and "as the law requires" not in page
     assert '<meta name="description" content="Keep a record of a spill or release at your' in raw
@@ -356,8 +458,9 @@ def test_step_2_asks_for_the_discovery_time_without_a_default_or_the_safety_agai
 
 
 def test_not_needed_is_refused_for_a_chemical_release(client):
-    data = notification_data(hazardous="yes", petroleum="no", dec_called="not-needed",
-                             dec_called_at="")  # fmt: skip
+    data = notification_data(
+        hazardous="yes", petroleum="no", dec_called="not-needed", dec_called_at=""
+    )
     review, final = file_notification(client, data)
     assert final is None and review.status_code == 422
     assert 'id="dec_called-error"' in review.text
@@ -366,8 +469,12 @@ def test_not_needed_is_refused_for_a_chemical_release(client):
 def test_not_needed_is_offered_for_petroleum_with_all_four_conditions(client):
     details = start_notification(client, {"danger": "no", "hazardous": "no", "petroleum": "yes"})
     assert 'value="not-needed"' in details.text
-    for condition in ("under 5 gallons", "contained and under control", "water or land",
-                      "cleaned up within two hours"):  # fmt: skip
+    for condition in (
+        "under 5 gallons",
+        "contained and under control",
+        "water or land",
+        "cleaned up within two hours",
+    ):
         assert condition in html.unescape(details.text)
 
 
@@ -397,19 +504,34 @@ def test_the_receipt_says_what_the_record_must_hold(client):
 def not_yet_told(**overrides) -> dict:
     """A filing made before any notice, for a release discovered half an hour ago."""
     moment = (dt.datetime.now(TZ) - dt.timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M")
-    return notification_data(**{"prior_notice": "none", "prior_notice_at": "",
-                                "prior_notice_to": "", "discovered_at": moment, "began_at": "",
-                                "ended_at": moment, "emergency_called_at": moment,
-                                "dec_called_at": moment, **overrides})  # fmt: skip
+    return notification_data(
+        **{
+            "prior_notice": "none",
+            "prior_notice_at": "",
+            "prior_notice_to": "",
+            "discovered_at": moment,
+            "began_at": "",
+            "ended_at": moment,
+            "emergency_called_at": moment,
+            "dec_called_at": moment,
+            **overrides,
+        }
+    )
 
 
 def test_the_receipt_opens_with_this_is_not_your_notice_and_what_is_still_due(client):
     _, final = file_notification(client, not_yet_told())
     receipt = html.unescape(client.get(final.headers["Location"]).text)
-    order = ["Filing received", "This is not your notice to the Village.", "Still to do:",
-             "Tell the Village by the end of", "Then confirm a notice given in person or by"
-             " telephone with a written notice mailed to Horseheads Village Hall",
-             "We have e-mailed this receipt", 'class="receipt"']  # fmt: skip
+    order = [
+        "Filing received",
+        "This is not your notice to the Village.",
+        "Still to do:",
+        "Tell the Village by the end of",
+        "Then confirm a notice given in person or by"
+        " telephone with a written notice mailed to Horseheads Village Hall",
+        "We have e-mailed this receipt",
+        'class="receipt"',
+    ]
     where = [receipt.index(words) for words in order]
     assert where == sorted(where), dict(zip(order, where, strict=True))
     assert "even though it is late" not in receipt and "even if it is late" not in receipt
@@ -426,10 +548,14 @@ def test_every_receipt_says_to_mail_the_confirmation_within_three_business_days(
     [receipt] = mail_server.to("sam@depot.test")
     page = read(client.get(final.headers["Location"]).text).text
     for text in (page, " ".join(body(receipt).split()), read(body(receipt, "html")).text):
-        assert ("mail a written notice to Horseheads Village Hall, 202 South Main Street,"
-                " Horseheads, New York 14845, within three business days") in text  # fmt: skip
-        assert "The law does not say what the written notice confirming a notice in person or" \
-            " by telephone must contain" in text  # fmt: skip
+        assert (
+            "mail a written notice to Horseheads Village Hall, 202 South Main Street,"
+            " Horseheads, New York 14845, within three business days"
+        ) in text
+        assert (
+            "The law does not say what the written notice confirming a notice in person or"
+            " by telephone must contain" in text
+        )
         assert "Our reading: give the facility's name and street address" in text
         assert "your signature and the date." in text
         # A signed printed receipt will do only where the municipality says so (not here).
@@ -455,31 +581,46 @@ def test_the_facility_s_record_is_asked_only_of_commercial_and_industrial_filers
         review, final = file_notification(client, notification_data(facility_kind=kind))
         reviews[kind] = html.unescape(review.text)
         receipts[kind] = html.unescape(client.get(final.headers["Location"]).text)
-    reading = "Our reading: The law does not say when the three years start; we count them" \
-        " from the day of this filing."  # fmt: skip
-    assert reading in receipts["commercial"] and "Keep the facility's on-site written record" \
-        " of the release." in receipts["commercial"]  # fmt: skip
+    reading = (
+        "Our reading: The law does not say when the three years start; we count them"
+        " from the day of this filing."
+    )
+    assert (
+        reading in receipts["commercial"]
+        and "Keep the facility's on-site written record of the release." in receipts["commercial"]
+    )
     assert (
         "we read the facility as a commercial or industrial establishment, so § 216-12 requires"
         in receipts["commercial"]
     )
     assert reading not in receipts["residential"]
-    assert "If the release came from a commercial or industrial establishment, § 216-12" \
-        " requires" in receipts["other"] and reading in receipts["other"]  # fmt: skip
+    assert (
+        "If the release came from a commercial or industrial establishment, § 216-12 requires"
+        in receipts["other"]
+        and reading in receipts["other"]
+    )
     # L21: who counts as commercial is a reading, said to every kind of filer.
-    who = "Our reading of who keeps it: The law does not say which places are commercial or" \
-        " industrial establishments. We go by the kind of place you chose"  # fmt: skip
+    who = (
+        "Our reading of who keeps it: The law does not say which places are commercial or"
+        " industrial establishments. We go by the kind of place you chose"
+    )
     assert who in receipts["other"] and who not in receipts["commercial"]
-    assert "From the kind of place you chose, we read the on-site written record § 216-12" \
-        " requires of a commercial or industrial establishment as not required of you. Our" \
-        " reading: The law does not say which places" in receipts["residential"]  # fmt: skip
+    assert (
+        "From the kind of place you chose, we read the on-site written record § 216-12"
+        " requires of a commercial or industrial establishment as not required of you. Our"
+        " reading: The law does not say which places" in receipts["residential"]
+    )
     assert "a home you live in does not." in receipts["residential"]
     # A landlord or an institution may be a commercial establishment: told to keep the record.
     for kind in ("rental", "institutional", "other"):
-        assert "If the release came from a commercial or industrial establishment, § 216-12" \
-            " requires" in receipts[kind], kind  # fmt: skip
-        assert "(a private hospital or college, a landlord's rental): keep the record to be" \
-            " safe, and ask the Village." in receipts[kind], kind  # fmt: skip
+        assert (
+            "If the release came from a commercial or industrial establishment, § 216-12"
+            " requires" in receipts[kind]
+        ), kind
+        assert (
+            "(a private hospital or college, a landlord's rental): keep the record to be"
+            " safe, and ask the Village." in receipts[kind]
+        ), kind
         assert "as not required of you" not in receipts[kind], kind
         # Told to keep it to be safe in what is still to do, too (nothing told yet here).
         assert "To be safe, keep an on-site written record of the release" in receipts[kind], kind
@@ -493,8 +634,10 @@ def test_the_receipt_is_a_record_to_keep_not_the_notice_nor_the_facility_s_recor
     client, mail_server
 ):
     details = start_notification(client, {"danger": "no", "hazardous": "no", "petroleum": "no"})
-    assert "We send your receipt here: a record to keep with the facility's own written" \
-        " record of the release." in details.text  # fmt: skip
+    assert (
+        "We send your receipt here: a record to keep with the facility's own written"
+        " record of the release." in details.text
+    )
     assert "first knew of it or suspected it" in details.text
     _, final = file_notification(client, notification_data())
     receipt = html.unescape(client.get(final.headers["Location"]).text)
@@ -504,19 +647,31 @@ def test_the_receipt_is_a_record_to_keep_not_the_notice_nor_the_facility_s_recor
     assert (
         "Release notification under" not in receipt and "written record of a release" not in receipt
     )
-    assert '<meta name="description" content="The receipt for a record of a release: a record to' \
-        " keep with the facility's written record.\"" in receipt  # fmt: skip
+    assert (
+        '<meta name="description" content="The receipt for a record of a release: a record to'
+        " keep with the facility's written record.\"" in receipt
+    )
     text = body(mail_server.to("sam@depot.test")[0])
     assert "Keep this message: a record to keep with the facility's on-site written record" in text
 
 
 def test_the_record_leaves_out_questions_never_asked(app, client, mail_server):
-    harmless = not_yet_told(danger="no", hazardous="no", petroleum="no", emergency_called="",
-                            emergency_called_at="", dec_called="", dec_called_at="",
-                            dec_spill_number="")  # fmt: skip
+    harmless = not_yet_told(
+        danger="no",
+        hazardous="no",
+        petroleum="no",
+        emergency_called="",
+        emergency_called_at="",
+        dec_called="",
+        dec_called_at="",
+        dec_spill_number="",
+    )
     review, final = file_notification(client, harmless)
-    texts = [review.text, client.get(final.headers["Location"]).text,
-             body(mail_server.to("sam@depot.test")[0])]  # fmt: skip
+    texts = [
+        review.text,
+        client.get(final.headers["Location"]).text,
+        body(mail_server.to("sam@depot.test")[0]),
+    ]
     for text in texts:
         assert "Called 911" not in text and "Called the NYSDEC Spill Hotline" not in text
     review, _ = file_notification(client, notification_data())
@@ -528,9 +683,14 @@ def test_the_holidays_a_count_passed_over_are_named_as_our_reading(client, mail_
     due Friday the 13th (Lincoln's Birthday, Thursday the 12th, skipped); the letter by
     Wednesday the 18th (the 12th and Washington's Birthday, Monday the 16th, skipped). If the
     office works those days, the law's deadline is sooner: the filer is told so, once."""
-    data = notification_data(discovered_at="2026-02-11T09:00", began_at="2026-02-11T08:30",
-                             ended_at="2026-02-11T09:45", emergency_called_at="2026-02-11T09:10",
-                             dec_called_at="2026-02-11T09:20", prior_notice_at="2026-02-11T10:00")  # fmt: skip
+    data = notification_data(
+        discovered_at="2026-02-11T09:00",
+        began_at="2026-02-11T08:30",
+        ended_at="2026-02-11T09:45",
+        emergency_called_at="2026-02-11T09:10",
+        dec_called_at="2026-02-11T09:20",
+        prior_notice_at="2026-02-11T10:00",
+    )
     review, final = file_notification(client, data)
     receipt = client.get(final.headers["Location"]).text
     two = (
@@ -618,10 +778,15 @@ def test_a_changed_filing_sent_again_leads_to_its_receipt_and_to_a_correction(ap
 
 
 def test_no_doubled_word_or_full_stop_in_what_the_filer_reads(client, mail_server):
-    data = notification_data(discovered_at="2026-11-02T15:30", amount_reached="about 5 gallons",
-                             began_at="2026-11-02T15:00", ended_at="2026-11-02T15:45",
-                             emergency_called_at="2026-11-02T15:35",
-                             dec_called_at="2026-11-02T15:40", prior_notice_at="2026-11-02T15:50")  # fmt: skip
+    data = notification_data(
+        discovered_at="2026-11-02T15:30",
+        amount_reached="about 5 gallons",
+        began_at="2026-11-02T15:00",
+        ended_at="2026-11-02T15:45",
+        emergency_called_at="2026-11-02T15:35",
+        dec_called_at="2026-11-02T15:40",
+        prior_notice_at="2026-11-02T15:50",
+    )
     review, final = file_notification(client, data)
     texts = [review.text, client.get(final.headers["Location"]).text]
     texts += [body(m, kind) for m in mail_server.messages for kind in ("plain", "html")]
@@ -640,19 +805,31 @@ def test_still_to_do_says_late_only_when_it_is(client):
     page = html.unescape(review.text)
     assert "Still to do:" in page and "A deadline has passed" not in page
     assert "even though it is late" not in page and "even if it is late" not in page
-    late, _ = file_notification(client, notification_data(prior_notice="none", prior_notice_at="",
-                                                          prior_notice_to=""))  # fmt: skip
+    late, _ = file_notification(
+        client, notification_data(prior_notice="none", prior_notice_at="", prior_notice_to="")
+    )
     assert "Tell the Village now, even though it is late:" in html.unescape(late.text)
 
 
 def test_changing_the_safety_answers_keeps_everything_typed_in_step_2(app, client):
-    data = notification_data(hazardous="no", petroleum="no", danger="no", emergency_called="",
-                             emergency_called_at="", dec_called="", dec_called_at="",
-                             dec_spill_number="")  # fmt: skip
+    data = notification_data(
+        hazardous="no",
+        petroleum="no",
+        danger="no",
+        emergency_called="",
+        emergency_called_at="",
+        dec_called="",
+        dec_called_at="",
+        dec_spill_number="",
+    )
     details = start_notification(client, {"danger": "no", "hazardous": "no", "petroleum": "no"})
     assert "Change the safety answers" in details.text and "start again" not in details.text
-    payload = {**hidden_fields(details.text), **data, "change": "safety",
-               "photos": [(io.BytesIO(jpeg()), "dock.jpg")]}  # fmt: skip
+    payload = {
+        **hidden_fields(details.text),
+        **data,
+        "change": "safety",
+        "photos": [(io.BytesIO(jpeg()), "dock.jpg")],
+    }
     triage = client.post("/notify/", data=payload, content_type="multipart/form-data")
     assert triage.status_code == 200 and "First, safety" in triage.text
     # Step 1 shows the answers given before, to change.
@@ -663,12 +840,18 @@ def test_changing_the_safety_answers_keeps_everything_typed_in_step_2(app, clien
     assert carried["discovered_at"] == "2026-11-02T09:00" and carried["step"] == "triage"
     # Now the material is hazardous after all: step 2 comes back with every answer, the
     # photo, and the questions the new answer asks.
-    again = client.post("/notify/", data={**carried, "danger": "no", "hazardous": "yes",
-                                          "petroleum": "no"})  # fmt: skip
+    again = client.post(
+        "/notify/", data={**carried, "danger": "no", "hazardous": "yes", "petroleum": "no"}
+    )
     assert again.status_code == 200 and "Call 911 first" in again.text
     page = html.unescape(again.text)
-    for answer in ("Depot Street Fuel", "A split fuel hose", "Hoses replaced; inspections weekly",
-                   "2026-11-02T09:00", "dock.jpg"):  # fmt: skip
+    for answer in (
+        "Depot Street Fuel",
+        "A split fuel hose",
+        "Hoses replaced; inspections weekly",
+        "2026-11-02T09:00",
+        "dock.jpg",
+    ):
         assert answer in page, answer
     assert 'name="emergency_called"' in again.text
     assert rows(app, "SELECT id FROM cases") == []
@@ -676,14 +859,16 @@ def test_changing_the_safety_answers_keeps_everything_typed_in_step_2(app, clien
 
 def test_an_expired_step_1_keeps_what_step_2_carried(client):
     details = start_notification(client, {"danger": "no", "hazardous": "no", "petroleum": "no"})
-    data = notification_data(danger="no", hazardous="no", petroleum="no",
-                             facility_name="Elm Cleaners")  # fmt: skip
+    data = notification_data(
+        danger="no", hazardous="no", petroleum="no", facility_name="Elm Cleaners"
+    )
     triage = client.post(
         "/notify/", data={**hidden_fields(details.text), **data, "change": "safety"}
     )
     carried = {k: v for k, v in hidden_fields(triage.text).items() if k != "csrf_token"}
-    response = client.post("/notify/", data={**carried, "danger": "no", "hazardous": "yes",
-                                             "petroleum": "no"})  # fmt: skip
+    response = client.post(
+        "/notify/", data={**carried, "danger": "no", "hazardous": "yes", "petroleum": "no"}
+    )
     assert response.status_code == 400 and "please answer these questions again" in response.text
     assert hidden_fields(response.text)["facility_name"] == "Elm Cleaners"
 
@@ -696,8 +881,9 @@ def test_round3_the_text_receipt_asks_for_a_call_only_when_no_notice_is_given(cl
     text = " ".join(body(told).split())
     assert "it is not the notice § 216-12 requires." in text
     assert "Call Clerk and Code Enforcement at" not in text
-    file_notification(client, notification_data(prior_notice="none", prior_notice_at="",
-                                                 prior_notice_to=""))  # fmt: skip
+    file_notification(
+        client, notification_data(prior_notice="none", prior_notice_at="", prior_notice_to="")
+    )
     untold = " ".join(body(mail_server.to("sam@depot.test")[1]).split())
     assert "it is not the notice § 216-12 requires. Call Clerk and Code Enforcement at" in untold
 

@@ -26,8 +26,19 @@ RULES = {
 }
 PATTERNS = {"appeal": re.compile("appeal"), "correction": re.compile(r"(^|_)correction(_due)?$")}
 # Date-like words in a template comparison (a page model gives the answer instead).
-DATE_WORDS = ("_on", "due", "today", "isoformat", "day", "date", "window", "appeal",
-              "correction", "deadline", "_at")  # fmt: skip
+DATE_WORDS = (
+    "_on",
+    "due",
+    "today",
+    "isoformat",
+    "day",
+    "date",
+    "window",
+    "appeal",
+    "correction",
+    "deadline",
+    "_at",
+)
 
 
 def words_in(node: ast.AST, tainted: dict[str, set[str]]) -> set[str]:

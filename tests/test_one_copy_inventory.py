@@ -77,8 +77,11 @@ def service_area_comparisons(root: Path = ROOT) -> set[tuple[str, str]]:
         for path in sorted((root / top).rglob("*")):
             if path.suffix in (".js", ".html"):
                 text = path.read_text(encoding="utf-8")
-                if re.search(r"\b(south|north|west|east)\b\s*[<>]=?\s*[\w.]|[\w.)]\s*[<>]=?\s*"
-                             r"[\w.]*\b(south|north|west|east)\b", text):  # fmt: skip
+                if re.search(
+                    r"\b(south|north|west|east)\b\s*[<>]=?\s*[\w.]|[\w.)]\s*[<>]=?\s*"
+                    r"[\w.]*\b(south|north|west|east)\b",
+                    text,
+                ):
                     found.add((path.relative_to(root).as_posix(), ""))
     return found
 
@@ -89,8 +92,11 @@ def years_later_arithmetic(root: Path = ROOT) -> set[tuple[str, str]]:
     found = set()
     for file, tree in _python_files(root):
         for function, node in _functions(tree):
-            if isinstance(node, ast.FunctionDef) and re.search(r"anniversar|years?_(after|later)|"
-                                                               r"add_years", node.name):  # fmt: skip
+            if isinstance(node, ast.FunctionDef) and re.search(
+                r"anniversar|years?_(after|later)|"
+                r"add_years",
+                node.name,
+            ):
                 found.add((file, node.name))
             if not isinstance(node, ast.Call):
                 continue

@@ -46,18 +46,30 @@ TEMPLATES = sources("templates/**/*.html", "templates/**/*.txt")
         # The content switch: only compliance.py decides what it means for a filing.
         ("the switch read", r"counts_as_written_confirmation", "portal/notification/compliance.py"),
         # "A filing made before the call cannot confirm it."
-        ("a filing against a call",
-         r"(filed|received)[\w\"'\])]*\s*[<>]=?\s*[\w.\[\"']*told|told[\w\"'\])]*\s*[<>]=?\s*[\w.\[\"'(]*(filed|received)",
-         "portal/notification/compliance.py"),
+        (
+            "a filing against a call",
+            r"(filed|received)[\w\"'\])]*\s*[<>]=?\s*[\w.\[\"']*told|told[\w\"'\])]*\s*[<>]=?\s*[\w.\[\"'(]*(filed|received)",
+            "portal/notification/compliance.py",
+        ),
         # A letter counts by the day it was mailed.
-        ("letter by its day", r"mailed\w*\s*<=?\s*\w*\.?(due|confirmation_due)",
-         "portal/notification/compliance.py"),
+        (
+            "letter by its day",
+            r"mailed\w*\s*<=?\s*\w*\.?(due|confirmation_due)",
+            "portal/notification/compliance.py",
+        ),
         # The permit year, and its counting window [first day, day after the last).
-        ("the year's first day", r"reporting_year_starts\b(?!\s*\))", "portal/staff/figures_period.py"),
-        ("the day after the last", r"end\)?\s*\+\s*(dt\.)?timedelta\(days=1\)",
-         "portal/staff/figures_period.py"),
+        (
+            "the year's first day",
+            r"reporting_year_starts\b(?!\s*\))",
+            "portal/staff/figures_period.py",
+        ),
+        (
+            "the day after the last",
+            r"end\)?\s*\+\s*(dt\.)?timedelta\(days=1\)",
+            "portal/staff/figures_period.py",
+        ),
     ],
-)  # fmt: skip
+)
 def test_each_rule_is_written_in_one_module(what, pattern, home):
     assert {place.split(":")[0] for place in where(pattern, CODE)} == {home}, where(pattern, CODE)
 

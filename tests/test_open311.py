@@ -58,8 +58,10 @@ def parse(response: requests.Response, fmt: str):
 
 def xml_items(root: ElementTree.Element, item: str) -> list[dict[str, str]]:
     """An XML list's items as {field: text} (fields with children left out)."""
-    return [{child.tag: child.text or "" for child in element if len(child) == 0}
-            for element in root.findall(item)]  # fmt: skip
+    return [
+        {child.tag: child.text or "" for child in element if len(child) == 0}
+        for element in root.findall(item)
+    ]
 
 
 def assert_error(response: requests.Response, fmt: str, status: int, mentions: str = "") -> None:
@@ -230,14 +232,20 @@ def test_a_post_files_the_report_as_the_web_form_does(http, portal):
     assert details["observed_at"] == "2026-11-29T09:30-05:00"
     (event,) = rows(app, "SELECT * FROM events WHERE case_id = ?", case["id"])
     assert event["actor"] == "Open311 key tester"
-    (filing,) = rows(app, "SELECT k.name FROM open311_filings f JOIN open311_keys k"
-                          " ON k.id = f.key_id WHERE f.case_id = ?", case["id"])  # fmt: skip
+    (filing,) = rows(
+        app,
+        "SELECT k.name FROM open311_filings f JOIN open311_keys k"
+        " ON k.id = f.key_id WHERE f.case_id = ?",
+        case["id"],
+    )
     assert filing["name"] == "tester"
 
 
 def test_a_post_answers_in_xml(http, portal):
-    reference = filed_id(post(http, portal, "xml", address_string="Corner of Main and Hanover",
-                              lat="", long=""), "xml")  # fmt: skip
+    reference = filed_id(
+        post(http, portal, "xml", address_string="Corner of Main and Hanover", lat="", long=""),
+        "xml",
+    )
     app = SimpleNamespace(config={"DATABASE": portal.database})
     (case,) = rows(app, "SELECT latitude, address FROM cases WHERE reference = ?", reference)
     assert case == {"latitude": None, "address": "Corner of Main and Hanover"}
@@ -318,8 +326,9 @@ def test_each_key_has_its_own_rate_limit(http, portal, fmt):
     key = "burst" if fmt == "json" else "second"
     assert filed_id(post(http, portal, fmt, key=key), fmt)
     # Refused tries count too (no description): hammering costs the key its limit.
-    answers = {post(http, portal, fmt, key=key, description="").status_code
-               for _ in range(FILE_LIMIT - 1)}  # fmt: skip
+    answers = {
+        post(http, portal, fmt, key=key, description="").status_code for _ in range(FILE_LIMIT - 1)
+    }
     assert answers == {400}, answers
     assert_error(post(http, portal, fmt, key=key), fmt, 429)
     # Another key is not held back by this one.
@@ -356,9 +365,14 @@ def public_answers(http, portal, reference: str) -> list[tuple[str, requests.Res
         ("requests", {}),
         ("requests", {"service_request_id": f"{reference},IDR-1999-0001"}),
         ("requests", {"status": "open", "service_code": SERVICE.service_code}),
-        ("requests", {"start_date": (now - dt.timedelta(hours=1)).isoformat(),
-                      "end_date": (now + dt.timedelta(hours=1)).isoformat()}),
-    ]  # fmt: skip
+        (
+            "requests",
+            {
+                "start_date": (now - dt.timedelta(hours=1)).isoformat(),
+                "end_date": (now + dt.timedelta(hours=1)).isoformat(),
+            },
+        ),
+    ]
     answers = []
     for fmt in FORMATS:
         for path, params in queries:
@@ -388,10 +402,19 @@ def test_a_request_shows_only_what_a_status_page_may(http, portal):
         assert float(item["lat"]) == 42.168 and float(item["long"]) == -76.821
         assert dt.datetime.fromisoformat(item["requested_datetime"]).tzinfo is not None
         assert set(item) <= {
-            "service_request_id", "status", "status_notes", "service_name", "service_code",
-            "description", "agency_responsible", "service_notice", "requested_datetime",
-            "updated_datetime", "lat", "long",
-        }  # fmt: skip
+            "service_request_id",
+            "status",
+            "status_notes",
+            "service_name",
+            "service_code",
+            "description",
+            "agency_responsible",
+            "service_notice",
+            "requested_datetime",
+            "updated_datetime",
+            "lat",
+            "long",
+        }
         assert not item["description"]
 
 
@@ -400,9 +423,16 @@ def test_the_request_is_in_the_staff_queue_and_closes_with_its_public_update(
 ):
     reference = filed_id(post(http, portal), "json")
     # The officer's own portal on the same database file.
-    app = create_app({"TESTING": True, "DATABASE": str(portal.database), "RATELIMIT_ENABLED": False,
-                      "SESSION_COOKIE_SECURE": False, "MAIL_SUPPRESS_SEND": True,
-                      "MAIL_FOLDER": str(tmp_path / "mail")})  # fmt: skip
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(portal.database),
+            "RATELIMIT_ENABLED": False,
+            "SESSION_COOKIE_SECURE": False,
+            "MAIL_SUPPRESS_SEND": True,
+            "MAIL_FOLDER": str(tmp_path / "mail"),
+        }
+    )
     client = app.test_client()
     sign_in(client, app, username="officer")
     queue = client.get("/staff/")
@@ -412,9 +442,14 @@ def test_the_request_is_in_the_staff_queue_and_closes_with_its_public_update(
     assert "Open311" in page.text and "tester" in page.text, "the case does not say which key"
     # One save of the case form: the internal note, the note to the sender, the public
     # update and the status together; only the public update is published.
-    saved = save_case(client, case["id"], note="Internal: neighbour at no. 12 suspected",
-                      public_note="Thank you, Dana.", public_update="Cleaned up by the owner.",
-                      status="resolved")  # fmt: skip
+    saved = save_case(
+        client,
+        case["id"],
+        note="Internal: neighbour at no. 12 suspected",
+        public_note="Thank you, Dana.",
+        public_update="Cleaned up by the owner.",
+        status="resolved",
+    )
     assert saved.status_code == 303
     for fmt, response in public_answers(http, portal, reference)[:3]:
         (item,) = [i for i in items_of(response, fmt) if i["service_request_id"] == reference]
@@ -518,9 +553,14 @@ def test_the_georeport_client_reads_the_portal(http, portal, fmt, monkeypatch):
 
 
 def test_reads_are_rate_limited_per_address_in_the_api_format(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3"),
-                      "OPEN311_READ_RATE_LIMIT": "3 per minute",
-                      "MAIL_SUPPRESS_SEND": True})  # fmt: skip
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "p.sqlite3"),
+            "OPEN311_READ_RATE_LIMIT": "3 per minute",
+            "MAIL_SUPPRESS_SEND": True,
+        }
+    )
     client = app.test_client()
     answers = [client.get("/open311/v2/services.xml") for _ in range(4)]
     assert [a.status_code for a in answers] == [200, 200, 200, 429]
@@ -529,7 +569,13 @@ def test_reads_are_rate_limited_per_address_in_the_api_format(tmp_path):
 
 
 def test_discovery_without_a_public_address_names_the_requests_own(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3"),
-                      "PUBLIC_URL": None, "RATELIMIT_ENABLED": False})  # fmt: skip
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "p.sqlite3"),
+            "PUBLIC_URL": None,
+            "RATELIMIT_ENABLED": False,
+        }
+    )
     answer = app.test_client().get("/open311/v2/discovery.json", base_url="http://api.test")
     assert answer.json["endpoints"][0]["url"] == "http://api.test/open311/v2"

@@ -49,9 +49,16 @@ def listed(found) -> list[dict]:
 @pytest.fixture
 def staff(portal, tmp_path):
     """The officer's own portal on the gunicorn's database file, signed in."""
-    app = create_app({"TESTING": True, "DATABASE": str(portal.database), "RATELIMIT_ENABLED": False,
-                      "SESSION_COOKIE_SECURE": False, "MAIL_SUPPRESS_SEND": True,
-                      "MAIL_FOLDER": str(tmp_path / "mail")})  # fmt: skip
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(portal.database),
+            "RATELIMIT_ENABLED": False,
+            "SESSION_COOKIE_SECURE": False,
+            "MAIL_SUPPRESS_SEND": True,
+            "MAIL_FOLDER": str(tmp_path / "mail"),
+        }
+    )
     client = app.test_client()
     sign_in(client, app, username=f"officer{time.monotonic_ns()}")
     return SimpleNamespace(app=app, client=client)
@@ -90,10 +97,18 @@ def test_jurisdiction_matches_whatever_its_case(http, portal, fmt):
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_an_empty_optional_parameter_is_the_same_as_none(http, portal, fmt):
-    reference = filed_id(post(http, portal, fmt, jurisdiction_id="", address_id="", media_url=""),
-                         fmt)  # fmt: skip
-    empty = {"jurisdiction_id": "", "service_code": "", "status": "", "start_date": "",
-             "end_date": "", "service_request_id": "", "api_key": ""}  # fmt: skip
+    reference = filed_id(
+        post(http, portal, fmt, jurisdiction_id="", address_id="", media_url=""), fmt
+    )
+    empty = {
+        "jurisdiction_id": "",
+        "service_code": "",
+        "status": "",
+        "start_date": "",
+        "end_date": "",
+        "service_request_id": "",
+        "api_key": "",
+    }
     with_empties = http.get(f"{portal.url}/requests.{fmt}", params=empty)
     without = http.get(f"{portal.url}/requests.{fmt}")
     assert with_empties.status_code == 200 and with_empties.content == without.content
@@ -110,11 +125,22 @@ def test_an_empty_optional_parameter_is_the_same_as_none(http, portal, fmt):
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_an_address_id_alone_is_a_place(http, portal, fmt):
     reference = filed_id(post(http, portal, fmt, lat="", long="", address_id="545483"), fmt)
-    (case,) = rows(database(portal), "SELECT address, latitude FROM cases WHERE reference = ?",
-                   reference)  # fmt: skip
+    (case,) = rows(
+        database(portal), "SELECT address, latitude FROM cases WHERE reference = ?", reference
+    )
     assert case == {"address": "Address ID 545483", "latitude": None}
-    both = filed_id(post(http, portal, fmt, address_string="Corner of Main and Hanover",
-                         address_id="A-77", lat="", long=""), fmt)  # fmt: skip
+    both = filed_id(
+        post(
+            http,
+            portal,
+            fmt,
+            address_string="Corner of Main and Hanover",
+            address_id="A-77",
+            lat="",
+            long="",
+        ),
+        fmt,
+    )
     (case,) = rows(database(portal), "SELECT address FROM cases WHERE reference = ?", both)
     assert case["address"] == "Corner of Main and Hanover (address ID A-77)"
     found = client_for(portal, fmt).get_service_request(reference)
@@ -163,8 +189,12 @@ def test_updated_datetime_is_when_it_closed_and_internal_work_never_moves_it(htt
     opened = read_back(portal, "json", reference)["updated_datetime"]
     assert opened > filed["updated_datetime"]
     time.sleep(1.1)
-    assert save_case(staff.client, number, status="resolved",
-                     public_update="The outfall was cleaned.").status_code == 303  # fmt: skip
+    assert (
+        save_case(
+            staff.client, number, status="resolved", public_update="The outfall was cleaned."
+        ).status_code
+        == 303
+    )
     closed = read_back(portal, "json", reference)
     assert closed["status"] == "closed" and closed["updated_datetime"] > opened
     time.sleep(1.1)
@@ -173,9 +203,16 @@ def test_updated_datetime_is_when_it_closed_and_internal_work_never_moves_it(htt
     assert save_case(staff.client, number, note="Owner called back").status_code == 303
     assert save_case(staff.client, number, public_note="Thank you, Dana.").status_code == 303
     page = staff.client.get(f"/staff/cases/{number}/").text
-    visit = staff.client.post(f"/staff/cases/{number}/inspections", data={
-        "csrf_token": csrf_of(page), "visited_at": f"{dt.datetime.now(CONTENT.settings.timezone):%Y-%m-%dT%H:%M}",
-        "inspector": "smo", "findings": "Dry pipe", "sampled": "no"})  # fmt: skip
+    visit = staff.client.post(
+        f"/staff/cases/{number}/inspections",
+        data={
+            "csrf_token": csrf_of(page),
+            "visited_at": f"{dt.datetime.now(CONTENT.settings.timezone):%Y-%m-%dT%H:%M}",
+            "inspector": "smo",
+            "findings": "Dry pipe",
+            "sampled": "no",
+        },
+    )
     assert visit.status_code == 303, visit.text[:500]
     assert save_case(staff.client, number, public_update="Cleaned on Monday.").status_code == 303
     for fmt in FORMATS:
@@ -188,8 +225,15 @@ def test_updated_datetime_is_when_it_closed_and_internal_work_never_moves_it(htt
 def test_the_note_to_the_sender_is_never_published(http, portal, staff):
     reference = filed_id(post(http, portal), "json")
     number = case_id(portal, reference)
-    assert save_case(staff.client, number, public_note="Your neighbour Jane reported it too",
-                     status="investigating").status_code == 303  # fmt: skip
+    assert (
+        save_case(
+            staff.client,
+            number,
+            public_note="Your neighbour Jane reported it too",
+            status="investigating",
+        ).status_code
+        == 303
+    )
     for fmt in FORMATS:
         item = read_back(portal, fmt, reference)
         assert not item.get("status_notes"), "the public update is empty by default"
@@ -211,8 +255,10 @@ def test_every_xml_answer_parses_whatever_a_note_holds(http, portal, staff):
     # Even a control character already stored (a file from before) cannot break the XML.
     with __import__("sqlite3").connect(portal.database) as conn:
         conn.execute("UPDATE cases SET public_update = ? WHERE id = ?", ["a\vb\x00c", number])
-    answers = [http.get(f"{portal.url}/requests.xml"),
-               http.get(f"{portal.url}/requests/{reference}.xml")]  # fmt: skip
+    answers = [
+        http.get(f"{portal.url}/requests.xml"),
+        http.get(f"{portal.url}/requests/{reference}.xml"),
+    ]
     for answer in answers:
         root = ElementTree.fromstring(answer.content)
         notes = [
@@ -222,8 +268,10 @@ def test_every_xml_answer_parses_whatever_a_note_holds(http, portal, staff):
         ]
         assert notes == ["abc"]
     assert read_back(portal, "xml", reference)["status_notes"] == "abc"
-    assert reference in [r["service_request_id"] for r in listed(
-        client_for(portal, "xml").get_service_requests(status="open"))]  # fmt: skip
+    assert reference in [
+        r["service_request_id"]
+        for r in listed(client_for(portal, "xml").get_service_requests(status="open"))
+    ]
     assert read_back(portal, "json", reference)["status_notes"] == "a\vb\x00c"
 
 
@@ -254,19 +302,25 @@ def test_a_key_in_a_reads_address_is_refused_whatever_the_key(http, portal, fmt)
 def test_a_key_in_a_posts_address_is_refused_and_nothing_filed(http, portal, fmt):
     before = rows(database(portal), "SELECT count(*) AS n FROM cases")[0]["n"]
     data = report()
-    answer = http.post(f"{portal.url}/requests.{fmt}", params={"api_key": portal.keys["tester"]},
-                       data=data)  # fmt: skip
+    answer = http.post(
+        f"{portal.url}/requests.{fmt}", params={"api_key": portal.keys["tester"]}, data=data
+    )
     assert_error(answer, fmt, 403, "never in the address")
-    both = http.post(f"{portal.url}/requests.{fmt}", params={"api_key": portal.keys["tester"]},
-                     data={**data, "api_key": portal.keys["tester"]})  # fmt: skip
+    both = http.post(
+        f"{portal.url}/requests.{fmt}",
+        params={"api_key": portal.keys["tester"]},
+        data={**data, "api_key": portal.keys["tester"]},
+    )
     assert_error(both, fmt, 403, "api_key")
     assert rows(database(portal), "SELECT count(*) AS n FROM cases")[0]["n"] == before
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_retried_post_returns_the_first_id_and_files_nothing_new(http, portal, fmt):
-    body = report(description=f"Retried after a timeout, {fmt} {time.monotonic_ns()}",
-                  email=f"retry-{fmt}@example.test")  # fmt: skip
+    body = report(
+        description=f"Retried after a timeout, {fmt} {time.monotonic_ns()}",
+        email=f"retry-{fmt}@example.test",
+    )
     body["api_key"] = portal.keys["tester"]
     first = filed_id(http.post(f"{portal.url}/requests.{fmt}", data=body), fmt)
     again = filed_id(http.post(f"{portal.url}/requests.{fmt}", data=body), fmt)
@@ -274,18 +328,34 @@ def test_a_retried_post_returns_the_first_id_and_files_nothing_new(http, portal,
     # The fields in another order are the same body.
     shuffled = dict(reversed(list(body.items())))
     assert filed_id(http.post(f"{portal.url}/requests.{fmt}", data=shuffled), fmt) == first
-    assert len(rows(database(portal), "SELECT id FROM cases WHERE contact_email = ?",
-                    f"retry-{fmt}@example.test")) == 1  # fmt: skip
-    (filing,) = rows(database(portal), "SELECT count(*) AS n FROM open311_filings f JOIN cases c"
-                     " ON c.id = f.case_id WHERE c.reference = ?", first)  # fmt: skip
+    assert (
+        len(
+            rows(
+                database(portal),
+                "SELECT id FROM cases WHERE contact_email = ?",
+                f"retry-{fmt}@example.test",
+            )
+        )
+        == 1
+    )
+    (filing,) = rows(
+        database(portal),
+        "SELECT count(*) AS n FROM open311_filings f JOIN cases c"
+        " ON c.id = f.case_id WHERE c.reference = ?",
+        first,
+    )
     assert filing["n"] == 1
     wait_for(lambda: portal.mail.to(f"retry-{fmt}@example.test"), timeout=15)
     time.sleep(1)
     assert len(portal.mail.to(f"retry-{fmt}@example.test")) == 1, "one acknowledgement"
     assert len([m for m in portal.mail.to("smo@crash.test") if first in m["Subject"]]) == 1
     # A different body is a new report.
-    other = filed_id(http.post(f"{portal.url}/requests.{fmt}",
-                               data={**body, "description": body["description"] + "!"}), fmt)  # fmt: skip
+    other = filed_id(
+        http.post(
+            f"{portal.url}/requests.{fmt}", data={**body, "description": body["description"] + "!"}
+        ),
+        fmt,
+    )
     assert other != first
 
 
@@ -294,10 +364,16 @@ def test_a_retry_after_ten_minutes_is_a_new_report(tmp_path):
     from portal.open311.keys import add_key
 
     now = [dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)]
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3"),
-                      "RATELIMIT_ENABLED": False, "MAIL_SUPPRESS_SEND": True,
-                      "MAIL_FOLDER": str(tmp_path / "mail"),
-                      "CLOCK": lambda: now[0]})  # fmt: skip
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "p.sqlite3"),
+            "RATELIMIT_ENABLED": False,
+            "MAIL_SUPPRESS_SEND": True,
+            "MAIL_FOLDER": str(tmp_path / "mail"),
+            "CLOCK": lambda: now[0],
+        }
+    )
     with app.app_context():
         key = add_key(get_db(), "retrier")
     client = app.test_client()
@@ -319,17 +395,26 @@ def test_a_retry_after_ten_minutes_is_a_new_report(tmp_path):
 def test_made_up_keys_are_counted_with_their_address_and_add_no_rows(tmp_path):
     import sqlite3
 
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.sqlite3"),
-                      "OPEN311_READ_RATE_LIMIT": "30 per minute",
-                      "OPEN311_FILE_RATE_LIMIT": "10 per minute",
-                      "MAIL_SUPPRESS_SEND": True})  # fmt: skip
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "p.sqlite3"),
+            "OPEN311_READ_RATE_LIMIT": "30 per minute",
+            "OPEN311_FILE_RATE_LIMIT": "10 per minute",
+            "MAIL_SUPPRESS_SEND": True,
+        }
+    )
     client = app.test_client()
     client.environ_base["REMOTE_ADDR"] = "203.0.113.5"
-    reads = [client.get("/open311/v2/services.json", query_string={"api_key": f"guess{n}"})
-             .status_code for n in range(31)]  # fmt: skip
+    reads = [
+        client.get("/open311/v2/services.json", query_string={"api_key": f"guess{n}"}).status_code
+        for n in range(31)
+    ]
     assert reads == [403] * 30 + [429]
-    posts = [client.post("/open311/v2/requests.json", data={"api_key": f"guess{n}"}).status_code
-             for n in range(11)]  # fmt: skip
+    posts = [
+        client.post("/open311/v2/requests.json", data={"api_key": f"guess{n}"}).status_code
+        for n in range(11)
+    ]
     assert posts == [403] * 10 + [429]
     limits = tmp_path / "p-limits.sqlite3"
     with sqlite3.connect(limits) as conn:

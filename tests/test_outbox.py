@@ -82,7 +82,9 @@ def test_the_same_mail_queued_again_after_it_was_sent_goes_out_once(app, client,
 def test_a_rejected_recipient_is_marked_failed_not_retried(app, client, mail_server):
     submit(client, contact_email="rejected@example.test")
     assert [(r, s) for r, s, _ in outbox(app)] == [
-        ("smo@village.test", "sent"), ("rejected@example.test", "failed")]  # fmt: skip
+        ("smo@village.test", "sent"),
+        ("rejected@example.test", "failed"),
+    ]
     with app.app_context():
         assert send_pending().sent == 0
     assert outbox(app)[1][2] == 1, "tried once"
@@ -99,8 +101,14 @@ def test_without_a_mail_server_messages_are_written_to_a_folder(tmp_path, build)
     from portal import create_app
 
     folder = tmp_path / "mail"
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "MAIL_FOLDER": str(folder),
-                      "SMO_EMAIL": "smo@village.test", "WTF_CSRF_ENABLED": False})  # fmt: skip
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "MAIL_FOLDER": str(folder),
+            "SMO_EMAIL": "smo@village.test",
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
     client = app.test_client()
     submit(client)
     wait_for(lambda: folder.is_dir() and len(list(folder.iterdir())) == 2)  # in the background
@@ -127,8 +135,10 @@ def test_a_stopping_worker_finishes_the_message_in_hand_and_claims_no_more(tmp_p
     """gunicorn stops workers with SIGTERM; the courier must not leave a message claimed
     ('sending') for STALE_CLAIM, nor be cut off halfway through a delivery."""
     mail = MailServer(delay=2.0).start()  # each message takes 2 s to be accepted
-    env = portal_env(tmp_path) | {"PORTAL_MAIL_SERVER": "127.0.0.1",
-                                  "PORTAL_MAIL_PORT": str(mail.port)}  # fmt: skip
+    env = portal_env(tmp_path) | {
+        "PORTAL_MAIL_SERVER": "127.0.0.1",
+        "PORTAL_MAIL_PORT": str(mail.port),
+    }
     server = Gunicorn(free_port(), env, tmp_path)
     path = env["PORTAL_DATABASE"]
 
@@ -155,8 +165,17 @@ def test_a_stopping_worker_finishes_the_message_in_hand_and_claims_no_more(tmp_p
 
 
 # Times people type into forms (when they saw it, when it began...), not the portal's clock.
-TOLD_BY_PEOPLE = {"observed_at", "discovered_at", "began_at", "ended_at", "told_at",
-                  "dec_called_at", "emergency_called_at", "prior_notice_at", "first_action_at"}  # fmt: skip
+TOLD_BY_PEOPLE = {
+    "observed_at",
+    "discovered_at",
+    "began_at",
+    "ended_at",
+    "told_at",
+    "dec_called_at",
+    "emergency_called_at",
+    "prior_notice_at",
+    "first_action_at",
+}
 
 
 def test_every_stored_time_is_local_with_its_offset(app, client, mail_server, content):
@@ -172,12 +191,18 @@ def test_every_stored_time_is_local_with_its_offset(app, client, mail_server, co
     checked = 0
     with database(app.config["DATABASE"]) as conn:
         # sqlite-utils keeps its own record of the migrations applied, in UTC: not ours.
-        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'"
-                                             " AND name != '_sqlite_migrations'")]  # fmt: skip
+        tables = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type='table' AND name != '_sqlite_migrations'"
+            )
+        ]
         for table in tables:
             columns = [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
             for column in [c for c in columns if c.endswith("_at")]:
-                for (value,) in conn.execute(f"SELECT {column} FROM {table} WHERE {column} IS NOT NULL"):  # fmt: skip
+                for (value,) in conn.execute(
+                    f"SELECT {column} FROM {table} WHERE {column} IS NOT NULL"
+                ):
                     stamp = dt.datetime.fromisoformat(value)
                     assert stamp.utcoffset() == stamp.astimezone(zone).utcoffset(), (
                         table,
@@ -201,16 +226,28 @@ def test_the_sweep_deletes_photos_of_forms_never_sent_after_a_day(app, content):
     with app.app_context():
         db = get_db()
         now = local_now()
-        ages = {"old": dt.timedelta(hours=25), "fresh": dt.timedelta(hours=23),
-                # Written with another offset (UTC): compared as a moment, not as text.
-                "old-utc": dt.timedelta(hours=24, minutes=5)}  # fmt: skip
+        ages = {
+            "old": dt.timedelta(hours=25),
+            "fresh": dt.timedelta(hours=23),
+            # Written with another offset (UTC): compared as a moment, not as text.
+            "old-utc": dt.timedelta(hours=24, minutes=5),
+        }
         for name, age in ages.items():
             when = now - age
             stamp = when.astimezone(dt.UTC) if name.endswith("utc") else when.astimezone(zone)
-            db["pending_photos"].insert({
-                "id": name, "submission_key": f"key-{name}", "filename": "a.jpg",
-                "content_type": "image/jpeg", "width": 1, "height": 1, "sha256": "x",
-                "data": b"x", "created_at": stamp.isoformat(timespec="seconds")})  # fmt: skip
+            db["pending_photos"].insert(
+                {
+                    "id": name,
+                    "submission_key": f"key-{name}",
+                    "filename": "a.jpg",
+                    "content_type": "image/jpeg",
+                    "width": 1,
+                    "height": 1,
+                    "sha256": "x",
+                    "data": b"x",
+                    "created_at": stamp.isoformat(timespec="seconds"),
+                }
+            )
         sweep_and_send(app, db, jobs=False)  # a wake-up after a commit: the mail alone
         kept = sorted(row[0] for row in db.execute("SELECT id FROM pending_photos"))
         sweep_and_send(app, db)  # the round
@@ -270,7 +307,9 @@ def test_a_try_later_answer_keeps_the_mail_queued_until_it_is_taken(app, client,
     the server takes it; only a 5xx answer marks it failed."""
     submit(client, contact_email="busy@example.test")
     assert [(r, s) for r, s, _ in outbox(app)] == [
-        ("smo@village.test", "sent"), ("busy@example.test", "queued")]  # fmt: skip
+        ("smo@village.test", "sent"),
+        ("busy@example.test", "queued"),
+    ]
     with database(app.config["DATABASE"]) as conn:
         (error,) = conn.execute("SELECT last_error FROM outbox WHERE id = 2").fetchone()
     assert "450" in error

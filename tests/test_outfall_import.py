@@ -56,11 +56,18 @@ def test_geojson_rows_and_their_refusals():
     ]
     first = records[0].values
     assert first == {
-        "latitude": 42.1655, "longitude": -76.8201, "structure_type": "outfall",
-        "conveyance": "closed-pipe", "material": "rcp", "shape": "circular", "size_in": 24.0,
-        "receiving_water": "Test Creek", "drainage_area": "North", "condition": "good",
+        "latitude": 42.1655,
+        "longitude": -76.8201,
+        "structure_type": "outfall",
+        "conveyance": "closed-pipe",
+        "material": "rcp",
+        "shape": "circular",
+        "size_in": 24.0,
+        "receiving_water": "Test Creek",
+        "drainage_area": "North",
+        "condition": "good",
         "location": "End of Example Avenue",
-    }  # fmt: skip
+    }
     # "24x36" is a width and a height; other spellings of the same words are understood.
     assert records[3].values["size_in"] == 24.0 and records[3].values["height_in"] == 36.0
     assert records[1].values["material"] == "cmp" and records[1].values["shape"] == "circular"
@@ -70,11 +77,18 @@ def test_geojson_rows_and_their_refusals():
 def test_csv_with_its_own_column_names():
     sheet = sheet_of("horseheads-outfalls.csv")
     assert sheet.columns == {
-        "code": "Outfall ID", "latitude": "Lat", "longitude": "Long",
-        "structure_type": "Structure Type", "material": "Pipe Material", "size_in": "Diameter",
-        "receiving_water": "Receiving Water", "drainage_area": "Drainage Area",
-        "condition": "Condition", "location": "Location", "notes": "Comments",
-    }  # fmt: skip
+        "code": "Outfall ID",
+        "latitude": "Lat",
+        "longitude": "Long",
+        "structure_type": "Structure Type",
+        "material": "Pipe Material",
+        "size_in": "Diameter",
+        "receiving_water": "Receiving Water",
+        "drainage_area": "Drainage Area",
+        "condition": "Condition",
+        "location": "Location",
+        "notes": "Comments",
+    }
     assert sheet.ignored == ["Owner"]
     records, refusals = checking.check_rows(sheet, HORSEHEADS)
     assert [r.code for r in records] == ["OF-001", "OF-002", "OF-010"]
@@ -91,11 +105,18 @@ def test_csv_with_its_own_column_names():
 def test_a_zipped_shapefile():
     records, refusals = checking.check_rows(sheet_of("horseheads-outfalls.zip"), HORSEHEADS)
     assert [(r.code, r.values["structure_type"], r.values.get("size_in")) for r in records] == [
-        ("OF-001", "outfall", 24.0), ("OF-020", "outfall", 30.0), ("MH-7", "manhole", 48.0)]  # fmt: skip
+        ("OF-001", "outfall", 24.0),
+        ("OF-020", "outfall", 30.0),
+        ("MH-7", "manhole", 48.0),
+    ]
     assert records[1].values["receiving_water"] == "Example Brook"
     assert [(r.number, r.field, r.code) for r in refusals] == [
-        (4, "OUTFALL_ID", None), (5, "geometry", "OF-021"), (6, "TYPE", "OF-022"),
-        (7, "OUTFALL_ID", "OF-023"), (8, "OUTFALL_ID", "OF-023")]  # fmt: skip
+        (4, "OUTFALL_ID", None),
+        (5, "geometry", "OF-021"),
+        (6, "TYPE", "OF-022"),
+        (7, "OUTFALL_ID", "OF-023"),
+        (8, "OUTFALL_ID", "OF-023"),
+    ]
 
 
 def test_a_shapefile_in_state_plane_feet_is_refused_whole():
@@ -127,27 +148,45 @@ def test_a_damaged_shapefile_is_refused_in_words():
     )
 
 
-@pytest.mark.parametrize(("name", "data", "message"), [
-    ("inventory.xlsx", b"PK", "inventory.xlsx: not a kind of file read here."),
-    ("a.geojson", b"{not json", "The file is not valid JSON"),
-    ("a.geojson", b'{"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": "urn:ogc:def:crs:EPSG::2261"}}, "features": []}',
-     "The file cannot be read: its coordinate system is urn:ogc:def:crs:EPSG::2261"),
-    ("a.csv", b"name,street\nOF-1,Main\n", "No coordinates: give latitude and longitude columns"),
-    ("a.csv", b"lat,lon\n42.16,-76.82\n", "No column holds the structures' ids"),
-    ("a.csv", b"", "The file is empty."),
-    ("a.zip", b"not a zip", "The .zip file cannot be opened."),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("name", "data", "message"),
+    [
+        ("inventory.xlsx", b"PK", "inventory.xlsx: not a kind of file read here."),
+        ("a.geojson", b"{not json", "The file is not valid JSON"),
+        (
+            "a.geojson",
+            b'{"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": "urn:ogc:def:crs:EPSG::2261"}}, "features": []}',
+            "The file cannot be read: its coordinate system is urn:ogc:def:crs:EPSG::2261",
+        ),
+        (
+            "a.csv",
+            b"name,street\nOF-1,Main\n",
+            "No coordinates: give latitude and longitude columns",
+        ),
+        ("a.csv", b"lat,lon\n42.16,-76.82\n", "No column holds the structures' ids"),
+        ("a.csv", b"", "The file is empty."),
+        ("a.zip", b"not a zip", "The .zip file cannot be opened."),
+    ],
+)
 def test_files_that_cannot_be_read(name, data, message):
     with pytest.raises(FileRefused) as refused:
         readers.read_file(name, data)
     assert str(refused.value).startswith(message)
 
 
-@pytest.mark.parametrize(("text", "inches"), [
-    ("24", (24.0, None)), ('18"', (18.0, None)), ("18 in", (18.0, None)),
-    ("2 ft", (24.0, None)), ("600 mm", (23.62, None)), ("24x36", (24.0, 36.0)),
-    ("24 X 36 in", (24.0, 36.0)), ("30.5 cm", (12.01, None)),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("text", "inches"),
+    [
+        ("24", (24.0, None)),
+        ('18"', (18.0, None)),
+        ("18 in", (18.0, None)),
+        ("2 ft", (24.0, None)),
+        ("600 mm", (23.62, None)),
+        ("24x36", (24.0, 36.0)),
+        ("24 X 36 in", (24.0, 36.0)),
+        ("30.5 cm", (12.01, None)),
+    ],
+)
 def test_sizes_in_inches(text, inches):
     assert checking.parse_size(text) == inches
 
@@ -176,9 +215,11 @@ def test_semicolons_and_a_windows_code_page():
 
 
 def test_the_second_pack_has_its_own_inventory():
-    for name, added in (("wrenfield-outfalls.geojson", ["WF-1", "WF-2", "WF-CB-1"]),
-                        ("wrenfield-outfalls.csv", ["WF-1", "WF-4"]),
-                        ("wrenfield-outfalls.zip", ["WF-1", "WF-7"])):  # fmt: skip
+    for name, added in (
+        ("wrenfield-outfalls.geojson", ["WF-1", "WF-2", "WF-CB-1"]),
+        ("wrenfield-outfalls.csv", ["WF-1", "WF-4"]),
+        ("wrenfield-outfalls.zip", ["WF-1", "WF-7"]),
+    ):
         records, refusals = checking.check_rows(sheet_of(name), WRENFIELD)
         assert [r.code for r in records] == added, name
         assert refusals, name
@@ -191,8 +232,15 @@ def test_the_second_pack_has_its_own_inventory():
 
 def imported(app, name: str, **options):
     with app.app_context():
-        return inventory.import_file(get_db(), name, (FILES / name).read_bytes(), HORSEHEADS,
-                                     actor="test", stamp="2026-11-30T09:00:00-05:00", **options)  # fmt: skip
+        return inventory.import_file(
+            get_db(),
+            name,
+            (FILES / name).read_bytes(),
+            HORSEHEADS,
+            actor="test",
+            stamp="2026-11-30T09:00:00-05:00",
+            **options,
+        )
 
 
 def counts(report) -> tuple[int, int, int, int]:
@@ -222,8 +270,9 @@ def test_ids_differing_only_in_case_are_one_structure(app):
     imported(app, "horseheads-outfalls.geojson")
     with app.app_context():
         sheet = readers.read_csv(b"ID,LAT,LON\nof-001,42.1655,-76.8201\n")
-        report = inventory.import_file(get_db(), "lower.csv", sheet, HORSEHEADS, actor="t",
-                                       stamp="2026-11-30T09:00:00-05:00")  # fmt: skip
+        report = inventory.import_file(
+            get_db(), "lower.csv", sheet, HORSEHEADS, actor="t", stamp="2026-11-30T09:00:00-05:00"
+        )
     assert counts(report) == (0, 0, 1, 0)
 
 
@@ -256,7 +305,9 @@ def test_the_command_prints_the_report(app, tmp_path):
         archive.extractall(tmp_path)
     result = runner.invoke(args=["outfalls", "import", str(tmp_path / "horseheads_outfalls.shp")])
     assert result.output.splitlines()[:2] == [
-        "horseheads_outfalls.shp: 8 records read", "added 2, updated 0, unchanged 1, refused 5"]  # fmt: skip
+        "horseheads_outfalls.shp: 8 records read",
+        "added 2, updated 0, unchanged 1, refused 5",
+    ]
     result = runner.invoke(args=["outfalls", "import", str(FILES / "horseheads-stateplane.zip")])
     assert result.exit_code == 1
     assert result.output.startswith("horseheads-stateplane.zip: nothing imported.\n")
@@ -266,17 +317,27 @@ def test_the_upload_page_shows_the_report(app, client):
     sign_in(client, app)
     page = client.get("/staff/outfalls/import")
     assert page.status_code == 200
-    upload = {"csrf_token": csrf_of(page.text),
-              "file": (io.BytesIO((FILES / "horseheads-outfalls.csv").read_bytes()), "hh.csv")}  # fmt: skip
+    upload = {
+        "csrf_token": csrf_of(page.text),
+        "file": (io.BytesIO((FILES / "horseheads-outfalls.csv").read_bytes()), "hh.csv"),
+    }
     answer = client.post("/staff/outfalls/import", data=upload, content_type="multipart/form-data")
     assert answer.status_code == 200
     text = answer.text
-    for words in ("hh.csv: 9 rows read", "Added: 3", "Updated: 0", "Refused: 6",
-                  "<td>6</td><td>OF-012</td><td>Lat, Long</td><td>latitude &#39;abc&#39; is not a number of degrees</td>",
-                  "Columns not read: Owner"):  # fmt: skip
+    for words in (
+        "hh.csv: 9 rows read",
+        "Added: 3",
+        "Updated: 0",
+        "Refused: 6",
+        "<td>6</td><td>OF-012</td><td>Lat, Long</td><td>latitude &#39;abc&#39; is not a number of degrees</td>",
+        "Columns not read: Owner",
+    ):
         assert words in text
-    none = client.post("/staff/outfalls/import", data={"csrf_token": csrf_of(text)},
-                       content_type="multipart/form-data")  # fmt: skip
+    none = client.post(
+        "/staff/outfalls/import",
+        data={"csrf_token": csrf_of(text)},
+        content_type="multipart/form-data",
+    )
     assert none.status_code == 422 and "Choose a file" in none.text
     bad = {"csrf_token": csrf_of(text), "file": (io.BytesIO(b"x"), "plan.pdf")}
     refused = client.post("/staff/outfalls/import", data=bad, content_type="multipart/form-data")

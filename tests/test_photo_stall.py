@@ -94,16 +94,25 @@ def test_unsent_photos_are_capped_per_address_and_hour(app):
     small = [(io.BytesIO(jpeg((400, 300))), f"p{n}.jpg") for n in range(3)]
     for form in range(10):  # ten forms with an error (no description), three photos each
         photos = [(io.BytesIO(jpeg((400, 300))), f"p{form}-{n}.jpg") for n in range(3)]
-        page = busy.post("/report/", data={**open_form(busy), **report_data(description=""),
-                                           "photos": photos}, content_type="multipart/form-data")  # fmt: skip
+        page = busy.post(
+            "/report/",
+            data={**open_form(busy), **report_data(description=""), "photos": photos},
+            content_type="multipart/form-data",
+        )
         assert page.status_code == 422 and "for forms not yet sent" not in page.text
-    refused = busy.post("/report/", data={**open_form(busy), **report_data(description=""),
-                                          "photos": small[:1]}, content_type="multipart/form-data")  # fmt: skip
+    refused = busy.post(
+        "/report/",
+        data={**open_form(busy), **report_data(description=""), "photos": small[:1]},
+        content_type="multipart/form-data",
+    )
     assert refused.status_code == 422 and "for forms not yet sent" in refused.text
     assert len(rows(app, "SELECT id FROM pending_photos WHERE client = '203.0.113.20'")) == 30
     other = from_address("203.0.113.21")
-    fine = other.post("/report/", data={**open_form(other), **report_data(), "photos": small[1:2]},
-                      content_type="multipart/form-data")  # fmt: skip
+    fine = other.post(
+        "/report/",
+        data={**open_form(other), **report_data(), "photos": small[1:2]},
+        content_type="multipart/form-data",
+    )
     assert fine.status_code == 303, "another address is not held back"
 
 
@@ -128,8 +137,13 @@ def upload(base: str, photo: bytes, results: list, valid: bool) -> None:
         keys = form_keys(session.get(f"{base}/report/", timeout=30).text)
         data = {**keys, **report_data(**({} if valid else {"description": ""}))}
         began = time.monotonic()
-        answer = session.post(f"{base}/report/", data=data, files=[("photos", ("big.png", photo,
-                              "image/png"))], allow_redirects=False, timeout=120)  # fmt: skip
+        answer = session.post(
+            f"{base}/report/",
+            data=data,
+            files=[("photos", ("big.png", photo, "image/png"))],
+            allow_redirects=False,
+            timeout=120,
+        )
         results.append((answer.status_code, time.monotonic() - began, time.monotonic()))
 
 
@@ -141,14 +155,16 @@ def upload(base: str, photo: bytes, results: list, valid: bool) -> None:
 def test_a_page_answers_within_a_second_while_three_big_pngs_arrive(served, side):
     photo = png(side)
     results: list = []
-    senders = [threading.Thread(target=upload, args=(served.url, photo, results, True))
-               for _ in range(3)]  # fmt: skip
+    senders = [
+        threading.Thread(target=upload, args=(served.url, photo, results, True)) for _ in range(3)
+    ]
     for sender in senders:
         sender.start()
     time.sleep(0.5)
     began = time.monotonic()
-    answer = requests.get(f"{served.url}/open311/v2/services.json", timeout=30,
-                          proxies={"http": "", "https": ""})  # fmt: skip
+    answer = requests.get(
+        f"{served.url}/open311/v2/services.json", timeout=30, proxies={"http": "", "https": ""}
+    )
     took, answered = time.monotonic() - began, time.monotonic()
     for sender in senders:
         sender.join(180)

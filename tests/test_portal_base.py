@@ -30,9 +30,11 @@ def _urls(app):
 
 
 # Written out, not taken from portal/web/headers.py: a weakened header there must fail here.
-POLICY = ("default-src 'self'; img-src 'self' data: https://tile.openstreetmap.org{blob};"
-          " script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'self';"
-          " form-action 'self'; frame-ancestors 'none'")  # fmt: skip
+POLICY = (
+    "default-src 'self'; img-src 'self' data: https://tile.openstreetmap.org{blob};"
+    " script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'self';"
+    " form-action 'self'; frame-ancestors 'none'"
+)
 EXPECTED_HEADERS = {
     # Images also from the default map tiles (content/site.yaml), and nothing else.
     "Content-Security-Policy": POLICY.format(blob=""),
@@ -71,8 +73,16 @@ def test_serves_the_frozen_site(client):
     assert response.status_code == 308 and response.headers["Location"] == "/learn/"
 
 
-@pytest.mark.parametrize("url", ["/nothing-here/", "/../../etc/passwd", "/%2e%2e/etc/passwd",
-                                 "/assets/000000000000/css/site.css", "/assets/x/../../pyproject.toml"])  # fmt: skip
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/nothing-here/",
+        "/../../etc/passwd",
+        "/%2e%2e/etc/passwd",
+        "/assets/000000000000/css/site.css",
+        "/assets/x/../../pyproject.toml",
+    ],
+)
 def test_unknown_paths_get_the_friendly_404(client, url):
     response = client.get(url)
     assert response.status_code == 404
@@ -110,8 +120,12 @@ def test_the_default_map_is_openstreetmap_with_its_credit(client):
 
 
 def test_a_configured_tile_server_is_the_only_other_image_origin(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"),
-                      "MAP_TILE_URL": "https://tiles.example.org/{z}/{x}/{y}.png"})  # fmt: skip
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "MAP_TILE_URL": "https://tiles.example.org/{z}/{x}/{y}.png",
+        }
+    )
     policy = app.test_client().get("/report/").headers["Content-Security-Policy"]
     assert "img-src 'self' data: https://tiles.example.org blob:;" in policy
     assert "script-src 'self';" in policy

@@ -12,8 +12,15 @@ from portal import create_app
 from portal.web.errors import in_a_while
 
 SCRIPT = '<script>alert("x")</script>'
-TEXT_FIELDS = ["color", "description", "address", "source_description", "source_vehicle",
-               "source_notes", "contact_name"]  # fmt: skip
+TEXT_FIELDS = [
+    "color",
+    "description",
+    "address",
+    "source_description",
+    "source_vehicle",
+    "source_notes",
+    "contact_name",
+]
 
 
 def submit(client, **overrides):
@@ -84,8 +91,15 @@ def test_a_wrong_csrf_token_is_refused(client):
 def test_an_oversized_body_gets_a_friendly_413(client):
     hidden = open_form(client)
     payload = b"x" * (30 * 1024 * 1024)
-    response = client.post("/report/", data={**hidden, "description": "big", "photos": [(__import__("io").BytesIO(payload), "big.jpg")]},
-                           content_type="multipart/form-data")  # fmt: skip
+    response = client.post(
+        "/report/",
+        data={
+            **hidden,
+            "description": "big",
+            "photos": [(__import__("io").BytesIO(payload), "big.jpg")],
+        },
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 413
     assert "The form was too large to send" in response.text
     assert "Traceback" not in response.text
@@ -93,9 +107,14 @@ def test_an_oversized_body_gets_a_friendly_413(client):
 
 @pytest.mark.parametrize(
     ("method", "url", "code"),
-    [("PUT", "/report/", 405), ("DELETE", "/status/abc/", 405), ("POST", "/status/abc/", 405),
-     ("GET", "/report/nothing", 404), ("POST", "/", 405)],
-)  # fmt: skip
+    [
+        ("PUT", "/report/", 405),
+        ("DELETE", "/status/abc/", 405),
+        ("POST", "/status/abc/", 405),
+        ("GET", "/report/nothing", 404),
+        ("POST", "/", 405),
+    ],
+)
 def test_wrong_methods_and_unknown_urls(client, method, url, code):
     response = client.open(url, method=method)
     assert response.status_code == code
@@ -106,11 +125,14 @@ def test_wrong_methods_and_unknown_urls(client, method, url, code):
     ("data", "content_type"),
     [
         (b"description=\xff\xfe\xfa&address=\xc3\x28", "application/x-www-form-urlencoded"),
-        (b"--b\r\nContent-Disposition: form-data; name=\"description\"\r\n\r\nbroken", "multipart/form-data; boundary=b"),
+        (
+            b'--b\r\nContent-Disposition: form-data; name="description"\r\n\r\nbroken',
+            "multipart/form-data; boundary=b",
+        ),
         (b"\x00\x01\x02", "multipart/form-data"),
         (b'{"description": "json"}', "application/json"),
     ],
-)  # fmt: skip
+)
 def test_malformed_bodies_get_a_4xx_page(client, data, content_type):
     response = client.post("/report/", data=data, content_type=content_type)
     assert 400 <= response.status_code < 500
@@ -125,8 +147,14 @@ def test_a_form_without_its_key_is_refused_plainly(app, client):
 
 
 def test_rate_limit_answers_429_with_a_friendly_page(tmp_path, mail_server):
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "REPORT_RATE_LIMIT": "2 per minute",
-                      "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": mail_server.port})  # fmt: skip
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "REPORT_RATE_LIMIT": "2 per minute",
+            "MAIL_SERVER": "127.0.0.1",
+            "MAIL_PORT": mail_server.port,
+        }
+    )
     client = app.test_client()
     codes = [
         client.post("/report/", data={**open_form(client), **report_data()}).status_code
@@ -183,8 +211,13 @@ def test_status_pages_are_rate_limited_by_default(tmp_path):
 
 
 def test_release_notifications_are_rate_limited(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "REPORT_TRY_RATE_LIMIT": "2 per minute",
-                      "MAIL_FOLDER": str(tmp_path / "mail")})  # fmt: skip
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "REPORT_TRY_RATE_LIMIT": "2 per minute",
+            "MAIL_FOLDER": str(tmp_path / "mail"),
+        }
+    )
     client = app.test_client()
     answers = [
         client.post("/notify/", data={**open_form(client, "/notify/"), "step": "triage"})
@@ -196,12 +229,18 @@ def test_release_notifications_are_rate_limited(tmp_path):
 
 
 def test_forms_sent_back_to_be_corrected_do_not_count_against_the_report_limit(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "REPORT_RATE_LIMIT": "2 per minute",
-                      "MAIL_FOLDER": str(tmp_path / "mail")})  # fmt: skip
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "REPORT_RATE_LIMIT": "2 per minute",
+            "MAIL_FOLDER": str(tmp_path / "mail"),
+        }
+    )
     client = app.test_client()
     hidden = open_form(client)
-    mistakes = [client.post("/report/", data={**hidden, **report_data(description="")})
-                for _ in range(4)]  # fmt: skip
+    mistakes = [
+        client.post("/report/", data={**hidden, **report_data(description="")}) for _ in range(4)
+    ]
     assert [m.status_code for m in mistakes] == [422] * 4
     codes = [
         client.post("/report/", data={**open_form(client), **report_data(description=f"Foam {n}")})
@@ -211,29 +250,48 @@ def test_forms_sent_back_to_be_corrected_do_not_count_against_the_report_limit(t
 
 
 def test_every_try_counts_towards_a_wider_limit_of_its_own(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "REPORT_TRY_RATE_LIMIT": "3 per minute",
-                      "MAIL_FOLDER": str(tmp_path / "mail")})  # fmt: skip
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "REPORT_TRY_RATE_LIMIT": "3 per minute",
+            "MAIL_FOLDER": str(tmp_path / "mail"),
+        }
+    )
     client = app.test_client()
     hidden = open_form(client)
-    codes = [client.post("/report/", data={**hidden, **report_data(description="")}).status_code
-             for _ in range(4)]  # fmt: skip
+    codes = [
+        client.post("/report/", data={**hidden, **report_data(description="")}).status_code
+        for _ in range(4)
+    ]
     assert codes == [422, 422, 422, 429]
 
 
 @pytest.mark.parametrize(
     ("seconds", "said"),
-    [(8, "in a few seconds"), (30, "in a few seconds"), (31, "in about a minute"),
-     (89, "in about a minute"), (150, "in about 2 minutes"), (3000, "in about 50 minutes"),
-     (3600, "in about 1 hour"), (7200, "in about 2 hours")],
-)  # fmt: skip
+    [
+        (8, "in a few seconds"),
+        (30, "in a few seconds"),
+        (31, "in about a minute"),
+        (89, "in about a minute"),
+        (150, "in about 2 minutes"),
+        (3000, "in about 50 minutes"),
+        (3600, "in about 1 hour"),
+        (7200, "in about 2 hours"),
+    ],
+)
 def test_the_wait_is_said_in_words(seconds, said):
     assert in_a_while(seconds) == said
 
 
 def test_a_form_sent_again_spends_nothing_of_the_report_limit(tmp_path):
     """Walk round 3, F3: Back then Send (or a double tap) makes no case, so it is no report."""
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "REPORT_RATE_LIMIT": "1 per minute",
-                      "MAIL_FOLDER": str(tmp_path / "mail")})  # fmt: skip
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "REPORT_RATE_LIMIT": "1 per minute",
+            "MAIL_FOLDER": str(tmp_path / "mail"),
+        }
+    )
     client = app.test_client()
     form = {**open_form(client), **report_data(description="Foam at the outfall")}
     sent = [client.post("/report/", data=form).status_code for _ in range(3)]

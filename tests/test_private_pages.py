@@ -34,12 +34,25 @@ def test_every_page_with_personal_data_is_sent_no_store(app, client):
     )
     sign_in(client, app)
     staff = [
-        "/staff/", "/staff/cases/1/", "/staff/cases/2/", "/staff/photos/1", "/staff/map/",
-        "/staff/map/frame", "/staff/cases/1/map", "/staff/exports/", "/staff/exports/cases.csv",
-        "/staff/exports/cases.geojson", "/staff/annual-report/", "/staff/outbox/",
-        "/staff/annual-report/records/reports.received", "/staff/annual-report.csv",
-        "/staff/phone-notices/new", report_page, f"/status/{token}/", receipt,
-    ]  # fmt: skip
+        "/staff/",
+        "/staff/cases/1/",
+        "/staff/cases/2/",
+        "/staff/photos/1",
+        "/staff/map/",
+        "/staff/map/frame",
+        "/staff/cases/1/map",
+        "/staff/exports/",
+        "/staff/exports/cases.csv",
+        "/staff/exports/cases.geojson",
+        "/staff/annual-report/",
+        "/staff/outbox/",
+        "/staff/annual-report/records/reports.received",
+        "/staff/annual-report.csv",
+        "/staff/phone-notices/new",
+        report_page,
+        f"/status/{token}/",
+        receipt,
+    ]
     pages = {**anonymous, **{url: client.get(url) for url in staff}}
     for url, response in pages.items():
         assert response.status_code in (200, 401, 422), (url, response.status_code)
@@ -72,7 +85,13 @@ def test_the_notification_steps_may_be_kept_by_this_browser_for_back(client):
 def test_an_id_past_sqlites_integers_is_a_404_everywhere(app, client):
     sign_in(client, app)
     huge = "99999999999999999999"
-    for url in (f"/staff/cases/{huge}/", f"/staff/cases/{huge}/print", f"/staff/photos/{huge}",
-                f"/staff/outfalls/{huge}/", f"/staff/screenings/{huge}/",
-                f"/staff/notices/{huge}/", f"/staff/phone-notices/{huge}/"):  # fmt: skip
+    for url in (
+        f"/staff/cases/{huge}/",
+        f"/staff/cases/{huge}/print",
+        f"/staff/photos/{huge}",
+        f"/staff/outfalls/{huge}/",
+        f"/staff/screenings/{huge}/",
+        f"/staff/notices/{huge}/",
+        f"/staff/phone-notices/{huge}/",
+    ):
         assert client.get(url).status_code == 404, url

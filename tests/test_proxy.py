@@ -99,15 +99,24 @@ def test_the_client_address_scheme_and_host_come_from_trusted_proxies(
     app.add_url_rule(
         "/who", "who", lambda: f"{request.remote_addr} {request.scheme} {request.host}"
     )
-    headers = {"X-Forwarded-For": forwarded_for, "X-Forwarded-Proto": "https",
-               "X-Forwarded-Host": "evil.example"}  # fmt: skip
+    headers = {
+        "X-Forwarded-For": forwarded_for,
+        "X-Forwarded-Proto": "https",
+        "X-Forwarded-Host": "evil.example",
+    }
     assert app.test_client().get("/who", headers=headers).text == seen
 
 
 def test_a_forwarded_host_never_reaches_the_link_to_share(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "PROXY_HOPS": 1,
-                      "PUBLIC_URL": "https://village.example.org", "RATELIMIT_ENABLED": False,
-                      "MAIL_FOLDER": str(tmp_path / "mail")})  # fmt: skip
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "PROXY_HOPS": 1,
+            "PUBLIC_URL": "https://village.example.org",
+            "RATELIMIT_ENABLED": False,
+            "MAIL_FOLDER": str(tmp_path / "mail"),
+        }
+    )
     client = app.test_client()
     client.environ_base["HTTP_X_FORWARDED_HOST"] = "evil.example"
     sent = client.post("/report/", data={**open_form(client), **report_data()})
@@ -123,9 +132,15 @@ def test_a_hop_count_that_is_not_a_whole_number_stops_the_start(tmp_path, hops):
 
 @pytest.mark.parametrize(("hops", "recorded"), [(0, "127.0.0.1"), (2, "203.0.113.7")])
 def test_the_audit_log_keeps_the_address_the_trusted_proxies_give(tmp_path, hops, recorded):
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "PROXY_HOPS": hops,
-                      "MAIL_FOLDER": str(tmp_path / "mail"), "RATELIMIT_ENABLED": False,
-                      "SESSION_COOKIE_SECURE": False})  # fmt: skip
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "PROXY_HOPS": hops,
+            "MAIL_FOLDER": str(tmp_path / "mail"),
+            "RATELIMIT_ENABLED": False,
+            "SESSION_COOKIE_SECURE": False,
+        }
+    )
     client = app.test_client()
     # Netlify, then nginx: [what the browser claimed,] the resident, Netlify.
     client.environ_base["HTTP_X_FORWARDED_FOR"] = "10.0.0.1, 203.0.113.7, 198.51.100.2"

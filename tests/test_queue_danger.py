@@ -35,21 +35,50 @@ def queue(app, client):
     an oil report, a report whose follow-up date has passed, a closed oil report."""
     app.config["CLOCK"] = lambda: NOW
     cases = [
-        (case_row(1, moment("2027-02-01"), first_action_at="2027-02-01T10:00:00-05:00"),
-         report_row(0, moment("2027-02-01"), indicators=json.dumps(["sheen"]),
-                    description="Rainbow film by the drain")),
-        (case_row(2, moment("2027-02-02"), status="investigating", follow_up_on="2027-03-01",
-                  first_action_at="2027-02-02T10:00:00-05:00"),
-         report_row(0, moment("2027-02-02"), description="Grey water", source_vehicle="White van,"
-                    " plate ABC 1234", indicators=json.dumps(["odor"]), odor="rotten-egg")),
-        (case_row(3, moment("2027-02-03"), status="resolved",
-                  first_action_at="2027-02-03T10:00:00-05:00"),
-         report_row(0, moment("2027-02-03"), description="Gasoline smell, cleaned up")),
-    ]  # fmt: skip
+        (
+            case_row(1, moment("2027-02-01"), first_action_at="2027-02-01T10:00:00-05:00"),
+            report_row(
+                0,
+                moment("2027-02-01"),
+                indicators=json.dumps(["sheen"]),
+                description="Rainbow film by the drain",
+            ),
+        ),
+        (
+            case_row(
+                2,
+                moment("2027-02-02"),
+                status="investigating",
+                follow_up_on="2027-03-01",
+                first_action_at="2027-02-02T10:00:00-05:00",
+            ),
+            report_row(
+                0,
+                moment("2027-02-02"),
+                description="Grey water",
+                source_vehicle="White van, plate ABC 1234",
+                indicators=json.dumps(["odor"]),
+                odor="rotten-egg",
+            ),
+        ),
+        (
+            case_row(
+                3,
+                moment("2027-02-03"),
+                status="resolved",
+                first_action_at="2027-02-03T10:00:00-05:00",
+            ),
+            report_row(0, moment("2027-02-03"), description="Gasoline smell, cleaned up"),
+        ),
+    ]
     for n in range(4, 64):
         day = moment("2027-03-09", hour=8) + dt.timedelta(minutes=n)
-        cases.append((case_row(n, day, first_action_at=day.isoformat()),
-                      report_row(0, day, description=f"Foam number {n}")))  # fmt: skip
+        cases.append(
+            (
+                case_row(n, day, first_action_at=day.isoformat()),
+                report_row(0, day, description=f"Foam number {n}"),
+            )
+        )
     with app.app_context():
         insert_reports(get_db(), cases)
     sign_in(client, app)
@@ -78,10 +107,13 @@ def test_every_case_is_on_exactly_one_page(queue):
 
 @pytest.mark.parametrize(
     ("query", "expected"),
-    [({"flag": "hazard"}, ["IDR-2027-00001"]), ({"flag": "overdue"}, ["IDR-2027-00002"]),
-     ({"flag": "hazard", "sort": "newest"}, ["IDR-2027-00001"]), ({"flag": "nonsense", "q": "Rainbow"},
-     ["IDR-2027-00001"])],
-)  # fmt: skip
+    [
+        ({"flag": "hazard"}, ["IDR-2027-00001"]),
+        ({"flag": "overdue"}, ["IDR-2027-00002"]),
+        ({"flag": "hazard", "sort": "newest"}, ["IDR-2027-00001"]),
+        ({"flag": "nonsense", "q": "Rainbow"}, ["IDR-2027-00001"]),
+    ],
+)
 def test_the_danger_filters(queue, query, expected):
     assert references(queue.get("/staff/", query_string=query).text) == expected
 
@@ -104,10 +136,12 @@ def test_what_was_seen_is_said_in_words(queue):
 
 @pytest.mark.parametrize(
     ("query", "said"),
-    [("abc1234", "vehicle and license plate: “White van, plate ABC 1234”"),
-     ("ABC 1234", "vehicle and license plate: “White van, plate ABC 1234”"),
-     ("rainbow", "description: “Rainbow film by the drain”")],
-)  # fmt: skip
+    [
+        ("abc1234", "vehicle and license plate: “White van, plate ABC 1234”"),
+        ("ABC 1234", "vehicle and license plate: “White van, plate ABC 1234”"),
+        ("rainbow", "description: “Rainbow film by the drain”"),
+    ],
+)
 def test_a_search_says_what_it_matched(queue, query, said):
     page = queue.get("/staff/", query_string={"q": query}).text
     assert len(references(page)) == 1
@@ -140,11 +174,13 @@ def test_hazards_are_worked_out_once_and_again_when_the_rules_change(app, queue)
 
 @pytest.mark.parametrize(
     ("now", "first_day_not_yet_late"),
-    [("2027-03-10T10:00", "2027-03-09"),  # Wednesday: Monday's cases were due by Tuesday night
-     ("2027-03-08T10:00", "2027-03-05"),  # Monday: Thursday's were due Friday night
-     # Tuesday 00:30: Friday's, Saturday's and Sunday's were all due by Monday night.
-     ("2027-03-09T00:30", "2027-03-08")],
-)  # fmt: skip
+    [
+        ("2027-03-10T10:00", "2027-03-09"),  # Wednesday: Monday's cases were due by Tuesday night
+        ("2027-03-08T10:00", "2027-03-05"),  # Monday: Thursday's were due Friday night
+        # Tuesday 00:30: Friday's, Saturday's and Sunday's were all due by Monday night.
+        ("2027-03-09T00:30", "2027-03-08"),
+    ],
+)
 def test_a_case_is_untouched_too_long_after_the_next_business_day(app, now, first_day_not_yet_late):
     calendar = app.extensions["calendar"]
     moment = dt.datetime.fromisoformat(now).replace(tzinfo=NEW_YORK)

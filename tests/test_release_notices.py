@@ -41,10 +41,16 @@ def file_on_monday(client, app, **overrides):
     """The review's filing: discovered Monday 1 March 2027 at 9:00, filed at 10:00."""
     at(app, "2027-03-01T10:00")
     day = "2027-03-01T"
-    answers = {"began_at": day + "08:30", "discovered_at": day + "09:00",
-               "emergency_called_at": day + "09:10", "dec_called_at": day + "09:20",
-               "ended_at": day + "09:45", "prior_notice": "none", "prior_notice_at": "",
-               "prior_notice_to": ""}  # fmt: skip
+    answers = {
+        "began_at": day + "08:30",
+        "discovered_at": day + "09:00",
+        "emergency_called_at": day + "09:10",
+        "dec_called_at": day + "09:20",
+        "ended_at": day + "09:45",
+        "prior_notice": "none",
+        "prior_notice_at": "",
+        "prior_notice_to": "",
+    }
     data = notification_data(**(answers | overrides))
     review, final = file_notification(client, data)
     assert final.status_code == 303, review.text[:400]
@@ -55,19 +61,30 @@ def log_notice(client, how: str, told_at: str, case_id: int | None = 1, **extra)
     """Log a notice from the filing's case page (so it is linked), or alone (case_id None)."""
     url = "/staff/phone-notices/new" + (f"?case={case_id}" if case_id else "")
     page = client.get(url).text
-    data = {"csrf_token": csrf_of(page), "told_at": told_at, "how": how,
-            "facility_name": "Depot Street Fuel", "caller_name": "Sam Lee",
-            "material": "Diesel", "case": str(case_id or "")} | extra  # fmt: skip
+    data = {
+        "csrf_token": csrf_of(page),
+        "told_at": told_at,
+        "how": how,
+        "facility_name": "Depot Street Fuel",
+        "caller_name": "Sam Lee",
+        "material": "Diesel",
+        "case": str(case_id or ""),
+    } | extra
     response = client.post("/staff/phone-notices/new", data=data)
     assert response.status_code == 303, response.text[:500]
     return response
 
 
-def record_letter(client, notice_id: int, mailed_on: str, received_on: str = "", case_id=1,
-                  sender: str = ""):  # fmt: skip
+def record_letter(
+    client, notice_id: int, mailed_on: str, received_on: str = "", case_id=1, sender: str = ""
+):
     page = client.get(f"/staff/phone-notices/{notice_id}/").text
-    data = {"csrf_token": csrf_of(page), "mailed_on": mailed_on, "received_on": received_on,
-            "sender": sender}  # fmt: skip
+    data = {
+        "csrf_token": csrf_of(page),
+        "mailed_on": mailed_on,
+        "received_on": received_on,
+        "sender": sender,
+    }
     if case_id:
         data["case_id"] = str(case_id)
     return client.post(f"/staff/phone-notices/{notice_id}/letter", data=data)
@@ -92,9 +109,15 @@ def figures(app) -> dict:
     ("how", "office_hours_apply_to_fax", "last_moment"),
     # Seed 153: "in person or by telephone or facsimile no later than the next business day": a
     # day, not an hour (review round 3, L7); only a fax can be held to office hours.
-    [("phone", False, "23:59:59"), ("in-person", False, "23:59:59"), ("fax", False, "23:59:59"),
-     ("online", False, "23:59:59"), ("fax", True, "16:00:00"), ("phone", True, "23:59:59")],
-)  # fmt: skip
+    [
+        ("phone", False, "23:59:59"),
+        ("in-person", False, "23:59:59"),
+        ("fax", False, "23:59:59"),
+        ("online", False, "23:59:59"),
+        ("fax", True, "16:00:00"),
+        ("phone", True, "23:59:59"),
+    ],
+)
 def test_every_notice_is_due_by_the_end_of_the_day_closing_time_is_advice(
     how, office_hours_apply_to_fax, last_moment
 ):
@@ -106,9 +129,11 @@ def test_every_notice_is_due_by_the_end_of_the_day_closing_time_is_advice(
 def test_no_reading_for_faxes_where_no_fax_number_is_published(client, app):
     receipt = client.get(file_on_monday(client, app).headers["Location"]).text
     assert "a fax, by the end of that day" not in receipt
-    assert "The law says only “no later than the next business day”, a day and not an hour," \
-        " so a notice given by the end of that day counts as in time: our reading too. The" \
-        " office closes at 4:00 p.m.: call or come in before then" in receipt  # fmt: skip
+    assert (
+        "The law says only “no later than the next business day”, a day and not an hour,"
+        " so a notice given by the end of that day counts as in time: our reading too. The"
+        " office closes at 4:00 p.m.: call or come in before then" in receipt
+    )
 
 
 class TestWhereAFaxNumberIsPublished:
@@ -119,8 +144,10 @@ class TestWhereAFaxNumberIsPublished:
     def test_the_reading_for_faxes_is_declared_on_the_receipt(self, client, app):
         receipt = client.get(file_on_monday(client, app).headers["Location"]).text
         assert "(607) 555-0148" in receipt
-        assert "so a notice given by the end of that day counts as in time: our reading too." \
-            in receipt  # fmt: skip
+        assert (
+            "so a notice given by the end of that day counts as in time: our reading too."
+            in receipt
+        )
 
 
 # ---------------------------------------------------------------- the review's scenario
@@ -172,8 +199,10 @@ def test_a_call_at_5_pm_on_the_due_day_is_in_time_and_owes_a_letter_by_friday(ap
     log_notice(client, "phone", "2027-03-02T17:00")
     # Told Tuesday 2 March: Wednesday, Thursday, Friday are the three business days.
     assert stored(app) == {
-        "notice_met": 1, "confirmation_due": "2027-03-05T23:59:59-05:00", "confirmation_met": None
-    }  # fmt: skip
+        "notice_met": 1,
+        "confirmation_due": "2027-03-05T23:59:59-05:00",
+        "confirmation_met": None,
+    }
     case_page = client.get("/staff/cases/1/").text
     assert ">in time<" in case_page and "after the deadline (late)" not in case_page
     assert '<time datetime="2027-03-05">Friday, March 5, 2027</time>' in case_page
@@ -198,8 +227,13 @@ def test_a_call_the_day_after_is_late(app, client):
 def test_confirmed_in_writing_needs_the_mailed_letter_and_then_tells_the_filer(
     app, client, mail_server
 ):
-    filed = file_on_monday(client, app, prior_notice="phone", prior_notice_at="2027-03-01T09:30",
-                           prior_notice_to="Village Clerk")  # fmt: skip
+    filed = file_on_monday(
+        client,
+        app,
+        prior_notice="phone",
+        prior_notice_at="2027-03-01T09:30",
+        prior_notice_to="Village Clerk",
+    )
     assert stored(app)["confirmation_met"] is None, "the filing is not the letter"
     sign_in(client, app)
     at(app, "2027-03-01T11:00")
@@ -215,8 +249,10 @@ def test_confirmed_in_writing_needs_the_mailed_letter_and_then_tells_the_filer(
     response = record_letter(client, 1, "2027-03-04", "2027-03-05", sender="Sam Lee, yard manager")
     assert response.status_code == 303 and response.headers["Location"] == "/staff/cases/1/"
     assert stored(app) == {
-        "notice_met": 1, "confirmation_due": "2027-03-04T23:59:59-05:00", "confirmation_met": 1
-    }  # fmt: skip
+        "notice_met": 1,
+        "confirmation_due": "2027-03-04T23:59:59-05:00",
+        "confirmation_met": 1,
+    }
     [case] = rows(app, "SELECT status FROM cases")
     assert case["status"] == "confirmed"
     [update] = mail_server.messages[before:]
@@ -224,8 +260,10 @@ def test_confirmed_in_writing_needs_the_mailed_letter_and_then_tells_the_filer(
     assert "Confirmed in writing" in text
     assert "Staff have received the written confirmation mailed to Horseheads Village Hall." in text
     log = client.get("/staff/cases/1/").text
-    assert ("a letter from Sam Lee, yard manager mailed Thursday, March 4, 2027, arrived Friday,"
-            " March 5, 2027, in time") in log  # fmt: skip
+    assert (
+        "a letter from Sam Lee, yard manager mailed Thursday, March 4, 2027, arrived Friday,"
+        " March 5, 2027, in time"
+    ) in log
     assert "From Sam Lee, yard manager." in client.get("/staff/phone-notices/1/").text
     assert "Status Received → Confirmed in writing" in log
     counts = figures(app)
@@ -234,8 +272,10 @@ def test_confirmed_in_writing_needs_the_mailed_letter_and_then_tells_the_filer(
     receipt = client.get(filed.headers["Location"]).text
     assert "Confirmed in writing. Staff have received the written confirmation mailed to" in receipt
     assert "Given by telephone, March 1, 2027 at 9:30 a.m., as recorded by staff" in receipt
-    assert ('A letter mailed on <time datetime="2027-03-04">Thursday, March 4, 2027</time>, as'
-            " recorded by staff") in receipt  # fmt: skip
+    assert (
+        'A letter mailed on <time datetime="2027-03-04">Thursday, March 4, 2027</time>, as'
+        " recorded by staff"
+    ) in receipt
 
 
 def test_a_letter_mailed_after_the_third_business_day_is_late(app, client):
@@ -253,13 +293,16 @@ def test_a_letter_mailed_after_the_third_business_day_is_late(app, client):
 
 @pytest.mark.parametrize(
     ("mailed_on", "received_on", "message"),
-    [("", "", "Enter the day the letter was mailed"),
-     ("2027-02-26", "", "enter that day or later"),
-     ("2027-03-20", "", "Enter a day that has passed"),
-     ("2027-03-04", "2027-03-03", "It cannot arrive before it was mailed.")],
-)  # fmt: skip
-def test_a_letter_with_a_wrong_date_is_explained_and_kept(app, client, mailed_on, received_on,
-                                                            message):  # fmt: skip
+    [
+        ("", "", "Enter the day the letter was mailed"),
+        ("2027-02-26", "", "enter that day or later"),
+        ("2027-03-20", "", "Enter a day that has passed"),
+        ("2027-03-04", "2027-03-03", "It cannot arrive before it was mailed."),
+    ],
+)
+def test_a_letter_with_a_wrong_date_is_explained_and_kept(
+    app, client, mailed_on, received_on, message
+):
     file_on_monday(client, app)
     sign_in(client, app)
     at(app, "2027-03-05T11:00")
@@ -293,13 +336,16 @@ def test_linking_shows_on_both_records_and_in_the_audit_log_even_when_filed_firs
     case_page = client.get("/staff/cases/1/").text
     assert "Depot St Fuel</a>" in case_page, "a notice told near the filing is suggested"
     link = re.search(r'action="(/staff/phone-notices/1/link)"', case_page).group(1)
-    response = client.post(link, data={"csrf_token": csrf_of(case_page), "reference": "REL-2027-0001",
-                                       "case_id": "1"})  # fmt: skip
+    response = client.post(
+        link, data={"csrf_token": csrf_of(case_page), "reference": "REL-2027-0001", "case_id": "1"}
+    )
     assert response.headers["Location"] == "/staff/cases/1/"
     case_page = client.get("/staff/cases/1/").text
     assert "(after this filing was made)" in case_page
-    assert ("Linked to the notice by telephone of March 1, 2027 at 10:15 a.m. from Sam Lee"
-            " (Depot St Fuel); this filing was made before the notice was given") in case_page  # fmt: skip
+    assert (
+        "Linked to the notice by telephone of March 1, 2027 at 10:15 a.m. from Sam Lee"
+        " (Depot St Fuel); this filing was made before the notice was given"
+    ) in case_page
     notice_page = client.get("/staff/phone-notices/1/").text
     assert (
         ">REL-2027-0001</a>, filed March 1, 2027 at 10:00 a.m. (before this notice" in notice_page
@@ -340,8 +386,13 @@ def test_the_status_wordings_claim_no_more_than_the_record():
 
 
 def test_the_notice_pages_queue_and_figures_are_valid_html(app, client, tmp_path):
-    file_on_monday(client, app, prior_notice="phone", prior_notice_at="2027-03-01T09:30",
-                   prior_notice_to="Village Clerk")  # fmt: skip
+    file_on_monday(
+        client,
+        app,
+        prior_notice="phone",
+        prior_notice_at="2027-03-01T09:30",
+        prior_notice_to="Village Clerk",
+    )
     file_on_monday(client, app)
     sign_in(client, app)
     at(app, "2027-03-05T11:00")

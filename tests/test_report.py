@@ -80,7 +80,10 @@ def test_references_follow_a_yearly_sequence(app, client):
     for _ in range(3):
         post(client, report_data())
     assert [r["reference"][-4:] for r in rows(app, "SELECT reference FROM cases ORDER BY id")] == [
-        "0001", "0002", "0003"]  # fmt: skip
+        "0001",
+        "0002",
+        "0003",
+    ]
 
 
 def test_mail_reaches_the_smo_and_the_reporter(client, mail_server):
@@ -146,19 +149,43 @@ def test_reusing_a_form_key_for_other_content_is_refused(app, client):
     [
         ({"description": ""}, "description", "Describe what you saw, in a few words or more."),
         ({"description": "x" * 4001}, "description", "Keep this to 4,000 characters or fewer."),
-        ({"address": "", "latitude": "", "longitude": ""}, "address", "Tell us where: type an address or landmark, or use your location."),
+        (
+            {"address": "", "latitude": "", "longitude": ""},
+            "address",
+            "Tell us where: type an address or landmark, or use your location.",
+        ),
         ({"latitude": "200"}, "latitude", "The latitude must be between -90 and 90."),
-        ({"longitude": "east"}, "longitude", "Enter the longitude as a decimal number, or leave it empty."),
+        (
+            {"longitude": "east"},
+            "longitude",
+            "Enter the longitude as a decimal number, or leave it empty.",
+        ),
         ({"longitude": ""}, "longitude", "Give the longitude too, or clear both coordinates."),
-        ({"observed_at": "2099-01-01T09:00"}, "observed_at", "This date and time is in the future. Enter when you first saw it."),
-        ({"observed_at": "yesterday"}, "observed_at", "Enter the date and time, like 2026-05-14 09:30."),
-        ({"contact_email": "pat@"}, "contact_email", "Enter an e-mail address like name@example.com, or leave it empty."),
-        ({"contact_phone": "12"}, "contact_phone", "Enter a phone number like (555) 555-0123, or leave it empty."),
+        (
+            {"observed_at": "2099-01-01T09:00"},
+            "observed_at",
+            "This date and time is in the future. Enter when you first saw it.",
+        ),
+        (
+            {"observed_at": "yesterday"},
+            "observed_at",
+            "Enter the date and time, like 2026-05-14 09:30.",
+        ),
+        (
+            {"contact_email": "pat@"},
+            "contact_email",
+            "Enter an e-mail address like name@example.com, or leave it empty.",
+        ),
+        (
+            {"contact_phone": "12"},
+            "contact_phone",
+            "Enter a phone number like (555) 555-0123, or leave it empty.",
+        ),
         ({"indicators": ["suds", "lava"]}, "indicators", "Choose from the options shown."),
         ({"odor": "roses"}, "odor", "Choose a smell from the list."),
         ({"location_type": "moon"}, "location_type", "Choose one of the options shown."),
     ],
-)  # fmt: skip
+)
 def test_errors_are_shown_next_to_each_field_with_the_typed_value_kept(
     app, client, overrides, field, message
 ):
@@ -202,8 +229,11 @@ def test_photos_already_uploaded_are_kept_when_the_form_has_errors(app, client):
 
 def test_a_kept_photo_can_be_removed(app, client):
     hidden = open_form(client)
-    first = client.post("/report/", data={**hidden, **report_data(description=""),
-                        "photos": [(io.BytesIO(jpeg()), "a.jpg")]}, content_type="multipart/form-data")  # fmt: skip
+    first = client.post(
+        "/report/",
+        data={**hidden, **report_data(description=""), "photos": [(io.BytesIO(jpeg()), "a.jpg")]},
+        content_type="multipart/form-data",
+    )
     kept = hidden_fields(first.text)["kept_photos"]
     client.post(
         "/report/", data={**hidden, **report_data(), "kept_photos": kept, "remove_photo": kept}
@@ -224,11 +254,15 @@ def test_at_most_three_photos(app, client):
     [
         ("notes.jpg", b"just some text, not a picture", "This file is not a photo we can read."),
         ("cut.jpg", jpeg()[:5000], "This file is not a photo we can read."),
-        ("drawing.svg", b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', "This file is not a photo we can read."),
+        (
+            "drawing.svg",
+            b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+            "This file is not a photo we can read.",
+        ),
         ("empty.jpg", b"", "The file is empty. Choose a photo to attach."),
         ("huge.png", png_header_only(50_000, 50_000), "This image is too big for us to process."),
     ],
-)  # fmt: skip
+)
 def test_files_that_are_not_photos_are_refused_clearly(app, client, name, content, message):
     response = post(client, report_data(), photos=[(name, content)])
     assert response.status_code == 422
@@ -240,15 +274,30 @@ def test_a_failure_while_storing_photos_leaves_no_half_report(app):
     """The case, its details, the reference counter and the photos commit together or not at all."""
     with app.app_context():
         db = get_db()
-        db["pending_photos"].insert({"id": "p" * 20, "submission_key": "k" * 20, "filename": "a.jpg",
-            "content_type": "image/jpeg", "width": 1, "height": 1, "sha256": "x", "data": b"x",
-            "created_at": "2026-11-29T10:00:00-05:00"})  # fmt: skip
+        db["pending_photos"].insert(
+            {
+                "id": "p" * 20,
+                "submission_key": "k" * 20,
+                "filename": "a.jpg",
+                "content_type": "image/jpeg",
+                "width": 1,
+                "height": 1,
+                "sha256": "x",
+                "data": b"x",
+                "created_at": "2026-11-29T10:00:00-05:00",
+            }
+        )
         with pytest.raises(PhotoExpired):
-            store_case(db, kind="report", secret="s", submission_key="k" * 20,
-                       case={"service_code": "illicit-discharge", "address": "here"},
-                       details={"indicators": "[]", "description": "d", "observed_at": "2026-11-29T10:00"},
-                       photo_ids=["p" * 20, "missing-photo-id-000"],
-                       now=dt.datetime(2026, 11, 29, 10, tzinfo=dt.UTC))  # fmt: skip
+            store_case(
+                db,
+                kind="report",
+                secret="s",
+                submission_key="k" * 20,
+                case={"service_code": "illicit-discharge", "address": "here"},
+                details={"indicators": "[]", "description": "d", "observed_at": "2026-11-29T10:00"},
+                photo_ids=["p" * 20, "missing-photo-id-000"],
+                now=dt.datetime(2026, 11, 29, 10, tzinfo=dt.UTC),
+            )
     for table in ("cases", "reports", "photos", "reference_counters"):
         assert rows(app, f"SELECT * FROM {table}") == [], table
     assert len(rows(app, "SELECT id FROM pending_photos")) == 1
@@ -256,13 +305,18 @@ def test_a_failure_while_storing_photos_leaves_no_half_report(app):
 
 def test_a_photo_that_vanishes_before_the_commit_is_asked_for_again(app, client):
     hidden = open_form(client)
-    first = client.post("/report/", data={**hidden, **report_data(description=""),
-                        "photos": [(io.BytesIO(jpeg()), "a.jpg")]}, content_type="multipart/form-data")  # fmt: skip
+    first = client.post(
+        "/report/",
+        data={**hidden, **report_data(description=""), "photos": [(io.BytesIO(jpeg()), "a.jpg")]},
+        content_type="multipart/form-data",
+    )
     kept = hidden_fields(first.text)["kept_photos"]
     with database(app.config["DATABASE"]) as conn:
         # Gone after keep_photos() read it: simulate with a trigger that deletes on first read.
-        conn.execute("CREATE TRIGGER vanish AFTER INSERT ON reference_counters BEGIN"
-                     " DELETE FROM pending_photos; END")  # fmt: skip
+        conn.execute(
+            "CREATE TRIGGER vanish AFTER INSERT ON reference_counters BEGIN"
+            " DELETE FROM pending_photos; END"
+        )
     response = client.post("/report/", data={**hidden, **report_data(), "kept_photos": kept})
     assert response.status_code == 422
     assert "A photo could not be kept. Please attach it again." in response.text

@@ -13,11 +13,13 @@ def test_every_page_a_token_opens_counts_against_one_limit(make_app):
         RATELIMIT_ENABLED=True, STATUS_RATE_LIMIT="4 per minute", MAIL_SUPPRESS_SEND=True
     )
     client = app.test_client()
-    guesses = ["/status/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/status.json",
-               "/report/sent/BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB/",
-               "/status/CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC/",
-               "/status/DDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD/status.json",
-               "/report/sent/EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE/"]  # fmt: skip
+    guesses = [
+        "/status/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/status.json",
+        "/report/sent/BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB/",
+        "/status/CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC/",
+        "/status/DDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD/status.json",
+        "/report/sent/EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE/",
+    ]
     assert [client.get(url).status_code for url in guesses] == [404, 404, 404, 404, 429]
 
 

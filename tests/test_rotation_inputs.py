@@ -33,8 +33,9 @@ GEOJSON = (
 
 def _import(app, name: str, data: bytes):
     with app.app_context():
-        return inventory.import_file(get_db(), name, data, HORSEHEADS, actor="test",
-                                     stamp="2026-11-30T09:00:00-05:00")  # fmt: skip
+        return inventory.import_file(
+            get_db(), name, data, HORSEHEADS, actor="test", stamp="2026-11-30T09:00:00-05:00"
+        )
 
 
 def test_the_last_screening_on_paper_comes_in_with_the_file(app):
@@ -47,14 +48,17 @@ def test_the_last_screening_on_paper_comes_in_with_the_file(app):
         "  row 6 (HH-005), Last Screened: 2027-01-05 is in the future (left out; the rest of"
         " the row is imported)",
     ]
-    assert rows(app, "SELECT code, screened_on, inventoried_on FROM outfalls o LEFT JOIN"
-                " outfall_paper_screenings p ON p.outfall_id = o.id ORDER BY code") == [
+    assert rows(
+        app,
+        "SELECT code, screened_on, inventoried_on FROM outfalls o LEFT JOIN"
+        " outfall_paper_screenings p ON p.outfall_id = o.id ORDER BY code",
+    ) == [
         {"code": "HH-001", "screened_on": "2023-06-14", "inventoried_on": None},
         {"code": "HH-002", "screened_on": "2022-06-02", "inventoried_on": None},
         {"code": "HH-003", "screened_on": None, "inventoried_on": "2019-05-01"},
         {"code": "HH-004", "screened_on": None, "inventoried_on": None},
         {"code": "HH-005", "screened_on": None, "inventoried_on": None},
-    ]  # fmt: skip
+    ]
     # ArcGIS writes dates into GeoJSON as milliseconds since 1970: 14 June 2023 again.
     assert checking.parse_day("1686700800000") == dt.date(2023, 6, 14)
     assert _import(app, "same.geojson", GEOJSON).lines()[1] == (
@@ -64,9 +68,13 @@ def test_the_last_screening_on_paper_comes_in_with_the_file(app):
 
 @pytest.mark.parametrize(
     ("text", "day"),
-    [("2024-05-17", dt.date(2024, 5, 17)), ("2024-05-17T10:30:00", dt.date(2024, 5, 17)),
-     ("5/17/2024", dt.date(2024, 5, 17)), ("20240229", dt.date(2024, 2, 29))],
-)  # fmt: skip
+    [
+        ("2024-05-17", dt.date(2024, 5, 17)),
+        ("2024-05-17T10:30:00", dt.date(2024, 5, 17)),
+        ("5/17/2024", dt.date(2024, 5, 17)),
+        ("20240229", dt.date(2024, 2, 29)),
+    ],
+)
 def test_days_as_files_give_them(text, day):
     assert checking.parse_day(text) == day
 
@@ -100,9 +108,12 @@ def test_a_suspect_call_brings_the_outfall_back_within_30_days(app, client):
     assert "screened again within 30 days (our reading), not a whole cycle later" in page
     clocked(app, dt.datetime(2026, 12, 1, 10, 0, tzinfo=NY))
     due = client.get("/staff/screenings/due").text.split('id="follow-up"')[0]
-    assert re.search(r'HH-002</a>: due by <time datetime="2026-12-20">[^<]+</time>, last screened'
-                     r' <time datetime="2026-11-20">[^<]+</time> \(screened again after a'
-                     r" suspect or obvious call\)", due)  # fmt: skip
+    assert re.search(
+        r'HH-002</a>: due by <time datetime="2026-12-20">[^<]+</time>, last screened'
+        r' <time datetime="2026-11-20">[^<]+</time> \(screened again after a'
+        r" suspect or obvious call\)",
+        due,
+    )
 
 
 def test_a_route_through_the_outfalls_ticked_or_one_drainage_area(app, client):
@@ -120,7 +131,9 @@ def test_a_route_through_the_outfalls_ticked_or_one_drainage_area(app, client):
     north = client.get("/staff/screenings/route", query_string={"area": "North"}).text
     assert "2 outfalls of the drainage area North" in north
     assert re.findall(r'scope="row"><a href="/staff/outfalls/\d+/">(HH-\d+)</a>', north) == [
-        "HH-002", "HH-001"]  # fmt: skip
+        "HH-002",
+        "HH-001",
+    ]
     unknown = client.get("/staff/screenings/route", query_string={"area": "Nowhere"}).text
     assert "1 of 1 outfalls overdue or due this month" in unknown
 
@@ -130,10 +143,17 @@ def test_the_geojson_gives_each_outfalls_screening_dates(app, client):
     sign_in(client, app)
     clocked(app, dt.datetime(2026, 11, 30, 10, 0, tzinfo=NY))
     features = client.get("/staff/outfalls/outfalls.geojson").json["features"]
-    dates = {f["properties"]["id"]: (f["properties"]["last_screened"],
-             f["properties"]["next_screening_due"]) for f in features}  # fmt: skip
-    assert dates == {"HH-001": ("2023-06-14", "2028-06-14"),
-                     "HH-002": ("2022-06-02", "2027-06-02"),
-                     "HH-003": (None, "2024-05-01"),
-                     "HH-004": (None, "2031-11-30"),
-                     "HH-005": (None, "2031-11-30")}  # fmt: skip
+    dates = {
+        f["properties"]["id"]: (
+            f["properties"]["last_screened"],
+            f["properties"]["next_screening_due"],
+        )
+        for f in features
+    }
+    assert dates == {
+        "HH-001": ("2023-06-14", "2028-06-14"),
+        "HH-002": ("2022-06-02", "2027-06-02"),
+        "HH-003": (None, "2024-05-01"),
+        "HH-004": (None, "2031-11-30"),
+        "HH-005": (None, "2031-11-30"),
+    }

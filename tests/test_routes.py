@@ -33,8 +33,11 @@ def test_every_post_an_anonymous_visitor_can_reach_has_a_rate_limit(app):
 
 def test_every_page_a_secret_token_opens_is_no_store_and_counted_with_the_others(app):
     declared = declarations(app)
-    token_pages = sorted(r.endpoint for r in rules(app, "GET") if "token" in r.arguments
-                         and not r.rule.startswith("/open311"))  # fmt: skip
+    token_pages = sorted(
+        r.endpoint
+        for r in rules(app, "GET")
+        if "token" in r.arguments and not r.rule.startswith("/open311")
+    )
     assert token_pages == ["offline.status_json", "report.sent", "status.show"]
     for endpoint in token_pages:
         assert declared[endpoint].caching == NO_STORE, endpoint
@@ -52,8 +55,11 @@ def test_every_public_form_shows_itself_again_when_its_token_expired(app, client
     """A CSRF-protected public POST (the Open311 API takes keys, not forms) declares how it is
     shown again with what was typed."""
     declared = declarations(app)
-    forms = {r.endpoint for r in rules(app, "POST") if public(r) and not r.rule.startswith(
-        ("/open311", "/staff"))}  # fmt: skip
+    forms = {
+        r.endpoint
+        for r in rules(app, "POST")
+        if public(r) and not r.rule.startswith(("/open311", "/staff"))
+    }
     assert sorted(forms) == ["notify.submit", "report.submit"]
     assert [e for e in forms if declared[e].on_expired is None] == []
     assert declared["notify.submit"].back_step and declared["notify.submit"].caching is None
@@ -64,8 +70,11 @@ def test_every_public_page_with_a_photo_field_declares_its_previews(app, client,
     """The CSP allows blob: (a photo shown before it is sent) only where a route declares it;
     every public GET page without arguments is rendered to find its photo fields."""
     declared = declarations(app)
-    pages = [r for r in rules(app, "GET") if public(r) and not r.arguments
-             and not r.rule.startswith(("/open311", "/staff"))]  # fmt: skip
+    pages = [
+        r
+        for r in rules(app, "GET")
+        if public(r) and not r.arguments and not r.rule.startswith(("/open311", "/staff"))
+    ]
     with_photos = set()
     for rule in pages:
         page = client.get(rule.rule)

@@ -23,32 +23,69 @@ NY = ZoneInfo("America/New_York")
 UTC = dt.UTC
 
 
-@pytest.mark.parametrize(("last", "added", "today", "due", "state"), [
-    # Five years after the last screening; the month's end bounds "due".
-    (dt.date(2021, 6, 15), dt.date(2020, 1, 1), dt.date(2026, 6, 1), dt.date(2026, 6, 15), DUE),
-    (dt.date(2021, 6, 15), dt.date(2020, 1, 1), dt.date(2026, 6, 16), dt.date(2026, 6, 15), OVERDUE),
-    (dt.date(2021, 7, 1), dt.date(2020, 1, 1), dt.date(2026, 6, 30), dt.date(2026, 7, 1), LATER),
-    # Screened on 29 February: due 28 February in a year without one, never a day late.
-    (dt.date(2024, 2, 29), dt.date(2020, 1, 1), dt.date(2029, 2, 28), dt.date(2029, 2, 28), DUE),
-    (dt.date(2024, 2, 29), dt.date(2020, 1, 1), dt.date(2029, 3, 1), dt.date(2029, 2, 28), OVERDUE),
-    # Never screened: due five years after it entered the inventory (the content's reading),
-    # so an import is not overdue the next day, and an inventory of 2021 is.
-    (None, dt.date(2026, 11, 30), dt.date(2026, 12, 1), dt.date(2031, 11, 30), LATER),
-    (None, dt.date(2021, 11, 30), dt.date(2026, 11, 30), dt.date(2026, 11, 30), DUE),
-    (None, dt.date(2021, 11, 29), dt.date(2026, 11, 30), dt.date(2026, 11, 29), OVERDUE),
-    (None, dt.date(2028, 2, 29), dt.date(2033, 3, 1), dt.date(2033, 2, 28), OVERDUE),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("last", "added", "today", "due", "state"),
+    [
+        # Five years after the last screening; the month's end bounds "due".
+        (dt.date(2021, 6, 15), dt.date(2020, 1, 1), dt.date(2026, 6, 1), dt.date(2026, 6, 15), DUE),
+        (
+            dt.date(2021, 6, 15),
+            dt.date(2020, 1, 1),
+            dt.date(2026, 6, 16),
+            dt.date(2026, 6, 15),
+            OVERDUE,
+        ),
+        (
+            dt.date(2021, 7, 1),
+            dt.date(2020, 1, 1),
+            dt.date(2026, 6, 30),
+            dt.date(2026, 7, 1),
+            LATER,
+        ),
+        # Screened on 29 February: due 28 February in a year without one, never a day late.
+        (
+            dt.date(2024, 2, 29),
+            dt.date(2020, 1, 1),
+            dt.date(2029, 2, 28),
+            dt.date(2029, 2, 28),
+            DUE,
+        ),
+        (
+            dt.date(2024, 2, 29),
+            dt.date(2020, 1, 1),
+            dt.date(2029, 3, 1),
+            dt.date(2029, 2, 28),
+            OVERDUE,
+        ),
+        # Never screened: due five years after it entered the inventory (the content's reading),
+        # so an import is not overdue the next day, and an inventory of 2021 is.
+        (None, dt.date(2026, 11, 30), dt.date(2026, 12, 1), dt.date(2031, 11, 30), LATER),
+        (None, dt.date(2021, 11, 30), dt.date(2026, 11, 30), dt.date(2026, 11, 30), DUE),
+        (None, dt.date(2021, 11, 29), dt.date(2026, 11, 30), dt.date(2026, 11, 29), OVERDUE),
+        (None, dt.date(2028, 2, 29), dt.date(2033, 3, 1), dt.date(2033, 2, 28), OVERDUE),
+    ],
+)
 def test_when_an_outfall_is_next_due(last, added, today, due, state):
     found = turn(last, added, OutfallSettings(), today)
     assert (found.due, found.state) == (due, state)
 
 
 def test_a_suspect_call_is_screened_again_within_30_days_not_five_years():
-    found = turn(dt.date(2026, 11, 20), dt.date(2020, 1, 1), OutfallSettings(),
-                 dt.date(2026, 11, 30), suspect=True)  # fmt: skip
+    found = turn(
+        dt.date(2026, 11, 20),
+        dt.date(2020, 1, 1),
+        OutfallSettings(),
+        dt.date(2026, 11, 30),
+        suspect=True,
+    )
     assert (found.due, found.state, found.why) == (dt.date(2026, 12, 20), LATER, "follow-up")
-    later = turn(dt.date(2026, 11, 20), dt.date(2020, 1, 1), OutfallSettings(),
-                 dt.date(2026, 12, 21), suspect=True)  # fmt: skip
+    later = turn(
+        dt.date(2026, 11, 20),
+        dt.date(2020, 1, 1),
+        OutfallSettings(),
+        dt.date(2026, 12, 21),
+        suspect=True,
+    )
     assert later.state == OVERDUE
 
 
@@ -67,9 +104,11 @@ def test_a_leap_day_plus_four_years_is_a_leap_day():
 
 
 def test_the_route_is_walked_nearest_first():
-    stops = [{"code": "far", "latitude": 42.180, "longitude": -76.800},
-             {"code": "near", "latitude": 42.1601, "longitude": -76.8201},
-             {"code": "middle", "latitude": 42.170, "longitude": -76.810}]  # fmt: skip
+    stops = [
+        {"code": "far", "latitude": 42.180, "longitude": -76.800},
+        {"code": "near", "latitude": 42.1601, "longitude": -76.8201},
+        {"code": "middle", "latitude": 42.170, "longitude": -76.810},
+    ]
     ordered = walking_order(stops, (42.160, -76.820))
     assert [s["code"] for s in ordered] == ["near", "middle", "far"]
     assert round(ordered[0]["leg"]) == 14
@@ -89,13 +128,34 @@ def add_outfalls(app, *items) -> None:
         db = get_db()
         with transaction(db):
             for code, lat, lon, added, *screened in items:
-                row = insert(db, "outfalls", {"code": code, "latitude": lat, "longitude": lon,
-                             "location": f"At {code}", "created_at": added, "updated_at": added,
-                             "updated_by": "test"})  # fmt: skip
+                row = insert(
+                    db,
+                    "outfalls",
+                    {
+                        "code": code,
+                        "latitude": lat,
+                        "longitude": lon,
+                        "location": f"At {code}",
+                        "created_at": added,
+                        "updated_at": added,
+                        "updated_by": "test",
+                    },
+                )
                 for n, when in enumerate(screened):
-                    insert(db, "screenings", {"outfall_id": row, "sheet_key": f"{code}-{n}" * 3,
-                           "screened_at": when, "inspector": "jo", "flow": "none",
-                           "overall": "unlikely", "recorded_at": when, "recorded_by": "jo"})  # fmt: skip
+                    insert(
+                        db,
+                        "screenings",
+                        {
+                            "outfall_id": row,
+                            "sheet_key": f"{code}-{n}" * 3,
+                            "screened_at": when,
+                            "inspector": "jo",
+                            "flow": "none",
+                            "overall": "unlikely",
+                            "recorded_at": when,
+                            "recorded_by": "jo",
+                        },
+                    )
 
 
 INVENTORY = (
@@ -184,13 +244,32 @@ def open_sheet(client, outfall_id: int = 1) -> dict[str, str]:
     return hidden_fields(page.text)
 
 
-SHEET = {"screened_at": "2026-11-20T10:30", "inspector": "Jo Smith", "hours_since_rain": "96",
-         "rain_inches": "0.4", "flow": "moderate", "flow_gpm": "3", "odor": "sewage",
-         "odor_severity": "3", "color": "gray", "color_severity": "2", "turbidity": "cloudy",
-         "floatables": "none", "floatables_severity": "", "deposits": "none",
-         "staining": "flow-line", "vegetation": "excessive", "damage": "none",
-         "temperature_f": "61", "ph": "7.4", "ammonia_mg_l": "1.2", "chlorine_mg_l": "",
-         "detergents_mg_l": "0.5", "notes": "Grey flow, sewage smell", "overall": "suspect"}  # fmt: skip
+SHEET = {
+    "screened_at": "2026-11-20T10:30",
+    "inspector": "Jo Smith",
+    "hours_since_rain": "96",
+    "rain_inches": "0.4",
+    "flow": "moderate",
+    "flow_gpm": "3",
+    "odor": "sewage",
+    "odor_severity": "3",
+    "color": "gray",
+    "color_severity": "2",
+    "turbidity": "cloudy",
+    "floatables": "none",
+    "floatables_severity": "",
+    "deposits": "none",
+    "staining": "flow-line",
+    "vegetation": "excessive",
+    "damage": "none",
+    "temperature_f": "61",
+    "ph": "7.4",
+    "ammonia_mg_l": "1.2",
+    "chlorine_mg_l": "",
+    "detergents_mg_l": "0.5",
+    "notes": "Grey flow, sewage smell",
+    "overall": "suspect",
+}
 
 
 def test_a_sheet_saved_without_javascript(app, client):
@@ -199,17 +278,27 @@ def test_a_sheet_saved_without_javascript(app, client):
     clocked(app, dt.datetime(2026, 11, 30, 9, 0, tzinfo=NY))
     fields = open_sheet(client)
     payload = {**fields, **SHEET, "photos": [(io.BytesIO(jpeg((1200, 900))), "outfall.jpg")]}
-    saved = client.post("/staff/screenings/outfall/1/new", data=payload,
-                        content_type="multipart/form-data")  # fmt: skip
+    saved = client.post(
+        "/staff/screenings/outfall/1/new", data=payload, content_type="multipart/form-data"
+    )
     assert saved.status_code == 303
     page = client.get(saved.headers["Location"]).text
-    for words in ("Needs follow-up", "The call was suspect", "Odor: sewage (severity 3)",
-                  "Colour: gray (severity 2)", "Turbidity: cloudy (severity 2)",
-                  "Staining: flow line", "Vegetation: excessive growth",
-                  "Moderate, about 3 gallons a minute", "96 hours since the last rain, which brought 0.4 in",
-                  "Water temperature (°F): 61", "pH (standard units): 7.4",
-                  "Ammonia (mg/L as N): 1.2", "Detergents, as surfactants (mg/L as MBAS): 0.5",
-                  'Next due</dt><dd><time datetime="2026-12-20">'):  # fmt: skip
+    for words in (
+        "Needs follow-up",
+        "The call was suspect",
+        "Odor: sewage (severity 3)",
+        "Colour: gray (severity 2)",
+        "Turbidity: cloudy (severity 2)",
+        "Staining: flow line",
+        "Vegetation: excessive growth",
+        "Moderate, about 3 gallons a minute",
+        "96 hours since the last rain, which brought 0.4 in",
+        "Water temperature (°F): 61",
+        "pH (standard units): 7.4",
+        "Ammonia (mg/L as N): 1.2",
+        "Detergents, as surfactants (mg/L as MBAS): 0.5",
+        'Next due</dt><dd><time datetime="2026-12-20">',
+    ):
         assert words in page, words
     assert "Total chlorine" not in page  # not taken, not shown
     (row,) = rows(
@@ -220,42 +309,67 @@ def test_a_sheet_saved_without_javascript(app, client):
     assert json.loads(row["observations"])["odor_severity"] == 3
     assert rows(app, "SELECT count(*) AS n FROM screening_photos")[0]["n"] == 1
     # The same sheet sent again (a retry on a weak signal) is one screening.
-    again = client.post("/staff/screenings/outfall/1/new", data={**fields, **SHEET},
-                        content_type="multipart/form-data")  # fmt: skip
+    again = client.post(
+        "/staff/screenings/outfall/1/new",
+        data={**fields, **SHEET},
+        content_type="multipart/form-data",
+    )
     assert again.headers["Location"] == saved.headers["Location"].split("?")[0]
     assert (
         rows(app, "SELECT count(*) AS n FROM screenings WHERE inspector = 'Jo Smith'")[0]["n"] == 1
     )
     # Back after Save brings the sheet back under a new key: the same sheet is still one.
-    back = client.post("/staff/screenings/outfall/1/new", data={**open_sheet(client), **SHEET},
-                       content_type="multipart/form-data")  # fmt: skip
+    back = client.post(
+        "/staff/screenings/outfall/1/new",
+        data={**open_sheet(client), **SHEET},
+        content_type="multipart/form-data",
+    )
     assert back.headers["Location"] == saved.headers["Location"].split("?")[0]
-    assert "This screening was saved already: nothing new was stored." in client.get(
-        back.headers["Location"]).text  # fmt: skip
+    assert (
+        "This screening was saved already: nothing new was stored."
+        in client.get(back.headers["Location"]).text
+    )
     due = client.get("/staff/screenings/due").text
     assert "Screenings that need follow-up: 1" in due and "suspect, no case linked yet" in due
     # A sheet that differs in anything (here its notes) is a screening of its own.
-    other = client.post("/staff/screenings/outfall/1/new",
-                        data={**open_sheet(client), **SHEET, "notes": "Second visit"},
-                        content_type="multipart/form-data")  # fmt: skip
+    other = client.post(
+        "/staff/screenings/outfall/1/new",
+        data={**open_sheet(client), **SHEET, "notes": "Second visit"},
+        content_type="multipart/form-data",
+    )
     assert other.status_code == 303 and other.headers["Location"] != back.headers["Location"]
     assert (
         rows(app, "SELECT count(*) AS n FROM screenings WHERE inspector = 'Jo Smith'")[0]["n"] == 2
     )
 
 
-@pytest.mark.parametrize(("change", "field", "message"), [
-    ({"flow": ""}, "flow", "Say whether water was flowing."),
-    ({"overall": ""}, "overall", "Choose the overall call."),
-    ({"odor_severity": ""}, "odor_severity", "Grade the odor from 1 to 3."),
-    ({"floatables_severity": "2"}, "floatables_severity", "No floatables was chosen: leave this at —."),
-    ({"ph": "15"}, "ph", "Enter a number from 0 to 14, or leave it empty."),
-    ({"ph": "sNaN"}, "ph", "Enter a number from 0 to 14, or leave it empty."),
-    ({"rain_inches": "NaN"}, "rain_inches", "Enter a number from 0 to 50, or leave it empty."),
-    ({"hours_since_rain": "lots"}, "hours_since_rain", "Enter a number from 0 to 100000, or leave it empty."),
-    ({"screened_at": "2026-12-01T10:00"}, "screened_at", "The screening cannot be in the future."),
-    ({"flow": "none"}, "flow_gpm", "No flow was chosen: leave the estimate empty."),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("change", "field", "message"),
+    [
+        ({"flow": ""}, "flow", "Say whether water was flowing."),
+        ({"overall": ""}, "overall", "Choose the overall call."),
+        ({"odor_severity": ""}, "odor_severity", "Grade the odor from 1 to 3."),
+        (
+            {"floatables_severity": "2"},
+            "floatables_severity",
+            "No floatables was chosen: leave this at —.",
+        ),
+        ({"ph": "15"}, "ph", "Enter a number from 0 to 14, or leave it empty."),
+        ({"ph": "sNaN"}, "ph", "Enter a number from 0 to 14, or leave it empty."),
+        ({"rain_inches": "NaN"}, "rain_inches", "Enter a number from 0 to 50, or leave it empty."),
+        (
+            {"hours_since_rain": "lots"},
+            "hours_since_rain",
+            "Enter a number from 0 to 100000, or leave it empty.",
+        ),
+        (
+            {"screened_at": "2026-12-01T10:00"},
+            "screened_at",
+            "The screening cannot be in the future.",
+        ),
+        ({"flow": "none"}, "flow_gpm", "No flow was chosen: leave the estimate empty."),
+    ],
+)
 def test_a_sheet_refused_keeps_what_was_typed(app, client, change, field, message):
     add_outfalls(app, *INVENTORY)
     sign_in(client, app)
@@ -335,9 +449,15 @@ def test_a_pack_may_publish_its_inventory(tmp_path, build):
     from helpers import DATA
     from pack_traces import PACK, traces
 
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite3"),
-                      "CONTENT_DIR": str(PACK), "SITE_DIR": str(build),
-                      "SESSION_COOKIE_SECURE": False})  # fmt: skip
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "CONTENT_DIR": str(PACK),
+            "SITE_DIR": str(build),
+            "SESSION_COOKIE_SECURE": False,
+        }
+    )
     # The Town's own file, checked against the Town's service area.
     result = app.test_cli_runner().invoke(
         args=["outfalls", "import", str(DATA / "outfalls" / "wrenfield-outfalls.geojson")]
@@ -348,17 +468,24 @@ def test_a_pack_may_publish_its_inventory(tmp_path, build):
         "  feature 4 (WF-3), geometry: 42.93000, -76.50000 is outside the service area (the"
         " Town of Wrenfield: latitude 42.9 to 42.98, longitude -76.1 to -75.98)",
         "  feature 5, outfall_id: missing: every structure needs its id",
-    ]  # fmt: skip
+    ]
     with app.app_context():
         # Mapped in 2015 and never screened: overdue (the pack screens every 3 years).
-        get_db().execute("UPDATE outfalls SET notes = 'Owner Pat Doe says it floods'"
-                         " WHERE code != 'WF-1'")  # fmt: skip
+        get_db().execute(
+            "UPDATE outfalls SET notes = 'Owner Pat Doe says it floods' WHERE code != 'WF-1'"
+        )
         get_db().execute("UPDATE outfalls SET inventoried_on = '2015-04-01'")
     client = app.test_client()
     sign_in(client, app)
-    for url in ("/staff/outfalls/", "/staff/outfalls/1/", "/staff/screenings/outfall/1/new",
-                "/staff/screenings/due", "/staff/screenings/route", "/staff/outfalls/import",
-                "/staff/screenings/?lat=42.94&lon=-76.04"):  # fmt: skip
+    for url in (
+        "/staff/outfalls/",
+        "/staff/outfalls/1/",
+        "/staff/screenings/outfall/1/new",
+        "/staff/screenings/due",
+        "/staff/screenings/route",
+        "/staff/outfalls/import",
+        "/staff/screenings/?lat=42.94&lon=-76.04",
+    ):
         page = client.get(url)
         assert page.status_code == 200, url
         assert not traces(page.text), (url, traces(page.text))
@@ -367,11 +494,15 @@ def test_a_pack_may_publish_its_inventory(tmp_path, build):
     # outfalls (the third structure is a catch basin) are due.
     assert "Screening route from Wrenfield Town Hall" in route
     assert "2 of 2 outfalls overdue or due this month" in route
-    assert "every outfall is screened in dry weather at least once in 3 years" in client.get(
-        "/staff/screenings/due").text.lower()  # fmt: skip
+    assert (
+        "every outfall is screened in dry weather at least once in 3 years"
+        in client.get("/staff/screenings/due").text.lower()
+    )
     with app.app_context():
-        get_db().execute("DELETE FROM outfall_changes WHERE outfall_id IN (SELECT id FROM"
-                         " outfalls WHERE code != 'WF-1')")  # fmt: skip
+        get_db().execute(
+            "DELETE FROM outfall_changes WHERE outfall_id IN (SELECT id FROM"
+            " outfalls WHERE code != 'WF-1')"
+        )
         get_db().execute("DELETE FROM outfalls WHERE code != 'WF-1'")
     public = app.test_client().get("/open-data/outfalls.geojson")
     assert public.status_code == 200
@@ -385,11 +516,23 @@ def test_a_pack_may_publish_its_inventory(tmp_path, build):
 def test_edit_one_structure(app, client):
     sign_in(client, app)
     page = client.get("/staff/outfalls/new").text
-    form = {"csrf_token": csrf_of(page), "code": "OF-77", "structure_type": "outfall",
-            "latitude": "42.17", "longitude": "-76.81", "location": "Behind the rink",
-            "conveyance": "closed-pipe", "material": "pvc", "shape": "circular",
-            "size_in": "600 mm", "height_in": "", "receiving_water": "Test Creek",
-            "drainage_area": "East", "condition": "fair", "notes": ""}  # fmt: skip
+    form = {
+        "csrf_token": csrf_of(page),
+        "code": "OF-77",
+        "structure_type": "outfall",
+        "latitude": "42.17",
+        "longitude": "-76.81",
+        "location": "Behind the rink",
+        "conveyance": "closed-pipe",
+        "material": "pvc",
+        "shape": "circular",
+        "size_in": "600 mm",
+        "height_in": "",
+        "receiving_water": "Test Creek",
+        "drainage_area": "East",
+        "condition": "fair",
+        "notes": "",
+    }
     made = client.post("/staff/outfalls/new", data=form)
     assert made.status_code == 303
     (row,) = rows(app, "SELECT * FROM outfalls")
@@ -408,9 +551,11 @@ def test_edit_one_structure(app, client):
     moved = client.post("/staff/outfalls/1/edit", data={**form, "latitude": "42.171"})
     assert moved.status_code == 303
     assert rows(app, "SELECT latitude FROM outfalls")[0]["latitude"] == 42.171
-    photo = client.post("/staff/outfalls/1/photos", data={"csrf_token": csrf_of(page),
-                        "photos": [(io.BytesIO(jpeg((800, 600))), "pipe.jpg")]},
-                        content_type="multipart/form-data")  # fmt: skip
+    photo = client.post(
+        "/staff/outfalls/1/photos",
+        data={"csrf_token": csrf_of(page), "photos": [(io.BytesIO(jpeg((800, 600))), "pipe.jpg")]},
+        content_type="multipart/form-data",
+    )
     assert photo.status_code == 303
     detail = client.get("/staff/outfalls/1/").text
     assert 'alt="OF-77, photo 1, added' in detail

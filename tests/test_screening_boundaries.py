@@ -52,14 +52,23 @@ def test_a_paper_day_on_the_day_of_a_suspect_screening_keeps_the_30_day_follow_u
     with app.app_context():
         db = get_db()
         with transaction(db):
-            insert(db, "outfall_paper_screenings", {"outfall_id": 1, "screened_on": "2026-11-20",
-                   "recorded_at": "2026-11-30T09:00:00-05:00", "recorded_by": "test"})  # fmt: skip
+            insert(
+                db,
+                "outfall_paper_screenings",
+                {
+                    "outfall_id": 1,
+                    "screened_on": "2026-11-20",
+                    "recorded_at": "2026-11-30T09:00:00-05:00",
+                    "recorded_by": "test",
+                },
+            )
     app.config["CLOCK"] = lambda: dt.datetime(2026, 12, 21, 9, 0, tzinfo=NY)
     overdue = client.get("/staff/screenings/due").text.split('id="due-this-month"')[0]
     assert re.search(
         r'>OF-1</a>, Rink: due by <time datetime="2026-12-20">[^<]+</time>, last screened '
-        r'<time datetime="2026-11-20">[^<]+</time> \(screened again after a suspect', overdue
-    )  # fmt: skip
+        r'<time datetime="2026-11-20">[^<]+</time> \(screened again after a suspect',
+        overdue,
+    )
 
 
 def test_the_route_goes_stop_to_stop_not_by_distance_from_the_start(app, client):
@@ -68,11 +77,25 @@ def test_the_route_goes_stop_to_stop_not_by_distance_from_the_start(app, client)
     with app.app_context():
         db = get_db()
         with transaction(db):
-            for code, lon in (("W1", -76.8260), ("E1", -76.8134), ("W2", -76.8272),
-                              ("E2", -76.8122)):  # fmt: skip
-                insert(db, "outfalls", {"code": code, "latitude": 42.160, "longitude": lon,
-                       "location": f"At {code}", "created_at": "2020-01-10T09:00:00-05:00",
-                       "updated_at": "2020-01-10T09:00:00-05:00", "updated_by": "test"})  # fmt: skip
+            for code, lon in (
+                ("W1", -76.8260),
+                ("E1", -76.8134),
+                ("W2", -76.8272),
+                ("E2", -76.8122),
+            ):
+                insert(
+                    db,
+                    "outfalls",
+                    {
+                        "code": code,
+                        "latitude": 42.160,
+                        "longitude": lon,
+                        "location": f"At {code}",
+                        "created_at": "2020-01-10T09:00:00-05:00",
+                        "updated_at": "2020-01-10T09:00:00-05:00",
+                        "updated_by": "test",
+                    },
+                )
     sign_in(client, app)
     app.config["CLOCK"] = lambda: dt.datetime(2026, 11, 30, 9, 0, tzinfo=NY)
     page = client.get("/staff/screenings/route?lat=42.160&lon=-76.820").text
@@ -121,8 +144,9 @@ def test_a_void_and_a_correction_are_told_in_the_case_they_led_to(app, client):
     case = client.get(case_page).text
     assert "The screening this case follows up was corrected: Misread" in case
     assert "The screening this case follows up was voided (the case stays): Wrong outfall" in case
-    events = rows(app, "SELECT action, detail FROM events WHERE action LIKE 'screening_%'"
-                       " ORDER BY id")  # fmt: skip
+    events = rows(
+        app, "SELECT action, detail FROM events WHERE action LIKE 'screening_%' ORDER BY id"
+    )
     assert [(e["action"], json.loads(e["detail"])) for e in events] == [
         ("screening_opened", {"screening": 1, "outfall": "OF-1"}),
         ("screening_corrected", {"screening": 1, "reason": "Misread"}),
@@ -132,12 +156,14 @@ def test_a_void_and_a_correction_are_told_in_the_case_they_led_to(app, client):
     # void keeps no values (it changes none).
     changes = rows(app, "SELECT action, old, new FROM screening_changes ORDER BY id")
     assert [(c["action"], c["old"], c["new"]) for c in changes] == [
-        ("corrected",
-         '{"notes": "Grey flow", "overall": "suspect", "screened_at": "2026-11-20T10:30"}',
-         '{"notes": "Grey flow, café-au-lait", "overall": "potential",'
-         ' "screened_at": "2026-11-19T10:30"}'),
+        (
+            "corrected",
+            '{"notes": "Grey flow", "overall": "suspect", "screened_at": "2026-11-20T10:30"}',
+            '{"notes": "Grey flow, café-au-lait", "overall": "potential",'
+            ' "screened_at": "2026-11-19T10:30"}',
+        ),
         ("voided", "{}", "{}"),
-    ]  # fmt: skip
+    ]
 
 
 def test_a_catch_basin_and_a_retired_outfall_are_off_the_rotation(app, client):
@@ -146,8 +172,10 @@ def test_a_catch_basin_and_a_retired_outfall_are_off_the_rotation(app, client):
         db = get_db()
         with transaction(db):
             db.execute("UPDATE outfalls SET structure_type = 'catch-basin' WHERE code = 'OF-1'")
-            db.execute("UPDATE outfalls SET retired_on = '2026-06-01',"
-                       " retired_reason = 'removed' WHERE code = 'OF-2'")  # fmt: skip
+            db.execute(
+                "UPDATE outfalls SET retired_on = '2026-06-01',"
+                " retired_reason = 'removed' WHERE code = 'OF-2'"
+            )
     basin = client.get("/staff/outfalls/1/")
     assert basin.status_code == 200
     assert "Not on the screening rotation (only outfalls are)." in basin.text

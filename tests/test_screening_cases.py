@@ -57,8 +57,9 @@ def test_a_suspect_screening_opens_a_linked_case_in_one_tap(app, client):
     assert re.search(r">SCR-2026-0001</a> <span class=\"muted\">Screening</span>", queue)
     found = client.get("/staff/", query_string={"q": "OF-A"}).text
     assert ">SCR-2026-0001</a>" in found and "outfall: “OF-A”" in found
-    csv = client.get("/staff/exports/cases.csv", query_string={
-        "start": "2026-11-30", "end": "2026-11-30"}).text  # fmt: skip
+    csv = client.get(
+        "/staff/exports/cases.csv", query_string={"start": "2026-11-30", "end": "2026-11-30"}
+    ).text
     heading, line = csv.lstrip("\ufeff").splitlines()[:2]
     assert {"Outfall", "Overall call", "Screening findings"} <= set(heading.split(","))
     assert line.startswith("SCR-2026-0001,Screening finding,") and ",OF-A," in line
@@ -80,8 +81,9 @@ def test_a_screening_linked_to_a_case_there_already(app, client):
     assert report.status_code in (302, 303)
     (reported,) = rows(app, "SELECT id, reference FROM cases")
     page = client.get(where).text
-    wrong = client.post(f"{where}link", data={"csrf_token": csrf_of(page),
-                        "reference": "IDR-2026-9999"})  # fmt: skip
+    wrong = client.post(
+        f"{where}link", data={"csrf_token": csrf_of(page), "reference": "IDR-2026-9999"}
+    )
     assert wrong.status_code == 422
     assert "Error: </span>No case has the reference IDR-2026-9999." in wrong.text
     assert 'value="IDR-2026-9999"' in wrong.text

@@ -12,12 +12,27 @@ from helpers import csrf_of, hidden_fields, rows, sign_in
 from portal.core.db import get_db, insert, transaction
 
 NY = ZoneInfo("America/New_York")
-SHEET = {"screened_at": "2026-11-20T10:30", "inspector": "Jo Smith", "hours_since_rain": "96",
-         "rain_inches": "0.4", "flow": "moderate", "flow_gpm": "3", "odor": "sewage",
-         "odor_severity": "3", "color": "none", "color_severity": "", "turbidity": "none",
-         "floatables": "none", "floatables_severity": "", "deposits": "none",
-         "staining": "none", "vegetation": "none", "damage": "none", "notes": "Grey flow",
-         "overall": "suspect"}  # fmt: skip
+SHEET = {
+    "screened_at": "2026-11-20T10:30",
+    "inspector": "Jo Smith",
+    "hours_since_rain": "96",
+    "rain_inches": "0.4",
+    "flow": "moderate",
+    "flow_gpm": "3",
+    "odor": "sewage",
+    "odor_severity": "3",
+    "color": "none",
+    "color_severity": "",
+    "turbidity": "none",
+    "floatables": "none",
+    "floatables_severity": "",
+    "deposits": "none",
+    "staining": "none",
+    "vegetation": "none",
+    "damage": "none",
+    "notes": "Grey flow",
+    "overall": "suspect",
+}
 # The permit year 2026 (January 3, 2026 to January 2, 2027).
 YEAR_2026 = (dt.date(2026, 1, 3), dt.date(2027, 1, 2))
 
@@ -27,11 +42,19 @@ def setup(app, client) -> None:
         db = get_db()
         with transaction(db):
             for code in ("OF-1", "OF-2"):
-                insert(db, "outfalls", {
-                    "code": code, "latitude": 42.165, "longitude": -76.82, "location": "Rink",
-                    "created_at": "2020-01-10T09:00:00-05:00",
-                    "updated_at": "2020-01-10T09:00:00-05:00", "updated_by": "test",
-                })  # fmt: skip
+                insert(
+                    db,
+                    "outfalls",
+                    {
+                        "code": code,
+                        "latitude": 42.165,
+                        "longitude": -76.82,
+                        "location": "Rink",
+                        "created_at": "2020-01-10T09:00:00-05:00",
+                        "updated_at": "2020-01-10T09:00:00-05:00",
+                        "updated_by": "test",
+                    },
+                )
     sign_in(client, app)
     app.config["CLOCK"] = lambda: dt.datetime(2026, 11, 30, 9, 0, tzinfo=NY)
 
@@ -39,8 +62,10 @@ def setup(app, client) -> None:
 def save(client, outfall_id=1, **change) -> str:
     """A sheet saved; the saved page's address."""
     page = client.get(f"/staff/screenings/outfall/{outfall_id}/new")
-    answer = client.post(f"/staff/screenings/outfall/{outfall_id}/new",
-                         data={**hidden_fields(page.text), **SHEET, **change})  # fmt: skip
+    answer = client.post(
+        f"/staff/screenings/outfall/{outfall_id}/new",
+        data={**hidden_fields(page.text), **SHEET, **change},
+    )
     assert answer.status_code == 303, answer.text
     return answer.headers["Location"].split("?")[0]
 
@@ -50,8 +75,15 @@ def figures(app) -> dict:
         from portal.staff.annual_figures import annual_report
 
         report = annual_report(get_db(), *YEAR_2026, dt.datetime(2027, 3, 1, 9, tzinfo=NY))
-        return {key: [r.words for r in report.by_key[key].records] for key in (
-            "screenings.made", "screenings.flagged", "screenings.wet", "outfalls.screened")}  # fmt: skip
+        return {
+            key: [r.words for r in report.by_key[key].records]
+            for key in (
+                "screenings.made",
+                "screenings.flagged",
+                "screenings.wet",
+                "outfalls.screened",
+            )
+        }
 
 
 def test_a_void_screening_stays_shown_and_leaves_the_counts_and_the_rotation(app, client):
@@ -71,8 +103,9 @@ def test_a_void_screening_stays_shown_and_leaves_the_counts_and_the_rotation(app
     refused = client.post(f"{first}void", data={"csrf_token": csrf_of(page), "reason": " "})
     assert refused.status_code == 422
     assert "Say why it is voided." in refused.text
-    voided = client.post(f"{first}void", data={"csrf_token": csrf_of(page),
-                                               "reason": "Saved for the wrong outfall"})  # fmt: skip
+    voided = client.post(
+        f"{first}void", data={"csrf_token": csrf_of(page), "reason": "Saved for the wrong outfall"}
+    )
     assert voided.status_code == 303
     page = client.get(first).text
     assert "<h2>Void</h2>" in page
@@ -108,8 +141,13 @@ def test_a_correction_keeps_the_old_values(app, client):
     first = save(client)
     form = client.get(f"{first}correct").text
     assert 'value="2026-11-20T10:30"' in form and "Grey flow</textarea>" in form
-    fields = {**hidden_fields(form), **SHEET, "screened_at": "2026-11-19T14:10",
-              "overall": "potential", "reason": "Typed the wrong day"}  # fmt: skip
+    fields = {
+        **hidden_fields(form),
+        **SHEET,
+        "screened_at": "2026-11-19T14:10",
+        "overall": "potential",
+        "reason": "Typed the wrong day",
+    }
     missing = client.post(f"{first}correct", data={**fields, "reason": ""})
     assert missing.status_code == 422 and "Say why it is corrected." in missing.text
     done = client.post(f"{first}correct", data=fields)
@@ -132,8 +170,13 @@ def test_a_correction_keeps_the_old_values(app, client):
 def test_a_wet_weather_sheet_is_asked_marked_and_counted_apart(app, client):
     setup(app, client)
     page = client.get("/staff/screenings/outfall/1/new")
-    fields = {**hidden_fields(page.text), **SHEET, "hours_since_rain": "6",
-              "rain_inches": "0.5", "flow": "substantial"}  # fmt: skip
+    fields = {
+        **hidden_fields(page.text),
+        **SHEET,
+        "hours_since_rain": "6",
+        "rain_inches": "0.5",
+        "flow": "substantial",
+    }
     asked = client.post("/staff/screenings/outfall/1/new", data=fields)
     assert asked.status_code == 422
     assert (
@@ -148,10 +191,25 @@ def test_a_wet_weather_sheet_is_asked_marked_and_counted_apart(app, client):
     assert "Screening of OF-1 saved as a wet-weather visit." in shown
     assert "Wet weather: 6 hours since the last rain" in shown
     # A light rain (0.1 inch or less) leaves the weather dry; no hours typed count as dry.
-    save(client, 2, hours_since_rain="6", rain_inches="0.1", overall="unlikely", odor="none",
-         odor_severity="")  # fmt: skip
-    save(client, 2, hours_since_rain="", rain_inches="", screened_at="2026-11-21T09:00",
-         overall="unlikely", odor="none", odor_severity="")  # fmt: skip
+    save(
+        client,
+        2,
+        hours_since_rain="6",
+        rain_inches="0.1",
+        overall="unlikely",
+        odor="none",
+        odor_severity="",
+    )
+    save(
+        client,
+        2,
+        hours_since_rain="",
+        rain_inches="",
+        screened_at="2026-11-21T09:00",
+        overall="unlikely",
+        odor="none",
+        odor_severity="",
+    )
     assert figures(app) == {
         "screenings.made": ["Outfall OF-2: unlikely", "Outfall OF-2: unlikely"],
         "screenings.flagged": [],
@@ -173,8 +231,10 @@ def test_the_form_says_wet_weather_next_to_the_hours(app, client):
 def test_a_screening_in_1901_is_refused(app, client):
     setup(app, client)
     page = client.get("/staff/screenings/outfall/1/new")
-    answer = client.post("/staff/screenings/outfall/1/new",
-                         data={**hidden_fields(page.text), **SHEET, "screened_at": "1901-06-01T10:00"})  # fmt: skip
+    answer = client.post(
+        "/staff/screenings/outfall/1/new",
+        data={**hidden_fields(page.text), **SHEET, "screened_at": "1901-06-01T10:00"},
+    )
     assert answer.status_code == 422
     assert (
         "The screening cannot be before January 1, 1990 (the earliest day the sheet takes):"
@@ -188,9 +248,11 @@ def test_too_large_for_the_sheet_or_the_import_says_that_page_s_limits(app, clie
     setup(app, client)
     big = io.BytesIO(b"x" * (26 * 1024 * 1024))
     page = client.get("/staff/screenings/outfall/1/new")
-    sheet = client.post("/staff/screenings/outfall/1/new",
-                        data={**hidden_fields(page.text), **SHEET, "photos": [(big, "a.jpg")]},
-                        content_type="multipart/form-data")  # fmt: skip
+    sheet = client.post(
+        "/staff/screenings/outfall/1/new",
+        data={**hidden_fields(page.text), **SHEET, "photos": [(big, "a.jpg")]},
+        content_type="multipart/form-data",
+    )
     assert sheet.status_code == 413
     assert (
         "Photos can be up to 10 MB each, and the whole sheet up to 25 MB. Nothing was saved:"
@@ -198,9 +260,11 @@ def test_too_large_for_the_sheet_or_the_import_says_that_page_s_limits(app, clie
     ) in sheet.text
     big = io.BytesIO(b"x" * (26 * 1024 * 1024))
     page = client.get("/staff/outfalls/import")
-    imported = client.post("/staff/outfalls/import",
-                           data={"csrf_token": csrf_of(page.text), "file": (big, "gis.zip")},
-                           content_type="multipart/form-data")  # fmt: skip
+    imported = client.post(
+        "/staff/outfalls/import",
+        data={"csrf_token": csrf_of(page.text), "file": (big, "gis.zip")},
+        content_type="multipart/form-data",
+    )
     assert imported.status_code == 413
     assert (
         "The import takes a file of up to 20 MB. Go back and choose a smaller file" in imported.text

@@ -23,8 +23,15 @@ RECOVERY = re.compile(r"<code>([a-z0-9]{4}(?:-[a-z0-9]{4}){3})</code>")
 
 def password_step(client, username: str = "smo", password: str = PASSWORD, next_url: str = ""):
     page = client.get("/staff/login")
-    return client.post("/staff/login", data={**hidden_fields(page.text), "username": username,
-                                             "password": password, "next": next_url})  # fmt: skip
+    return client.post(
+        "/staff/login",
+        data={
+            **hidden_fields(page.text),
+            "username": username,
+            "password": password,
+            "next": next_url,
+        },
+    )
 
 
 def add_with_code(app, username: str = "smo") -> str:
@@ -48,8 +55,9 @@ def enrol_from_page(client, enrol_code: str | None) -> tuple[str, list[str], obj
     page = client.get("/staff/enrol")
     assert page.status_code == 200
     secret = re.search(r'id="setup-key">([A-Z2-7 ]+)<', page.text).group(1).replace(" ", "")
-    done = client.post("/staff/enrol", data={**hidden_fields(page.text),
-                                             "code": pyotp.TOTP(secret).now()})  # fmt: skip
+    done = client.post(
+        "/staff/enrol", data={**hidden_fields(page.text), "code": pyotp.TOTP(secret).now()}
+    )
     return secret, RECOVERY.findall(done.text), done
 
 
@@ -183,8 +191,10 @@ def test_a_recovery_code_works_once(app, client):
         fresh = app.test_client()
         password_step(fresh)
         page = fresh.get("/staff/second-factor")
-        response = fresh.post("/staff/second-factor", data={
-            **hidden_fields(page.text), "recovery_code": codes[3].upper()})  # fmt: skip
+        response = fresh.post(
+            "/staff/second-factor",
+            data={**hidden_fields(page.text), "recovery_code": codes[3].upper()},
+        )
         if attempt == 0:
             assert response.status_code == 303
             assert "9 left" in fresh.get("/staff/").text
@@ -194,8 +204,13 @@ def test_a_recovery_code_works_once(app, client):
 
 
 def test_codes_count_with_passwords_against_the_sign_in_limit(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "LOGIN_RATE_LIMIT": "3 per minute",
-                      "SESSION_COOKIE_SECURE": False})  # fmt: skip
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "LOGIN_RATE_LIMIT": "3 per minute",
+            "SESSION_COOKIE_SECURE": False,
+        }
+    )
     client = app.test_client()
     assert sign_in(client, app).status_code == 303  # the password, then the code: two
     fresh = app.test_client()
@@ -204,8 +219,14 @@ def test_codes_count_with_passwords_against_the_sign_in_limit(tmp_path):
 
 
 def test_a_training_install_signs_in_with_the_password_alone(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "STAFF_TOTP": False,
-                      "RATELIMIT_ENABLED": False, "SESSION_COOKIE_SECURE": False})  # fmt: skip
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "STAFF_TOTP": False,
+            "RATELIMIT_ENABLED": False,
+            "SESSION_COOKIE_SECURE": False,
+        }
+    )
     client = app.test_client()
     with app.app_context():
         add_account(get_db(), "trainee", PASSWORD)
@@ -246,13 +267,16 @@ def test_accounts_of_an_earlier_install_set_up_the_app_at_their_next_sign_in(tmp
         CREATE TABLE events (id INTEGER PRIMARY KEY, case_id INTEGER NOT NULL, at TEXT NOT NULL,
             actor TEXT NOT NULL, action TEXT NOT NULL, detail TEXT NOT NULL DEFAULT '{}');
         PRAGMA user_version = 5;
-    """)  # fmt: skip
-    old.execute("INSERT INTO staff (username, password_hash, created_at) VALUES (?, ?, ?)",
-                ["smo", generate_password_hash(PASSWORD), "2026-01-05T09:00:00-05:00"])  # fmt: skip
+    """)
+    old.execute(
+        "INSERT INTO staff (username, password_hash, created_at) VALUES (?, ?, ?)",
+        ["smo", generate_password_hash(PASSWORD), "2026-01-05T09:00:00-05:00"],
+    )
     old.commit()
     old.close()
-    app = create_app({"DATABASE": str(path), "RATELIMIT_ENABLED": False,
-                      "SESSION_COOKIE_SECURE": False})  # fmt: skip
+    app = create_app(
+        {"DATABASE": str(path), "RATELIMIT_ENABLED": False, "SESSION_COOKIE_SECURE": False}
+    )
     with app.app_context():
         db = get_db()
         assert {"totp_secret", "totp_last_step"} <= set(db["staff"].columns_dict)

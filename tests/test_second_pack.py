@@ -42,8 +42,9 @@ from portal.open311.keys import add_key
 PACK_CONTENT = load_content(PACK)
 # A spot inside the Town's service area, and a caller who names the Town's clerk.
 WHERE = {"latitude": "42.94010", "longitude": "-76.04100", "address": "Mill Road culvert"}
-NOTIFICATION = notification_data(prior_notice_to="Town Clerk", latitude="42.9402",
-                                 longitude="-76.0402")  # fmt: skip
+NOTIFICATION = notification_data(
+    prior_notice_to="Town Clerk", latitude="42.9402", longitude="-76.0402"
+)
 
 
 def assert_clean(where: str, text: str) -> None:
@@ -142,20 +143,34 @@ def walk(pack_app, mail_server: MailServer) -> list[tuple[str, str]]:
     reference = re.search(r"IDR-\d{4}-\d{4}", filed.text).group(0)
     seen.append(("/open311/v2/requests.xml POST", filed.text))
     for fmt in ("json", "xml"):
-        for path in ("discovery", "services", f"services/{service}", "requests",
-                     f"requests/{reference}"):  # fmt: skip
+        for path in (
+            "discovery",
+            "services",
+            f"services/{service}",
+            "requests",
+            f"requests/{reference}",
+        ):
             get(f"/open311/v2/{path}.{fmt}")
         for path in ("tokens/x", "services/nothing", "requests/IDR-1999-0001"):
             seen.append((f"/open311/v2/{path}.{fmt}", client.get(f"/open311/v2/{path}.{fmt}").text))
-        refused = client.post(f"/open311/v2/requests.{fmt}", data={"api_key": key,
-                              "service_code": service, "attribute[odor]": "roses"})  # fmt: skip
+        refused = client.post(
+            f"/open311/v2/requests.{fmt}",
+            data={"api_key": key, "service_code": service, "attribute[odor]": "roses"},
+        )
         seen.append((f"/open311/v2/requests.{fmt} refused", refused.text))
 
     get("/staff/login")
     sign_in(client, pack_app)
-    notice = {"csrf_token": csrf_of(get("/staff/phone-notices/new")), "told_at": "2026-11-02T10:00",
-              "how": "phone", "facility_name": "Mill Road Garage", "caller_name": "Sam Lee",
-              "caller_phone": "(555) 555-0100", "material": "Diesel", "hazardous": "yes"}  # fmt: skip
+    notice = {
+        "csrf_token": csrf_of(get("/staff/phone-notices/new")),
+        "told_at": "2026-11-02T10:00",
+        "how": "phone",
+        "facility_name": "Mill Road Garage",
+        "caller_name": "Sam Lee",
+        "caller_phone": "(555) 555-0100",
+        "material": "Diesel",
+        "hazardous": "yes",
+    }
     assert client.post("/staff/phone-notices/new", data=notice).status_code == 303
     queue = get("/staff/")
     get("/staff/cases/3/")  # filed through the API: names its key
@@ -166,15 +181,28 @@ def walk(pack_app, mail_server: MailServer) -> list[tuple[str, str]]:
     # follow-up already due, an internal note), a site visit, the printable cases.
     with pack_app.app_context():
         set_email(get_db(), "smo", "smo-officer@town.test")
-    saved = save_case(client, 1, status="referred", referred_agency="NYSDEC",
-                      public_note="A crew comes Monday.", assignee="smo",
-                      follow_up_on="2026-11-02", note="Called the owner.")  # fmt: skip
+    saved = save_case(
+        client,
+        1,
+        status="referred",
+        referred_agency="NYSDEC",
+        public_note="A crew comes Monday.",
+        assignee="smo",
+        follow_up_on="2026-11-02",
+        note="Called the owner.",
+    )
     assert saved.status_code == 303
-    visit = {"csrf_token": csrf_of(page), "visited_at": "2026-11-20T10:30", "inspector": "Jo",
-             "findings": "Grey water at the culvert", "sampled": "no",
-             "photos": [(io.BytesIO(jpeg((800, 600))), "site.jpg")]}  # fmt: skip
-    response = client.post("/staff/cases/1/inspections", data=visit,
-                           content_type="multipart/form-data")  # fmt: skip
+    visit = {
+        "csrf_token": csrf_of(page),
+        "visited_at": "2026-11-20T10:30",
+        "inspector": "Jo",
+        "findings": "Grey water at the culvert",
+        "sampled": "no",
+        "photos": [(io.BytesIO(jpeg((800, 600))), "site.jpg")],
+    }
+    response = client.post(
+        "/staff/cases/1/inspections", data=visit, content_type="multipart/form-data"
+    )
     assert response.status_code == 303
     for case in (1, 2):
         get(f"/staff/cases/{case}/print")
@@ -192,9 +220,15 @@ def walk(pack_app, mail_server: MailServer) -> list[tuple[str, str]]:
         assert queue_digests(get_db(), now) == 1
         send_pending(get_db())
     span = "?start=2000-01-01&end=2099-12-31"
-    for url in ("/staff/exports/", f"/staff/exports/cases.csv{span}",
-                f"/staff/exports/cases.geojson{span}", "/staff/annual-report/", "/staff/map/",
-                "/staff/map/frame", "/staff/outbox/"):  # fmt: skip
+    for url in (
+        "/staff/exports/",
+        f"/staff/exports/cases.csv{span}",
+        f"/staff/exports/cases.geojson{span}",
+        "/staff/annual-report/",
+        "/staff/map/",
+        "/staff/map/frame",
+        "/staff/outbox/",
+    ):
         get(url)
     assert "IDR-" in queue and "REL-" in queue and "Mill Road Garage" in queue
     for message in mail_server.messages:
@@ -222,8 +256,11 @@ def test_code_and_templates_name_no_municipality_and_no_section():
             if path.suffix not in (".py", ".html", ".txt", ".js", ".css"):
                 continue
             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                found += [f"{path.relative_to(ROOT)}:{n}: {what}: {line.strip()}"
-                          for what, p in patterns.items() if p.search(line)]  # fmt: skip
+                found += [
+                    f"{path.relative_to(ROOT)}:{n}: {what}: {line.strip()}"
+                    for what, p in patterns.items()
+                    if p.search(line)
+                ]
     assert not found, "\n".join(found)
 
 
@@ -274,16 +311,22 @@ def test_the_towns_public_pages_and_mail_say_nothing_the_law_does_not(walked, pa
     english = built_pages(pack_build, "en")
     public += [(str(page), page.read_text(encoding="utf-8")) for page in english]
     assert len(public) >= 20
-    found = {what: problems for what, text in public
-             if (problems := overclaims(text, "1-800-457-7362"))}  # fmt: skip
+    found = {
+        what: problems for what, text in public if (problems := overclaims(text, "1-800-457-7362"))
+    }
     assert not found, found
 
 
 def test_the_towns_spanish_pages_name_the_hotline_with_the_whole_state_rule(pack_build):
     """The English check's words are English: in Spanish, the rule's own words."""
-    rule = ("dentro de las dos horas siguientes al descubrimiento", "menos de 5 galones",
-            "está contenido y bajo control", "no ha llegado ni llegará al agua ni a ningún terreno",
-            "se limpia dentro de las dos horas", "en la cantidad que se debe reportar o más")  # fmt: skip
+    rule = (
+        "dentro de las dos horas siguientes al descubrimiento",
+        "menos de 5 galones",
+        "está contenido y bajo control",
+        "no ha llegado ni llegará al agua ni a ningún terreno",
+        "se limpia dentro de las dos horas",
+        "en la cantidad que se debe reportar o más",
+    )
     for url in ("index.html", "learn/motor-oil/index.html", "contact/index.html"):
         text = parse_page(pack_build / "es" / url).text
         assert "1-800-457-7362" in text
@@ -338,8 +381,10 @@ def test_the_portal_counts_business_days_by_the_towns_rules(pack_app, walked):
     assert not calendar.is_business_day(dt.date(2026, 7, 3))
     # And the page that explains the count says so, with the Town's closing time.
     text = " ".join(dict(walked)["/notify/"].split())
-    assert "a holiday on a Sunday is kept on the Monday, a holiday on a Saturday is kept on " \
-        "the Friday before" in text  # fmt: skip
+    assert (
+        "a holiday on a Sunday is kept on the Monday, a holiday on a Saturday is kept on "
+        "the Friday before" in text
+    )
     assert "the days the Town office announces it is closed" in text and "3:30" in text
 
 

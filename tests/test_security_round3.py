@@ -54,8 +54,13 @@ def _parallel(count: int, send) -> list[int]:
 def test_parallel_reports_from_one_address_store_no_more_than_the_limit(tmp_path):
     """M1: eight valid reports sent at once against "2 per minute": two stored, six refused
     with the 429 page (the limit was only tested before the view and counted after it)."""
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "REPORT_RATE_LIMIT": "2 per minute",
-                      "MAIL_FOLDER": str(tmp_path / "mail")})  # fmt: skip
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "REPORT_RATE_LIMIT": "2 per minute",
+            "MAIL_FOLDER": str(tmp_path / "mail"),
+        }
+    )
     clients = [app.test_client() for _ in range(8)]
     forms = [
         {**open_form(c), **report_data(description=f"Foam {n}")} for n, c in enumerate(clients)
@@ -68,8 +73,13 @@ def test_parallel_reports_from_one_address_store_no_more_than_the_limit(tmp_path
 
 
 def test_a_refused_report_says_when_to_send_it_again(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "REPORT_RATE_LIMIT": "1 per minute",
-                      "MAIL_FOLDER": str(tmp_path / "mail")})  # fmt: skip
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "REPORT_RATE_LIMIT": "1 per minute",
+            "MAIL_FOLDER": str(tmp_path / "mail"),
+        }
+    )
     client = app.test_client()
     assert (
         client.post("/report/send/", data={**open_form(client), **report_data()}).status_code == 303
@@ -133,8 +143,11 @@ def test_a_busy_decoder_is_asked_once_per_request_and_the_form_comes_back(app, c
 
     monkeypatch.setattr(pending, "clean_photo", busy)
     photos = [(io.BytesIO(jpeg((400, 300))), f"p{n}.jpg") for n in range(3)]
-    page = client.post("/report/send/", data={**open_form(client), **report_data(), "photos": photos},
-                       content_type="multipart/form-data")  # fmt: skip
+    page = client.post(
+        "/report/send/",
+        data={**open_form(client), **report_data(), "photos": photos},
+        content_type="multipart/form-data",
+    )
     assert page.status_code == 422
     assert len(asked) == 1
     for name in ("p0.jpg", "p1.jpg", "p2.jpg"):
@@ -175,8 +188,13 @@ def test_the_officers_own_device_is_not_held_by_the_names_wait(guarded):
 
 
 def test_the_device_cookie_is_secure_on_an_https_portal(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "p.sqlite3"), "MAIL_FOLDER": str(tmp_path / "m"),
-                      "PUBLIC_URL": "https://portal.village.test"})  # fmt: skip
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "p.sqlite3"),
+            "MAIL_FOLDER": str(tmp_path / "m"),
+            "PUBLIC_URL": "https://portal.village.test",
+        }
+    )
     add_enrolled_account(app, "smo")
     with app.test_request_context("/staff/second-factor"):
         devices.remember(get_db(), "smo")
@@ -198,14 +216,23 @@ def test_staff_unlock_ends_the_wait(guarded):
 def test_a_form_without_its_csrf_token_stores_no_new_photo_but_keeps_the_earlier_ones(app, client):
     """L1: any web page could make a visitor's browser post the form without a token; its
     uploads are named, not decoded or stored. Photos kept by an earlier try stay."""
-    first = client.post("/report/send/", data={**open_form(client), **report_data(description=""),
-                        "photos": [(io.BytesIO(jpeg((400, 300))), "before.jpg")]},
-                        content_type="multipart/form-data")  # fmt: skip
+    first = client.post(
+        "/report/send/",
+        data={
+            **open_form(client),
+            **report_data(description=""),
+            "photos": [(io.BytesIO(jpeg((400, 300))), "before.jpg")],
+        },
+        content_type="multipart/form-data",
+    )
     assert first.status_code == 422
     fields = {k: v for k, v in hidden_fields(first.text).items() if k != "csrf_token"}
     photos = [(io.BytesIO(jpeg((400, 300))), f"p{n}.jpg") for n in range(2)]
-    page = client.post("/report/send/", data={**fields, **report_data(), "photos": photos},
-                       content_type="multipart/form-data")  # fmt: skip
+    page = client.post(
+        "/report/send/",
+        data={**fields, **report_data(), "photos": photos},
+        content_type="multipart/form-data",
+    )
     assert page.status_code == 400
     for name in ("p0.jpg", "p1.jpg"):
         assert f"{name}: this photo was not kept because the form had expired." in page.text
@@ -232,16 +259,28 @@ def test_the_notify_start_page_is_kept_only_by_the_filers_own_browser(client):
 def test_the_open_data_file_leaves_out_free_text_and_is_rate_limited(tmp_path):
     """L4: `location` (free text: "behind Jane Doe's house") is not published, as `notes`
     was not; the file has a rate limit of its own."""
-    app = create_app({"DATABASE": str(tmp_path / "p.sqlite3"), "MAIL_FOLDER": str(tmp_path / "m"),
-                      "OPEN_DATA_RATE_LIMIT": "2 per minute"})  # fmt: skip
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "p.sqlite3"),
+            "MAIL_FOLDER": str(tmp_path / "m"),
+            "OPEN_DATA_RATE_LIMIT": "2 per minute",
+        }
+    )
     app.extensions["outfalls"] = dataclasses.replace(app.extensions["outfalls"], public=True)
     name = "horseheads-outfalls.geojson"
     with app.app_context():
-        inventory.import_file(get_db(), name, (DATA / "outfalls" / name).read_bytes(),
-                              load_content().settings.service_area, actor="test",
-                              stamp="2026-11-30T09:00:00-05:00")  # fmt: skip
-        get_db().execute("UPDATE outfalls SET location = ?, notes = ?",
-                         ["behind Jane Doe's house, 12 Elm", "Jane says hi"])  # fmt: skip
+        inventory.import_file(
+            get_db(),
+            name,
+            (DATA / "outfalls" / name).read_bytes(),
+            load_content().settings.service_area,
+            actor="test",
+            stamp="2026-11-30T09:00:00-05:00",
+        )
+        get_db().execute(
+            "UPDATE outfalls SET location = ?, notes = ?",
+            ["behind Jane Doe's house, 12 Elm", "Jane says hi"],
+        )
     client = app.test_client()
     answer = client.get("/open-data/outfalls.geojson")
     assert answer.status_code == 200

@@ -123,8 +123,9 @@ def test_links_in_mail_sent_in_the_background_use_the_public_address(app, client
     assert "https://portal.village.test/status/" in body(ack) and "localhost" not in body(ack)
 
 
-@pytest.mark.parametrize(("url", "secure"), [("https://portal.village.test", True),
-                                             ("http://127.0.0.1:8000", False)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("url", "secure"), [("https://portal.village.test", True), ("http://127.0.0.1:8000", False)]
+)
 def test_secure_cookies_and_hsts_exactly_when_the_public_address_is_https(tmp_path, url, secure):
     app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "PUBLIC_URL": url})
     assert app.config["SESSION_COOKIE_SECURE"] is secure
@@ -159,10 +160,15 @@ def make(tmp_path: Path, *args: str, password: str = "") -> subprocess.Completed
     env["PORTAL_DATABASE"] = str(tmp_path / "portal.sqlite3")
     local = [f"KEY_FILE={tmp_path / 'secret_key'}", f"BIN={Path(sys.executable).parent}"]
     return subprocess.run(
-        ["make", "-s", "-o", ".venv/.installed", *args, *local], cwd=ROOT, env=env,
-        input=password, capture_output=True, text=True, timeout=120,
+        ["make", "-s", "-o", ".venv/.installed", *args, *local],
+        cwd=ROOT,
+        env=env,
+        input=password,
+        capture_output=True,
+        text=True,
+        timeout=120,
         start_new_session=True,  # no terminal: the password prompt reads standard input
-    )  # fmt: skip
+    )
 
 
 def test_the_readmes_staff_add_works_as_printed_with_the_settings_of_make_run(tmp_path):

@@ -21,8 +21,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_freeze_yields_every_page(build, content):
     urls = {page_url(build, page) for page in built_pages(build)}
-    expected = {"/", "/ordinance/", "/exempt-discharges/", "/learn/", "/search/", "/contact/",
-                "/404.html"}  # fmt: skip
+    expected = {
+        "/",
+        "/ordinance/",
+        "/exempt-discharges/",
+        "/learn/",
+        "/search/",
+        "/contact/",
+        "/404.html",
+    }
     expected |= {f"/learn/{page.slug}/" for page in content.pages}
     # The same pages in Spanish, under /es/ (content/translations.yaml).
     expected |= {"/es" + url for url in expected}

@@ -37,10 +37,20 @@ ENGLISH = re.compile(
     re.IGNORECASE,
 )
 # Proper names, addresses and the law's official names, as the content has them.
-KEPT = ("Horseheads Village Hall", "202 South Main Street", "Horseheads, New York 14845",
-        "Village of Horseheads Code", "Main Street", "Municipal Home Rule Law",
-        "General Construction Law", "Environmental Conservation Law", "Village Hall",
-        "filter backwash", "nuisance", "Stormwater Management Officer")  # fmt: skip
+KEPT = (
+    "Horseheads Village Hall",
+    "202 South Main Street",
+    "Horseheads, New York 14845",
+    "Village of Horseheads Code",
+    "Main Street",
+    "Municipal Home Rule Law",
+    "General Construction Law",
+    "Environmental Conservation Law",
+    "Village Hall",
+    "filter backwash",
+    "nuisance",
+    "Stormwater Management Officer",
+)
 
 
 def spanish_text(html: str) -> str:
@@ -75,10 +85,15 @@ def test_every_page_is_built_in_spanish_with_its_language(build):
 
 @pytest.mark.parametrize(
     ("english", "spanish"),
-    [("/", "/es/"), ("/learn/pet-waste/", "/es/learn/pet-waste/"),
-     ("/ordinance/", "/es/ordinance/"), ("/exempt-discharges/", "/es/exempt-discharges/"),
-     ("/contact/", "/es/contact/"), ("/search/", "/es/search/")],
-)  # fmt: skip
+    [
+        ("/", "/es/"),
+        ("/learn/pet-waste/", "/es/learn/pet-waste/"),
+        ("/ordinance/", "/es/ordinance/"),
+        ("/exempt-discharges/", "/es/exempt-discharges/"),
+        ("/contact/", "/es/contact/"),
+        ("/search/", "/es/search/"),
+    ],
+)
 def test_the_language_link_keeps_the_page(build, english, spanish):
     def page(url: str) -> str:
         return (build / url.strip("/") / "index.html").read_text(encoding="utf-8")
@@ -106,8 +121,11 @@ def test_every_spanish_page_says_the_translation_awaits_review(build):
 
 
 def test_no_english_is_left_on_a_spanish_page(build):
-    found = {page_url(build, page): left for page in built_pages(build, "es")
-             if (left := english_left(page.read_text(encoding="utf-8")))}  # fmt: skip
+    found = {
+        page_url(build, page): left
+        for page in built_pages(build, "es")
+        if (left := english_left(page.read_text(encoding="utf-8")))
+    }
     assert not found, found
 
 
@@ -144,16 +162,26 @@ def test_the_law_is_english_and_the_spanish_page_sums_it_up(build, content):
 def test_spanish_guides_give_the_whole_penalty_range(build, content):
     for page in content.pages:
         text = parse_page(build / "es" / "learn" / page.slug / "index.html").text
-        for words in ("de $50 a $350 por una primera violación", "de $350 a $700",
-                      "de $700 a $1,000", "hasta 15 días de cárcel", "dentro de cinco años",
-                      "Cada semana que sigue una violación cuenta como una violación aparte"):  # fmt: skip
+        for words in (
+            "de $50 a $350 por una primera violación",
+            "de $350 a $700",
+            "de $700 a $1,000",
+            "hasta 15 días de cárcel",
+            "dentro de cinco años",
+            "Cada semana que sigue una violación cuenta como una violación aparte",
+        ):
             assert words in text, (page.slug, words)
 
 
 def test_the_spill_hotline_comes_with_the_whole_state_rule_in_spanish(build):
-    rule = ("dentro de las dos horas siguientes al descubrimiento", "menos de 5 galones",
-            "está contenido y bajo control", "no ha llegado ni llegará al agua ni a ningún terreno",
-            "se limpia dentro de las dos horas", "en la cantidad que se debe reportar o más")  # fmt: skip
+    rule = (
+        "dentro de las dos horas siguientes al descubrimiento",
+        "menos de 5 galones",
+        "está contenido y bajo control",
+        "no ha llegado ni llegará al agua ni a ningún terreno",
+        "se limpia dentro de las dos horas",
+        "en la cantidad que se debe reportar o más",
+    )
     for url in ("index.html", "learn/motor-oil/index.html", "contact/index.html"):
         text = parse_page(build / "es" / url).text
         for words in rule:
@@ -235,8 +263,13 @@ def test_the_spanish_summaries_say_what_the_law_says(build):
         " cometió la violación,",
     ):
         assert words in text, words
-    for gone in ("agua de lluvia", "pedir equipos de medición", "Las cantidades están en cada"
-                 " guía", "se corrige a tiempo", "a costo de quien la causó"):  # fmt: skip
+    for gone in (
+        "agua de lluvia",
+        "pedir equipos de medición",
+        "Las cantidades están en cada guía",
+        "se corrige a tiempo",
+        "a costo de quien la causó",
+    ):
         assert gone not in text, gone
 
 
@@ -298,16 +331,21 @@ def test_the_spanish_summaries_say_what_round_6_found_missing(build):
         " a la vez.",
     ):
         assert words in text, words
-    for gone in ("nieve derretida y el agua que corre", "Nadie puede descargar al",
-                 "una descarga peligrosa", "hay motivo para creer", "debe contenerlo y limpiarlo",
-                 "puede recibir otras medidas", "de inmediato y sin más trámites",
-                 "dentro de 30 días y enviar"):  # fmt: skip
+    for gone in (
+        "nieve derretida y el agua que corre",
+        "Nadie puede descargar al",
+        "una descarga peligrosa",
+        "hay motivo para creer",
+        "debe contenerlo y limpiarlo",
+        "puede recibir otras medidas",
+        "de inmediato y sin más trámites",
+        "dentro de 30 días y enviar",
+    ):
         assert gone not in text, gone
 
 
 def test_the_spanish_guides_say_no_one_may_discharge_or_have_it_discharged(build, content):
-    said = [page.slug for page in content.pages
-            if NO_ONE_MAY in es_text(build, "learn", page.slug)]  # fmt: skip
+    said = [page.slug for page in content.pages if NO_ONE_MAY in es_text(build, "learn", page.slug)]
     assert len(said) == len(content.pages) - 1 and "pet-waste" not in said, said
     for page in content.pages:
         assert "nadie puede descargar al" not in es_text(build, "learn", page.slug), page.slug
@@ -709,11 +747,15 @@ def script_words(page: str) -> dict[str, dict[str, str]]:
 
 @pytest.mark.parametrize(
     ("path", "carried"),
-    [("/report/", {"report.js": ["report"], "location-tools": ["location"],
-                   "form": ["send", "offline"]}),
-     ("/report/mine/", {"my-reports": ["offline"]}),
-     ("/thanks", {"news.js": ["news"], "share": ["share"]})],
-)  # fmt: skip
+    [
+        (
+            "/report/",
+            {"report.js": ["report"], "location-tools": ["location"], "form": ["send", "offline"]},
+        ),
+        ("/report/mine/", {"my-reports": ["offline"]}),
+        ("/thanks", {"news.js": ["news"], "share": ["share"]}),
+    ],
+)
 def test_the_scripts_get_their_words_in_spanish_on_a_spanish_page(client, path, carried):
     """Each message a script lays over its English is one of its own keys, and in Spanish."""
     if path == "/thanks":  # the page after Send, of a report filed in English, then Spanish

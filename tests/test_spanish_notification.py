@@ -152,11 +152,17 @@ def test_a_changed_filing_sent_again_is_answered_in_spanish(client):
 
 
 def test_two_holidays_passed_over_are_named_in_spanish(client):
-    data = notification_data(**{**IN_SPANISH, "discovered_at": "2026-02-11T09:00",
-                                "began_at": "2026-02-11T08:30", "ended_at": "2026-02-11T09:45",
-                                "emergency_called_at": "2026-02-11T09:10",
-                                "dec_called_at": "2026-02-11T09:20",
-                                "prior_notice_at": "2026-02-11T10:00"})  # fmt: skip
+    data = notification_data(
+        **{
+            **IN_SPANISH,
+            "discovered_at": "2026-02-11T09:00",
+            "began_at": "2026-02-11T08:30",
+            "ended_at": "2026-02-11T09:45",
+            "emergency_called_at": "2026-02-11T09:10",
+            "dec_called_at": "2026-02-11T09:20",
+            "prior_notice_at": "2026-02-11T10:00",
+        }
+    )
     receipt = walk(client, data)["receipt"].text
     assert (
         "Los contamos como feriados, no como días hábiles (nuestra interpretación): jueves, 12 de"
@@ -171,8 +177,15 @@ def test_the_errors_are_in_spanish_next_to_their_fields(client):
     assert refused.status_code == 422
     assert "Conteste esta pregunta para seguir." in refused.text
     assert not english_left(refused.text), english_left(refused.text)
-    data = notification_data(**{**IN_SPANISH, "facility_name": "", "ended_at": "2026-11-02T07:00",
-                                "unit": "", "quantity": "unos 10"})  # fmt: skip
+    data = notification_data(
+        **{
+            **IN_SPANISH,
+            "facility_name": "",
+            "ended_at": "2026-11-02T07:00",
+            "unit": "",
+            "quantity": "unos 10",
+        }
+    )
     triage = {name: data[name] for name in ("danger", "hazardous", "petroleum")}
     details = client.post(
         "/notify/", data={**hidden_fields(first.text), "step": "triage", **triage}
@@ -180,10 +193,12 @@ def test_the_errors_are_in_spanish_next_to_their_fields(client):
     payload = {**hidden_fields(details.text), **data, "step": "details"}
     invalid = client.post("/notify/", data=payload, content_type="multipart/form-data")
     assert invalid.status_code == 422
-    for message in ("Escriba el nombre de la instalación.",
-                    "Esto es antes de que el derrame empezara o se descubriera.",
-                    "Elija una unidad para la cantidad.",
-                    "Escriba la cantidad con números, como 5 o 2,5."):  # fmt: skip
+    for message in (
+        "Escriba el nombre de la instalación.",
+        "Esto es antes de que el derrame empezara o se descubriera.",
+        "Elija una unidad para la cantidad.",
+        "Escriba la cantidad con números, como 5 o 2,5.",
+    ):
         assert message in invalid.text, message
     assert 'value="Muelle de carga detrás del 12 de Depot Street"' in invalid.text
     assert 'value="unos 10"' in invalid.text
@@ -288,9 +303,16 @@ def test_photo_refusals_are_in_spanish_on_the_notification(client):
 
 def test_photo_refusals_stay_english_on_an_english_form(client):
     data = notification_data()
-    details = client.post("/notify/", data={**hidden_fields(client.get("/notify/").text),
-                                            "step": "triage", "danger": "no", "hazardous": "no",
-                                            "petroleum": "no"})  # fmt: skip
+    details = client.post(
+        "/notify/",
+        data={
+            **hidden_fields(client.get("/notify/").text),
+            "step": "triage",
+            "danger": "no",
+            "hazardous": "no",
+            "petroleum": "no",
+        },
+    )
     payload = {**hidden_fields(details.text), **data, "step": "details", "photos": uploads()}
     refused = client.post("/notify/", data=payload, content_type="multipart/form-data").text
     assert "b.jpg: The file is empty. Choose a photo to attach." in refused

@@ -106,17 +106,27 @@ def _sign_in_with_next(app, target: str) -> str:
     """Sign in from a fresh browser with `next=target`; where the code page sends it."""
     fresh = app.test_client()
     page = fresh.get("/staff/login")
-    response = fresh.post("/staff/login", data={**hidden_fields(page.text), "username": "smo",
-                                                "password": PASSWORD, "next": target})  # fmt: skip
+    response = fresh.post(
+        "/staff/login",
+        data={**hidden_fields(page.text), "username": "smo", "password": PASSWORD, "next": target},
+    )
     assert response.headers["Location"] == "/staff/second-factor"
     return enter_code(fresh, app, "smo").headers["Location"]
 
 
 @pytest.mark.parametrize(
     "target",
-    ["//evil.example/", "https://evil.example/phish", "http://evil.example/staff/",
-     "/report/", "/status/x/", "javascript:alert(1)", "/staffing/", ""],
-)  # fmt: skip
+    [
+        "//evil.example/",
+        "https://evil.example/phish",
+        "http://evil.example/staff/",
+        "/report/",
+        "/status/x/",
+        "javascript:alert(1)",
+        "/staffing/",
+        "",
+    ],
+)
 def test_sign_in_never_redirects_out_of_the_workspace(app, client, target):
     sign_in(client, app)
     assert _sign_in_with_next(app, target) == "/staff/"
@@ -131,8 +141,10 @@ def test_no_staff_post_is_taken_without_its_csrf_token(app, client, mail_server)
     """Every POST route of the workspace, signed in, without the token: refused (400),
     nothing changed. Some have a form of their own with a token; others (retrying a mail)
     have only the app-wide CSRF protection."""
-    submit = client.post("/report/", data={**open_form(client), **report_data(
-        contact_email="reject-me@example.test")})  # fmt: skip
+    submit = client.post(
+        "/report/",
+        data={**open_form(client), **report_data(contact_email="reject-me@example.test")},
+    )
     assert submit.status_code == 303
     sign_in(client, app)
 
@@ -154,8 +166,9 @@ def test_no_staff_post_is_taken_without_its_csrf_token(app, client, mail_server)
     posts = [rule for rule in staff_rules(app) if "POST" in rule.methods]
     assert len(posts) >= 8, "the routes come from the URL map: new ones are covered"
     for rule in posts:
-        response = client.post(concrete(rule), data={"status": "resolved", "revision": "0",
-                                                     "note": "x", "retry": "1"})  # fmt: skip
+        response = client.post(
+            concrete(rule), data={"status": "resolved", "revision": "0", "note": "x", "retry": "1"}
+        )
         assert response.status_code == 400, (rule.endpoint, response.status_code)
     assert snapshot() == before
     assert client.get("/staff/").status_code == 200, "still signed in"

@@ -61,8 +61,11 @@ def test_the_page_comes_filled_with_the_local_now_and_the_officer(app, officer):
     page = officer.get("/staff/found/new")
     assert page.headers["Cache-Control"] == "no-store"
     # The local date (1 March), not the server's 05:30 UTC.
-    assert re.search(r'id="found_at" name="found_at" required type="datetime-local"'
-                     r' value="2026-03-01T00:30"', page.text)  # fmt: skip
+    assert re.search(
+        r'id="found_at" name="found_at" required type="datetime-local"'
+        r' value="2026-03-01T00:30"',
+        page.text,
+    )
     assert re.search(r'id="found_by"[^>]* value="smo"', page.text)
     # With a name to sign letters by, that name (fresh review: "Screened by: smo").
     with app.app_context():
@@ -70,8 +73,13 @@ def test_the_page_comes_filled_with_the_local_now_and_the_officer(app, officer):
     named = officer.get("/staff/found/new").text
     assert re.search(r'id="found_by"[^>]* value="Dana Reyes"', named)
     assert '<input checked id="confirmed-0" name="confirmed" type="radio" value="no">' in page.text
-    for words in ("Routine inspection", "During other work", "A complaint by phone, not filed"
-                  " online", "Construction site inspection", "Dead fish or animals"):  # fmt: skip
+    for words in (
+        "Routine inspection",
+        "During other work",
+        "A complaint by phone, not filed online",
+        "Construction site inspection",
+        "Dead fish or animals",
+    ):
         assert words in page.text
     # Reached from the queue.
     queue = officer.get("/staff/").text
@@ -99,21 +107,37 @@ def test_an_officer_records_a_finding_and_lands_on_its_case(app, officer, mail_s
     printed = officer.get("/staff/cases/1/print").text
     assert "confidential: a staff record" in printed and "person who sent it" not in printed
     # Numbered by the local date: 2026, received at 00:30 on 1 March.
-    stored = rows(app, "SELECT reference, kind, received_at, address, latitude, assignee,"
-                  " confirmed_illicit, first_action_at, contact_email, service_code FROM cases")  # fmt: skip
-    assert stored == [{
-        "reference": "SF-2026-0001", "kind": "staff_found",
-        "received_at": "2026-03-01T00:30:00-05:00", "address": "Outfall behind 12 Main Street",
-        "latitude": None, "assignee": "smo", "confirmed_illicit": 1,
-        "first_action_at": "2026-03-01T00:30:00-05:00", "contact_email": None,
-        "service_code": "illicit-discharge",
-    }]  # fmt: skip
-    assert rows(app, "SELECT * FROM staff_findings") == [{
-        "case_id": 1, "indicators": '["dead-animals", "odor"]',
-        "description": "Grey water and dead fish below the pipe behind the bakery.",
-        "found_at": "2026-02-28T23:50-05:00", "found_by": "Jo Smith",
-        "how_found": "routine-inspection", "confirmed_when_found": 1, "recorded_by": "smo",
-    }]  # fmt: skip
+    stored = rows(
+        app,
+        "SELECT reference, kind, received_at, address, latitude, assignee,"
+        " confirmed_illicit, first_action_at, contact_email, service_code FROM cases",
+    )
+    assert stored == [
+        {
+            "reference": "SF-2026-0001",
+            "kind": "staff_found",
+            "received_at": "2026-03-01T00:30:00-05:00",
+            "address": "Outfall behind 12 Main Street",
+            "latitude": None,
+            "assignee": "smo",
+            "confirmed_illicit": 1,
+            "first_action_at": "2026-03-01T00:30:00-05:00",
+            "contact_email": None,
+            "service_code": "illicit-discharge",
+        }
+    ]
+    assert rows(app, "SELECT * FROM staff_findings") == [
+        {
+            "case_id": 1,
+            "indicators": '["dead-animals", "odor"]',
+            "description": "Grey water and dead fish below the pipe behind the bakery.",
+            "found_at": "2026-02-28T23:50-05:00",
+            "found_by": "Jo Smith",
+            "how_found": "routine-inspection",
+            "confirmed_when_found": 1,
+            "recorded_by": "smo",
+        }
+    ]
     # Nobody is mailed: its mail is done, and nothing waits in the outbox.
     assert rows(app, "SELECT mail_queued_at FROM cases") == [
         {"mail_queued_at": "2026-03-01T00:30:00-05:00"}
@@ -164,21 +188,38 @@ def test_a_form_without_its_key_is_refused_as_malformed(app, officer):
 
 
 def test_errors_are_said_next_to_their_fields_with_what_was_typed_kept(app, officer):
-    refused = record(officer, description="", address="", found_at="2026-03-01T09:00",
-                     how_found="", latitude="42.16", found_by="Jo Smith")  # fmt: skip
+    refused = record(
+        officer,
+        description="",
+        address="",
+        found_at="2026-03-01T09:00",
+        how_found="",
+        latitude="42.16",
+        found_by="Jo Smith",
+    )
     assert refused.status_code == 422
     page = refused.text
     assert "<title>Error: Record a discharge staff found" in page
-    assert re.search(r'<p class="error-message" id="description-error"><span class="visually-'
-                     r'hidden">Error: </span>Describe what was found.</p>', page)  # fmt: skip
-    assert re.search(r'id="found_at-error">.*This date and time is in the future. Enter when it'
-                     r" was found.</p>", page)  # fmt: skip
+    assert re.search(
+        r'<p class="error-message" id="description-error"><span class="visually-'
+        r'hidden">Error: </span>Describe what was found.</p>',
+        page,
+    )
+    assert re.search(
+        r'id="found_at-error">.*This date and time is in the future. Enter when it'
+        r" was found.</p>",
+        page,
+    )
     assert re.search(r'id="how_found-error">.*Choose how it was found.</p>', page)
-    assert re.search(r'id="longitude-error">.*Give the longitude too, or clear both'
-                     r" coordinates.</p>", page)  # fmt: skip
+    assert re.search(
+        r'id="longitude-error">.*Give the longitude too, or clear both'
+        r" coordinates.</p>",
+        page,
+    )
     # What was typed is kept: the time, the name, the half point and the ticked boxes.
-    assert 'value="2026-03-01T09:00"' in page and re.search(r'id="found_by"[^>]*value="Jo Smith"',
-                                                             page)  # fmt: skip
+    assert 'value="2026-03-01T09:00"' in page and re.search(
+        r'id="found_by"[^>]*value="Jo Smith"', page
+    )
     assert re.search(r'id="latitude"[^>]*value="42.16"', page)
     assert '<input checked id="indicators-6" name="indicators" type="checkbox" value="dead-' in page
     assert '<input checked id="confirmed-1" name="confirmed" type="radio" value="yes">' in page
@@ -189,11 +230,13 @@ def test_errors_are_said_next_to_their_fields_with_what_was_typed_kept(app, offi
 
 
 def test_a_file_that_is_not_a_photo_is_refused_and_a_good_one_kept(app, officer):
-    refused = record(officer, photos=[("outfall.jpg", jpeg((800, 600))),
-                                      ("notes.jpg", b"not a photo at all")])  # fmt: skip
+    refused = record(
+        officer, photos=[("outfall.jpg", jpeg((800, 600))), ("notes.jpg", b"not a photo at all")]
+    )
     assert refused.status_code == 422
-    assert ("notes.jpg: This file is not a photo we can read. Attach a JPEG, PNG, WebP or GIF"
-            " image.") in refused.text  # fmt: skip
+    assert (
+        "notes.jpg: This file is not a photo we can read. Attach a JPEG, PNG, WebP or GIF image."
+    ) in refused.text
     assert "outfall.jpg (800 × 600)" in refused.text  # kept, not to choose again
     kept = re.search(r'name="kept_photos" type="hidden" value="([^"]+)"', refused.text).group(1)
     fields = hidden_fields(refused.text)
@@ -208,9 +251,18 @@ def test_a_file_that_is_not_a_photo_is_refused_and_a_good_one_kept(app, officer)
 
 def test_it_is_found_in_the_queue_filter_the_search_and_the_export(app, officer):
     assert record(officer).status_code == 303
-    assert record(officer, description="Suds in the ditch", address="Elm Street ditch",
-                  how_found="phone-complaint", confirmed="no", indicators=["suds"],
-                  found_by="Pat Lee").status_code == 303  # fmt: skip
+    assert (
+        record(
+            officer,
+            description="Suds in the ditch",
+            address="Elm Street ditch",
+            how_found="phone-complaint",
+            confirmed="no",
+            indicators=["suds"],
+            found_by="Pat Lee",
+        ).status_code
+        == 303
+    )
     queue = officer.get("/staff/", query_string={"kind": "staff_found"}).text
     assert '<option value="staff_found" selected>Discharges found by staff</option>' in queue
     assert re.search(r">SF-2026-0001</a> <span class=\"muted\">Staff finding</span>", queue)
@@ -224,8 +276,11 @@ def test_it_is_found_in_the_queue_filter_the_search_and_the_export(app, officer)
     # Which exemption: the listed ones and those allowed on conditions (fresh review: only
     # the list of § 216-6 A(1) was offered; seed 103-107).
     assert '<option value="rising groundwater">rising groundwater</option>' in case
-    for title in ("Emergency discharges approved by the Stormwater Management Officer",
-                  "Dye testing", "Discharges under a State (SPDES) permit"):  # fmt: skip
+    for title in (
+        "Emergency discharges approved by the Stormwater Management Officer",
+        "Dye testing",
+        "Discharges under a State (SPDES) permit",
+    ):
         assert f'<option value="{title}">{title} (on its conditions)</option>' in case
     assert "has found to be a substantial contributor of pollutants" in case
     assert "Which exempt discharge" in case
@@ -234,18 +289,30 @@ def test_it_is_found_in_the_queue_filter_the_search_and_the_export(app, officer)
     assert "Matched what staff found: “…and dead fish below the pipe behind the bakery.”" in found
     by_whom = officer.get("/staff/", query_string={"q": "pat lee"}).text
     assert ">SF-2026-0002</a>" in by_whom and "who found it: “Pat Lee”" in by_whom
-    csv = officer.get("/staff/exports/cases.csv", query_string={
-        "start": "2026-03-01", "end": "2026-03-01"}).text  # fmt: skip
+    csv = officer.get(
+        "/staff/exports/cases.csv", query_string={"start": "2026-03-01", "end": "2026-03-01"}
+    ).text
     heading, first, second = csv.lstrip("\ufeff").splitlines()[:3]
     headings = heading.split(",")
-    own = ["Indicators staff saw", "What staff found", "When staff found it", "Who found it",
-           "How staff found it", "Confirmed when staff recorded it", "Staff finding recorded by"]  # fmt: skip
+    own = [
+        "Indicators staff saw",
+        "What staff found",
+        "When staff found it",
+        "Who found it",
+        "How staff found it",
+        "Confirmed when staff recorded it",
+        "Staff finding recorded by",
+    ]
     assert headings[headings.index(own[0]) : headings.index(own[0]) + 7] == own
     assert first.startswith("SF-2026-0001,Discharge found by staff,2026-03-01 00:30,Received,")
-    assert ("Dead fish or animals; A smell,Grey water and dead fish below the pipe behind the"
-            " bakery.,2026-02-28 23:50,Jo Smith,Routine inspection,yes,smo,") in first  # fmt: skip
-    assert ",Suds or foam,Suds in the ditch,2026-02-28 23:50,Pat Lee,A complaint by phone, not" \
-           in second.replace('"', "")  # fmt: skip
+    assert (
+        "Dead fish or animals; A smell,Grey water and dead fish below the pipe behind the"
+        " bakery.,2026-02-28 23:50,Jo Smith,Routine inspection,yes,smo,"
+    ) in first
+    assert (
+        ",Suds or foam,Suds in the ditch,2026-02-28 23:50,Pat Lee,A complaint by phone, not"
+        in second.replace('"', "")
+    )
     # The hazard column reads the content's rules for it too.
     assert ",Dead fish or animals," in first.replace("Dead fish or animals; A smell", "")
 
@@ -304,10 +371,17 @@ def test_its_status_page_shows_nothing_of_the_finding(app, officer):
 
 def test_every_page_of_it_is_valid_html(app, officer, tmp_path):
     data = {**open_page(officer), **FINDING, "latitude": "42.1656", "longitude": "-76.8200"}
-    pages = {"form": officer.get("/staff/found/new"),
-             "errors": record(officer, description="", how_found="", found_at="2026-03-02T10:00",
-                              photos=[("notes.jpg", b"no")]),
-             "expired": officer.post("/staff/found/new", data={**data, "csrf_token": "old"})}  # fmt: skip
+    pages = {
+        "form": officer.get("/staff/found/new"),
+        "errors": record(
+            officer,
+            description="",
+            how_found="",
+            found_at="2026-03-02T10:00",
+            photos=[("notes.jpg", b"no")],
+        ),
+        "expired": officer.post("/staff/found/new", data={**data, "csrf_token": "old"}),
+    }
     assert officer.post("/staff/found/new", data=data).status_code == 303
     pages["case"] = officer.get("/staff/cases/1/")
     pages["print"] = officer.get("/staff/cases/1/print")
@@ -341,9 +415,10 @@ def test_the_morning_digest_lists_it_hazardous_with_its_officer(app, officer):
     assert digest_at(dt.datetime(2026, 3, 3, 8, 0, tzinfo=NEW_YORK)) == 1  # Tuesday
     (digest,) = rows(app, "SELECT subject, body_text FROM outbox")
     assert digest["subject"] == "Morning digest, Tuesday, March 3: 1 new case (1 hazardous)"
-    assert ("- SF-2026-0001 (HAZARDOUS: dead fish or animals), received March 2, 2026 at"
-            " 10:00 a.m.: Outfall behind 12 Main Street; Received, assigned to smo"
-            ) in digest["body_text"]  # fmt: skip
+    assert (
+        "- SF-2026-0001 (HAZARDOUS: dead fish or animals), received March 2, 2026 at"
+        " 10:00 a.m.: Outfall behind 12 Main Street; Received, assigned to smo"
+    ) in digest["body_text"]
 
 
 def test_the_queue_flags_a_hazardous_finding(app, officer):

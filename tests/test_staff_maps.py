@@ -186,8 +186,14 @@ def test_five_thousand_cases_are_one_data_array(ctx):
     assert "L.circleMarker(" not in html
     rows = data_rows(html)
     assert len(rows) == 5000
-    assert rows[41] == [42.041, -76.0, "IDR-2026-0041", "investigating",
-                        "Being investigated", "/staff/cases/41/"]  # fmt: skip
+    assert rows[41] == [
+        42.041,
+        -76.0,
+        "IDR-2026-0041",
+        "investigating",
+        "Being investigated",
+        "/staff/cases/41/",
+    ]
     assert ".fitBounds(" in html
 
 

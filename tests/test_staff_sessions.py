@@ -78,8 +78,15 @@ def test_a_copy_dies_when_the_password_is_changed_and_the_officer_goes_on(app, c
     thief = copy_of(app, client)
     page = client.get("/staff/password")
     assert page.status_code == 200
-    changed = client.post("/staff/password", data={**hidden_fields(page.text), "current": PASSWORD,
-                                                   "new": NEW_PASSWORD, "again": NEW_PASSWORD})  # fmt: skip
+    changed = client.post(
+        "/staff/password",
+        data={
+            **hidden_fields(page.text),
+            "current": PASSWORD,
+            "new": NEW_PASSWORD,
+            "again": NEW_PASSWORD,
+        },
+    )
     assert changed.status_code == 303 and changed.headers["Location"] == "/staff/"
     assert "Your password was changed" in client.get("/staff/").text, "this browser goes on"
     assert_sign_in_page(thief)
@@ -91,17 +98,20 @@ def test_the_password_command_asks_for_the_current_password_and_ends_sessions(ap
     sign_in(client, app)
     thief = copy_of(app, client)
     runner = app.test_cli_runner()
-    wrong = runner.invoke(args=["staff", "password", "smo"],
-                          input=f"not it at all\n{NEW_PASSWORD}\n{NEW_PASSWORD}\n")  # fmt: skip
+    wrong = runner.invoke(
+        args=["staff", "password", "smo"], input=f"not it at all\n{NEW_PASSWORD}\n{NEW_PASSWORD}\n"
+    )
     assert wrong.exit_code != 0 and "not the current password" in wrong.output
     assert thief.get("/staff/").status_code == 200, "nothing changed"
-    done = runner.invoke(args=["staff", "password", "smo"],
-                         input=f"{PASSWORD}\n{NEW_PASSWORD}\n{NEW_PASSWORD}\n")  # fmt: skip
+    done = runner.invoke(
+        args=["staff", "password", "smo"], input=f"{PASSWORD}\n{NEW_PASSWORD}\n{NEW_PASSWORD}\n"
+    )
     assert done.exit_code == 0 and "every session of it has ended" in done.output, done.output
     assert_sign_in_page(thief)
     assert_sign_in_page(client)
-    forgotten = runner.invoke(args=["staff", "password", "smo", "--forgotten"],
-                              input=f"{PASSWORD}x\n{PASSWORD}x\n")  # fmt: skip
+    forgotten = runner.invoke(
+        args=["staff", "password", "smo", "--forgotten"], input=f"{PASSWORD}x\n{PASSWORD}x\n"
+    )
     assert forgotten.exit_code == 0, forgotten.output
     assert sign_in(app.test_client(), app, password=f"{PASSWORD}x", create=False).status_code == 303
 
@@ -154,8 +164,10 @@ def test_the_cookie_holds_an_id_and_no_secret(app, client):
         db = get_db()
         code = issue_enrol_code(db, add_account(db, "newbie", PASSWORD))
     page = client.get("/staff/login")
-    client.post("/staff/login", data={**hidden_fields(page.text), "username": "newbie",
-                                      "password": PASSWORD})  # fmt: skip
+    client.post(
+        "/staff/login",
+        data={**hidden_fields(page.text), "username": "newbie", "password": PASSWORD},
+    )
     page = client.get("/staff/enrol")
     client.post("/staff/enrol", data={**hidden_fields(page.text), "enrol_code": code})
     setup = client.get("/staff/enrol").text
@@ -185,8 +197,10 @@ def test_the_cookie_holds_an_id_and_no_secret(app, client):
 def test_weak_passwords_are_refused_by_the_page_and_the_commands(app, client, password, words):
     sign_in(client, app)
     page = client.get("/staff/password")
-    refused = client.post("/staff/password", data={**hidden_fields(page.text), "current": PASSWORD,
-                                                   "new": password, "again": password})  # fmt: skip
+    refused = client.post(
+        "/staff/password",
+        data={**hidden_fields(page.text), "current": PASSWORD, "new": password, "again": password},
+    )
     assert refused.status_code == 422 and words in refused.text
     assert 'aria-invalid="true"' in refused.text
     runner = app.test_cli_runner()
@@ -194,7 +208,9 @@ def test_weak_passwords_are_refused_by_the_page_and_the_commands(app, client, pa
         args=["staff", "add", "smo-two", "--password", password.replace("smo", "smo-two")]
     )
     assert added.exit_code != 0 and words in added.output, added.output
-    changed = runner.invoke(args=["staff", "password", "smo", "--forgotten"],
-                            input=f"{password}\n{NEW_PASSWORD}\n{NEW_PASSWORD}\n")  # fmt: skip
+    changed = runner.invoke(
+        args=["staff", "password", "smo", "--forgotten"],
+        input=f"{password}\n{NEW_PASSWORD}\n{NEW_PASSWORD}\n",
+    )
     assert words in changed.output, changed.output
     assert changed.exit_code == 0, "asked again, and the good one taken"

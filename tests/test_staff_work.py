@@ -64,10 +64,19 @@ def test_queue_lists_newest_first_with_flags(staff):
 
 @pytest.mark.parametrize(
     ("query", "expected"),
-    [({"q": "Elm"}, 1), ({"q": "foam"}, 2), ({"kind": "notification"}, 0), ({"status": "received"}, 3),
-     ({"status": "resolved"}, 0), ({"assignee": "-"}, 3), ({"start": "2099-01-01"}, 0), ({"end": "2000-01-01"}, 0),
-     ({"status": "open"}, 3), ({"kind": "bogus", "status": "bogus", "page": "x"}, 3)],
-)  # fmt: skip
+    [
+        ({"q": "Elm"}, 1),
+        ({"q": "foam"}, 2),
+        ({"kind": "notification"}, 0),
+        ({"status": "received"}, 3),
+        ({"status": "resolved"}, 0),
+        ({"assignee": "-"}, 3),
+        ({"start": "2099-01-01"}, 0),
+        ({"end": "2000-01-01"}, 0),
+        ({"status": "open"}, 3),
+        ({"kind": "bogus", "status": "bogus", "page": "x"}, 3),
+    ],
+)
 def test_queue_filters(staff, query, expected):
     page = staff.get("/staff/", query_string=query).text
     assert len(re.findall(r">IDR-\d{4}-\d{4}</a>", page)) == expected
@@ -86,25 +95,38 @@ def test_status_assignment_notes_and_the_audit_log(app, staff, mail_server):
     page = act(staff, 1, confirmed="yes")
     page = act(staff, 1, status="referred", referred_agency="Chemung County")
     log = page[page.index('class="audit"') :]
-    for entry in ("Status Received → Being investigated", "Assigned to smo", "Internal note added",
-                  "Marked as a confirmed illicit discharge",
-                  "Status Being investigated → Passed to another agency; referred to Chemung County"):  # fmt: skip
+    for entry in (
+        "Status Received → Being investigated",
+        "Assigned to smo",
+        "Internal note added",
+        "Marked as a confirmed illicit discharge",
+        "Status Being investigated → Passed to another agency; referred to Chemung County",
+    ):
         assert entry in log, entry
     assert log.count(", smo (from 127.0.0.1):") == 5
     assert "Called the car wash owner." in page
     with app.app_context():
         case = get_db()["cases"].get(1)
     assert (case["status"], case["assignee"], case["referred_to"], case["confirmed_illicit"]) == (
-        "referred", "smo", "Chemung County", 1)  # fmt: skip
+        "referred",
+        "smo",
+        "Chemung County",
+        1,
+    )
 
 
 @pytest.mark.parametrize(
     ("data", "message"),
-    [({"status": "referred"}, "Say which agency it was referred to."),
-     ({"status": "exempt"}, "Say which exempt discharge it was."),
-     ({"status": "duplicate", "duplicate_of": "IDR-1999-0001"}, "There is no case IDR-1999-0001."),
-     ({"status": "closed"}, "Choose one of the statuses listed.")],
-)  # fmt: skip
+    [
+        ({"status": "referred"}, "Say which agency it was referred to."),
+        ({"status": "exempt"}, "Say which exempt discharge it was."),
+        (
+            {"status": "duplicate", "duplicate_of": "IDR-1999-0001"},
+            "There is no case IDR-1999-0001.",
+        ),
+        ({"status": "closed"}, "Choose one of the statuses listed."),
+    ],
+)
 def test_a_change_that_cannot_be_made_is_explained(staff, data, message):
     page = act(staff, 1, **data)
     assert message in page
@@ -144,8 +166,11 @@ def test_a_public_note_reaches_the_status_page_and_the_reporters_inbox(app, staf
 def test_photos_are_for_staff_only(app, client):
     from helpers import jpeg
 
-    client.post("/report/", data={**open_form(client), **report_data(), "photos": [(io.BytesIO(jpeg()), "a.jpg")]},
-                content_type="multipart/form-data")  # fmt: skip
+    client.post(
+        "/report/",
+        data={**open_form(client), **report_data(), "photos": [(io.BytesIO(jpeg()), "a.jpg")]},
+        content_type="multipart/form-data",
+    )
     assert client.get("/staff/photos/1").status_code == 401
     sign_in(client, app)
     response = client.get("/staff/photos/1")
@@ -187,17 +212,40 @@ def test_geojson_export_has_no_personal_data(staff):
     for bit in PERSONAL:
         assert bit not in response.text, bit
     assert set(data["features"][0]["properties"]) == {
-        "reference", "kind", "kind_label", "received", "status", "status_label", "service_code",
-        "location_type", "location_type_label", "indicators", "indicator_labels", "hazardous",
-        "hazards", "confirmed_illicit"}  # fmt: skip
+        "reference",
+        "kind",
+        "kind_label",
+        "received",
+        "status",
+        "status_label",
+        "service_code",
+        "location_type",
+        "location_type_label",
+        "indicators",
+        "indicator_labels",
+        "hazardous",
+        "hazards",
+        "confirmed_illicit",
+    }
     assert data["features"][0]["geometry"]["coordinates"][0] < 0, "GeoJSON order: longitude first"
 
 
 def test_geojson_export_flags_hazards_as_the_queue_does_with_words_beside_codes(app, client):
-    gasoline = report_data(indicators=["sheen"], odor="petroleum", location_type="storm-drain",
-                           description="A rainbow film by the drain", source_description="")  # fmt: skip
-    foam = report_data(indicators=["suds"], odor="", location_type="ditch", description="Foam",
-                       latitude="42.2", source_description="")  # fmt: skip
+    gasoline = report_data(
+        indicators=["sheen"],
+        odor="petroleum",
+        location_type="storm-drain",
+        description="A rainbow film by the drain",
+        source_description="",
+    )
+    foam = report_data(
+        indicators=["suds"],
+        odor="",
+        location_type="ditch",
+        description="Foam",
+        latitude="42.2",
+        source_description="",
+    )
     for data in (gasoline, foam):
         client.post("/report/", data={**open_form(client), **data})
     file_notification(client, notification_data(latitude="42.17", longitude="-76.82"))
@@ -208,27 +256,48 @@ def test_geojson_export_flags_hazards_as_the_queue_does_with_words_beside_codes(
     features = json.loads(export(client, "cases.geojson").data)["features"]
     oil, ditch, spill = (f["properties"] for f in features)
     assert (oil["hazardous"], oil["hazards"], oil["confirmed_illicit"]) == (
-        True, ["Fuel or oil"], True)  # fmt: skip
+        True,
+        ["Fuel or oil"],
+        True,
+    )
     assert (oil["status"], oil["status_label"]) == ("investigating", "Being investigated")
     assert (oil["location_type"], oil["location_type_label"]) == (
-        "storm-drain", "Storm drain or catch basin")  # fmt: skip
+        "storm-drain",
+        "Storm drain or catch basin",
+    )
     assert (oil["indicators"], oil["indicator_labels"]) == (
-        ["sheen"], ["Oily sheen or rainbow film"])  # fmt: skip
+        ["sheen"],
+        ["Oily sheen or rainbow film"],
+    )
     assert (oil["kind"], oil["kind_label"]) == ("report", "Resident report")
     assert (ditch["hazardous"], ditch["hazards"], ditch["confirmed_illicit"]) == (False, [], False)
     assert ditch["location_type_label"] == "Roadside ditch"
     assert (spill["kind_label"], spill["hazardous"], spill["hazards"]) == (
-        "Release notification", True, ["Hazardous material"])  # fmt: skip
+        "Release notification",
+        True,
+        ["Hazardous material"],
+    )
 
 
 def test_csv_export_opens_in_excel_with_every_answer_of_the_report(app, client):
     # Monday 30 November 2026, 1:06 p.m. in New York (18:06 on a UTC server).
     app.config["CLOCK"] = lambda: dt.datetime(2026, 11, 30, 18, 6, 18, tzinfo=dt.UTC)
-    client.post("/report/", data={**open_form(client), **report_data(
-        contact_name="José Núñez", source_description="Café Olé Carpet Cleaning",
-        source_vehicle="White van, plate ABC 1234", source_notes="Ran a hose into the drain",
-        location_type="ditch", happened_before="yes", color="blue", observed_at="2026-11-29T08:15",
-    )})  # fmt: skip
+    client.post(
+        "/report/",
+        data={
+            **open_form(client),
+            **report_data(
+                contact_name="José Núñez",
+                source_description="Café Olé Carpet Cleaning",
+                source_vehicle="White van, plate ABC 1234",
+                source_notes="Ran a hose into the drain",
+                location_type="ditch",
+                happened_before="yes",
+                color="blue",
+                observed_at="2026-11-29T08:15",
+            ),
+        },
+    )
     sign_in(client, app)
     [row] = csv_rows(export(client, "cases.csv"))
     assert row["Received"] == "2026-11-30 13:06"
@@ -238,14 +307,26 @@ def test_csv_export_opens_in_excel_with_every_answer_of_the_report(app, client):
     assert row["Vehicle and license plate"] == "White van, plate ABC 1234"
     assert row["What they were seen doing"] == "Ran a hose into the drain"
     assert (row["Kind of place"], row["Happened before"], row["Which color"]) == (
-        "Roadside ditch", "Yes", "blue")  # fmt: skip
+        "Roadside ditch",
+        "Yes",
+        "blue",
+    )
     assert row["Business or facility"] == "", "a notification's column"
     assert row["Site visits"] == "0"
 
 
 def test_csv_export_round_trips_and_is_safe_in_spreadsheets(app, client):
-    client.post("/report/", data={**open_form(client), **report_data(
-        description="=HYPERLINK(\"http://evil.example\")", contact_name="@SUM(A1)", contact_phone="+1 555 555 0123")})  # fmt: skip
+    client.post(
+        "/report/",
+        data={
+            **open_form(client),
+            **report_data(
+                description='=HYPERLINK("http://evil.example")',
+                contact_name="@SUM(A1)",
+                contact_phone="+1 555 555 0123",
+            ),
+        },
+    )
     sign_in(client, app)
     [row] = csv_rows(export(client, "cases.csv"))
     assert row["Describe what you saw"] == '\'=HYPERLINK("http://evil.example")'
@@ -254,7 +335,12 @@ def test_csv_export_round_trips_and_is_safe_in_spreadsheets(app, client):
     assert row["What was seen"] == "Suds or foam; A smell"
     assert re.fullmatch(r"IDR-\d{4}-0001", row["Reference"])
     assert (row["Kind"], row["Status"], row["Still happening"], row["Smell"], row["Hazard"]) == (
-        "Resident report", "Received", "Yes", "Chemical", "Chemicals")  # fmt: skip
+        "Resident report",
+        "Received",
+        "Yes",
+        "Chemical",
+        "Chemicals",
+    )
     assert row["Confirmed illicit discharge"] == "no" and row["Internal notes"] == ""
 
 
@@ -264,17 +350,33 @@ def test_csv_export_has_every_answer_of_a_notification(app, client):
     act(client, 1, note="Booms checked.")
     [row] = csv_rows(export(client, "cases.csv"))
     assert (row["Kind"], row["Amount released"], row["What was released"]) == (
-        "Release notification", "20", "Diesel fuel")  # fmt: skip
+        "Release notification",
+        "20",
+        "Diesel fuel",
+    )
     assert row["Unit"] == "gallons" and row["Hazardous substance"] == "Yes"
     assert row["Hazard"] == "Hazardous material"
     assert (row["Discovered"], row["Began"], row["Stopped"], row["Stopped at"]) == (
-        "2026-11-02 09:00", "2026-11-02 08:30", "Yes", "2026-11-02 09:45")  # fmt: skip
+        "2026-11-02 09:00",
+        "2026-11-02 08:30",
+        "Yes",
+        "2026-11-02 09:45",
+    )
     assert (row["Called 911 at"], row["NYSDEC spill number"], row["Kind of facility"]) == (
-        "2026-11-02 09:10", "2608123", "Commercial (a shop, garage, restaurant, office)")  # fmt: skip
+        "2026-11-02 09:10",
+        "2608123",
+        "Commercial (a shop, garage, restaurant, office)",
+    )
     assert (row["Earlier notice"], row["Earlier notice at"], row["Earlier notice to"]) == (
-        "Yes, by telephone", "2026-11-02 10:00", "Village Clerk")  # fmt: skip
+        "Yes, by telephone",
+        "2026-11-02 10:00",
+        "Village Clerk",
+    )
     assert (row["How much went in"], row["Cause"], row["Permit number"]) == (
-        "a cup or two", "A split fuel hose", "NYR00A123")  # fmt: skip
+        "a cup or two",
+        "A split fuel hose",
+        "NYR00A123",
+    )
     assert row["Internal notes"].endswith("smo: Booms checked.")
     assert "Booms" not in export(client, "cases.geojson").text
 
@@ -284,15 +386,27 @@ def test_site_visits_have_their_own_csv_for_the_period_they_were_made(app, clien
 
     client.post("/report/", data={**open_form(client), **report_data()})
     sign_in(client, app)
-    assert record_visit(client, 1, visited_at="2026-11-20T10:30", inspector="José Núñez",
-                        findings="Grey water from the car wash drain").status_code == 303  # fmt: skip
+    assert (
+        record_visit(
+            client,
+            1,
+            visited_at="2026-11-20T10:30",
+            inspector="José Núñez",
+            findings="Grey water from the car wash drain",
+        ).status_code
+        == 303
+    )
     response = export(client, "site-visits.csv", "2026-11-01", "2026-11-30")
     assert response.headers["Content-Disposition"] == (
-        'attachment; filename="site-visits-2026-11-01-to-2026-11-30.csv"')  # fmt: skip
+        'attachment; filename="site-visits-2026-11-01-to-2026-11-30.csv"'
+    )
     [visit] = csv_rows(response)
     assert re.fullmatch(r"IDR-\d{4}-0001", visit["Case"])
     assert (visit["Visited"], visit["Who visited"], visit["What was found"]) == (
-        "2026-11-20 10:30", "José Núñez", "Grey water from the car wash drain")  # fmt: skip
+        "2026-11-20 10:30",
+        "José Núñez",
+        "Grey water from the car wash drain",
+    )
     assert (visit["Sample taken"], visit["Lab reference"]) == ("yes", "LAB-77")
     assert visit["Photos"] == "0"
     assert visit["Street address or landmark"] == "Main Street bridge over the creek"
@@ -341,13 +455,24 @@ def test_mail_that_failed_for_good_is_shown_to_staff_and_can_be_retried(app, cli
 
 def test_hostile_text_is_shown_escaped_in_the_workspace(app, client):
     script = '<script>alert("x")</script>'
-    client.post("/report/", data={**open_form(client), **report_data(
-        description=f"d {script}", address=f"a {script}", contact_name=f"n {script}")})  # fmt: skip
+    client.post(
+        "/report/",
+        data={
+            **open_form(client),
+            **report_data(
+                description=f"d {script}", address=f"a {script}", contact_name=f"n {script}"
+            ),
+        },
+    )
     sign_in(client, app)
     act(client, 1, note=f"note {script}", public_note=f"public {script}")
-    pages = [client.get("/staff/").text, client.get("/staff/cases/1/").text,
-             client.get("/staff/", query_string={"q": script}).text,
-             client.get("/staff/map/frame").text, client.get("/staff/cases/1/map").text]  # fmt: skip
+    pages = [
+        client.get("/staff/").text,
+        client.get("/staff/cases/1/").text,
+        client.get("/staff/", query_string={"q": script}).text,
+        client.get("/staff/map/frame").text,
+        client.get("/staff/cases/1/map").text,
+    ]
     for page in pages:
         assert script not in page
     assert client.get("/staff/cases/1/").text.count("&lt;script&gt;") >= 5
@@ -360,9 +485,16 @@ def test_hostile_text_is_shown_escaped_in_the_workspace(app, client):
 
 def log_phone_notice(client, **overrides):
     page = client.get("/staff/phone-notices/new")
-    data = {"csrf_token": csrf_of(page.text), "told_at": "2026-11-02T10:00", "how": "phone",
-            "facility_name": "Depot Street Fuel", "caller_name": "Sam Lee",
-            "caller_phone": "(555) 555-0100", "material": "Diesel", "hazardous": "yes"} | overrides  # fmt: skip
+    data = {
+        "csrf_token": csrf_of(page.text),
+        "told_at": "2026-11-02T10:00",
+        "how": "phone",
+        "facility_name": "Depot Street Fuel",
+        "caller_name": "Sam Lee",
+        "caller_phone": "(555) 555-0100",
+        "material": "Diesel",
+        "hazardous": "yes",
+    } | overrides
     return client.post("/staff/phone-notices/new", data=data)
 
 
@@ -388,10 +520,13 @@ def test_a_fax_needs_no_written_confirmation(app, client):
 
 @pytest.mark.parametrize(
     ("overrides", "message"),
-    [({"facility_name": ""}, "Enter the facility&#39;s name."), ({"how": ""}, "Choose how the notice was given."),
-     ({"told_at": "2099-01-01T10:00"}, "This date and time is in the future."),
-     ({"caller_phone": "12"}, "Enter a phone number like")],
-)  # fmt: skip
+    [
+        ({"facility_name": ""}, "Enter the facility&#39;s name."),
+        ({"how": ""}, "Choose how the notice was given."),
+        ({"told_at": "2099-01-01T10:00"}, "This date and time is in the future."),
+        ({"caller_phone": "12"}, "Enter a phone number like"),
+    ],
+)
 def test_a_phone_notice_form_explains_its_errors(app, client, overrides, message):
     sign_in(client, app)
     response = log_phone_notice(client, **overrides)

@@ -30,8 +30,14 @@ def test_each_kind_starts_received_and_can_be_closed():
 
 def test_the_kinds_split_the_statuses_as_staff_see_them():
     assert statuses_for("report") == (
-        "received", "investigating", "referred", "resolved", "no-violation", "exempt", "duplicate",
-    )  # fmt: skip
+        "received",
+        "investigating",
+        "referred",
+        "resolved",
+        "no-violation",
+        "exempt",
+        "duplicate",
+    )
     assert statuses_for("notification") == ("received", "confirmed", "follow-up", "closed")
     with pytest.raises(UnknownKind):
         statuses_for("something else")

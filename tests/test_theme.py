@@ -17,12 +17,24 @@ def cite(content):
     ("text", "page", "html"),
     [
         ("see § 216-6 of this", "", 'see <a href="#sec-216-6">§ 216-6</a> of this'),
-        ("§ 216-4, Definitions", "/ordinance/", '<a href="/ordinance/#sec-216-4">§ 216-4</a>, Definitions'),
+        (
+            "§ 216-4, Definitions",
+            "/ordinance/",
+            '<a href="/ordinance/#sec-216-4">§ 216-4</a>, Definitions',
+        ),
         ("§ 216-99 is not a section", "", "§ 216-99 is not a section"),
-        ("§ 10(1)(ii)(a)(11) of the Municipal Home Rule Law", "", "§ 10(1)(ii)(a)(11) of the Municipal Home Rule Law"),
-        ("<b>§ 216-1</b> & more", "", '&lt;b&gt;<a href="#sec-216-1">§ 216-1</a>&lt;/b&gt; &amp; more'),
+        (
+            "§ 10(1)(ii)(a)(11) of the Municipal Home Rule Law",
+            "",
+            "§ 10(1)(ii)(a)(11) of the Municipal Home Rule Law",
+        ),
+        (
+            "<b>§ 216-1</b> & more",
+            "",
+            '&lt;b&gt;<a href="#sec-216-1">§ 216-1</a>&lt;/b&gt; &amp; more',
+        ),
     ],
-)  # fmt: skip
+)
 def test_citations(cite, text, page, html):
     assert cite(text, page) == Markup(html)
 

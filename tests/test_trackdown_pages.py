@@ -119,14 +119,23 @@ def test_lab_results_added_days_later_and_one_removed(officer, app, clock):
     record(officer, NEW_STEP, SAMPLE)
     clock.set("2027-03-05")
     url = "/staff/cases/1/trackdown/steps/1/results"
-    added = record(officer, url, {
-        "reported_on": "2027-03-04",
-        "results-0-parameter": "ammonia", "results-0-value": "1.2",
-        "results-1-parameter": "e_coli", "results-1-value": "> 2,419.6",
-        "results-2-parameter": "other", "results-2-other": "Optical brighteners",
-        "results-2-value": "0.9", "results-2-unit": "ppb",
-        "results-3-parameter": "ph", "results-3-value": "7.4",
-    })  # fmt: skip
+    added = record(
+        officer,
+        url,
+        {
+            "reported_on": "2027-03-04",
+            "results-0-parameter": "ammonia",
+            "results-0-value": "1.2",
+            "results-1-parameter": "e_coli",
+            "results-1-value": "> 2,419.6",
+            "results-2-parameter": "other",
+            "results-2-other": "Optical brighteners",
+            "results-2-value": "0.9",
+            "results-2-unit": "ppb",
+            "results-3-parameter": "ph",
+            "results-3-value": "7.4",
+        },
+    )
     assert added.status_code == 303 and added.headers["Location"] == "/staff/cases/1/#step-1"
     page = officer.get(CASE).text
     assert '<li>Ammonia: 1.2 mg/L (reported <time datetime="2027-03-04">' in page
@@ -159,11 +168,17 @@ def test_results_in_words_and_what_they_show_said_with_them(officer, app, clock)
     url = "/staff/cases/1/trackdown/steps/1/results"
     form = officer.get(url).text
     assert "The step now says: Waiting for results (the lab, the camera report)." in form
-    added = record(officer, url, {
-        "results-0-parameter": "ammonia", "results-0-value": "nd",
-        "results-1-parameter": "e_coli", "results-1-value": "Present",
-        "shows": "seen",
-    })  # fmt: skip
+    added = record(
+        officer,
+        url,
+        {
+            "results-0-parameter": "ammonia",
+            "results-0-value": "nd",
+            "results-1-parameter": "e_coli",
+            "results-1-value": "Present",
+            "shows": "seen",
+        },
+    )
     assert added.status_code == 303
     page = officer.get(CASE).text
     assert "<li>Ammonia: ND</li>" in page and "<li>E. coli: Present</li>" in page
@@ -174,10 +189,16 @@ def test_results_in_words_and_what_they_show_said_with_them(officer, app, clock)
         "Sample of February 28, 2027 at 2:05 p.m. changed: result",
     ]
     # The same form sent again (Back, a second tap): nothing new (fresh review).
-    again_same = record(officer, url, {
-        "results-0-parameter": "ammonia", "results-0-value": "nd",
-        "results-1-parameter": "e_coli", "results-1-value": "Present",
-    })  # fmt: skip
+    again_same = record(
+        officer,
+        url,
+        {
+            "results-0-parameter": "ammonia",
+            "results-0-value": "nd",
+            "results-1-parameter": "e_coli",
+            "results-1-value": "Present",
+        },
+    )
     assert again_same.status_code == 303
     assert (
         "These results are on the sample already: nothing new was stored." in officer.get(CASE).text
@@ -192,13 +213,20 @@ def test_results_in_words_and_what_they_show_said_with_them(officer, app, clock)
 def test_results_refused_beside_their_row_with_what_was_typed(officer, clock):
     record(officer, NEW_STEP, SAMPLE)
     url = "/staff/cases/1/trackdown/steps/1/results"
-    refused = record(officer, url, {
-        "reported_on": "2027-02-27",
-        "results-0-parameter": "ph", "results-0-value": "15",
-        "results-1-parameter": "ammonia", "results-1-value": "about 2",
-        "results-2-value": "0.4",
-        "results-3-parameter": "other", "results-3-value": "3",
-    })  # fmt: skip
+    refused = record(
+        officer,
+        url,
+        {
+            "reported_on": "2027-02-27",
+            "results-0-parameter": "ph",
+            "results-0-value": "15",
+            "results-1-parameter": "ammonia",
+            "results-1-value": "about 2",
+            "results-2-value": "0.4",
+            "results-3-parameter": "other",
+            "results-3-value": "3",
+        },
+    )
     assert refused.status_code == 422
     text = refused.text
     assert "Please fix these 5 things" in text
@@ -216,8 +244,17 @@ def test_results_refused_beside_their_row_with_what_was_typed(officer, clock):
 
 
 def test_a_step_refused_beside_its_field_with_what_was_typed(officer, clock):
-    future = record(officer, NEW_STEP, {**DYE, "done_at": "2027-03-01T11:30", "structure": "",
-                                        "location": "", "findings": "Dye at MH-12"})  # fmt: skip
+    future = record(
+        officer,
+        NEW_STEP,
+        {
+            **DYE,
+            "done_at": "2027-03-01T11:30",
+            "structure": "",
+            "location": "",
+            "findings": "Dye at MH-12",
+        },
+    )
     assert future.status_code == 422
     assert "Date and time it was done: It cannot be in the future." in future.text
     assert "Structure id: Enter the structure&#39;s id, or the street or manhole." in future.text
@@ -228,38 +265,58 @@ def test_a_step_refused_beside_its_field_with_what_was_typed(officer, clock):
     # Custody on a dye test; a sample handed over before it was collected, received before.
     stray = record(officer, NEW_STEP, {**DYE, "lab_name": "Southern Tier Labs"})
     assert "Lab: Only a sample has a chain of custody" in stray.text
-    order = record(officer, NEW_STEP, {**SAMPLE, "sample_id": "", "relinquished_at":
-                                       "2027-02-28T13:00", "received_at": "2027-02-28T12:00"})  # fmt: skip
+    order = record(
+        officer,
+        NEW_STEP,
+        {
+            **SAMPLE,
+            "sample_id": "",
+            "relinquished_at": "2027-02-28T13:00",
+            "received_at": "2027-02-28T12:00",
+        },
+    )
     text = order.text
     assert "Sample id: Give the sample&#39;s id" in text
-    assert ("Handed over at: It cannot be handed over before it was collected (February 28,"
-            " 2027 at 2:05 p.m.).") in text  # fmt: skip
-    assert ("Received by the lab at: The lab cannot receive it before it was handed over"
-            " (February 28, 2027 at 1:00 p.m.).") in text  # fmt: skip
+    assert (
+        "Handed over at: It cannot be handed over before it was collected (February 28,"
+        " 2027 at 2:05 p.m.)."
+    ) in text
+    assert (
+        "Received by the lab at: The lab cannot receive it before it was handed over"
+        " (February 28, 2027 at 1:00 p.m.)."
+    ) in text
     missing = record(officer, NEW_STEP, {**SAMPLE, "relinquished_to": "", "received_by": ""})
     assert "Handed over to (the courier or the lab): Say whom it was handed to" in missing.text
     assert "Received at the lab by: Say who at the lab received it." in missing.text
     # A mistyped year: more than a year before the case was opened (1 March 2027).
     old = record(officer, NEW_STEP, {**SAMPLE, "done_at": "2026-02-28T14:05"})
     assert old.status_code == 422
-    assert ("Date and time it was done: That is more than a year before this case was opened"
-            " (Monday, March 1, 2027): check the year.") in old.text  # fmt: skip
+    assert (
+        "Date and time it was done: That is more than a year before this case was opened"
+        " (Monday, March 1, 2027): check the year."
+    ) in old.text
     assert officer.get(CASE).text.count("Dye test, <time") == 0
     year_before = record(officer, NEW_STEP, {**DYE, "done_at": "2026-03-01T09:30"})
     assert year_before.status_code == 303
 
 
 def test_changing_a_step_keeps_the_audit_trail(officer, app, clock):
-    record(officer, NEW_STEP, {**SAMPLE, "lab_reference": "", "received_by": "",
-                               "received_at": ""})  # fmt: skip
+    record(officer, NEW_STEP, {**SAMPLE, "lab_reference": "", "received_by": "", "received_at": ""})
     url = "/staff/cases/1/trackdown/steps/1/"
     form = officer.get(url).text
     assert value_of(form, "done_at") == "2027-02-28T14:05"
     assert value_of(form, "sample_id") == "S-2027-014"
     clock.set("2027-03-03")
-    changed = record(officer, url, {**SAMPLE, "received_by": "R. Patel",
-                                    "received_at": "2027-03-01T08:15",
-                                    "lab_reference": "WO-55812"})  # fmt: skip
+    changed = record(
+        officer,
+        url,
+        {
+            **SAMPLE,
+            "received_by": "R. Patel",
+            "received_at": "2027-03-01T08:15",
+            "lab_reference": "WO-55812",
+        },
+    )
     assert changed.status_code == 303 and changed.headers["Location"] == "/staff/cases/1/#step-1"
     page = officer.get(CASE).text
     assert audit_log(page)[0] == (
@@ -269,11 +326,26 @@ def test_changing_a_step_keeps_the_audit_trail(officer, app, clock):
     assert '"lab_reference": {"from": null, "to": "WO-55812"}' in event["detail"]
     assert "(changed by smo, March 3, 2027 at 10:00 a.m.)" in page
     # A sample with results stays a sample.
-    record(officer, "/staff/cases/1/trackdown/steps/1/results",
-           {"results-0-parameter": "ammonia", "results-0-value": "1.2"})  # fmt: skip
-    kept = record(officer, url, {**SAMPLE, "kind": "structure", "sample_id": "",
-                                 "relinquished_to": "", "relinquished_at": "", "received_by": "",
-                                 "received_at": "", "lab_name": "", "lab_reference": ""})  # fmt: skip
+    record(
+        officer,
+        "/staff/cases/1/trackdown/steps/1/results",
+        {"results-0-parameter": "ammonia", "results-0-value": "1.2"},
+    )
+    kept = record(
+        officer,
+        url,
+        {
+            **SAMPLE,
+            "kind": "structure",
+            "sample_id": "",
+            "relinquished_to": "",
+            "relinquished_at": "",
+            "received_by": "",
+            "received_at": "",
+            "lab_name": "",
+            "lab_reference": "",
+        },
+    )
     assert (
         kept.status_code == 422 and "This sample has lab results: it stays a sample." in kept.text
     )
@@ -283,8 +355,11 @@ def test_a_step_recorded_in_error_is_removed_with_its_reason(officer, app, clock
     """Leftover of the fresh review: a step typed on the wrong case stayed on it for good."""
     record(officer, NEW_STEP, SAMPLE)
     record(officer, NEW_STEP, DYE)
-    record(officer, "/staff/cases/1/trackdown/steps/1/results",
-           {"results-0-parameter": "ammonia", "results-0-value": "1.2"})  # fmt: skip
+    record(
+        officer,
+        "/staff/cases/1/trackdown/steps/1/results",
+        {"results-0-parameter": "ammonia", "results-0-value": "1.2"},
+    )
     url = "/staff/cases/1/trackdown/steps/1/"
     nameless = record(officer, f"{url}remove", {"reason": " "}, url)
     assert nameless.status_code == 422
@@ -318,14 +393,26 @@ def test_access_to_private_property_and_the_notice_before_a_dye_test(officer, ap
     form = officer.get(NEW_STEP).text
     # Who must allow access, and when a warrant may be sought (fresh review: it read as if any
     # owner must let the officer in; seed 136, 144).
-    assert ("Operators of facilities the law regulates must allow the Stormwater Management"
-            " Officer access (§\u00a0216-10); if access is refused, a search warrant may be"
-            " sought by showing probable cause, or for a routine inspection and sampling"
-            " program. Elsewhere, enter only with the owner's consent.") in form  # fmt: skip
-    assert ("dye testing that complies with state and local laws, with verbal notice to the"
-            " Stormwater Management Officer before the test (§\u00a0216-6)") in form  # fmt: skip
-    refused = record(officer, NEW_STEP, {**DYE, "access": "consent", "dye_notice_by": "Ace Plumbing",
-                                         "dye_notice_at": "2027-03-01T09:45"})  # fmt: skip
+    assert (
+        "Operators of facilities the law regulates must allow the Stormwater Management"
+        " Officer access (§\u00a0216-10); if access is refused, a search warrant may be"
+        " sought by showing probable cause, or for a routine inspection and sampling"
+        " program. Elsewhere, enter only with the owner's consent."
+    ) in form
+    assert (
+        "dye testing that complies with state and local laws, with verbal notice to the"
+        " Stormwater Management Officer before the test (§\u00a0216-6)"
+    ) in form
+    refused = record(
+        officer,
+        NEW_STEP,
+        {
+            **DYE,
+            "access": "consent",
+            "dye_notice_by": "Ace Plumbing",
+            "dye_notice_at": "2027-03-01T09:45",
+        },
+    )
     assert refused.status_code == 422
     text = html.unescape(refused.text)
     assert "Access details: Say who consented, and how (in person, by phone, in writing)." in text
@@ -334,10 +421,17 @@ def test_access_to_private_property_and_the_notice_before_a_dye_test(officer, ap
     assert "Notice given at: Only a dye test has a notice before it: clear this." in html.unescape(
         on_a_sample.text
     )
-    saved = record(officer, NEW_STEP, {**DYE, "access": "consent",
-                                       "access_notes": "Owner, Ann Lee, in person",
-                                       "dye_notice_by": "Ace Plumbing",
-                                       "dye_notice_at": "2027-03-01T08:50"})  # fmt: skip
+    saved = record(
+        officer,
+        NEW_STEP,
+        {
+            **DYE,
+            "access": "consent",
+            "access_notes": "Owner, Ann Lee, in person",
+            "dye_notice_by": "Ace Plumbing",
+            "dye_notice_at": "2027-03-01T08:50",
+        },
+    )
     assert saved.status_code == 303
     page = officer.get(CASE).text
     assert (
@@ -348,10 +442,16 @@ def test_access_to_private_property_and_the_notice_before_a_dye_test(officer, ap
     printed = html.unescape(officer.get(f"{CASE}print").text)
     assert "Access: With the owner's or operator's consent (Owner, Ann Lee, in person)." in printed
     assert "Notice before the test: by Ace Plumbing, March 1, 2027 at 8:50 a.m." in printed
-    assert rows(app, "SELECT access, access_notes, dye_notice_at, dye_notice_by"
-                " FROM trackdown_steps") == [{"access": "consent",
-                "access_notes": "Owner, Ann Lee, in person",
-                "dye_notice_at": "2027-03-01T08:50", "dye_notice_by": "Ace Plumbing"}]  # fmt: skip
+    assert rows(
+        app, "SELECT access, access_notes, dye_notice_at, dye_notice_by FROM trackdown_steps"
+    ) == [
+        {
+            "access": "consent",
+            "access_notes": "Owner, Ann Lee, in person",
+            "dye_notice_at": "2027-03-01T08:50",
+            "dye_notice_by": "Ace Plumbing",
+        }
+    ]
 
 
 def test_the_source_and_its_elimination_and_enforcement_from_it(officer, app, clock):
@@ -359,50 +459,83 @@ def test_the_source_and_its_elimination_and_enforcement_from_it(officer, app, cl
     recorded = record(officer, SOURCE, SOURCE_FORM)
     assert recorded.status_code == 303 and recorded.headers["Location"] == "/staff/cases/1/#source"
     (person,) = rows(app, "SELECT id, name, role, created_by FROM respondents")
-    assert person == {"id": 1, "name": "Elm Street Laundromat LLC", "role": "operator",
-                      "created_by": "smo"}  # fmt: skip
-    (stored,) = rows(app, "SELECT case_id, found_on, eliminated_on, elimination_method,"
-                     " parcel_id, respondent_id, latitude FROM discharge_sources")  # fmt: skip
-    assert stored == {"case_id": 1, "found_on": "2027-03-01", "eliminated_on": None,
-                      "elimination_method": None, "parcel_id": "71.05-2-14", "respondent_id": 1,
-                      "latitude": 42.16701}  # fmt: skip
+    assert person == {
+        "id": 1,
+        "name": "Elm Street Laundromat LLC",
+        "role": "operator",
+        "created_by": "smo",
+    }
+    (stored,) = rows(
+        app,
+        "SELECT case_id, found_on, eliminated_on, elimination_method,"
+        " parcel_id, respondent_id, latitude FROM discharge_sources",
+    )
+    assert stored == {
+        "case_id": 1,
+        "found_on": "2027-03-01",
+        "eliminated_on": None,
+        "elimination_method": None,
+        "parcel_id": "71.05-2-14",
+        "respondent_id": 1,
+        "latitude": 42.16701,
+    }
     page = officer.get(CASE).text
     assert '1 investigation step</a>; source found <time datetime="2027-03-01">' in page
     assert "not yet eliminated." in page
-    assert ('<a href="/staff/respondents/1/">Elm Street Laundromat LLC</a>, 12 Elm Street,'
-            " Horseheads, NY 14845") in page  # fmt: skip
+    assert (
+        '<a href="/staff/respondents/1/">Elm Street Laundromat LLC</a>, 12 Elm Street,'
+        " Horseheads, NY 14845"
+    ) in page
     assert audit_log(page)[0] == (
         "Source found recorded (Monday, March 1, 2027): Laundry drain tied into the storm line,"
         " at 12 Elm Street; respondent Elm Street Laundromat LLC (a new record)"
     )
     # Enforcement starts from the source: the violation form filled from it.
-    link = re.search(r'<a class="button" href="([^"]+)">Start enforcement against this source',
-                     page).group(1).replace("&amp;", "&")  # fmt: skip
+    link = (
+        re.search(r'<a class="button" href="([^"]+)">Start enforcement against this source', page)
+        .group(1)
+        .replace("&amp;", "&")
+    )
     where = urlsplit(link)
     assert where.path == "/staff/cases/1/enforcement" and where.fragment == "record-violation"
     assert parse_qs(where.query) == {
-        "respondent": ["1"], "place": ["12 Elm Street, tax parcel 71.05-2-14"],
-        "found_on": ["2027-03-01"], "description": ["Laundry drain tied into the storm line"]}  # fmt: skip
+        "respondent": ["1"],
+        "place": ["12 Elm Street, tax parcel 71.05-2-14"],
+        "found_on": ["2027-03-01"],
+        "description": ["Laundry drain tied into the storm line"],
+    }
     form = officer.get(link).text
     assert '<option selected value="1">Elm Street Laundromat LLC, 12 Elm Street</option>' in form
     assert value_of(form, "place") == "12 Elm Street, tax parcel 71.05-2-14"
     assert value_of(form, "found_on") == "2027-03-01"
     assert "\nLaundry drain tied into the storm line</textarea>" in form
     # The elimination: before the source was found, or in the future, is refused.
-    before = record(officer, ELIMINATION, {"eliminated_on": "2027-02-27",
-                                           "elimination_method": "connection_removed"})  # fmt: skip
+    before = record(
+        officer,
+        ELIMINATION,
+        {"eliminated_on": "2027-02-27", "elimination_method": "connection_removed"},
+    )
     assert before.status_code == 422
-    assert ("It cannot be eliminated before the source was found (Monday, March 1, 2027)."
-            in before.text)  # fmt: skip
+    assert (
+        "It cannot be eliminated before the source was found (Monday, March 1, 2027)."
+        in before.text
+    )
     assert value_of(before.text, "eliminated_on") == "2027-02-27"
-    later = record(officer, ELIMINATION, {"eliminated_on": "2027-03-02",
-                                          "elimination_method": "referred"})  # fmt: skip
+    later = record(
+        officer, ELIMINATION, {"eliminated_on": "2027-03-02", "elimination_method": "referred"}
+    )
     assert "Enter a date that has passed (today at the latest)." in later.text
     assert "Name the agency and say what it did." in later.text
     clock.set("2027-03-09")
-    done = record(officer, ELIMINATION, {"eliminated_on": "2027-03-08",
-                                         "elimination_method": "connection_removed",
-                                         "elimination_notes": "Plumber rerouted it to the sewer."})  # fmt: skip
+    done = record(
+        officer,
+        ELIMINATION,
+        {
+            "eliminated_on": "2027-03-08",
+            "elimination_method": "connection_removed",
+            "elimination_notes": "Plumber rerouted it to the sewer.",
+        },
+    )
     assert done.status_code == 303
     page = officer.get(CASE).text
     assert ', eliminated on <time datetime="2027-03-08">Monday, March 8, 2027</time>.' in page
@@ -414,30 +547,59 @@ def test_the_source_and_its_elimination_and_enforcement_from_it(officer, app, cl
     assert "recording the elimination does not close it" not in page
     save_case(officer, 1, confirmed="yes", status="investigating")
     page = officer.get(CASE).text
-    assert ("Confirmed, and the discharge was eliminated, but the case is still open (Being"
-            " investigated): recording the elimination does not close it.") in page  # fmt: skip
+    assert (
+        "Confirmed, and the discharge was eliminated, but the case is still open (Being"
+        " investigated): recording the elimination does not close it."
+    ) in page
     assert '<a href="#update-heading">Update the case\'s status</a>' in page
     assert rows(app, "SELECT status FROM cases") == [{"status": "investigating"}]
     save_case(officer, 1, status="resolved")
     assert "recording the elimination does not close it" not in officer.get(CASE).text
     # The source's found day cannot move past its elimination.
-    moved = record(officer, SOURCE, {**SOURCE_FORM, "name": "", "mailing_address": "", "role": "",
-                                     "respondent": "1", "found_on": "2027-03-09"})  # fmt: skip
+    moved = record(
+        officer,
+        SOURCE,
+        {
+            **SOURCE_FORM,
+            "name": "",
+            "mailing_address": "",
+            "role": "",
+            "respondent": "1",
+            "found_on": "2027-03-09",
+        },
+    )
     assert "the source cannot have been found after that." in moved.text
     printed = officer.get(f"{CASE}print").text
     assert "Source found Monday, March 1, 2027:</strong> Laundry drain tied into" in printed
     assert "Eliminated Monday, March 8, 2027: Connection removed" in printed
     # The staff CSV carries what track-down found (it had none of it: leftover of the review).
-    sheet = officer.get("/staff/exports/cases.csv", query_string={
-        "start": "2027-03-01", "end": "2027-03-01"}).text.lstrip("\ufeff")  # fmt: skip
+    sheet = officer.get(
+        "/staff/exports/cases.csv", query_string={"start": "2027-03-01", "end": "2027-03-01"}
+    ).text.lstrip("\ufeff")
     table = list(csv.DictReader(io.StringIO(sheet)))
-    assert [{k: line[k] for k in ("Reference", "Investigation steps", "Source found on",
-             "Source found", "Discharge eliminated on", "How it was eliminated")} for line in table] == [
-        {"Reference": "IDR-2027-0001", "Investigation steps": "1",
-         "Source found on": "2027-03-01", "Source found": "Laundry drain tied into the storm line",
-         "Discharge eliminated on": "2027-03-08",
-         "How it was eliminated": "Connection removed, or rerouted to the sanitary sewer"}
-    ]  # fmt: skip
+    assert [
+        {
+            k: line[k]
+            for k in (
+                "Reference",
+                "Investigation steps",
+                "Source found on",
+                "Source found",
+                "Discharge eliminated on",
+                "How it was eliminated",
+            )
+        }
+        for line in table
+    ] == [
+        {
+            "Reference": "IDR-2027-0001",
+            "Investigation steps": "1",
+            "Source found on": "2027-03-01",
+            "Source found": "Laundry drain tied into the storm line",
+            "Discharge eliminated on": "2027-03-08",
+            "How it was eliminated": "Connection removed, or rerouted to the sanitary sewer",
+        }
+    ]
 
 
 def test_the_source_against_a_respondent_on_record_or_none(officer, app, clock):
@@ -460,8 +622,11 @@ def test_the_source_against_a_respondent_on_record_or_none(officer, app, clock):
     assert "A respondent is chosen above: clear these details" in both.text
     half = record(officer, SOURCE, {**SOURCE_FORM, "mailing_address": "", "respondent": ""})
     assert "Mailing address: Enter their mailing address." in half.text
-    chosen = record(officer, SOURCE, {**SOURCE_FORM, "name": "", "mailing_address": "",
-                                      "role": "", "respondent": "1"})  # fmt: skip
+    chosen = record(
+        officer,
+        SOURCE,
+        {**SOURCE_FORM, "name": "", "mailing_address": "", "role": "", "respondent": "1"},
+    )
     assert chosen.status_code == 303
     assert audit_log(officer.get(CASE).text)[0] == (
         "Source changed: respondent (respondent now Ada Owner)"
@@ -474,19 +639,31 @@ def test_malformed_and_misdirected_requests_get_4xx(officer, app, clock):
     other = officer.post("/report/", data={**open_form(officer), **report_data()})
     assert other.status_code in (302, 303)
     # Case 2 exists; step 1 is case 1's.
-    for url in ("/staff/cases/2/trackdown/steps/1/", "/staff/cases/2/trackdown/steps/1/results",
-                "/staff/cases/1/trackdown/steps/1/results",  # a dye test has no lab results
-                "/staff/cases/1/trackdown/steps/9/", "/staff/cases/99/trackdown/steps/new",
-                "/staff/cases/99/trackdown/source",
-                # An id past SQLite's integers is no record either (never a 500).
-                "/staff/cases/1/trackdown/steps/99999999999999999999/",
-                "/staff/cases/99999999999999999999/trackdown/source"):  # fmt: skip
+    for url in (
+        "/staff/cases/2/trackdown/steps/1/",
+        "/staff/cases/2/trackdown/steps/1/results",
+        "/staff/cases/1/trackdown/steps/1/results",  # a dye test has no lab results
+        "/staff/cases/1/trackdown/steps/9/",
+        "/staff/cases/99/trackdown/steps/new",
+        "/staff/cases/99/trackdown/source",
+        # An id past SQLite's integers is no record either (never a 500).
+        "/staff/cases/1/trackdown/steps/99999999999999999999/",
+        "/staff/cases/99999999999999999999/trackdown/source",
+    ):
         assert officer.get(url).status_code == 404, url
     token = csrf_of(officer.get(CASE).text)
-    assert officer.post("/staff/cases/2/trackdown/steps/1/", data={"csrf_token": token,
-                        **DYE}).status_code == 404  # fmt: skip
-    assert officer.post("/staff/cases/1/trackdown/steps/1/results/1/remove",
-                        data={"csrf_token": token}).status_code == 404  # fmt: skip
+    assert (
+        officer.post(
+            "/staff/cases/2/trackdown/steps/1/", data={"csrf_token": token, **DYE}
+        ).status_code
+        == 404
+    )
+    assert (
+        officer.post(
+            "/staff/cases/1/trackdown/steps/1/results/1/remove", data={"csrf_token": token}
+        ).status_code
+        == 404
+    )
     # No CSRF token: refused, nothing stored.
     assert officer.post(NEW_STEP, data=DYE).status_code == 400
     assert officer.post(SOURCE, data=SOURCE_FORM).status_code == 400
@@ -518,26 +695,36 @@ def test_staff_only(app, client, officer):
 
 
 def test_every_track_down_page_is_valid_html(officer, app, clock, tmp_path):
-    pages = {"case-empty": officer.get(CASE), "step-new": officer.get(NEW_STEP),
-             "source-new": officer.get(SOURCE)}  # fmt: skip
-    pages["step-refused"] = record(officer, NEW_STEP, {**SAMPLE, "done_at": "2027-03-02T10:00",
-                                                       "sample_id": "", "kind": "dye"})  # fmt: skip
+    pages = {
+        "case-empty": officer.get(CASE),
+        "step-new": officer.get(NEW_STEP),
+        "source-new": officer.get(SOURCE),
+    }
+    pages["step-refused"] = record(
+        officer, NEW_STEP, {**SAMPLE, "done_at": "2027-03-02T10:00", "sample_id": "", "kind": "dye"}
+    )
     record(officer, NEW_STEP, DYE)
     record(officer, NEW_STEP, SAMPLE)
     results = "/staff/cases/1/trackdown/steps/2/results"
-    pages["results-refused"] = record(officer, results, {"results-0-parameter": "ph",
-                                                         "results-0-value": "99"})  # fmt: skip
+    pages["results-refused"] = record(
+        officer, results, {"results-0-parameter": "ph", "results-0-value": "99"}
+    )
     record(officer, results, {"results-0-parameter": "ammonia", "results-0-value": "1.2"})
     pages["results"] = officer.get(results)
-    pages["source-refused"] = record(officer, SOURCE, {**SOURCE_FORM, "found_on": "",
-                                                       "latitude": "x", "mailing_address": ""})  # fmt: skip
+    pages["source-refused"] = record(
+        officer, SOURCE, {**SOURCE_FORM, "found_on": "", "latitude": "x", "mailing_address": ""}
+    )
     record(officer, SOURCE, SOURCE_FORM)
     pages["elimination-refused"] = record(officer, ELIMINATION, {"eliminated_on": "2027-02-01"})
     record(officer, ELIMINATION, {"eliminated_on": "2027-03-01", "elimination_method": "repaired"})
     save_case(officer, 1, confirmed="yes")
-    for name, url in [("case-filled", CASE), ("print", f"{CASE}print"),
-                      ("step-edit", "/staff/cases/1/trackdown/steps/2/"), ("source-edit", SOURCE),
-                      ("elimination-edit", ELIMINATION)]:  # fmt: skip
+    for name, url in [
+        ("case-filled", CASE),
+        ("print", f"{CASE}print"),
+        ("step-edit", "/staff/cases/1/trackdown/steps/2/"),
+        ("source-edit", SOURCE),
+        ("elimination-edit", ELIMINATION),
+    ]:
         pages[name] = officer.get(url)
     page = pages["case-filled"].text
     link = re.search(r'href="(/staff/cases/1/enforcement\?[^"]+)"', page).group(1)

@@ -39,12 +39,23 @@ def content_dir():
 
 
 def test_a_dead_fish_report_is_hazardous_by_the_towns_own_rule(app, client):
-    sent = post(client, report_data(indicators=["dead-animals"], odor="", description="Three"
-                                    " fish floating at the culvert.", **IN_TOWN))  # fmt: skip
+    sent = post(
+        client,
+        report_data(
+            indicators=["dead-animals"],
+            odor="",
+            description="Three fish floating at the culvert.",
+            **IN_TOWN,
+        ),
+    )
     assert sent.status_code == 303
     # Words alone, no box ticked: "fish kill" is one of the rule's words in the pack.
-    sent = post(client, report_data(indicators=[], odor="", description="A fish kill below the"
-                                    " mill pond.", **IN_TOWN))  # fmt: skip
+    sent = post(
+        client,
+        report_data(
+            indicators=[], odor="", description="A fish kill below the mill pond.", **IN_TOWN
+        ),
+    )
     assert sent.status_code == 303
     sign_in(client, app)
     queue = client.get("/staff/", query_string={"flag": "hazard"}).text
@@ -57,11 +68,18 @@ def test_a_fish_kill_staff_found_is_hazardous_by_the_towns_own_rule(app, client)
     app.config["CLOCK"] = lambda: dt.datetime(2026, 6, 1, 14, 0, tzinfo=dt.UTC)
     page = client.get("/staff/found/new").text
     assert not traces(page)
-    saved = client.post("/staff/found/new", data={
-        **hidden_fields(page), "description": "Fish kill in the brook below the outfall.",
-        "found_at": "2026-06-01T09:30", "found_by": "Town engineer",
-        "how_found": "other-work", "confirmed": "no", **IN_TOWN,
-    })  # fmt: skip
+    saved = client.post(
+        "/staff/found/new",
+        data={
+            **hidden_fields(page),
+            "description": "Fish kill in the brook below the outfall.",
+            "found_at": "2026-06-01T09:30",
+            "found_by": "Town engineer",
+            "how_found": "other-work",
+            "confirmed": "no",
+            **IN_TOWN,
+        },
+    )
     assert saved.headers["Location"] == "/staff/cases/1/"
     case = client.get("/staff/cases/1/").text
     assert "Hazardous: dead fish or wildlife" in case and "SF-2026-0001" in case
@@ -75,11 +93,19 @@ def test_the_towns_inventory_is_read_against_its_own_service_area():
     assert [record.code for record in records] == [f"WO-{n:02d}" for n in range(1, 15)]
     assert refusals == [Refusal(16, "latitude, longitude", OUTSIDE, "WO-15")]
     assert records[4].values == {
-        "latitude": 42.9356, "longitude": -76.0387, "structure_type": "outfall",
-        "conveyance": "closed-pipe", "material": "rcp", "shape": "elliptical", "size_in": 24.0,
-        "height_in": 36.0, "receiving_water": "Wren Test Brook", "drainage_area": "Town Centre",
-        "condition": "fair", "location": "End of Chapel Street",
-    }  # fmt: skip
+        "latitude": 42.9356,
+        "longitude": -76.0387,
+        "structure_type": "outfall",
+        "conveyance": "closed-pipe",
+        "material": "rcp",
+        "shape": "elliptical",
+        "size_in": 24.0,
+        "height_in": 36.0,
+        "receiving_water": "Wren Test Brook",
+        "drainage_area": "Town Centre",
+        "condition": "fair",
+        "location": "End of Chapel Street",
+    }
     assert records[13].values["structure_type"] == "catch-basin"
 
 
@@ -93,9 +119,12 @@ def test_the_towns_inventory_imports_once_and_again_unchanged(app):
         f"  row 16 (WO-15), latitude, longitude: {OUTSIDE}",
     ]
     assert imported().splitlines()[1] == "added 0, updated 0, unchanged 14, refused 1"
-    stored = rows(app, "SELECT code, drainage_area, screened_on FROM outfalls o LEFT JOIN"
-                  " outfall_paper_screenings p ON p.outfall_id = o.id"
-                  " WHERE code IN ('WO-01', 'WO-13', 'WO-14') ORDER BY code")  # fmt: skip
+    stored = rows(
+        app,
+        "SELECT code, drainage_area, screened_on FROM outfalls o LEFT JOIN"
+        " outfall_paper_screenings p ON p.outfall_id = o.id"
+        " WHERE code IN ('WO-01', 'WO-13', 'WO-14') ORDER BY code",
+    )
     assert stored == [
         {"code": "WO-01", "drainage_area": "Mill", "screened_on": "2024-06-12"},
         {"code": "WO-13", "drainage_area": "East Hollow", "screened_on": "2021-07-30"},
@@ -287,9 +316,17 @@ def test_the_towns_spanish_guides_carry_the_villages_fixes():
     Village's were made to (finding 2.5, 3.17 and the second pack's section 6)."""
     text = town_text
     rule = "nadie puede descargar, ni hacer que otro descargue, al sistema de drenaje pluvial"
-    for slug in ("car-washing", "fats-oils-grease", "lawn-chemicals", "motor-oil",
-                 "paint-and-cleaners", "pools-and-hot-tubs", "soil-and-sediment",
-                 "trash-and-litter", "yard-waste"):  # fmt: skip
+    for slug in (
+        "car-washing",
+        "fats-oils-grease",
+        "lawn-chemicals",
+        "motor-oil",
+        "paint-and-cleaners",
+        "pools-and-hot-tubs",
+        "soil-and-sediment",
+        "trash-and-litter",
+        "yard-waste",
+    ):
         guide = text(f"/es/learn/{slug}/")
         assert rule in guide, slug
         assert "lista corta" not in guide, slug
@@ -339,8 +376,16 @@ def test_the_towns_spanish_guides_carry_the_walks_polish():
     named = "del permiso SPDES del sistema de drenaje pluvial del Pueblo (en inglés, MS4), o que"
     named += " hacen, o ayudan a hacer, que el Pueblo quede sujeto a las condiciones especiales"
     named += " de ese permiso. Ese permiso es el que el Estado le da al Pueblo"
-    for slug in ("fats-oils-grease", "lawn-chemicals", "motor-oil", "paint-and-cleaners",
-                 "pet-waste", "soil-and-sediment", "trash-and-litter", "yard-waste"):  # fmt: skip
+    for slug in (
+        "fats-oils-grease",
+        "lawn-chemicals",
+        "motor-oil",
+        "paint-and-cleaners",
+        "pet-waste",
+        "soil-and-sediment",
+        "trash-and-litter",
+        "yard-waste",
+    ):
         guide = town_text(f"/es/learn/{slug}/")
         assert named in guide, slug
         assert "permiso MS4" not in guide and "del estado" not in guide, slug

@@ -27,50 +27,102 @@ WORK = ROOT / "instance" / "mutation"
 # name: (the files mutated, the tests that are about them). Browser tests are left out:
 # each mutant runs the module's tests again, and these are the tests that say what it does.
 MODULES = {
-    "deadlines": (["portal/core/deadlines.py"],
-                  ["tests/test_deadlines.py", "tests/test_business_days_law.py"]),
-    "enforcement-rules": (["portal/enforcement/rules.py", "portal/enforcement/costs.py"],
-                          ["tests/test_enforcement_rules.py"]),
+    "deadlines": (
+        ["portal/core/deadlines.py"],
+        ["tests/test_deadlines.py", "tests/test_business_days_law.py"],
+    ),
+    "enforcement-rules": (
+        ["portal/enforcement/rules.py", "portal/enforcement/costs.py"],
+        ["tests/test_enforcement_rules.py"],
+    ),
     # The notice's dates and its page model, against the timeline's own tables and the
     # pages that show them at the last day of each period.
-    "enforcement-timeline": (["portal/enforcement/timeline.py",
-                              "portal/enforcement/notice_page.py"],
-                             ["tests/test_enforcement_timeline.py",
-                              "tests/test_enforcement_appeal_day.py",
-                              "tests/test_enforcement_last_days.py",
-                              "tests/test_enforcement_records.py"]),
-    "notification-rules": (["portal/notification/records.py", "portal/notification/compliance.py"],
-                           ["tests/test_notify.py", "tests/test_release_notices.py",
-                            "tests/test_notification_boundaries.py", "tests/test_outbox.py"]),
-    "annual-figures": (["portal/staff/annual_figures.py", "portal/staff/figures.py",
-                        "portal/staff/figures_period.py", "portal/notification/figures.py",
-                        "portal/enforcement/figures.py"],
-                       ["tests/test_annual_figures.py", "tests/test_notification_boundaries.py",
-                        "tests/test_release_notices.py",
-                        "tests/test_staff_work.py::test_the_permit_year_runs_january_3_to_january_2"]),
-    "intake-storage": (["portal/intake/storage.py", "portal/core/cases.py"],
-                       ["tests/test_storage.py"]),
-    "mail-outbox": (["portal/mail/outbox.py"],
-                    ["tests/test_outbox.py", "tests/test_outbox_smtp.py"]),
+    "enforcement-timeline": (
+        ["portal/enforcement/timeline.py", "portal/enforcement/notice_page.py"],
+        [
+            "tests/test_enforcement_timeline.py",
+            "tests/test_enforcement_appeal_day.py",
+            "tests/test_enforcement_last_days.py",
+            "tests/test_enforcement_records.py",
+        ],
+    ),
+    "notification-rules": (
+        ["portal/notification/records.py", "portal/notification/compliance.py"],
+        [
+            "tests/test_notify.py",
+            "tests/test_release_notices.py",
+            "tests/test_notification_boundaries.py",
+            "tests/test_outbox.py",
+        ],
+    ),
+    "annual-figures": (
+        [
+            "portal/staff/annual_figures.py",
+            "portal/staff/figures.py",
+            "portal/staff/figures_period.py",
+            "portal/notification/figures.py",
+            "portal/enforcement/figures.py",
+        ],
+        [
+            "tests/test_annual_figures.py",
+            "tests/test_notification_boundaries.py",
+            "tests/test_release_notices.py",
+            "tests/test_staff_work.py::test_the_permit_year_runs_january_3_to_january_2",
+        ],
+    ),
+    "intake-storage": (
+        ["portal/intake/storage.py", "portal/core/cases.py"],
+        ["tests/test_storage.py"],
+    ),
+    "mail-outbox": (
+        ["portal/mail/outbox.py"],
+        ["tests/test_outbox.py", "tests/test_outbox_smtp.py"],
+    ),
     "staff-sign-in": (
         ["portal/accounts/auth.py", "portal/accounts/second_factor.py", "portal/accounts/totp.py"],
-        ["tests/test_staff_access.py", "tests/test_second_factor.py"]),
+        ["tests/test_staff_access.py", "tests/test_second_factor.py"],
+    ),
     "open311-public": (["portal/open311/public.py"], ["tests/test_open311_public.py"]),
-    "content-loading": (["content_model/fields.py", "content_model/site.py",
-                         "content_model/site_values.py", "content_model/ordinance.py",
-                         "content_model/exempt.py", "content_model/learn.py",
-                         "content_model/loader.py", "content_model/check/*"],
-                        ["tests/test_content.py", "tests/test_content_check.py"]),
-    "rotation-screening": (["portal/outfalls/rotation.py", "portal/screening/route.py",
-                            "portal/screening/corrections.py", "content_model/outfalls.py"],
-                           ["tests/test_screening.py", "tests/test_screening_boundaries.py",
-                            "tests/test_screening_corrections.py",
-                            "tests/test_rotation_inputs.py"]),
-}  # fmt: skip
+    "content-loading": (
+        [
+            "content_model/fields.py",
+            "content_model/site.py",
+            "content_model/site_values.py",
+            "content_model/ordinance.py",
+            "content_model/exempt.py",
+            "content_model/learn.py",
+            "content_model/loader.py",
+            "content_model/check/*",
+        ],
+        ["tests/test_content.py", "tests/test_content_check.py"],
+    ),
+    "rotation-screening": (
+        [
+            "portal/outfalls/rotation.py",
+            "portal/screening/route.py",
+            "portal/screening/corrections.py",
+            "content_model/outfalls.py",
+        ],
+        [
+            "tests/test_screening.py",
+            "tests/test_screening_boundaries.py",
+            "tests/test_screening_corrections.py",
+            "tests/test_rotation_inputs.py",
+        ],
+    ),
+}
 
 # What the tests read besides the code (mutmut copies tests/ and pyproject.toml itself).
-ALSO_COPY = ["content", "templates", "static", "static_site", "bench", "netlify.toml",
-             "README.md", "docs"]  # fmt: skip
+ALSO_COPY = [
+    "content",
+    "templates",
+    "static",
+    "static_site",
+    "bench",
+    "netlify.toml",
+    "README.md",
+    "docs",
+]
 CAUGHT = ("killed", "timeout")
 RESULT = re.compile(r"^\s+(\S+): (.+)$")
 
@@ -121,8 +173,14 @@ def run(name: str, paths: list[str], tests: list[str], commit: str, show: bool) 
     for _ in range(3):
         env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "TEST_SITE_BUILD": str(site)}
         with log.open("w") as out:
-            subprocess.run([str(mutmut), "run"], cwd=folder, stdout=out,
-                           stderr=subprocess.STDOUT, env=env, check=False)  # fmt: skip
+            subprocess.run(
+                [str(mutmut), "run"],
+                cwd=folder,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=env,
+                check=False,
+            )
         # mutmut first runs the tests unmutated, and stops if one fails; on a machine this
         # busy a timing test now and then does (mutmut picks up where it stopped).
         if "failed to collect stats" not in log.read_text(errors="replace"):
@@ -144,15 +202,18 @@ def score(name: str, folder: Path, show: bool, note: str = "") -> tuple[int, int
     killed, total = counts["killed"] + counts["timeout"], len(statuses)
     percent = f"{100 * killed / total:.1f} %" if total else "no mutants (see mutmut-run.log)"
     other = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()) if s not in CAUGHT)
-    print(f"{name:<34} {killed:>4} killed of {total:>4}  {percent:>8}  ({other or 'none left'}"
-          f"{note})")  # fmt: skip
+    print(
+        f"{name:<34} {killed:>4} killed of {total:>4}  {percent:>8}  ({other or 'none left'}{note})"
+    )
     # A survivor that only changes the case of SQL keywords and names (SQLite ignores it),
     # its quoted values untouched, cannot be caught by any test: it is named, not hidden.
     same = [m for m, status in statuses.items() if status == "survived" and _case_only(folder, m)]
     if same:
         adjusted = killed / (total - len(same))
-        print(f"    {len(same)} of the survivors only change the case of SQL: without them"
-              f" {100 * adjusted:.1f} %")  # fmt: skip
+        print(
+            f"    {len(same)} of the survivors only change the case of SQL: without them"
+            f" {100 * adjusted:.1f} %"
+        )
     if counts["not checked"] == total:
         print(f"    mutmut did not run the tests; see {log.relative_to(ROOT)}")
     elif show:
@@ -169,8 +230,9 @@ SQL = re.compile(r"\b(SELECT|UPDATE|INSERT|DELETE|WHERE|FROM|SET|AND|VALUES|IS N
 def _case_only(folder: Path, mutant: str) -> bool:
     """Whether a mutant's diff only changes letter case outside SQL's quoted values."""
     mutmut = Path(sys.executable).parent / "mutmut"
-    diff = subprocess.run([str(mutmut), "show", mutant], cwd=folder, capture_output=True,
-                          text=True).stdout.splitlines()  # fmt: skip
+    diff = subprocess.run(
+        [str(mutmut), "show", mutant], cwd=folder, capture_output=True, text=True
+    ).stdout.splitlines()
     old = [line[1:] for line in diff if line.startswith("-") and not line.startswith("---")]
     new = [line[1:] for line in diff if line.startswith("+") and not line.startswith("+++")]
     if not old or len(old) != len(new):
@@ -188,13 +250,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python tools/mutation.py", description=__doc__)
     parser.add_argument("modules", nargs="*", help=f"of: {', '.join(MODULES)} (default: all)")
     parser.add_argument("--list", action="store_true", help="list the mutants not killed")
-    parser.add_argument("--report", action="store_true",
-                        help="only print the scores of the last run, from its folders")  # fmt: skip
+    parser.add_argument(
+        "--report",
+        action="store_true",
+        help="only print the scores of the last run, from its folders",
+    )
     args = parser.parse_args()
     if unknown := set(args.modules) - set(MODULES):
         parser.error(f"no such module: {', '.join(sorted(unknown))}")
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                            capture_output=True, text=True).stdout.strip()  # fmt: skip
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
     if not args.report:
         print(f"Mutation score per module (mutmut, on the committed tree at {commit}):")
     killed = total = 0

@@ -25,8 +25,12 @@ from content_model.translation import (
 def check_learn(root: Path, ordinance: Ordinance, citations: Citations) -> Iterator[Problem]:
     files = guides(root)
     if not files:
-        yield Problem("learn/", "", "no education pages (*.md) found",
-                      "copy the default pack's learn/ folder and change the pages")  # fmt: skip
+        yield Problem(
+            "learn/",
+            "",
+            "no education pages (*.md) found",
+            "copy the default pack's learn/ folder and change the pages",
+        )
     for path in files:
         name = f"learn/{path.name}"
         match = FRONT_MATTER.match(path.read_text(encoding="utf-8"))

@@ -82,8 +82,12 @@ def _missing_fields(data: dict) -> Iterator[Problem]:
         if problem.message == "is missing":
             parent, _, leaf = problem.field.rpartition(".")
             where = f"under `{parent}`" if parent else "at the top level"
-            yield Problem("site.yaml", problem.field, "is missing",
-                          f"add `{leaf}` {where} (see the default pack)")  # fmt: skip
+            yield Problem(
+                "site.yaml",
+                problem.field,
+                "is missing",
+                f"add `{leaf}` {where} (see the default pack)",
+            )
             _fill(trial, default, problem.field)
         else:
             # A value refused (named by the value checks below, with its fix): the whole

@@ -55,10 +55,12 @@ def _check_glossary(root: Path, content: Content) -> Iterator[Problem]:
         for name in ("site.yaml", "exempt-discharges.yaml", "search.yaml", "ordinance.yaml")
     ]
     texts += [
-        (f"learn/{translated_file(page.slug + '.md', language)}",
-         root / "learn" / translated_file(page.slug + ".md", language))
+        (
+            f"learn/{translated_file(page.slug + '.md', language)}",
+            root / "learn" / translated_file(page.slug + ".md", language),
+        )
         for page in content.pages
-    ]  # fmt: skip
+    ]
     for file, path in texts:
         if path.exists():
             for gap in avoided_words(content.glossary, file, path.read_text(encoding="utf-8")):

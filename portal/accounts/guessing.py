@@ -110,9 +110,15 @@ def _tell_the_officer(
     from portal.core.clock import local_stamp
 
     stamp = local_stamp()
-    context = {"username": account["username"], "failures": FAILURES, "window": WINDOW // 60,
-               "minutes": max(1, round(wait / 60)), "clients": clients, "at": stamp,
-               "own": bool(account["email"])}  # fmt: skip
+    context = {
+        "username": account["username"],
+        "failures": FAILURES,
+        "window": WINDOW // 60,
+        "minutes": max(1, round(wait / 60)),
+        "clients": clients,
+        "at": stamp,
+        "own": bool(account["email"]),
+    }
     return outbox.enqueue(
         db,
         case_id=None,

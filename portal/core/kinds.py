@@ -160,8 +160,10 @@ def register(kind: Kind) -> Kind:
         # A spreadsheet with two columns of one heading mixes them up when read back.
         clash = {h for h, _ in other.export_columns} & {h for h, _ in kind.export_columns}
         if clash:
-            raise KindError(f"kind {kind.key!r}: export heading {sorted(clash)[0]!r} is kind "
-                            f"{other.key!r}'s already")  # fmt: skip
+            raise KindError(
+                f"kind {kind.key!r}: export heading {sorted(clash)[0]!r} is kind "
+                f"{other.key!r}'s already"
+            )
     unknown = [s for s in kind.statuses if s not in STATUSES]
     if unknown or "received" not in kind.statuses:
         raise KindError(f"kind {kind.key!r}: statuses must include 'received' (unknown: {unknown})")

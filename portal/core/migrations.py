@@ -244,10 +244,13 @@ def kinds_checked_in_code(db: sqlite_utils.Database) -> None:
     if "CHECK (kind IN" not in table.schema:
         return
     order = list(table.columns_dict)
-    indexes = [sql for (sql,) in db.execute(
-        "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'cases'"
-        " AND sql IS NOT NULL"
-    ).fetchall()]  # fmt: skip
+    indexes = [
+        sql
+        for (sql,) in db.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'cases'"
+            " AND sql IS NOT NULL"
+        ).fetchall()
+    ]
     for index in table.indexes:
         if not index.name.startswith("sqlite_autoindex"):
             db.execute(f'DROP INDEX "{index.name}"')
@@ -282,18 +285,23 @@ def corrections_by_the_respondent(db: sqlite_utils.Database) -> None:
     """A notice's steps record a correction by the respondent (the day, when the officer
     checked it and who), so a violation corrected in time stops its dates without an
     abatement by the municipality (legal review round 3, L3)."""
-    add_columns(db, [
-        ("notice_steps", "corrected_on", "TEXT"),
-        ("notice_steps", "correction_checked_on", "TEXT"),
-        ("notice_steps", "correction_checked_by", "TEXT"),
-    ])  # fmt: skip
+    add_columns(
+        db,
+        [
+            ("notice_steps", "corrected_on", "TEXT"),
+            ("notice_steps", "correction_checked_on", "TEXT"),
+            ("notice_steps", "correction_checked_by", "TEXT"),
+        ],
+    )
 
 
 @migrations(name="007_annual_filings")
 def annual_filings(db: sqlite_utils.Database) -> None:
     """The annual figures as the officer filed them with the State, so the report shows what
     changed since in a closed period (an entry about the past made later: fresh review)."""
-    run(db, """
+    run(
+        db,
+        """
 CREATE TABLE IF NOT EXISTS annual_filings (
     id INTEGER PRIMARY KEY,
     period_start TEXT NOT NULL,
@@ -304,4 +312,5 @@ CREATE TABLE IF NOT EXISTS annual_filings (
     figures TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS annual_filings_period ON annual_filings (period_start, period_end, id);
-""")  # fmt: skip
+""",
+    )

@@ -24,15 +24,21 @@ SEPARATORS = " \n\t-().,/+#:;'\"_"
 # by its alias). The case's own, then each kind's (its descriptor's search_columns), then
 # what staff wrote on it.
 CASE_COLUMNS = [
-    ("Reference", "c.reference"), ("Address", "c.address"), ("Name", "c.contact_name"),
-    ("E-mail", "c.contact_email"), ("Phone", "c.contact_phone"),
+    ("Reference", "c.reference"),
+    ("Address", "c.address"),
+    ("Name", "c.contact_name"),
+    ("E-mail", "c.contact_email"),
+    ("Phone", "c.contact_phone"),
     ("Referred to", "c.referred_to"),
-]  # fmt: skip
+]
 STAFF_COLUMNS = [
     ("Internal note", "(SELECT group_concat(body, ' ') FROM notes WHERE case_id = c.id)"),
-    ("Site visit", "(SELECT group_concat(findings || ' ' || coalesce(lab_reference, ''), ' ')"
-     " FROM inspections WHERE case_id = c.id)"),
-]  # fmt: skip
+    (
+        "Site visit",
+        "(SELECT group_concat(findings || ' ' || coalesce(lab_reference, ''), ' ')"
+        " FROM inspections WHERE case_id = c.id)",
+    ),
+]
 
 
 def text_columns() -> list[tuple[str, str]]:
@@ -75,16 +81,24 @@ def _triggers() -> dict[str, str]:
     """Every change that alters a case's text, each a trigger by name. A new case is indexed
     when its details are stored (same transaction, just after the case row)."""
     watched = [
-        ("cases", "update", "UPDATE OF reference, address, contact_name, contact_email,"
-         " contact_phone, referred_to", "NEW.id"),
-        *[(k.table, event, event.upper(), "NEW.case_id") for k in kinds.all_kinds()
-          for event in ("insert", "update")],
-        ("notes", "insert", "INSERT", "NEW.case_id"), ("notes", "update", "UPDATE", "NEW.case_id"),
+        (
+            "cases",
+            "update",
+            "UPDATE OF reference, address, contact_name, contact_email, contact_phone, referred_to",
+            "NEW.id",
+        ),
+        *[
+            (k.table, event, event.upper(), "NEW.case_id")
+            for k in kinds.all_kinds()
+            for event in ("insert", "update")
+        ],
+        ("notes", "insert", "INSERT", "NEW.case_id"),
+        ("notes", "update", "UPDATE", "NEW.case_id"),
         ("notes", "delete", "DELETE", "OLD.case_id"),
         ("inspections", "insert", "INSERT", "NEW.case_id"),
         ("inspections", "update", "UPDATE", "NEW.case_id"),
         ("inspections", "delete", "DELETE", "OLD.case_id"),
-    ]  # fmt: skip
+    ]
     found = {
         f"case_search_{table}_{name}": f"CREATE TRIGGER case_search_{table}_{name} AFTER {event}"
         f" ON {table} BEGIN {_refresh(key)} END"
@@ -114,10 +128,12 @@ def _wanted() -> dict[str, str]:
 
 def up_to_date(db: sqlite_utils.Database) -> bool:
     """Whether the index, its view and its triggers are those the registered kinds make."""
-    stored = dict(db.execute(
-        "SELECT name, sql FROM sqlite_master WHERE name IN ('case_search', 'case_search_text')"
-        " OR (type = 'trigger' AND name LIKE 'case_search%')"
-    ).fetchall())  # fmt: skip
+    stored = dict(
+        db.execute(
+            "SELECT name, sql FROM sqlite_master WHERE name IN ('case_search', 'case_search_text')"
+            " OR (type = 'trigger' AND name LIKE 'case_search%')"
+        ).fetchall()
+    )
     return stored.pop("case_search", None) is not None and stored == _wanted()
 
 

@@ -122,16 +122,28 @@ def problems(config: Mapping[str, Any]) -> list[Problem]:
 
     key = config.get("SECRET_KEY")
     if not key:
-        add("SECRET_KEY", True, f"is not set: status links in mail are derived from it, so "
-            f"set it once and keep it. Make one with: {MAKE_A_KEY}")  # fmt: skip
+        add(
+            "SECRET_KEY",
+            True,
+            f"is not set: status links in mail are derived from it, so "
+            f"set it once and keep it. Make one with: {MAKE_A_KEY}",
+        )
     elif len(str(key)) < MIN_SECRET_KEY:
-        add("SECRET_KEY", True, f"is shorter than {MIN_SECRET_KEY} characters, "
-            f"which can be guessed. Make one with: {MAKE_A_KEY}")  # fmt: skip
+        add(
+            "SECRET_KEY",
+            True,
+            f"is shorter than {MIN_SECRET_KEY} characters, "
+            f"which can be guessed. Make one with: {MAKE_A_KEY}",
+        )
     url = config.get("PUBLIC_URL")
     parts = urlsplit(str(url or ""))
     if not url:
-        add("PUBLIC_URL", True, "is not set: links in mail need the portal's public "
-            "address, for example https://village.example.org")  # fmt: skip
+        add(
+            "PUBLIC_URL",
+            True,
+            "is not set: links in mail need the portal's public "
+            "address, for example https://village.example.org",
+        )
     elif parts.scheme not in ("http", "https") or not parts.netloc:
         add("PUBLIC_URL", True, f"is not an address like https://village.example.org: {url!r}")
     elif parts.scheme != "https":
@@ -145,14 +157,22 @@ def problems(config: Mapping[str, Any]) -> list[Problem]:
     if config.get("SESSION_COOKIE_SECURE") is False and parts.scheme == "https":
         add("SESSION_COOKIE_SECURE", False, "is false on an https address")
     if str(config.get("RATELIMIT_STORAGE_URI", "")).startswith("memory:"):
-        add("RATELIMIT_STORAGE_URI", False, "is memory://: with several workers each counts "
-            "alone, so the limits are that many times looser")  # fmt: skip
+        add(
+            "RATELIMIT_STORAGE_URI",
+            False,
+            "is memory://: with several workers each counts "
+            "alone, so the limits are that many times looser",
+        )
     hops = config.get("PROXY_HOPS")
     if isinstance(hops, int) and not isinstance(hops, bool) and hops >= 1:
-        add("PROXY_HOPS", False, "is set: X-Forwarded-For is believed from whoever connects, "
+        add(
+            "PROXY_HOPS",
+            False,
+            "is set: X-Forwarded-For is believed from whoever connects, "
             "so gunicorn must listen only where the proxy reaches it (--bind 127.0.0.1:...), "
             "or a client connecting directly picks its own address and escapes the rate "
-            "limits")  # fmt: skip
+            "limits",
+        )
     if not config.get("RATELIMIT_ENABLED", True):
         add("RATELIMIT_ENABLED", False, "is false: no rate limits at all")
     folder = Path(str(config.get("DATABASE"))).resolve().parent

@@ -80,12 +80,13 @@ def _cases_to_watch(
     closed = sorted(CLOSED)
     marks = ", ".join("?" for _ in closed)
     found = rows(
-        db, "SELECT c.id, c.reference, c.kind, c.status, c.address, c.assignee, c.received_at,"
+        db,
+        "SELECT c.id, c.reference, c.kind, c.status, c.address, c.assignee, c.received_at,"
         f" c.first_action_at FROM cases c WHERE c.status NOT IN ({marks}) AND c.received_at < ?"
         " AND (c.received_at >= ? OR (c.status = 'received' AND c.first_action_at IS NULL))"
         " ORDER BY c.received_at, c.id",
         [*closed, now, since],
-    )  # fmt: skip
+    )
     rules = current_app.extensions["content"].settings.hazard_rules
     new, waiting = [], []
     for case in kinds.attach_details(db, found):
@@ -153,13 +154,19 @@ def queue_digests(db: sqlite_utils.Database, now: dt.datetime) -> int:
             if value(db, sent, [purpose, address]):
                 continue  # queued before this table existed
             context = {
-                "username": username, "today": today, "since": since,
+                "username": username,
+                "today": today,
+                "since": since,
                 "follow_ups": due_follow_ups(db, username, today),
-                "new": _theirs(username, new), "waiting": _theirs(username, waiting),
-                "dates": [(d, n) for d, n in all_dates
-                          if username is None or assignees.get(n["case_id"]) in (None, username)],
+                "new": _theirs(username, new),
+                "waiting": _theirs(username, waiting),
+                "dates": [
+                    (d, n)
+                    for d, n in all_dates
+                    if username is None or assignees.get(n["case_id"]) in (None, username)
+                ],
                 "outfalls": outfalls,
-            }  # fmt: skip
+            }
             if not any(context[part] for part in PARTS):
                 continue
             for part in ("follow_ups", "new", "waiting"):
@@ -197,16 +204,22 @@ def subject(
         parts.append(_count(len(follow_ups), "follow-up due", "follow-ups due"))
     if new:
         hazardous = sum(bool(case["hazards"]) for case in new)
-        parts.append(_count(len(new), "new case", "new cases")
-                     + (f" ({hazardous} hazardous)" if hazardous else ""))  # fmt: skip
+        parts.append(
+            _count(len(new), "new case", "new cases")
+            + (f" ({hazardous} hazardous)" if hazardous else "")
+        )
     if waiting:
         parts.append(_count(len(waiting), "hazardous case waiting", "hazardous cases waiting"))
     if dates:
         overdue = sum(d.overdue for d, _ in dates)
-        parts.append(_count(len(dates), "enforcement date", "enforcement dates")
-                     + (f" ({overdue} overdue)" if overdue else ""))  # fmt: skip
+        parts.append(
+            _count(len(dates), "enforcement date", "enforcement dates")
+            + (f" ({overdue} overdue)" if overdue else "")
+        )
     if outfalls:
         late = outfalls["overdue"]
-        parts.append(_count(late + outfalls["due"], "outfall to screen", "outfalls to screen")
-                     + (f" ({late} overdue)" if late else ""))  # fmt: skip
+        parts.append(
+            _count(late + outfalls["due"], "outfall to screen", "outfalls to screen")
+            + (f" ({late} overdue)" if late else "")
+        )
     return f"Morning digest, {today:%A}, {today:%B} {today.day}: " + ", ".join(parts)

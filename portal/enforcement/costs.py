@@ -215,9 +215,15 @@ def account(
         result.lines.append(line)
     closing = post(as_of)
     result.lines.append(
-        Line(as_of, "Interest to date", 0, interest=closing, charge_after=result.charge_due,
-             interest_after=result.interest_due)
-    )  # fmt: skip
+        Line(
+            as_of,
+            "Interest to date",
+            0,
+            interest=closing,
+            charge_after=result.charge_due,
+            interest_after=result.interest_due,
+        )
+    )
     return result
 
 
@@ -258,9 +264,10 @@ def installment_states(
         covered = max(0, min(item.cents + extra, left))
         left -= covered
         found.append(
-            InstallmentState(item, covered, covered < item.cents + extra and today > item.due,
-                             extra)
-        )  # fmt: skip
+            InstallmentState(
+                item, covered, covered < item.cents + extra and today > item.due, extra
+            )
+        )
     return found
 
 

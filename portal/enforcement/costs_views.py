@@ -42,8 +42,11 @@ def _costs(notice_id: int) -> str:
 
 
 def _payment(notice: dict[str, Any], payment_id: int) -> dict[str, Any]:
-    found = records.one(get_db(), "SELECT * FROM payments WHERE id = ? AND notice_id = ?",
-                        [payment_id, notice["id"]])  # fmt: skip
+    found = records.one(
+        get_db(),
+        "SELECT * FROM payments WHERE id = ? AND notice_id = ?",
+        [payment_id, notice["id"]],
+    )
     if found is None or found["voided_at"]:
         abort(404)
     return found
@@ -71,9 +74,15 @@ def correct_payment(notice_id: int, payment_id: int):
     form = cost_forms.CorrectPaymentForm(prefix=f"fix-{payment_id}")
     form.earliest, form.latest = day_of(steps["completed_on"]), local_today()
     if form.validate():
-        records.add_payment(get_db(), actor(), notice, form.paid_on.data,
-                            cost_forms.cents_of(form.amount.data), corrects=payment,
-                            reason=form.reason.data)  # fmt: skip
+        records.add_payment(
+            get_db(),
+            actor(),
+            notice,
+            form.paid_on.data,
+            cost_forms.cents_of(form.amount.data),
+            corrects=payment,
+            reason=form.reason.data,
+        )
         flash("Payment corrected.", "success")
         return redirect(_costs(notice_id), code=303)
     return render(notice, {f"correct-{payment_id}": form})

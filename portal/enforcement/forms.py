@@ -92,19 +92,32 @@ class ViolationFacts(DayForm):
         fine = super().validate(extra_validators)
         found, committed = self.found_on.data, self.committed_on.data
         if isinstance(found, dt.date) and isinstance(committed, dt.date) and found < committed:
-            self.found_on.errors = [*self.found_on.errors,
-                                    "It cannot be found before it was committed."]  # fmt: skip
+            self.found_on.errors = [
+                *self.found_on.errors,
+                "It cannot be found before it was committed.",
+            ]
             fine = False
         if self.owner_name.data and not self.owner_address.data:
-            self.owner_address.errors = [*self.owner_address.errors,
-                                         "Enter the owner's mailing address."]  # fmt: skip
+            self.owner_address.errors = [
+                *self.owner_address.errors,
+                "Enter the owner's mailing address.",
+            ]
             fine = False
         return fine
 
     def facts(self) -> dict[str, Any]:
-        return {name: self[name].data for name in (
-            "place", "owner_name", "owner_address", "committed_on", "found_on", "section",
-            "description")}  # fmt: skip
+        return {
+            name: self[name].data
+            for name in (
+                "place",
+                "owner_name",
+                "owner_address",
+                "committed_on",
+                "found_on",
+                "section",
+                "description",
+            )
+        }
 
 
 ROLE_CHOICES = [
@@ -125,8 +138,9 @@ class ContactFields:
     role = choice("Owner or operator", ROLE_CHOICES)
 
     def contact(self) -> dict[str, Any]:
-        return {key: self[key].data for key in ("name", "mailing_address", "phone", "email",
-                                                "role")}  # fmt: skip
+        return {
+            key: self[key].data for key in ("name", "mailing_address", "phone", "email", "role")
+        }
 
 
 class ViolationForm(ContactFields, ViolationFacts):
@@ -135,8 +149,10 @@ class ViolationForm(ContactFields, ViolationFacts):
     def validate(self, extra_validators: Any = None) -> bool:
         fine = super().validate(extra_validators)
         if not self.respondent.data:
-            needed = ((self.name, "Enter the respondent's name."),
-                      (self.mailing_address, "Enter their mailing address."))  # fmt: skip
+            needed = (
+                (self.name, "Enter the respondent's name."),
+                (self.mailing_address, "Enter their mailing address."),
+            )
             for field, message in needed:
                 if not field.data:
                     field.errors = [*field.errors, message]
@@ -160,16 +176,21 @@ class MergeForm(FlaskForm):
     )
 
 
-OUTCOME_CHOICES = [("notice", "Notice of violation final (not appealed in time, or upheld)"),
-                   ("conviction", "Convicted"),
-                   ("overturned", "Notice overturned, or the charge dismissed")]  # fmt: skip
+OUTCOME_CHOICES = [
+    ("notice", "Notice of violation final (not appealed in time, or upheld)"),
+    ("conviction", "Convicted"),
+    ("overturned", "Notice overturned, or the charge dismissed"),
+]
 
 
 class PriorOffenseForm(DayForm):
     committed_on = day("Date the offense was committed", "Enter the date it was committed.")
     section = RequiredSelect("Section violated", "Choose the section violated.")
-    reference = text("Notice number or court reference", 100,
-                     required="Enter the notice number or the court's reference.")  # fmt: skip
+    reference = text(
+        "Notice number or court reference",
+        100,
+        required="Enter the notice number or the court's reference.",
+    )
     outcome = choice("Outcome", OUTCOME_CHOICES, required="Choose the outcome.")
     notes = text("Notes", 500)
 
@@ -239,9 +260,11 @@ def notice_form(
     **kwargs: Any,
 ) -> NoticeForm:
     """A NoticeForm with a checkbox and a specifics box for each order: (label, its words)."""
-    fields: dict[str, Any] = {"order_labels": tuple(label for label, _ in orders),
-                              "abatement_labels": abatement_labels,
-                              "fine_label": fine_label}  # fmt: skip
+    fields: dict[str, Any] = {
+        "order_labels": tuple(label for label, _ in orders),
+        "abatement_labels": abatement_labels,
+        "fine_label": fine_label,
+    }
     for i, (label, words) in enumerate(orders):
         fields[f"order_{i}"] = BooleanField(f"{label} {words}")
         fields[f"specifics_{i}"] = long_text(f"Specifics for {label}", 2000)

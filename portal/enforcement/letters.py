@@ -89,8 +89,10 @@ def access_letter(notice_id: int):
     # already recorded prints again as it was).
     why = access_block_words(context["line"])
     if why and not context["steps"]["access_requested_on"]:
-        flash(f"{why}: the letter asking for access to abate follows only a missed correction"
-              " date.", "error")  # fmt: skip
+        flash(
+            f"{why}: the letter asking for access to abate follows only a missed correction date.",
+            "error",
+        )
         return redirect(url_for("enforcement.notice_page", notice_id=notice_id), code=303)
     context["to"] = records.addressee(context["violation"])
     context["purpose"] = "abate"
@@ -104,8 +106,13 @@ def inspection_letter(violation_id: int):
     violation = violation_or_404(violation_id)
     # Facility operators are to allow access (access and monitoring, B (2)): the respondent.
     to = (violation["respondent_name"], violation["mailing_address"])
-    context = {"violation": violation, "to": to, "purpose": "inspect",
-               "letter_date": local_today(), "notice": None}  # fmt: skip
+    context = {
+        "violation": violation,
+        "to": to,
+        "purpose": "inspect",
+        "letter_date": local_today(),
+        "notice": None,
+    }
     return _letter("staff/enforcement/access_letter.html", context)
 
 

@@ -55,13 +55,18 @@ def page_model(notice: dict[str, Any]) -> dict[str, Any]:
     payments = records.payments(db, notice["id"])
     remedies = records.remedies(db, notice["id"])
     committed = day_of(violation["committed_on"])
-    priors = people.priors(db, violation["respondent_id"], (today, enforcement.terms, calendar),
-                           leave_out=violation["id"])  # fmt: skip
+    priors = people.priors(
+        db,
+        violation["respondent_id"],
+        (today, enforcement.terms, calendar),
+        leave_out=violation["id"],
+    )
     offense = rules.offense_number(committed, priors, enforcement.terms)
     line = (
         timeline(notice, steps, payments, remedies, enforcement.terms, calendar, today)
-        if steps else Timeline(notice, steps, today)
-    )  # fmt: skip
+        if steps
+        else Timeline(notice, steps, today)
+    )
     superseding = records.notice(db, notice["superseded_by"]) if notice["superseded_by"] else None
     superseded = records.notice(db, notice["supersedes"]) if notice["supersedes"] else None
     issued = day_of(notice["issued_on"])
@@ -77,22 +82,37 @@ def page_model(notice: dict[str, Any]) -> dict[str, Any]:
     held = [steps.get("conditions", {}).get(label, {}).get("holds", False) for label in labels]
     history = sum(p.established and p.committed < committed for p in priors)
     return {
-        "notice": notice, "violation": violation, "steps": steps, "payments": payments,
-        "remedies": remedies, "offense": offense, "line": line, "today": today,
+        "notice": notice,
+        "violation": violation,
+        "steps": steps,
+        "payments": payments,
+        "remedies": remedies,
+        "offense": offense,
+        "line": line,
+        "today": today,
         "access_block": access_block_words(line),
-        "superseding": superseding, "superseded": superseded, "facts": facts,
+        "superseding": superseding,
+        "superseded": superseded,
+        "facts": facts,
         "changed_since_issue": changed if notice["facts"] else [],
-        "orders": provision_items("orders"), "readings": readings.readings(enforcement.terms),
+        "orders": provision_items("orders"),
+        "readings": readings.readings(enforcement.terms),
         "abatement_statement": enforcement.provisions["abatement_statement"].text,
-        "conditions": provision_items("conditions"), "history_count": history,
+        "conditions": provision_items("conditions"),
+        "history_count": history,
         "remedy_refusals": rules.remedy_refusals(
             bool(steps.get("attorney_recommendation") and steps.get("attorney_recommended_on")),
-            steps.get("smo_concurs") == 1, held, history,
-            labels.index(enforcement.history_condition), enforcement.terms),
+            steps.get("smo_concurs") == 1,
+            held,
+            history,
+            labels.index(enforcement.history_condition),
+            enforcement.terms,
+        ),
         "appeal_due": line.get("appeal").due if line.get("appeal") else None,
-        "warnings": rules.deadline_warnings(day_of(notice["deadline"]), issued or today,
-                                            enforcement.terms, calendar),
-    }  # fmt: skip
+        "warnings": rules.deadline_warnings(
+            day_of(notice["deadline"]), issued or today, enforcement.terms, calendar
+        ),
+    }
 
 
 @bp.route("/notices/<int:notice_id>/")
@@ -117,11 +137,17 @@ def render(
         for name in STEPS:
             page_forms[name] = step_form(name, notice, steps)
         page_forms["conditions"] = forms.conditions_form(
-            provision_items("conditions"), formdata=None,
-            data={f"{k}_{i}": v for i, (label, _) in enumerate(provision_items("conditions"))
-                  for k, v in (("holds", steps["conditions"].get(label, {}).get("holds")),
-                               ("note", steps["conditions"].get(label, {}).get("note")))},
-        )  # fmt: skip
+            provision_items("conditions"),
+            formdata=None,
+            data={
+                f"{k}_{i}": v
+                for i, (label, _) in enumerate(provision_items("conditions"))
+                for k, v in (
+                    ("holds", steps["conditions"].get(label, {}).get("holds")),
+                    ("note", steps["conditions"].get(label, {}).get("note")),
+                )
+            },
+        )
         page_forms["remedy"] = remedy_form()
         page_forms["payment"] = cost_forms.PaymentForm(formdata=None)
         page_forms["remedy_done"] = forms.RemedyDoneForm(formdata=None)
@@ -129,9 +155,13 @@ def render(
             pid = payment["id"]
             page_forms[f"void-{pid}"] = forms.ReasonForm(formdata=None, prefix=f"void-{pid}")
             page_forms[f"correct-{pid}"] = cost_forms.CorrectPaymentForm(
-                formdata=None, prefix=f"fix-{pid}", data={
+                formdata=None,
+                prefix=f"fix-{pid}",
+                data={
                     "paid_on": day_of(payment["paid_on"]),
-                    "amount": f"{payment['cents'] / 100:.2f}"})  # fmt: skip
+                    "amount": f"{payment['cents'] / 100:.2f}",
+                },
+            )
     page_forms.update(overrides or {})
     status = 422 if overrides else 200
     return render_template("staff/enforcement/notice.html", forms=page_forms, **context), status

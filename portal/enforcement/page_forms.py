@@ -39,8 +39,11 @@ def issue_form(notice: dict[str, Any], submitted: bool = False) -> forms.IssueFo
         form = forms.IssueForm()
     else:
         who = signer()
-        data = {"served_on": local_today(), "signer_name": who["name"],
-                "signer_title": who["title"]}  # fmt: skip
+        data = {
+            "served_on": local_today(),
+            "signer_name": who["name"],
+            "signer_title": who["title"],
+        }
         form = forms.IssueForm(formdata=None, data=data)
     form.method.choices = [(m, m) for m in law().service_methods]
     form.earliest = dt.date.fromisoformat(notice["drafted_at"][:10])
@@ -61,8 +64,10 @@ def _store_completion(form: FlaskForm) -> dict[str, Any]:
 
 
 def _store_appeal(form: FlaskForm) -> dict[str, Any]:
-    return {"appeal_filed_on": form.appeal_filed_on.data,
-            "late_appeal_accepted": int(form.late_appeal_accepted.data) or None}  # fmt: skip
+    return {
+        "appeal_filed_on": form.appeal_filed_on.data,
+        "late_appeal_accepted": int(form.late_appeal_accepted.data) or None,
+    }
 
 
 def _store_yes_no(key: str):
@@ -100,13 +105,18 @@ STEPS = {
 
 
 STEP_NAMES = {
-    "appeal": "Appeal logged", "decision": "Board decision recorded",
-    "filing": "Decision filing recorded", "access": "Access and court steps recorded",
+    "appeal": "Appeal logged",
+    "decision": "Board decision recorded",
+    "filing": "Decision filing recorded",
+    "access": "Access and court steps recorded",
     "corrected": "Correction by the respondent recorded",
-    "completion": "Abatement completion recorded", "costs": "Cost notice recorded",
-    "attorney": "Recommendation recorded", "tax": "Tax bill recorded",
-    "conditions": "Conditions recorded", "protest": "Protest decision recorded",
-}  # fmt: skip
+    "completion": "Abatement completion recorded",
+    "costs": "Cost notice recorded",
+    "attorney": "Recommendation recorded",
+    "tax": "Tax bill recorded",
+    "conditions": "Conditions recorded",
+    "protest": "Protest decision recorded",
+}
 
 
 def step_form(name: str, notice: dict, steps: dict, submitted: bool = False) -> FlaskForm:

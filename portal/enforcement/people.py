@@ -46,11 +46,18 @@ def log_respondent(
     db: sqlite_utils.Database, respondent_id: int, actor: str, action: str, **detail: Any
 ) -> int:
     """One entry in a respondent's log (inside the caller's transaction)."""
-    return insert(db, "respondent_events", {
-        "respondent_id": respondent_id, "at": local_stamp(), "actor": actor, "action": action,
-        "detail": json.dumps(detail, ensure_ascii=False),
-        "client": request.remote_addr if has_request_context() else None,
-    })  # fmt: skip
+    return insert(
+        db,
+        "respondent_events",
+        {
+            "respondent_id": respondent_id,
+            "at": local_stamp(),
+            "actor": actor,
+            "action": action,
+            "detail": json.dumps(detail, ensure_ascii=False),
+            "client": request.remote_addr if has_request_context() else None,
+        },
+    )
 
 
 def respondent(db: sqlite_utils.Database, respondent_id: int) -> dict[str, Any] | None:
@@ -105,20 +112,46 @@ def merge(db: sqlite_utils.Database, actor: str, keep_id: int, other_id: int) ->
         if keep["merged_into"] or other["merged_into"]:
             raise WorkflowError("That record was merged already.")
         moved = rows(db, "SELECT id, case_id FROM violations WHERE respondent_id = ?", [other_id])
-        db.execute("UPDATE violations SET respondent_id = ? WHERE respondent_id = ?",
-                   [keep_id, other_id])  # fmt: skip
-        db.execute("UPDATE prior_offenses SET respondent_id = ? WHERE respondent_id = ?",
-                   [keep_id, other_id])  # fmt: skip
-        db.execute("UPDATE respondents SET merged_into = ?, merged_at = ? WHERE id = ?",
-                   [keep_id, local_stamp(), other_id])  # fmt: skip
+        db.execute(
+            "UPDATE violations SET respondent_id = ? WHERE respondent_id = ?", [keep_id, other_id]
+        )
+        db.execute(
+            "UPDATE prior_offenses SET respondent_id = ? WHERE respondent_id = ?",
+            [keep_id, other_id],
+        )
+        db.execute(
+            "UPDATE respondents SET merged_into = ?, merged_at = ? WHERE id = ?",
+            [keep_id, local_stamp(), other_id],
+        )
         their = {key: other[key] for key in CONTACT if other[key]}
-        log_respondent(db, keep_id, actor, "respondent_merged", merged=other_id,
-                       violations=len(moved), record=their)  # fmt: skip
-        log_respondent(db, other_id, actor, "respondent_merged_into", into=keep_id,
-                       name=keep["name"], violations=len(moved))  # fmt: skip
+        log_respondent(
+            db,
+            keep_id,
+            actor,
+            "respondent_merged",
+            merged=other_id,
+            violations=len(moved),
+            record=their,
+        )
+        log_respondent(
+            db,
+            other_id,
+            actor,
+            "respondent_merged_into",
+            into=keep_id,
+            name=keep["name"],
+            violations=len(moved),
+        )
         for violation in moved:
-            log(db, violation["case_id"], actor, "violation_moved", violation=violation["id"],
-                respondent_from=other["name"], respondent_to=keep["name"])  # fmt: skip
+            log(
+                db,
+                violation["case_id"],
+                actor,
+                "violation_moved",
+                violation=violation["id"],
+                respondent_from=other["name"],
+                respondent_to=keep["name"],
+            )
     return len(moved)
 
 
@@ -127,8 +160,12 @@ def merged_ids(db: sqlite_utils.Database, respondent_id: int) -> list[int]:
     found, frontier = [respondent_id], [respondent_id]
     while frontier:
         marks = ", ".join("?" for _ in frontier)
-        frontier = [row[0] for row in db.execute(
-            f"SELECT id FROM respondents WHERE merged_into IN ({marks})", frontier)]  # fmt: skip
+        frontier = [
+            row[0]
+            for row in db.execute(
+                f"SELECT id FROM respondents WHERE merged_into IN ({marks})", frontier
+            )
+        ]
         found.extend(frontier)
     return found
 
@@ -162,16 +199,31 @@ def add_prior(
     db: sqlite_utils.Database, actor: str, respondent_id: int, values: dict[str, Any]
 ) -> int:
     with transaction(db):
-        found = insert(db, "prior_offenses", {
-            "respondent_id": respondent_id, "committed_on": values["committed_on"].isoformat(),
-            "section": values["section"], "reference": values["reference"],
-            "outcome": values["outcome"], "notes": values.get("notes") or None,
-            "recorded_at": local_stamp(), "recorded_by": actor,
-        })  # fmt: skip
-        log_respondent(db, respondent_id, actor, "prior_offense_added", prior=found,
-                       committed_on=values["committed_on"].isoformat(),
-                       section=values["section"], reference=values["reference"],
-                       outcome=values["outcome"])  # fmt: skip
+        found = insert(
+            db,
+            "prior_offenses",
+            {
+                "respondent_id": respondent_id,
+                "committed_on": values["committed_on"].isoformat(),
+                "section": values["section"],
+                "reference": values["reference"],
+                "outcome": values["outcome"],
+                "notes": values.get("notes") or None,
+                "recorded_at": local_stamp(),
+                "recorded_by": actor,
+            },
+        )
+        log_respondent(
+            db,
+            respondent_id,
+            actor,
+            "prior_offense_added",
+            prior=found,
+            committed_on=values["committed_on"].isoformat(),
+            section=values["section"],
+            reference=values["reference"],
+            outcome=values["outcome"],
+        )
     return found
 
 
@@ -187,8 +239,9 @@ def remove_prior(
         ).rowcount
         if not changed:
             raise WorkflowError("There is no such earlier offense on this record.")
-        log_respondent(db, respondent_id, actor, "prior_offense_removed", prior=prior_id,
-                       reason=reason)  # fmt: skip
+        log_respondent(
+            db, respondent_id, actor, "prior_offense_removed", prior=prior_id, reason=reason
+        )
 
 
 # ---------------------------------------------------------------- the offense history
@@ -218,11 +271,14 @@ def standing(violation: dict[str, Any], law: Law) -> tuple[str, str]:
         return "not", "no notice of violation issued"
     state, why = rules.notice_standing(
         dt.date.fromisoformat(violation["issued_on"]),
-        dt.date.fromisoformat(violation["appeal_filed_on"]) if violation["appeal_filed_on"]
-        else None, bool(violation["late_appeal_accepted"]),
+        dt.date.fromisoformat(violation["appeal_filed_on"])
+        if violation["appeal_filed_on"]
+        else None,
+        bool(violation["late_appeal_accepted"]),
         dt.date.fromisoformat(violation["decided_on"]) if violation["decided_on"] else None,
-        None if violation["upheld"] is None else bool(violation["upheld"]), *law,
-    )  # fmt: skip
+        None if violation["upheld"] is None else bool(violation["upheld"]),
+        *law,
+    )
     return state, f"{violation['notice_number']} {why}"
 
 
@@ -240,14 +296,25 @@ def priors(
         label = violation["case_reference"] + (
             f" ({violation['notice_number']})" if violation["notice_number"] else ""
         )
-        found.append(Prior(dt.date.fromisoformat(violation["committed_on"]), label,
-                           state == "established", why, state == "pending"))  # fmt: skip
+        found.append(
+            Prior(
+                dt.date.fromisoformat(violation["committed_on"]),
+                label,
+                state == "established",
+                why,
+                state == "pending",
+            )
+        )
     for prior in prior_offenses(db, respondent_id):
         if prior["removed_at"]:
             continue
         ok = prior["outcome"] in ESTABLISHED
-        found.append(Prior(
-            dt.date.fromisoformat(prior["committed_on"]), f"paper file: {prior['reference']}", ok,
-            "" if ok else OUTCOMES[prior["outcome"]].lower(),
-        ))  # fmt: skip
+        found.append(
+            Prior(
+                dt.date.fromisoformat(prior["committed_on"]),
+                f"paper file: {prior['reference']}",
+                ok,
+                "" if ok else OUTCOMES[prior["outcome"]].lower(),
+            )
+        )
     return found

@@ -25,21 +25,51 @@ from portal.staff.workflow import WorkflowError, log
 NOTICE_PREFIX = "NOV"
 # The columns of notice_steps that staff set on the step forms.
 STEP_COLUMNS = (
-    "attorney_recommendation", "attorney_recommended_on", "smo_concurs", "appeal_filed_on",
-    "hearing_on", "decided_on", "upheld", "decision_filed_on", "decision_mailed_on",
-    "certified_mail_number", "access_requested_on", "access_answer", "access_answer_on",
-    "warrant_sought_on", "court_order_sought_on", "completed_on", "work_cents", "admin_cents",
-    "cost_notice_mailed_on", "cost_notice_received_on", "protest_filed_on", "payment_count",
-    "tax_bill_on", "conditions", "late_appeal_accepted", "protest_decided_on",
-    "protest_payment_due_on", "corrected_on", "correction_checked_on", "correction_checked_by",
-)  # fmt: skip
+    "attorney_recommendation",
+    "attorney_recommended_on",
+    "smo_concurs",
+    "appeal_filed_on",
+    "hearing_on",
+    "decided_on",
+    "upheld",
+    "decision_filed_on",
+    "decision_mailed_on",
+    "certified_mail_number",
+    "access_requested_on",
+    "access_answer",
+    "access_answer_on",
+    "warrant_sought_on",
+    "court_order_sought_on",
+    "completed_on",
+    "work_cents",
+    "admin_cents",
+    "cost_notice_mailed_on",
+    "cost_notice_received_on",
+    "protest_filed_on",
+    "payment_count",
+    "tax_bill_on",
+    "conditions",
+    "late_appeal_accepted",
+    "protest_decided_on",
+    "protest_payment_due_on",
+    "corrected_on",
+    "correction_checked_on",
+    "correction_checked_by",
+)
 
 
 # ---------------------------------------------------------------- violations
 
 # What a violation holds that staff can change (its respondent changes only by a merge).
-VIOLATION_FIELDS = ("place", "owner_name", "owner_address", "committed_on", "found_on",
-                    "section", "description")  # fmt: skip
+VIOLATION_FIELDS = (
+    "place",
+    "owner_name",
+    "owner_address",
+    "committed_on",
+    "found_on",
+    "section",
+    "description",
+)
 
 
 def _stored(value: Any) -> Any:
@@ -61,16 +91,37 @@ def record_violation(
         if respondent_id is None:
             assert new_respondent is not None
             respondent_id = people.add(db, actor, new_respondent)
-        elif one(db, "SELECT id FROM respondents WHERE id = ? AND merged_into IS NULL",
-                 [respondent_id]) is None:  # fmt: skip
+        elif (
+            one(
+                db,
+                "SELECT id FROM respondents WHERE id = ? AND merged_into IS NULL",
+                [respondent_id],
+            )
+            is None
+        ):
             raise WorkflowError("Choose a respondent from the list.")
         stored = {key: _stored(values.get(key)) for key in VIOLATION_FIELDS}
-        violation = insert(db, "violations", {
-            **stored, "case_id": case_id, "respondent_id": respondent_id,
-            "recorded_at": local_stamp(), "recorded_by": actor,
-        })  # fmt: skip
-        log(db, case_id, actor, "violation", violation=violation, section=stored["section"],
-            committed_on=stored["committed_on"], place=stored["place"])  # fmt: skip
+        violation = insert(
+            db,
+            "violations",
+            {
+                **stored,
+                "case_id": case_id,
+                "respondent_id": respondent_id,
+                "recorded_at": local_stamp(),
+                "recorded_by": actor,
+            },
+        )
+        log(
+            db,
+            case_id,
+            actor,
+            "violation",
+            violation=violation,
+            section=stored["section"],
+            committed_on=stored["committed_on"],
+            place=stored["place"],
+        )
     return violation
 
 
@@ -80,15 +131,26 @@ def edit_violation(
     """Change a violation's facts; the case's log keeps what each changed field was. An issued
     notice keeps what it printed (its issued_facts)."""
     stored = {key: _stored(values.get(key)) for key in VIOLATION_FIELDS}
-    changed = {key: {"from": violation[key], "to": value}
-               for key, value in stored.items() if value != violation[key]}  # fmt: skip
+    changed = {
+        key: {"from": violation[key], "to": value}
+        for key, value in stored.items()
+        if value != violation[key]
+    }
     if changed:
         with transaction(db):
             sets = ", ".join(f"{key} = ?" for key in changed)
-            db.execute(f"UPDATE violations SET {sets} WHERE id = ?",
-                       [*(c["to"] for c in changed.values()), violation["id"]])  # fmt: skip
-            log(db, violation["case_id"], actor, "violation_edited", violation=violation["id"],
-                changes=changed)  # fmt: skip
+            db.execute(
+                f"UPDATE violations SET {sets} WHERE id = ?",
+                [*(c["to"] for c in changed.values()), violation["id"]],
+            )
+            log(
+                db,
+                violation["case_id"],
+                actor,
+                "violation_edited",
+                violation=violation["id"],
+                changes=changed,
+            )
     return list(changed)
 
 
@@ -158,14 +220,23 @@ def save_draft(
 ) -> int:
     """Write a draft notice (a new one, or changes to a draft): `orders` maps each order's
     label ("(a)") to the officer's specifics."""
-    values = {"orders": json.dumps(orders, ensure_ascii=False),
-              "deadline": deadline.isoformat() if deadline else None}  # fmt: skip
+    values = {
+        "orders": json.dumps(orders, ensure_ascii=False),
+        "deadline": deadline.isoformat() if deadline else None,
+    }
     with transaction(db):
         if notice_id is None:
-            notice_id = insert(db, "notices", {
-                **values, "violation_id": violation["id"], "drafted_at": local_stamp(),
-                "drafted_by": actor, "supersedes": supersedes,
-            })  # fmt: skip
+            notice_id = insert(
+                db,
+                "notices",
+                {
+                    **values,
+                    "violation_id": violation["id"],
+                    "drafted_at": local_stamp(),
+                    "drafted_by": actor,
+                    "supersedes": supersedes,
+                },
+            )
             action = "notice_drafted"
         else:
             changed = db.execute(
@@ -199,9 +270,16 @@ def issue(
         db.execute(
             "UPDATE notices SET number = ?, issued_on = ?, issued_at = ?, issued_by = ?,"
             " service_method = ?, issued_facts = ? WHERE id = ?",
-            [number, served_on.isoformat(), local_stamp(), actor, method,
-             json.dumps(facts, ensure_ascii=False), notice_id],
-        )  # fmt: skip
+            [
+                number,
+                served_on.isoformat(),
+                local_stamp(),
+                actor,
+                method,
+                json.dumps(facts, ensure_ascii=False),
+                notice_id,
+            ],
+        )
         insert(db, "notice_steps", {"notice_id": notice_id})
         if draft["supersedes"]:
             db.execute(
@@ -209,9 +287,17 @@ def issue(
                 [notice_id, draft["supersedes"]],
             )
         case_id = violation(db, draft["violation_id"])["case_id"]
-        log(db, case_id, actor, "notice_issued", notice=notice_id, number=number,
-            served_on=served_on.isoformat(), method=method,
-            supersedes=draft["supersedes"])  # fmt: skip
+        log(
+            db,
+            case_id,
+            actor,
+            "notice_issued",
+            notice=notice_id,
+            number=number,
+            served_on=served_on.isoformat(),
+            method=method,
+            supersedes=draft["supersedes"],
+        )
     return number
 
 
@@ -229,14 +315,20 @@ def record_step(
     if unknown:
         raise KeyError(f"not step columns: {sorted(unknown)}")
     stored = {
-        key: (json.dumps(value) if key == "conditions" else
-              value.isoformat() if isinstance(value, dt.date) else value)
+        key: (
+            json.dumps(value)
+            if key == "conditions"
+            else value.isoformat()
+            if isinstance(value, dt.date)
+            else value
+        )
         for key, value in values.items()
-    }  # fmt: skip
+    }
     with transaction(db):
         sets = ", ".join(f"{key} = ?" for key in stored)
-        db.execute(f"UPDATE notice_steps SET {sets} WHERE notice_id = ?",
-                   [*stored.values(), notice["id"]])  # fmt: skip
+        db.execute(
+            f"UPDATE notice_steps SET {sets} WHERE notice_id = ?", [*stored.values(), notice["id"]]
+        )
         case_id = violation(db, notice["violation_id"])["case_id"]
         detail = {k: v for k, v in stored.items() if k != "conditions" and v not in (None, "")}
         log(db, case_id, actor, f"enforcement_{step}", number=notice["number"], **detail)
@@ -261,19 +353,42 @@ def add_payment(
     with transaction(db):
         if corrects is not None:
             _void(db, actor, notice, corrects, reason or "")
-        found = insert(db, "payments", {
-            "notice_id": notice["id"], "paid_on": paid_on.isoformat(), "cents": cents,
-            "recorded_at": local_stamp(), "recorded_by": actor,
-            "corrects": corrects["id"] if corrects else None,
-        })  # fmt: skip
+        found = insert(
+            db,
+            "payments",
+            {
+                "notice_id": notice["id"],
+                "paid_on": paid_on.isoformat(),
+                "cents": cents,
+                "recorded_at": local_stamp(),
+                "recorded_by": actor,
+                "corrects": corrects["id"] if corrects else None,
+            },
+        )
         case_id = violation(db, notice["violation_id"])["case_id"]
         if corrects is None:
-            log(db, case_id, actor, "enforcement_payment", number=notice["number"],
-                paid_on=paid_on.isoformat(), cents=cents)  # fmt: skip
+            log(
+                db,
+                case_id,
+                actor,
+                "enforcement_payment",
+                number=notice["number"],
+                paid_on=paid_on.isoformat(),
+                cents=cents,
+            )
         else:
-            log(db, case_id, actor, "enforcement_payment_corrected", number=notice["number"],
-                was_paid_on=corrects["paid_on"], was_cents=corrects["cents"],
-                paid_on=paid_on.isoformat(), cents=cents, reason=reason)  # fmt: skip
+            log(
+                db,
+                case_id,
+                actor,
+                "enforcement_payment_corrected",
+                number=notice["number"],
+                was_paid_on=corrects["paid_on"],
+                was_cents=corrects["cents"],
+                paid_on=paid_on.isoformat(),
+                cents=cents,
+                reason=reason,
+            )
     return found
 
 
@@ -296,8 +411,16 @@ def void_payment(
     with transaction(db):
         _void(db, actor, notice, payment, reason)
         case_id = violation(db, notice["violation_id"])["case_id"]
-        log(db, case_id, actor, "enforcement_payment_voided", number=notice["number"],
-            paid_on=payment["paid_on"], cents=payment["cents"], reason=reason)  # fmt: skip
+        log(
+            db,
+            case_id,
+            actor,
+            "enforcement_payment_voided",
+            number=notice["number"],
+            paid_on=payment["paid_on"],
+            cents=payment["cents"],
+            reason=reason,
+        )
 
 
 def remedies(db: sqlite_utils.Database, notice_id: int) -> list[dict[str, Any]]:
@@ -305,16 +428,36 @@ def remedies(db: sqlite_utils.Database, notice_id: int) -> list[dict[str, Any]]:
 
 
 def assign_remedy(
-    db: sqlite_utils.Database, actor: str, notice: dict[str, Any], kind: str, details: str | None,
+    db: sqlite_utils.Database,
+    actor: str,
+    notice: dict[str, Any],
+    kind: str,
+    details: str | None,
     due_on: dt.date,
-) -> None:  # fmt: skip
+) -> None:
     with transaction(db):
-        insert(db, "remedies", {"notice_id": notice["id"], "kind": kind, "details": details,
-               "due_on": due_on.isoformat(), "assigned_at": local_stamp(),
-               "assigned_by": actor})  # fmt: skip
+        insert(
+            db,
+            "remedies",
+            {
+                "notice_id": notice["id"],
+                "kind": kind,
+                "details": details,
+                "due_on": due_on.isoformat(),
+                "assigned_at": local_stamp(),
+                "assigned_by": actor,
+            },
+        )
         case_id = violation(db, notice["violation_id"])["case_id"]
-        log(db, case_id, actor, "enforcement_remedy", number=notice["number"], kind=kind,
-            due_on=due_on.isoformat())  # fmt: skip
+        log(
+            db,
+            case_id,
+            actor,
+            "enforcement_remedy",
+            number=notice["number"],
+            kind=kind,
+            due_on=due_on.isoformat(),
+        )
 
 
 def complete_remedy(
@@ -328,8 +471,14 @@ def complete_remedy(
         if not changed:
             raise WorkflowError("There is no such remedy on this notice.")
         case_id = violation(db, notice["violation_id"])["case_id"]
-        log(db, case_id, actor, "enforcement_remedy_done", number=notice["number"],
-            completed_on=on.isoformat())  # fmt: skip
+        log(
+            db,
+            case_id,
+            actor,
+            "enforcement_remedy_done",
+            number=notice["number"],
+            completed_on=on.isoformat(),
+        )
 
 
 def issued_notices(db: sqlite_utils.Database) -> list[dict[str, Any]]:
@@ -350,8 +499,13 @@ def open_dates(
     found = []
     for notice in issued_notices(db):
         line = timeline(
-            notice, steps(db, notice["id"]), payments(db, notice["id"]),
-            remedies(db, notice["id"]), terms, calendar, today,
-        )  # fmt: skip
+            notice,
+            steps(db, notice["id"]),
+            payments(db, notice["id"]),
+            remedies(db, notice["id"]),
+            terms,
+            calendar,
+            today,
+        )
         found.extend((deadline, notice) for deadline in line.open)
     return sorted(found, key=lambda pair: (pair[0].due, pair[1]["id"]))

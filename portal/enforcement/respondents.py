@@ -64,8 +64,11 @@ def respondent(respondent_id: int, overrides: dict[str, FlaskForm] | None = None
     page_forms = {**_forms(person), **(overrides or {})}
     _choices(page_forms, person)
     violations = people.history(db, respondent_id)
-    law = (local_today(), current_app.extensions["enforcement"].terms,
-           current_app.extensions["calendar"])  # fmt: skip
+    law = (
+        local_today(),
+        current_app.extensions["enforcement"].terms,
+        current_app.extensions["calendar"],
+    )
     for v in violations:
         v["standing"], v["why_not"] = people.standing(v, law)
     log = people.events(db, respondent_id)
@@ -83,10 +86,17 @@ def respondent(respondent_id: int, overrides: dict[str, FlaskForm] | None = None
     into = people.respondent(db, person["merged_into"]) if person["merged_into"] else None
     status = 422 if overrides else 200
     return render_template(
-        "staff/enforcement/respondent.html", person=person, forms=page_forms, into=into,
-        violations=violations, priors=people.prior_offenses(db, respondent_id), log=log,
-        merged=merged, roles=people.ROLES, outcomes=people.OUTCOMES,
-    ), status  # fmt: skip
+        "staff/enforcement/respondent.html",
+        person=person,
+        forms=page_forms,
+        into=into,
+        violations=violations,
+        priors=people.prior_offenses(db, respondent_id),
+        log=log,
+        merged=merged,
+        roles=people.ROLES,
+        outcomes=people.OUTCOMES,
+    ), status
 
 
 def _back(respondent_id: int, anchor: str | None = None):
@@ -122,8 +132,11 @@ def merge_respondent(respondent_id: int):
     except WorkflowError as error:
         flash(str(error), "error")
     else:
-        flash(f"Merged: {moved} {'violation' if moved == 1 else 'violations'} moved here; both"
-              " logs are kept below.", "success")  # fmt: skip
+        flash(
+            f"Merged: {moved} {'violation' if moved == 1 else 'violations'} moved here; both"
+            " logs are kept below.",
+            "success",
+        )
     return _back(respondent_id)
 
 
@@ -136,8 +149,10 @@ def add_prior(respondent_id: int):
     _choices({"merge": forms.MergeForm(formdata=None), "prior": form}, person)
     if not form.validate():
         return respondent(respondent_id, overrides={"prior": form})
-    values = {name: form[name].data for name in ("committed_on", "section", "reference",
-                                                  "outcome", "notes")}  # fmt: skip
+    values = {
+        name: form[name].data
+        for name in ("committed_on", "section", "reference", "outcome", "notes")
+    }
     people.add_prior(get_db(), actor(), respondent_id, values)
     flash("Earlier offense added.", "success")
     return _back(respondent_id, "priors")

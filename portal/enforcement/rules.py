@@ -66,9 +66,12 @@ def appeal_in_time(
 
 
 def appeal_holds(
-    issued: dt.date, filed: dt.date | None, late_accepted: bool, terms: Terms,
+    issued: dt.date,
+    filed: dt.date | None,
+    late_accepted: bool,
+    terms: Terms,
     calendar: BusinessCalendar,
-) -> bool:  # fmt: skip
+) -> bool:
     """Whether an appeal is "an appeal" for the notice's deadline, its hearing and its
     standing: filed in time, or accepted by the Board although late. No appeal holds nothing."""
     if filed is None:
@@ -257,9 +260,12 @@ def offense_number(
     number = 1 + sum(e.counted for e in found)
     pending = sum(e.pending for e in found)
     return OffenseCount(
-        number, tuple(found), penalty_range(number, terms), pending,
+        number,
+        tuple(found),
+        penalty_range(number, terms),
+        pending,
         penalty_range(number + pending, terms) if pending else None,
-    )  # fmt: skip
+    )
 
 
 def penalty_range(number: int, terms: Terms) -> Tier:

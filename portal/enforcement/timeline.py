@@ -101,9 +101,15 @@ def timeline(
     s = {key: day_of(value) if key.endswith("_on") else value for key, value in steps.items()}
 
     def add(
-        key: str, what: str, due: dt.date, role: str, open_: bool, note: str = "",
-        done: dt.date | None = None, in_time: bool | None = None,
-    ) -> None:  # fmt: skip
+        key: str,
+        what: str,
+        due: dt.date,
+        role: str,
+        open_: bool,
+        note: str = "",
+        done: dt.date | None = None,
+        in_time: bool | None = None,
+    ) -> None:
         result.deadlines.append(
             Deadline(key, what, due, role, open_, open_ and today > due, note, done, in_time)
         )
@@ -114,28 +120,48 @@ def timeline(
         result.appeal_timely = rules.appeal_holds(
             issued, appealed, bool(s.get("late_appeal_accepted")), terms, calendar
         )
-    add("appeal", "Appeal window closes", rules.appeal_window(issued, terms, calendar), "appeal",
+    add(
+        "appeal",
+        "Appeal window closes",
+        rules.appeal_window(issued, terms, calendar),
+        "appeal",
         appealed is None and rules.appeal_in_time(issued, today, terms, calendar),
-        done=appealed, in_time=result.appeal_in_time)  # fmt: skip
+        done=appealed,
+        in_time=result.appeal_in_time,
+    )
     if appealed and result.appeal_timely:
         heard = s["hearing_on"] or s["decided_on"]
-        add("hearing", "Hearing due", rules.hearing_due(appealed, terms, calendar), "appeal",
-            heard is None, done=heard)  # fmt: skip
+        add(
+            "hearing",
+            "Hearing due",
+            rules.hearing_due(appealed, terms, calendar),
+            "appeal",
+            heard is None,
+            done=heard,
+        )
     if s["decided_on"] and result.appeal_timely:
         filed = s["decision_filed_on"] and s["decision_mailed_on"] and s["certified_mail_number"]
         due = rules.decision_filing_due(s["decided_on"], terms, calendar)
         done = max(s["decision_filed_on"], s["decision_mailed_on"]) if filed else None
         add("decision", "Decision filed and mailed", due, "appeal", not filed, done=done)
     appeal = rules.Appeal(
-        appealed, s["decided_on"], None if s["upheld"] is None else bool(s["upheld"]),
+        appealed,
+        s["decided_on"],
+        None if s["upheld"] is None else bool(s["upheld"]),
         timely=result.appeal_timely is not False,
-    )  # fmt: skip
+    )
     result.correction = rules.correction_due(day_of(notice["deadline"]), appeal, terms, calendar)
     # Corrected by the respondent, or abated by the municipality: either meets the correction date.
     ended = s.get("corrected_on") or s["completed_on"]
     if result.correction:
-        add("correction", "Correction due", result.correction, "corrective",
-            (ended or s["access_requested_on"]) is None, done=ended)  # fmt: skip
+        add(
+            "correction",
+            "Correction due",
+            result.correction,
+            "corrective",
+            (ended or s["access_requested_on"]) is None,
+            done=ended,
+        )
         # Weeks run until the violation is corrected or abated (then the count stops), or to
         # today.
         result.weeks = rules.weeks_continued(result.correction, ended or today, terms)
@@ -144,15 +170,26 @@ def timeline(
         )
     result.access_block = _access_block(result, s, today)
     for remedy in remedies:
-        add(f"remedy-{remedy['id']}", f"Alternative remedy due: {remedy['kind']}",
-            day_of(remedy["due_on"]), "notice", remedy["completed_on"] is None,
-            done=day_of(remedy["completed_on"]))  # fmt: skip
+        add(
+            f"remedy-{remedy['id']}",
+            f"Alternative remedy due: {remedy['kind']}",
+            day_of(remedy["due_on"]),
+            "notice",
+            remedy["completed_on"] is None,
+            done=day_of(remedy["completed_on"]),
+        )
     completed = s["completed_on"]
     if completed is None:
         return result
     mailed = s["cost_notice_mailed_on"]
-    add("cost-notice", "Cost notice due", costs.cost_notice_due(completed, terms, calendar),
-        "costs", mailed is None, done=mailed)  # fmt: skip
+    add(
+        "cost-notice",
+        "Cost notice due",
+        costs.cost_notice_due(completed, terms, calendar),
+        "costs",
+        mailed is None,
+        done=mailed,
+    )
     if s["work_cents"] is not None:
         result.charge = s["work_cents"] + (s["admin_cents"] or 0)
         made = [(day_of(p["paid_on"]), p["cents"]) for p in payments if not p.get("voided_at")]
@@ -164,9 +201,15 @@ def timeline(
     )
     result.protest_printed = costs.protest_window(mailed, None, terms, calendar)[0]
     protested = s["protest_filed_on"]
-    add("protest", "Protest window closes", protest, "costs",
+    add(
+        "protest",
+        "Protest window closes",
+        protest,
+        "costs",
         protested is None and today <= protest,
-        "receipt presumed" if result.protest_presumed else "", done=protested)  # fmt: skip
+        "receipt presumed" if result.protest_presumed else "",
+        done=protested,
+    )
     if protested:
         result.protest_timely = protested <= protest
     first_due = costs.first_payment_due(
@@ -199,8 +242,13 @@ def timeline(
         upcoming = next((st for st in result.states if st.left > 0 and not st.past_due), None)
         for state in result.states:
             if state.left > 0 and (state.past_due or state is upcoming):
-                add("payment", f"Payment {state.item.number} of {len(result.schedule)} due",
-                    state.item.due, "costs", True)  # fmt: skip
+                add(
+                    "payment",
+                    f"Payment {state.item.number} of {len(result.schedule)} due",
+                    state.item.due,
+                    "costs",
+                    True,
+                )
     return result
 
 

@@ -78,10 +78,13 @@ def case_enforcement(case_id: int):
         if form.validate():
             try:
                 records.record_violation(
-                    db, case_id, actor(),
+                    db,
+                    case_id,
+                    actor(),
                     respondent_id=int(form.respondent.data) if form.respondent.data else None,
-                    new_respondent=form.contact(), values=form.facts(),
-                )  # fmt: skip
+                    new_respondent=form.contact(),
+                    values=form.facts(),
+                )
             except WorkflowError as error:
                 form.respondent.errors = [str(error)]
             else:
@@ -113,15 +116,19 @@ def edit_violation(violation_id: int):
         form = forms.ViolationFacts()
     else:
         data = {key: violation[key] for key in records.VIOLATION_FIELDS}
-        data.update(place=violation["place_shown"], committed_on=day_of(violation["committed_on"]),
-                    found_on=day_of(violation["found_on"]))  # fmt: skip
+        data.update(
+            place=violation["place_shown"],
+            committed_on=day_of(violation["committed_on"]),
+            found_on=day_of(violation["found_on"]),
+        )
         form = forms.ViolationFacts(formdata=None, data=data)
     form.section.choices = section_choices()
     form.latest = local_today()
     if request.method == "POST" and form.validate():
         changed = records.edit_violation(get_db(), actor(), violation, form.facts())
-        flash("Violation changed." if changed else "Nothing changed, so nothing was saved.",
-              "success")  # fmt: skip
+        flash(
+            "Violation changed." if changed else "Nothing changed, so nothing was saved.", "success"
+        )
         return redirect(
             url_for("enforcement.case_enforcement", case_id=violation["case_id"]), code=303
         )
@@ -145,8 +152,11 @@ def new_notice(violation_id: int):
     current = [n for n in records.notices_of(get_db(), violation_id) if not n["superseded_by"]]
     blocking = [n for n in current if n["id"] != supersedes]
     if blocking or (earlier and not earlier["issued_on"]):
-        flash("This violation has a notice already: change the draft, or correct the issued"
-              " notice from its page.", "error")  # fmt: skip
+        flash(
+            "This violation has a notice already: change the draft, or correct the issued"
+            " notice from its page.",
+            "error",
+        )
         return redirect(
             url_for("enforcement.notice_page", notice_id=(blocking or [earlier])[-1]["id"]),
             code=303,
@@ -154,9 +164,13 @@ def new_notice(violation_id: int):
     form = draft_form(draft_data(earlier) if earlier else None, request.method == "POST")
     if request.method == "POST" and form.validate():
         notice_id = records.save_draft(
-            get_db(), actor(), violation, form.chosen(), form.deadline.data,
+            get_db(),
+            actor(),
+            violation,
+            form.chosen(),
+            form.deadline.data,
             supersedes=supersedes,
-        )  # fmt: skip
+        )
         flash("Draft saved.", "success")
         return redirect(url_for("enforcement.notice_page", notice_id=notice_id), code=303)
     status = 422 if form.errors else 200
@@ -176,8 +190,14 @@ def edit_notice(notice_id: int):
         return redirect(url_for("enforcement.notice_page", notice_id=notice_id), code=303)
     if form.validate():
         try:
-            records.save_draft(get_db(), actor(), violation_or_404(notice["violation_id"]),
-                               form.chosen(), form.deadline.data, notice_id=notice_id)  # fmt: skip
+            records.save_draft(
+                get_db(),
+                actor(),
+                violation_or_404(notice["violation_id"]),
+                form.chosen(),
+                form.deadline.data,
+                notice_id=notice_id,
+            )
         except WorkflowError as error:  # issued from another tab meanwhile
             flash(str(error), "error")
         else:
@@ -197,15 +217,18 @@ def issue_notice(notice_id: int):
     who = {"name": form.signer_name.data, "title": form.signer_title.data}
     facts = records.letter_facts(violation_or_404(notice["violation_id"]), who)
     try:
-        number = records.issue(db, actor(), notice["id"], local_today(), form.served_on.data,
-                               form.method.data, facts)  # fmt: skip
+        number = records.issue(
+            db, actor(), notice["id"], local_today(), form.served_on.data, form.method.data, facts
+        )
     except WorkflowError as error:
         flash(str(error), "error")
     else:
         # The name and title signed with become the officer's own for the next letter.
         with transaction(db):
-            db.execute("UPDATE staff SET letter_name = ?, letter_title = ? WHERE id = ?",
-                       [who["name"], who["title"], current_staff()["id"]])  # fmt: skip
+            db.execute(
+                "UPDATE staff SET letter_name = ?, letter_title = ? WHERE id = ?",
+                [who["name"], who["title"], current_staff()["id"]],
+            )
         flash(f"Issued as {number}.", "success")
     return redirect(url_for("enforcement.notice_page", notice_id=notice_id), code=303)
 

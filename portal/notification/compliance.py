@@ -182,9 +182,11 @@ def outcome(
     notice_met = None
     if given:
         notice_met = int(
-            any(at <= notice_limit(notice_due, how, rules.office_hours_apply_to_fax)
-                for at, how in given)
-        )  # fmt: skip
+            any(
+                at <= notice_limit(notice_due, how, rules.office_hours_apply_to_fax)
+                for at, how in given
+            )
+        )
     spoken = sorted((n for n in notices if n["how"] in SPOKEN_NOTICES), key=lambda n: n["told_at"])
     if spoken:
         told = _moment(spoken[0]["told_at"])
@@ -286,10 +288,13 @@ def release_record(
         db.query(
             "SELECT * FROM phone_notices WHERE case_id IS NULL AND (lower(facility_name) ="
             " lower(?) OR told_at BETWEEN ? AND ?) ORDER BY told_at LIMIT 10",
-            [details["facility_name"], (discovered - dt.timedelta(days=1)).isoformat(),
-             (dt.datetime.fromisoformat(case["received_at"]) + dt.timedelta(days=7)).isoformat()],
+            [
+                details["facility_name"],
+                (discovered - dt.timedelta(days=1)).isoformat(),
+                (dt.datetime.fromisoformat(case["received_at"]) + dt.timedelta(days=7)).isoformat(),
+            ],
         )
-    )  # fmt: skip
+    )
     confirmation_due = details["confirmation_due"]
     return {
         "due": due,

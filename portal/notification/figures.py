@@ -86,10 +86,15 @@ def release_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
         " WHERE confirmation_due >= ? AND confirmation_due < ?",
         window,
     ):
-        letters.append((
-            notice["id"], notice["how"], notice["facility_name"], notice["confirmation_due"][:10],
-            _letter(notice, compliance.notice_state(notice, now)),
-        ))  # fmt: skip
+        letters.append(
+            (
+                notice["id"],
+                notice["how"],
+                notice["facility_name"],
+                notice["confirmation_due"][:10],
+                _letter(notice, compliance.notice_state(notice, now)),
+            )
+        )
     mailed = db.execute(
         "SELECT id, how, facility_name, letter_mailed_on FROM phone_notices"
         " WHERE letter_mailed_on >= ? AND letter_mailed_on < ?",

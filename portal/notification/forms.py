@@ -187,11 +187,16 @@ class NotificationForm(TriageFields, PublicForm):
             "may",
             "unsure",
         ):
-            missing.append((self.dec_called, _(
-                "A release that went, or may go, into a storm drain, or that you are not sure"
-                " about, is not under that exception:"
-                " call the NYSDEC Spill Hotline now, then answer “Yes”."
-            )))  # fmt: skip
+            missing.append(
+                (
+                    self.dec_called,
+                    _(
+                        "A release that went, or may go, into a storm drain, or that you are not"
+                        " sure about, is not under that exception:"
+                        " call the NYSDEC Spill Hotline now, then answer “Yes”."
+                    ),
+                )
+            )
         return missing
 
     def validate_ended_at(self, field: Field) -> None:

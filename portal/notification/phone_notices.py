@@ -50,14 +50,21 @@ def log_notice(db: sqlite_utils.Database, form: PhoneNoticeForm, taken_by: str) 
         " caller_phone, caller_email, material, hazardous, note, taken_by, logged_at,"
         " confirmation_due) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
-            told.isoformat(timespec="minutes"), form.how.data, form.facility_name.data,
-            form.facility_address.data or None, form.caller_name.data,
-            form.caller_phone.data or None, form.caller_email.data or None, form.material.data,
-            form.hazardous.data, form.note.data or None, taken_by,
+            told.isoformat(timespec="minutes"),
+            form.how.data,
+            form.facility_name.data,
+            form.facility_address.data or None,
+            form.caller_name.data,
+            form.caller_phone.data or None,
+            form.caller_email.data or None,
+            form.material.data,
+            form.hazardous.data,
+            form.note.data or None,
+            taken_by,
             local_stamp(),
             due.isoformat(timespec="seconds") if due else None,
         ],
-    )  # fmt: skip
+    )
     return cursor.lastrowid
 
 
@@ -89,8 +96,13 @@ def _notice(db: sqlite_utils.Database, notice_id: int) -> dict[str, Any]:
 
 def _about(notice: dict[str, Any]) -> dict[str, Any]:
     """What the audit log keeps of a notice, so the entry reads alone."""
-    return {"notice": notice["id"], "how": notice["how"], "told_at": notice["told_at"],
-            "caller": notice["caller_name"], "facility": notice["facility_name"]}  # fmt: skip
+    return {
+        "notice": notice["id"],
+        "how": notice["how"],
+        "told_at": notice["told_at"],
+        "caller": notice["caller_name"],
+        "facility": notice["facility_name"],
+    }
 
 
 def link(db: sqlite_utils.Database, notice_id: int, reference: str, actor: str) -> str:
@@ -154,9 +166,15 @@ def record_letter(
         db.execute(
             "UPDATE phone_notices SET letter_mailed_on = ?, letter_received_on = ?,"
             " letter_from = ?, letter_recorded_by = ?, letter_recorded_at = ? WHERE id = ?",
-            [mailed_on.isoformat(), received_on.isoformat() if received_on else None,
-             sender or None, actor, local_stamp(), notice_id],
-        )  # fmt: skip
+            [
+                mailed_on.isoformat(),
+                received_on.isoformat() if received_on else None,
+                sender or None,
+                actor,
+                local_stamp(),
+                notice_id,
+            ],
+        )
         if notice["case_id"] is not None:
             case_id = notice["case_id"]
             compliance.refresh(db, case_id)
@@ -168,8 +186,10 @@ def record_letter(
                 "in_time": compliance.letter_in_time(mailed_on, due),
             }
             if notice["letter_mailed_on"]:
-                detail["was"] = {"mailed_on": notice["letter_mailed_on"],
-                                 "received_on": notice["letter_received_on"]}  # fmt: skip
+                detail["was"] = {
+                    "mailed_on": notice["letter_mailed_on"],
+                    "received_on": notice["letter_received_on"],
+                }
             status = db.execute("SELECT status FROM cases WHERE id = ?", [case_id]).fetchone()[0]
             if status in AWAITING_LETTER:
                 db.execute(
@@ -287,9 +307,10 @@ def phone_notice(notice_id: int, letter_form: LetterForm | None = None, status: 
     case = None
     if notice["case_id"] is not None:
         case = one_row(
-            db, "SELECT id, reference, received_at, status FROM cases WHERE id = ?",
+            db,
+            "SELECT id, reference, received_at, status FROM cases WHERE id = ?",
             [notice["case_id"]],
-        )  # fmt: skip
+        )
     events = [(event, workflow.describe(event)) for event in history(db, notice_id)]
     told = dt.datetime.fromisoformat(notice["told_at"])
     page = render_template(
@@ -353,8 +374,14 @@ def record_phone_notice_letter(notice_id: int):
     if not form.validate():
         return phone_notice(notice_id, letter_form=form, status=422)
     try:
-        mailed = record_letter(db, notice_id, form.mailed_on.data, form.received_on.data,
-                               current_staff()["username"], form.sender.data)  # fmt: skip
+        mailed = record_letter(
+            db,
+            notice_id,
+            form.mailed_on.data,
+            form.received_on.data,
+            current_staff()["username"],
+            form.sender.data,
+        )
     except ValidationError as error:
         flash(str(error), "error")
         return _back(notice_id)

@@ -93,8 +93,9 @@ def release_deadlines(
     confirmed by written notice mailed by the end of the third business day after it. What
     the filer says of an earlier notice is their answer (`recorded` False)."""
     due = calendar.close_of_business(calendar.next_business_day(discovered_at.date()), tz, closes)
-    notice = _notice(due, prior_notice, prior_notice_at, filed_at, online,
-                     office_hours_apply_to_fax)  # fmt: skip
+    notice = _notice(
+        due, prior_notice, prior_notice_at, filed_at, online, office_hours_apply_to_fax
+    )
     deadlines = [replace(notice, since=discovered_at.date())]
     if prior_notice in SPOKEN_NOTICES and prior_notice_at is not None:
         confirm_due = compliance.confirmation_due(calendar, tz, prior_notice_at)
@@ -150,8 +151,15 @@ def _confirmation(
     mailed = dt.date.fromisoformat(mailed_on) if mailed_on else None
     done = compliance.confirmation(due, told_at, filed_at, online, mailed)
     by = {compliance.BY_LETTER: BY_LETTER, compliance.BY_FILING: THIS_FILING}.get(done.by, "")
-    return Deadline("confirmation", due, done.done_at, by, checked_at, in_time=done.met,
-                    day_only=done.by == compliance.BY_LETTER)  # fmt: skip
+    return Deadline(
+        "confirmation",
+        due,
+        done.done_at,
+        by,
+        checked_at,
+        in_time=done.met,
+        day_only=done.by == compliance.BY_LETTER,
+    )
 
 
 def online_filing() -> OnlineFiling:
@@ -181,12 +189,27 @@ def stored_deadlines(
 
         notice = next((p for p in logged if in_time(p)), logged[0])
         at = dt.datetime.fromisoformat(notice["told_at"])
-        first = _notice(due, notice["how"], at, now, online, rules.office_hours_apply_to_fax,
-                        recorded=True, filed_at=filed)  # fmt: skip
+        first = _notice(
+            due,
+            notice["how"],
+            at,
+            now,
+            online,
+            rules.office_hours_apply_to_fax,
+            recorded=True,
+            filed_at=filed,
+        )
     else:
         prior_at = n["prior_notice_at"] and dt.datetime.fromisoformat(n["prior_notice_at"])
-        first = _notice(due, n["prior_notice"], prior_at or None, now, online,
-                        rules.office_hours_apply_to_fax, filed_at=filed)  # fmt: skip
+        first = _notice(
+            due,
+            n["prior_notice"],
+            prior_at or None,
+            now,
+            online,
+            rules.office_hours_apply_to_fax,
+            filed_at=filed,
+        )
     deadlines = [replace(first, since=dt.datetime.fromisoformat(n["discovered_at"]).date())]
     spoken = [p for p in logged if p["how"] in SPOKEN_NOTICES]
     if spoken:
@@ -275,53 +298,108 @@ def record(case: dict[str, Any], n: dict[str, Any]) -> list[tuple[str, list[tupl
         number = format_decimal(n["quantity"], locale=language, group_separator=False)
         amount = f"{number} {unit}".strip()
     sections = [
-        (_("Safety"), [
-            (_("Anyone hurt or in danger, or a fire"), pick(yes_no, n["danger"])),
-            (_("Hazardous material"), pick(yes_no, n["hazardous"])),
-            (_("Petroleum product"), pick(yes_no, n["petroleum"])),
-            *([
-                (_("Called 911"), pick(yes_no, n["emergency_called"])
-                 + (f", {when(n['emergency_called_at'])}" if n["emergency_called_at"] else "")),
-                (_("Called the NYSDEC Spill Hotline"), pick(LABELS["dec_called"], n["dec_called"])
-                 + (f", {when(n['dec_called_at'])}" if n["dec_called_at"] else "")),
-                (_("NYSDEC spill number"), n["dec_spill_number"] or not_given),
-            ] if safety_calls_asked(n["danger"], n["hazardous"], n["petroleum"]) else []),
-        ]),
-        (_("Facility"), [
-            (_("Name"), n["facility_name"]),
-            (_("Street address"), n["facility_address"]),
-            (_("Kind"), pick(LABELS["facility_kind"], n["facility_kind"])),
-            (_("SPDES stormwater permit"), pick(LABELS["permit"], n["permit"])
-             + (_(", number %(number)s", number=n["permit_number"]) if n["permit_number"] else "")),
-        ]),
-        (_("Responsible person"), [
-            (_("Name"), case["contact_name"]),
-            (_("Job title"), n["responsible_title"] or not_given),
-            (_("Phone"), case["contact_phone"]),
-            (_("E-mail"), case["contact_email"]),
-        ]),
-        (_("The release"), [
-            (_("Discovered"), when(n["discovered_at"])),
-            (_("Began"), when(n["began_at"]) if n["began_at"] else _("Not known")),
-            (_("Stopped"), (when(n["ended_at"]) if n["ended_at"] else _("Yes"))
-             if n["is_over"] == "yes" else _("No, not yet")),
-            (_("Material released"), n["materials"]),
-            (_("Estimated amount"), amount),
-            (_("Where"), case["address"] + (f" ({case['latitude']}, {case['longitude']})"
-                                         if case["latitude"] is not None else "")),
-            (_("Entered or may enter a storm drain, ditch or stream"),
-             pick(LABELS["reached_drain"], n["reached_drain"])),
-            # The filer's own words ("about 5 gallons"), with nothing added to them.
-            *([(_("Roughly how much went in"), n["amount_reached"])]
-              if n["amount_reached"] else []),
-            (_("Cause"), n["cause"]),
-            (_("Containment and cleanup so far"), n["cleanup"]),
-            (_("To prevent it happening again"), n["prevention"]),
-        ]),
-        (_("Earlier notice"), [
-            (_("Already told"), pick(LABELS["prior_notice"], n["prior_notice"])),
-            *([(_("When"), when(n["prior_notice_at"])), (_("Told to"), n["prior_notice_to"])]
-              if n["prior_notice"] not in (None, "none") else []),
-        ]),
-    ]  # fmt: skip
+        (
+            _("Safety"),
+            [
+                (_("Anyone hurt or in danger, or a fire"), pick(yes_no, n["danger"])),
+                (_("Hazardous material"), pick(yes_no, n["hazardous"])),
+                (_("Petroleum product"), pick(yes_no, n["petroleum"])),
+                *(
+                    [
+                        (
+                            _("Called 911"),
+                            pick(yes_no, n["emergency_called"])
+                            + (
+                                f", {when(n['emergency_called_at'])}"
+                                if n["emergency_called_at"]
+                                else ""
+                            ),
+                        ),
+                        (
+                            _("Called the NYSDEC Spill Hotline"),
+                            pick(LABELS["dec_called"], n["dec_called"])
+                            + (f", {when(n['dec_called_at'])}" if n["dec_called_at"] else ""),
+                        ),
+                        (_("NYSDEC spill number"), n["dec_spill_number"] or not_given),
+                    ]
+                    if safety_calls_asked(n["danger"], n["hazardous"], n["petroleum"])
+                    else []
+                ),
+            ],
+        ),
+        (
+            _("Facility"),
+            [
+                (_("Name"), n["facility_name"]),
+                (_("Street address"), n["facility_address"]),
+                (_("Kind"), pick(LABELS["facility_kind"], n["facility_kind"])),
+                (
+                    _("SPDES stormwater permit"),
+                    pick(LABELS["permit"], n["permit"])
+                    + (
+                        _(", number %(number)s", number=n["permit_number"])
+                        if n["permit_number"]
+                        else ""
+                    ),
+                ),
+            ],
+        ),
+        (
+            _("Responsible person"),
+            [
+                (_("Name"), case["contact_name"]),
+                (_("Job title"), n["responsible_title"] or not_given),
+                (_("Phone"), case["contact_phone"]),
+                (_("E-mail"), case["contact_email"]),
+            ],
+        ),
+        (
+            _("The release"),
+            [
+                (_("Discovered"), when(n["discovered_at"])),
+                (_("Began"), when(n["began_at"]) if n["began_at"] else _("Not known")),
+                (
+                    _("Stopped"),
+                    (when(n["ended_at"]) if n["ended_at"] else _("Yes"))
+                    if n["is_over"] == "yes"
+                    else _("No, not yet"),
+                ),
+                (_("Material released"), n["materials"]),
+                (_("Estimated amount"), amount),
+                (
+                    _("Where"),
+                    case["address"]
+                    + (
+                        f" ({case['latitude']}, {case['longitude']})"
+                        if case["latitude"] is not None
+                        else ""
+                    ),
+                ),
+                (
+                    _("Entered or may enter a storm drain, ditch or stream"),
+                    pick(LABELS["reached_drain"], n["reached_drain"]),
+                ),
+                # The filer's own words ("about 5 gallons"), with nothing added to them.
+                *(
+                    [(_("Roughly how much went in"), n["amount_reached"])]
+                    if n["amount_reached"]
+                    else []
+                ),
+                (_("Cause"), n["cause"]),
+                (_("Containment and cleanup so far"), n["cleanup"]),
+                (_("To prevent it happening again"), n["prevention"]),
+            ],
+        ),
+        (
+            _("Earlier notice"),
+            [
+                (_("Already told"), pick(LABELS["prior_notice"], n["prior_notice"])),
+                *(
+                    [(_("When"), when(n["prior_notice_at"])), (_("Told to"), n["prior_notice_to"])]
+                    if n["prior_notice"] not in (None, "none")
+                    else []
+                ),
+            ],
+        ),
+    ]
     return sections

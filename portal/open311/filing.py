@@ -106,8 +106,9 @@ def _retry_key(key: ApiKey, params: MultiDict) -> str:
     """The submission key of this body from this API key: the one a filing of it within
     RETRY_WINDOW used (storing then files nothing new, as a double tap on the web form),
     else a fresh one. Two retries at once race to the same key and still file once."""
-    items = sorted((name, given) for name, values in params.lists() if name != "api_key"
-                   for given in values)  # fmt: skip
+    items = sorted(
+        (name, given) for name, values in params.lists() if name != "api_key" for given in values
+    )
     body = json.dumps([key.id, items], ensure_ascii=False).encode()
     secret = current_app.secret_key
     secret = secret.encode() if isinstance(secret, str) else secret

@@ -29,11 +29,15 @@ def init_outfalls(app: Flask) -> None:
     )
     app.register_blueprint(views.bp)
     app.register_blueprint(open_data.bp)
-    too_large(app, "outfalls.import_page", lambda: (
-        f"The import takes a file of up to {MAX_IMPORT_BYTES // 2**20} MB. Go back and choose a"
-        " smaller file: split the inventory in parts, or zip only the shapefile's .shp, .shx"
-        " and .dbf. Nothing was imported."
-    ))  # fmt: skip
+    too_large(
+        app,
+        "outfalls.import_page",
+        lambda: (
+            f"The import takes a file of up to {MAX_IMPORT_BYTES // 2**20} MB. Go back and choose a"
+            " smaller file: split the inventory in parts, or zip only the shapefile's .shp, .shx"
+            " and .dbf. Nothing was imported."
+        ),
+    )
     app.cli.add_command(commands.outfalls_command)
     # Beside the cases on the staff maps: every structure, clustered; the nearest on a case's.
     # In service: a retired structure is not drawn, so it is not counted either.

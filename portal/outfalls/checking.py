@@ -52,9 +52,22 @@ class Record:
 # The fields a staff member reads and edits, in the order of the forms.
 TEXT_FIELDS = ("location", "receiving_water", "drainage_area", "notes")
 SIZE_FIELDS = ("size_in", "height_in")
-STORED_FIELDS = ("structure_type", "latitude", "longitude", "location", "conveyance",
-                 "material", "shape", "size_in", "height_in", "receiving_water",
-                 "drainage_area", "condition", "notes", "inventoried_on")  # fmt: skip
+STORED_FIELDS = (
+    "structure_type",
+    "latitude",
+    "longitude",
+    "location",
+    "conveyance",
+    "material",
+    "shape",
+    "size_in",
+    "height_in",
+    "receiving_water",
+    "drainage_area",
+    "condition",
+    "notes",
+    "inventoried_on",
+)
 # What an import may change: the fields, and (added beside those stored, never over them)
 # a day the structure was screened on paper.
 PAPER_DAY = "last_screened_on"
@@ -81,8 +94,18 @@ _SIZE = re.compile(
     r"(?:\s*[x×]\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<ub>in(?:ch(?:es)?)?|\"|″|ft|'|mm|cm)?)?$",
     re.IGNORECASE,
 )
-_TO_INCHES = {"": 1, "in": 1, "inch": 1, "inches": 1, '"': 1, "″": 1, "ft": 12, "'": 12,
-              "mm": 1 / 25.4, "cm": 1 / 2.54}  # fmt: skip
+_TO_INCHES = {
+    "": 1,
+    "in": 1,
+    "inch": 1,
+    "inches": 1,
+    '"': 1,
+    "″": 1,
+    "ft": 12,
+    "'": 12,
+    "mm": 1 / 25.4,
+    "cm": 1 / 2.54,
+}
 
 
 def parse_size(text: str) -> tuple[float, float | None]:
@@ -161,9 +184,15 @@ def check_rows(
                 continue
             others = ", ".join(str(n) for n in numbers if n != record.number)
             many = "s" if len(numbers) > 2 else ""
-            refusals.append(Refusal(record.number, columns["code"],
-                f"{record.code} is also on {sheet.unit}{many} {others} of this file:"
-                " keep one and import again", record.code))  # fmt: skip
+            refusals.append(
+                Refusal(
+                    record.number,
+                    columns["code"],
+                    f"{record.code} is also on {sheet.unit}{many} {others} of this file:"
+                    " keep one and import again",
+                    record.code,
+                )
+            )
         records = kept
     refusals.sort(key=lambda refusal: refusal.number)
     return records, refusals
@@ -247,8 +276,9 @@ def _check_fields(row: Row, columns: dict[str, str], area: ServiceArea) -> Recor
         try:
             size, second = parse_size(text)
         except ValueError:
-            return refuse(name, f"{text!r} is not a {what} in inches (like 24, 24 in,"
-                          " 600 mm or 24x36)", code)  # fmt: skip
+            return refuse(
+                name, f"{text!r} is not a {what} in inches (like 24, 24 in, 600 mm or 24x36)", code
+            )
         values[name] = size
         if second is not None and name == "size_in":
             values["height_in"] = second

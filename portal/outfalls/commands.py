@@ -36,9 +36,16 @@ def import_command(file: Path, check_only: bool, beside: bool) -> None:
     else:
         source = file.read_bytes()
     area = current_app.extensions["content"].settings.service_area
-    report = inventory.import_file(get_db(), file.name, source, area,
-                                   actor=f"import {file.name}", stamp=local_stamp(),
-                                   check_only=check_only, beside=beside)  # fmt: skip
+    report = inventory.import_file(
+        get_db(),
+        file.name,
+        source,
+        area,
+        actor=f"import {file.name}",
+        stamp=local_stamp(),
+        check_only=check_only,
+        beside=beside,
+    )
     for line in report.lines():
         click.echo(line)
     if report.refused_file:

@@ -110,12 +110,18 @@ class RetireForm(FlaskForm):
     """Take a structure out of service: the day and why (removed, replaced, found not ours)."""
 
     retired_on = day("Retired on", "Enter the day it went out of service.")
-    retired_reason = text("Why", 500, required="Say why, like \"pipe removed in the 2026"
-                          " road work\" or \"not ours: a private drain\".")  # fmt: skip
+    retired_reason = text(
+        "Why",
+        500,
+        required='Say why, like "pipe removed in the 2026'
+        ' road work" or "not ours: a private drain".',
+    )
     # Never part of the system (a private drain, a typing slip): retired from the first day it
     # counted, so it leaves every period's figures, not only those after a day (fresh review).
-    in_error = BooleanField("Entered in error: it was never part of the system (it leaves the"
-                            " figures of every period; no day needed)")  # fmt: skip
+    in_error = BooleanField(
+        "Entered in error: it was never part of the system (it leaves the"
+        " figures of every period; no day needed)"
+    )
 
     def validate(self, extra_validators: Any = None) -> bool:
         if self.in_error.data:
@@ -147,8 +153,10 @@ class PaperDayForm(FlaskForm):
 class ImportForm(FlaskForm):
     file = FileField("Inventory file")
     check_only = BooleanField("Only check the file: change nothing")
-    beside = BooleanField("Add new ids beside a stored structure (a new structure a few metres"
-                          " from one stored under another id)")  # fmt: skip
+    beside = BooleanField(
+        "Add new ids beside a stored structure (a new structure a few metres"
+        " from one stored under another id)"
+    )
 
     def validate_file(self, field: Any) -> None:
         upload = field.data

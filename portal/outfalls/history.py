@@ -38,20 +38,30 @@ def log(
 ) -> None:
     """One change in the audit log (call inside a transaction); `effective_on` defaults to
     the day of `stamp`."""
-    insert(db, "outfall_changes", {
-        "outfall_id": outfall_id, "field": field,
-        "old_value": None if old is None else str(old),
-        "new_value": None if new is None else str(new),
-        "effective_on": effective_on or stamp[:10], "reason": reason,
-        "changed_at": stamp, "changed_by": actor,
-    })  # fmt: skip
+    insert(
+        db,
+        "outfall_changes",
+        {
+            "outfall_id": outfall_id,
+            "field": field,
+            "old_value": None if old is None else str(old),
+            "new_value": None if new is None else str(new),
+            "effective_on": effective_on or stamp[:10],
+            "reason": reason,
+            "changed_at": stamp,
+            "changed_by": actor,
+        },
+    )
 
 
 def changes_of(db: sqlite_utils.Database, outfall_id: int) -> list[Row]:
     """A structure's audit log, newest first."""
-    return list(db.query(
-        "SELECT * FROM outfall_changes WHERE outfall_id = ? ORDER BY changed_at DESC, id DESC",
-        [outfall_id]))  # fmt: skip
+    return list(
+        db.query(
+            "SELECT * FROM outfall_changes WHERE outfall_id = ? ORDER BY changed_at DESC, id DESC",
+            [outfall_id],
+        )
+    )
 
 
 # ---------------------------------------------------------------- paper screening days
@@ -59,25 +69,39 @@ def changes_of(db: sqlite_utils.Database, outfall_id: int) -> list[Row]:
 
 def paper_days(db: sqlite_utils.Database, outfall_id: int) -> list[Row]:
     """A structure's screening days on paper, latest first."""
-    return list(db.query(
-        "SELECT id, screened_on, recorded_at, recorded_by FROM outfall_paper_screenings"
-        " WHERE outfall_id = ? ORDER BY screened_on DESC", [outfall_id]))  # fmt: skip
+    return list(
+        db.query(
+            "SELECT id, screened_on, recorded_at, recorded_by FROM outfall_paper_screenings"
+            " WHERE outfall_id = ? ORDER BY screened_on DESC",
+            [outfall_id],
+        )
+    )
 
 
-def add_paper_day(db: sqlite_utils.Database, outfall_id: int, day: str, *, actor: str,
-                  stamp: str) -> bool:  # fmt: skip
+def add_paper_day(
+    db: sqlite_utils.Database, outfall_id: int, day: str, *, actor: str, stamp: str
+) -> bool:
     """Add a screening day on paper (call inside a transaction); False if it is there already."""
     added = db.execute(
         "INSERT OR IGNORE INTO outfall_paper_screenings (outfall_id, screened_on, recorded_at,"
-        " recorded_by) VALUES (?, ?, ?, ?)", [outfall_id, day, stamp, actor],
-    ).rowcount  # fmt: skip
+        " recorded_by) VALUES (?, ?, ?, ?)",
+        [outfall_id, day, stamp, actor],
+    ).rowcount
     if added:
         log(db, outfall_id, PAPER, None, day, actor=actor, stamp=stamp, effective_on=day)
     return bool(added)
 
 
-def change_paper_day(db: sqlite_utils.Database, outfall_id: int, paper_id: int,
-                     day: str | None, *, actor: str, stamp: str, reason: str) -> bool:  # fmt: skip
+def change_paper_day(
+    db: sqlite_utils.Database,
+    outfall_id: int,
+    paper_id: int,
+    day: str | None,
+    *,
+    actor: str,
+    stamp: str,
+    reason: str,
+) -> bool:
     """Correct a paper day (`day`) or remove it (None); False if that row or day is wrong."""
     old = db.execute(
         "SELECT screened_on FROM outfall_paper_screenings WHERE id = ? AND outfall_id = ?",
@@ -94,10 +118,22 @@ def change_paper_day(db: sqlite_utils.Database, outfall_id: int, paper_id: int,
         ).fetchone()
         if taken:
             return False
-        db.execute("UPDATE outfall_paper_screenings SET screened_on = ?, recorded_at = ?,"
-                   " recorded_by = ? WHERE id = ?", [day, stamp, actor, paper_id])  # fmt: skip
-    log(db, outfall_id, PAPER, old[0], day, actor=actor, stamp=stamp,
-        effective_on=min(old[0], day or old[0]), reason=reason)  # fmt: skip
+        db.execute(
+            "UPDATE outfall_paper_screenings SET screened_on = ?, recorded_at = ?,"
+            " recorded_by = ? WHERE id = ?",
+            [day, stamp, actor, paper_id],
+        )
+    log(
+        db,
+        outfall_id,
+        PAPER,
+        old[0],
+        day,
+        actor=actor,
+        stamp=stamp,
+        effective_on=min(old[0], day or old[0]),
+        reason=reason,
+    )
     return True
 
 
@@ -160,10 +196,14 @@ def as_of(db: sqlite_utils.Database, until: str) -> list[Row]:
 
 # The audit log's field names, as a person reads them.
 FIELD_WORDS = {
-    "code": "id", "structure_type": "kind", "size_in": "size (in)", "height_in": "height (in)",
-    "receiving_water": "receiving water", "drainage_area": "drainage area",
+    "code": "id",
+    "structure_type": "kind",
+    "size_in": "size (in)",
+    "height_in": "height (in)",
+    "receiving_water": "receiving water",
+    "drainage_area": "drainage area",
     "inventoried_on": "in the inventory since",
-}  # fmt: skip
+}
 
 
 def change_words(change: Row) -> str:

@@ -89,19 +89,26 @@ def same_place(
         a, b = _cell_of(lat, lon)
         near = [
             (distance(lat, lon, row["latitude"], row["longitude"]), row["code"])
-            for da in (-1, 0, 1) for db in (-1, 0, 1) for row in cells.get((a + da, b + db), ())
-        ]  # fmt: skip
+            for da in (-1, 0, 1)
+            for db in (-1, 0, 1)
+            for row in cells.get((a + da, b + db), ())
+        ]
         near = sorted(pair for pair in near if pair[0] <= SAME_PLACE_M)
         if not near:
             kept.append(record)
             continue
         metres, other = near[0]
-        refusals.append(Refusal(record.number, id_column,
-            f"a new id {metres:.1f} m from {other}, stored under that id: if {other} is"
-            f" {record.code} renamed, give the file's row the id {other} (or rename it back"
-            f" on its page); if {record.code} is another structure at that place, import"
-            " again with \"Add new ids beside a stored structure\" ticked (--beside)",
-            record.code))  # fmt: skip
+        refusals.append(
+            Refusal(
+                record.number,
+                id_column,
+                f"a new id {metres:.1f} m from {other}, stored under that id: if {other} is"
+                f" {record.code} renamed, give the file's row the id {other} (or rename it back"
+                f" on its page); if {record.code} is another structure at that place, import"
+                ' again with "Add new ids beside a stored structure" ticked (--beside)',
+                record.code,
+            )
+        )
     planned.added = kept
     return refusals
 

@@ -45,12 +45,17 @@ def matching(db: sqlite_utils.Database, typed: str, limit: int = 5) -> list[Row]
     if len(typed) < 2:
         return []
     escaped = typed.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return list(db.query(
-        "SELECT o.id, o.code, o.structure_type, o.location, s.id AS screening_id, s.screened_at,"
-        " s.overall FROM outfalls o LEFT JOIN screenings s ON s.id = (SELECT id FROM screenings"
-        " WHERE outfall_id = o.id AND voided_at IS NULL ORDER BY screened_at DESC, id DESC LIMIT 1)"
-        " WHERE o.code LIKE ? ESCAPE '\\' ORDER BY o.code = ? COLLATE NOCASE DESC, o.code"
-        " LIMIT ?", [f"{escaped}%", typed, limit]))  # fmt: skip
+    return list(
+        db.query(
+            "SELECT o.id, o.code, o.structure_type, o.location, s.id AS screening_id,"
+            " s.screened_at, s.overall FROM outfalls o LEFT JOIN screenings s ON s.id ="
+            " (SELECT id FROM screenings WHERE outfall_id = o.id AND voided_at IS NULL"
+            " ORDER BY screened_at DESC, id DESC LIMIT 1)"
+            " WHERE o.code LIKE ? ESCAPE '\\' ORDER BY o.code = ? COLLATE NOCASE DESC, o.code"
+            " LIMIT ?",
+            [f"{escaped}%", typed, limit],
+        )
+    )
 
 
 def by_code(db: sqlite_utils.Database, code: str) -> Row | None:
@@ -138,17 +143,23 @@ def import_file(
 def apply(db: sqlite_utils.Database, planned: Plan, *, actor: str, stamp: str) -> None:
     """Store a plan (call inside a transaction); every change goes in the audit log."""
     for record in planned.added:
-        _add(db, {"code": record.code, "structure_type": "outfall", **record.values},
-             actor, stamp)  # fmt: skip
+        _add(db, {"code": record.code, "structure_type": "outfall", **record.values}, actor, stamp)
     for _, row_id, changes in planned.updated:
         _update(db, row_id, changes, actor, stamp)
 
 
 def _add(db: sqlite_utils.Database, values: Row, actor: str, stamp: str) -> int:
     paper = values.pop(checking.PAPER_DAY, None)
-    row_id = insert(db, "outfalls", {
-        **values, "created_at": stamp, "updated_at": stamp, "updated_by": actor,
-    })  # fmt: skip
+    row_id = insert(
+        db,
+        "outfalls",
+        {
+            **values,
+            "created_at": stamp,
+            "updated_at": stamp,
+            "updated_by": actor,
+        },
+    )
     history.log(db, row_id, history.ADDED, None, values["code"], actor=actor, stamp=stamp)
     if paper:
         history.add_paper_day(db, row_id, paper, actor=actor, stamp=stamp)
@@ -184,27 +195,47 @@ def save(db: sqlite_utils.Database, row_id: int | None, values: Row, actor: str,
         return row_id
 
 
-def retire(db: sqlite_utils.Database, row_id: int, day: str | None, reason: str | None, *,
-           actor: str, stamp: str) -> None:  # fmt: skip
+def retire(
+    db: sqlite_utils.Database,
+    row_id: int,
+    day: str | None,
+    reason: str | None,
+    *,
+    actor: str,
+    stamp: str,
+) -> None:
     """Retire a structure from `day` for `reason`, or (`day` None) bring it back into
     service from the day this is done; both in the audit log, dated for the figures."""
     with transaction(db):
         current = get(db, row_id)
         if current is None or current["retired_on"] == day:
             return
-        history.log(db, row_id, "retired_on", current["retired_on"], day, actor=actor,
-                    stamp=stamp, effective_on=day or stamp[:10],
-                    reason=reason or "brought back into service")  # fmt: skip
+        history.log(
+            db,
+            row_id,
+            "retired_on",
+            current["retired_on"],
+            day,
+            actor=actor,
+            stamp=stamp,
+            effective_on=day or stamp[:10],
+            reason=reason or "brought back into service",
+        )
         db.execute(
             "UPDATE outfalls SET retired_on = ?, retired_reason = ?, updated_at = ?,"
-            " updated_by = ? WHERE id = ?", [day, reason if day else None, stamp, actor, row_id],
-        )  # fmt: skip
+            " updated_by = ? WHERE id = ?",
+            [day, reason if day else None, stamp, actor, row_id],
+        )
 
 
 def photos_of(db: sqlite_utils.Database, outfall_id: int) -> list[Row]:
-    return list(db.query(
-        "SELECT id, position, width, height, added_at, added_by FROM outfall_photos"
-        " WHERE outfall_id = ? ORDER BY position", [outfall_id]))  # fmt: skip
+    return list(
+        db.query(
+            "SELECT id, position, width, height, added_at, added_by FROM outfall_photos"
+            " WHERE outfall_id = ? ORDER BY position",
+            [outfall_id],
+        )
+    )
 
 
 # Left out of the public file: free text a person typed may name someone ("behind Jane

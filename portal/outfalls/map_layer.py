@@ -74,17 +74,26 @@ class StructureLayer(Layer):
         self.data_json = script_json([_row(point) for point in points])
         if clustered:
             self.default_js = [
-                ("markerclusterjs",
-                 asset_url("vendor/leaflet.markercluster/leaflet.markercluster.js")),
-            ]  # fmt: skip
+                (
+                    "markerclusterjs",
+                    asset_url("vendor/leaflet.markercluster/leaflet.markercluster.js"),
+                ),
+            ]
             self.default_css = [
                 ("markerclustercss", asset_url("vendor/leaflet.markercluster/MarkerCluster.css")),
             ]
 
 
 def _row(point: StructurePoint) -> list[Any]:
-    return [round(point.latitude, 6), round(point.longitude, 6), point.code, point.label,
-            point.url, point.state, point.screening]  # fmt: skip
+    return [
+        round(point.latitude, 6),
+        round(point.longitude, 6),
+        point.code,
+        point.label,
+        point.url,
+        point.state,
+        point.screening,
+    ]
 
 
 def screening_words(turn: Turn) -> str:
@@ -119,10 +128,17 @@ def inventory_layers(db: sqlite_utils.Database) -> list[Layer]:
         " WHERE retired_on IS NULL"
     ):
         turn = rotation.get(row_id)
-        points.append(StructurePoint(
-            lat, lon, code, words.get(kind, kind), page(row_id),
-            turn.state if turn else "", screening_words(turn) if turn else "",
-        ))  # fmt: skip
+        points.append(
+            StructurePoint(
+                lat,
+                lon,
+                code,
+                words.get(kind, kind),
+                page(row_id),
+                turn.state if turn else "",
+                screening_words(turn) if turn else "",
+            )
+        )
     return [StructureLayer(points, clustered=True)] if points else []
 
 
@@ -130,16 +146,22 @@ def nearest_to(db: sqlite_utils.Database, case: dict[str, Any]) -> list[dict[str
     """The structures nearest a case's place, nearest first (none without coordinates)."""
     if case.get("latitude") is None:
         return []
-    return nearest(db, case["latitude"], case["longitude"], limit=NEAR_CASE,
-                   within_m=NEAR_CASE_METERS)  # fmt: skip
+    return nearest(
+        db, case["latitude"], case["longitude"], limit=NEAR_CASE, within_m=NEAR_CASE_METERS
+    )
 
 
 def case_layers(db: sqlite_utils.Database, case: dict[str, Any]) -> list[Layer]:
     """The structures nearest a case, for its map (none: no layer)."""
     page, words = _pages(), labels("structure_type")
     points = [
-        StructurePoint(row["latitude"], row["longitude"], row["code"],
-                       words.get(row["structure_type"], row["structure_type"]), page(row["id"]))
+        StructurePoint(
+            row["latitude"],
+            row["longitude"],
+            row["code"],
+            words.get(row["structure_type"], row["structure_type"]),
+            page(row["id"]),
+        )
         for row in nearest_to(db, case)
-    ]  # fmt: skip
+    ]
     return [StructureLayer(points, clustered=False)] if points else []

@@ -55,42 +55,139 @@ class Sheet:
 # The file's column names each field is found under, compared after `_key()` (lower case,
 # letters and digits only: "Outfall ID" and "outfall_id" are both "outfallid"). First wins.
 COLUMNS = {
-    "code": ("id", "outfallid", "outfall", "outfallno", "outfallnumber", "facilityid",
-             "assetid", "structureid", "structid", "unitid", "gisid", "code", "name"),
+    "code": (
+        "id",
+        "outfallid",
+        "outfall",
+        "outfallno",
+        "outfallnumber",
+        "facilityid",
+        "assetid",
+        "structureid",
+        "structid",
+        "unitid",
+        "gisid",
+        "code",
+        "name",
+    ),
     "latitude": ("latitude", "lat", "y", "pointy", "ycoord", "latdd", "latitudedd", "gpslat"),
-    "longitude": ("longitude", "lon", "lng", "long", "x", "pointx", "xcoord", "londd",
-                  "longdd", "longitudedd", "gpslon", "gpslong"),
-    "structure_type": ("structuretype", "type", "featuretype", "assettype", "structure",
-                       "feature", "class", "category"),
+    "longitude": (
+        "longitude",
+        "lon",
+        "lng",
+        "long",
+        "x",
+        "pointx",
+        "xcoord",
+        "londd",
+        "longdd",
+        "longitudedd",
+        "gpslon",
+        "gpslong",
+    ),
+    "structure_type": (
+        "structuretype",
+        "type",
+        "featuretype",
+        "assettype",
+        "structure",
+        "feature",
+        "class",
+        "category",
+    ),
     "conveyance": ("conveyance", "conveyancetype", "outfalltype", "outfallkind", "kind"),
     "material": ("material", "pipematerial", "mat", "materialtype", "pipemat"),
     "shape": ("shape", "pipeshape", "shapetype"),
-    "size_in": ("sizein", "size", "diameter", "diameterin", "dia", "diam", "diamin", "pipesize",
-                "pipediameter", "width", "widthin"),
+    "size_in": (
+        "sizein",
+        "size",
+        "diameter",
+        "diameterin",
+        "dia",
+        "diam",
+        "diamin",
+        "pipesize",
+        "pipediameter",
+        "width",
+        "widthin",
+    ),
     "height_in": ("heightin", "height", "rise"),
-    "receiving_water": ("receivingwater", "receiving", "receivingwaters", "waterbody",
-                        "receivingstream",
+    "receiving_water": (
+        "receivingwater",
+        "receiving",
+        "receivingwaters",
+        "waterbody",
+        "receivingstream",
         "recvwater",
-        "rcvwater", "stream", "watercourse", "outfallto"),
-    "drainage_area": ("drainagearea", "sewershed", "drainage", "subwatershed", "catchment",
-                      "watershed", "drainarea", "subbasin", "basin"),
+        "rcvwater",
+        "stream",
+        "watercourse",
+        "outfallto",
+    ),
+    "drainage_area": (
+        "drainagearea",
+        "sewershed",
+        "drainage",
+        "subwatershed",
+        "catchment",
+        "watershed",
+        "drainarea",
+        "subbasin",
+        "basin",
+    ),
     "condition": ("condition", "cond", "conditionrating"),
-    "location": ("location", "address", "street", "streetaddress", "locationdescription",
-                 "description", "desc", "loc"),
+    "location": (
+        "location",
+        "address",
+        "street",
+        "streetaddress",
+        "locationdescription",
+        "description",
+        "desc",
+        "loc",
+    ),
     "notes": ("notes", "note", "comments", "comment", "remarks", "remark"),
-    "last_screened_on": ("lastscreened", "lastscreening", "lastscreeneddate", "lastscreenedon",
-                         "datescreened", "screeningdate", "lastscreendate", "lastinspected",
-                         "lastinspection", "inspectiondate", "lastdryweather",
-                         # A shapefile's field names have at most 10 characters (dBASE), so
-                         # ArcGIS cuts LAST_SCREENED to LAST_SCREE (fresh review, 2026-12-01).
-                         "lastscree", "lastscreen", "lastscrn", "lastinsp", "screendate",
-                         "scrndate", "inspdate", "lastdw"),
+    "last_screened_on": (
+        "lastscreened",
+        "lastscreening",
+        "lastscreeneddate",
+        "lastscreenedon",
+        "datescreened",
+        "screeningdate",
+        "lastscreendate",
+        "lastinspected",
+        "lastinspection",
+        "inspectiondate",
+        "lastdryweather",
+        # A shapefile's field names have at most 10 characters (dBASE), so
+        # ArcGIS cuts LAST_SCREENED to LAST_SCREE (fresh review, 2026-12-01).
+        "lastscree",
+        "lastscreen",
+        "lastscrn",
+        "lastinsp",
+        "screendate",
+        "scrndate",
+        "inspdate",
+        "lastdw",
+    ),
     # The day the structure entered the inventory: mapped, installed or inventoried (the
     # annual figures count it from then; without it, from the day it was entered here).
-    "inventoried_on": ("inventoriedon", "inventoried", "inventorydate", "mappedon", "mapped",
-                       "datemapped", "mapdate", "installed", "installedon", "installdate",
-                       "dateinstalled", "installdat", "installda"),
-}  # fmt: skip
+    "inventoried_on": (
+        "inventoriedon",
+        "inventoried",
+        "inventorydate",
+        "mappedon",
+        "mapped",
+        "datemapped",
+        "mapdate",
+        "installed",
+        "installedon",
+        "installdate",
+        "dateinstalled",
+        "installdat",
+        "installda",
+    ),
+}
 
 
 def _key(name: str) -> str:
@@ -262,8 +359,15 @@ def shapefile_parts(path: str) -> dict[str, bytes]:
 
 # What pyshp raises on a damaged file: its own error, or a short read or a bad number deep
 # inside it (a fuzzed file showed each).
-DAMAGED = (shapefile.ShapefileException, struct.error, KeyError, ValueError, IndexError,
-           EOFError, OverflowError)  # fmt: skip
+DAMAGED = (
+    shapefile.ShapefileException,
+    struct.error,
+    KeyError,
+    ValueError,
+    IndexError,
+    EOFError,
+    OverflowError,
+)
 
 
 SHP_FILE_CODE = struct.pack(">i", 9994)
@@ -282,8 +386,10 @@ def read_shapefile(parts: Mapping[str, bytes]) -> Sheet:
     # Every .shp starts with the file code 9994 (big-endian); without it (a zip of zeros,
     # fresh review 2026-12-01) the file is damaged, whatever pyshp would make of it.
     if parts["shp"][:4] != SHP_FILE_CODE:
-        raise FileRefused("The shapefile cannot be read (is it damaged?): its .shp does not"
-                          " start as a shapefile does. Export it again.")  # fmt: skip
+        raise FileRefused(
+            "The shapefile cannot be read (is it damaged?): its .shp does not"
+            " start as a shapefile does. Export it again."
+        )
     prj = parts.get("prj", b"").decode("latin-1").strip()
     if prj and not prj.upper().startswith("GEOGCS"):
         system = re.match(r'\s*PROJCS\["([^"]+)"', prj)

@@ -137,12 +137,15 @@ def screening_corrections_and_weather(db: sqlite_utils.Database) -> None:
     weather (out of the dry-weather count). Sheets saved before: wet when fewer than 72
     hours after a rain of more than 0.1 inch or of an amount not recorded (the defaults of
     content/outfalls.yaml's dry_weather_hours and dry_weather_rain_inches)."""
-    added = add_columns(db, [
-        ("screenings", "voided_at", "TEXT"),
-        ("screenings", "voided_by", "TEXT"),
-        ("screenings", "void_reason", "TEXT"),
-        ("screenings", "wet_weather", "INTEGER NOT NULL DEFAULT 0"),
-    ])  # fmt: skip
+    added = add_columns(
+        db,
+        [
+            ("screenings", "voided_at", "TEXT"),
+            ("screenings", "voided_by", "TEXT"),
+            ("screenings", "void_reason", "TEXT"),
+            ("screenings", "wet_weather", "INTEGER NOT NULL DEFAULT 0"),
+        ],
+    )
     if ("screenings", "wet_weather") in added:
         db.execute(
             "UPDATE screenings SET wet_weather = 1 WHERE hours_since_rain < 72"
@@ -188,11 +191,14 @@ def inventory_history(db: sqlite_utils.Database) -> None:
     """Retirement, the day a structure entered the inventory, every paper screening day (not
     one overwritten column) and the dated changes the annual figures read the past from."""
     run(db, INVENTORY_HISTORY)
-    add_columns(db, [
-        ("outfalls", "inventoried_on", "TEXT"),
-        ("outfalls", "retired_on", "TEXT"),
-        ("outfalls", "retired_reason", "TEXT"),
-    ])  # fmt: skip
+    add_columns(
+        db,
+        [
+            ("outfalls", "inventoried_on", "TEXT"),
+            ("outfalls", "retired_on", "TEXT"),
+            ("outfalls", "retired_reason", "TEXT"),
+        ],
+    )
     if "last_screened_on" in db["outfalls"].columns_dict:
         db.execute(
             "INSERT OR IGNORE INTO outfall_paper_screenings (outfall_id, screened_on,"

@@ -70,18 +70,26 @@ def inventory_list():
     filters = _filters()
     where, params = ["1 = 1"], []
     if filters["q"]:
-        where.append("(code LIKE ? OR location LIKE ? OR receiving_water LIKE ?"
-                     " OR drainage_area LIKE ? OR notes LIKE ?)")  # fmt: skip
+        where.append(
+            "(code LIKE ? OR location LIKE ? OR receiving_water LIKE ?"
+            " OR drainage_area LIKE ? OR notes LIKE ?)"
+        )
         params += [f"%{filters['q']}%"] * 5
-    for name, column in (("type", "structure_type"), ("condition", "condition"),
-                         ("water", "receiving_water")):  # fmt: skip
+    for name, column in (
+        ("type", "structure_type"),
+        ("condition", "condition"),
+        ("water", "receiving_water"),
+    ):
         if filters[name]:
             where.append(f"{column} = ?")
             params.append(filters[name])
-    rows = list(db.query(
-        "SELECT id, code, structure_type, location, receiving_water, drainage_area,"
-        f" condition, retired_on FROM outfalls WHERE {' AND '.join(where)} ORDER BY code",
-        params))  # fmt: skip
+    rows = list(
+        db.query(
+            "SELECT id, code, structure_type, location, receiving_water, drainage_area,"
+            f" condition, retired_on FROM outfalls WHERE {' AND '.join(where)} ORDER BY code",
+            params,
+        )
+    )
     by_id = {row["id"]: row["turn"] for row in turns(db, _settings(), local_today())}
     for row in rows:
         row["turn"] = by_id.get(row["id"])
@@ -93,9 +101,13 @@ def inventory_list():
     except ValueError:
         page = 1
     pages = max(1, math.ceil(total / PER_PAGE))
-    waters = [r[0] for r in db.execute(
-        "SELECT DISTINCT receiving_water FROM outfalls WHERE receiving_water IS NOT NULL"
-        " ORDER BY receiving_water")]  # fmt: skip
+    waters = [
+        r[0]
+        for r in db.execute(
+            "SELECT DISTINCT receiving_water FROM outfalls WHERE receiving_water IS NOT NULL"
+            " ORDER BY receiving_water"
+        )
+    ]
     return render_template(
         "staff/outfalls/list.html",
         rows=rows[(page - 1) * PER_PAGE : page * PER_PAGE],
@@ -124,10 +136,14 @@ def _detail_page(outfall: dict, photos_form: PhotosForm, status: int = 200, **fo
     db = get_db()
     forms.setdefault("retire_form", RetireForm(formdata=None))
     forms.setdefault("paper_form", PaperDayForm(formdata=None))
-    screenings = list(db.query(
-        "SELECT id, screened_at, inspector, flow, overall, voided_at, wet_weather FROM screenings"
-        " WHERE outfall_id = ?"
-        " ORDER BY screened_at DESC, id DESC", [outfall["id"]]))  # fmt: skip
+    screenings = list(
+        db.query(
+            "SELECT id, screened_at, inspector, flow, overall, voided_at, wet_weather"
+            " FROM screenings WHERE outfall_id = ?"
+            " ORDER BY screened_at DESC, id DESC",
+            [outfall["id"]],
+        )
+    )
     page = render_template(
         "staff/outfalls/detail.html",
         outfall=outfall,
@@ -183,8 +199,13 @@ def _edit(form: OutfallForm, outfall: dict | None):
             if other and (outfall is None or other["id"] != outfall["id"]):
                 form.code.errors = [f"{other['code']} is already in the inventory."]
             else:
-                saved = inventory.save(db, outfall["id"] if outfall else None, form.values(),
-                                       current_staff()["username"], local_stamp())  # fmt: skip
+                saved = inventory.save(
+                    db,
+                    outfall["id"] if outfall else None,
+                    form.values(),
+                    current_staff()["username"],
+                    local_stamp(),
+                )
                 flash(f"{form.code.data} saved.", "success")
                 return redirect(url_for("outfalls.detail", outfall_id=saved), code=303)
         status = 422
@@ -273,8 +294,9 @@ def paper_day(outfall_id: int, paper_id: int | None = None):
                 db, outfall_id, paper_id, day, actor=actor, stamp=stamp, reason=reason
             )
     if not done and paper_id is not None and not removing:
-        form.screened_on.errors = [f"{outfall['code']} already has that paper day, or it is"
-                                   " the day stored."]  # fmt: skip
+        form.screened_on.errors = [
+            f"{outfall['code']} already has that paper day, or it is the day stored."
+        ]
         return _detail_page(outfall, PhotosForm(formdata=None), 422, paper_form=form)
     words = "removed" if removing else "corrected" if paper_id else "added"
     message = f"Paper screening day {words}." if done else "That paper day was already there."
@@ -299,20 +321,30 @@ def import_page():
             else:
                 name = (upload.filename or "file").rsplit("/", 1)[-1][:120]
                 report = inventory.import_file(
-                    get_db(), name, data, current_app.extensions["content"].settings
-                    .service_area, actor=f"import {name} by {current_staff()['username']}",
-                    stamp=local_stamp(), check_only=form.check_only.data,
-                    beside=form.beside.data)  # fmt: skip
+                    get_db(),
+                    name,
+                    data,
+                    current_app.extensions["content"].settings.service_area,
+                    actor=f"import {name} by {current_staff()['username']}",
+                    stamp=local_stamp(),
+                    check_only=form.check_only.data,
+                    beside=form.beside.data,
+                )
         status = 422 if form.errors or (report and report.refused_file) else 200
-    return render_template("staff/outfalls/import.html", form=form, report=report,
-                           every_years=_settings().every_years,
-                           same_place_m=import_plan.SAME_PLACE_M), status  # fmt: skip
+    return render_template(
+        "staff/outfalls/import.html",
+        form=form,
+        report=report,
+        every_years=_settings().every_years,
+        same_place_m=import_plan.SAME_PLACE_M,
+    ), status
 
 
 def geojson_response(public: bool) -> Response:
     """The inventory as a GeoJSON FeatureCollection (a download)."""
-    features = list(inventory.geojson_features(get_db(), public=public, rule=_settings(),
-                                               today=local_today()))  # fmt: skip
+    features = list(
+        inventory.geojson_features(get_db(), public=public, rule=_settings(), today=local_today())
+    )
     body = json.dumps({"type": "FeatureCollection", "features": features}, ensure_ascii=False)
     response = Response(body, mimetype="application/geo+json")
     response.headers["Content-Disposition"] = 'attachment; filename="outfalls.geojson"'

@@ -31,13 +31,21 @@ def digest_outfalls(today: dt.date) -> dict[str, Any] | None:
         return None
     # The first few by name, most overdue first (fresh review: counts alone say not which).
     first = [
-        {"code": row["code"], "due": row["turn"].due, "overdue": row["turn"].state == "overdue",
-         "location": row["location"]}
+        {
+            "code": row["code"],
+            "due": row["turn"].due,
+            "overdue": row["turn"].state == "overdue",
+            "location": row["location"],
+        }
         for row in (found.overdue + found.due)[:DIGEST_OUTFALLS]
-    ]  # fmt: skip
-    return {"overdue": len(found.overdue), "due": len(found.due), "first": first,
-            "more": len(found.overdue) + len(found.due) - len(first),
-            "link": public_url_for("screening.due")}  # fmt: skip
+    ]
+    return {
+        "overdue": len(found.overdue),
+        "due": len(found.due),
+        "first": first,
+        "more": len(found.overdue) + len(found.due) - len(first),
+        "link": public_url_for("screening.due"),
+    }
 
 
 # How many outfalls the morning digest names before "and N more" (the link lists them all).
@@ -46,11 +54,14 @@ DIGEST_OUTFALLS = 8
 
 def linked_screenings(case: dict[str, Any]) -> list[dict[str, Any]]:
     """The screenings a case follows up (the case page lists them beside the outfalls)."""
-    return list(get_db().query(
-        "SELECT s.id, s.screened_at, s.overall, s.voided_at, o.code FROM screenings s"
-        " JOIN outfalls o"
-        " ON o.id = s.outfall_id WHERE s.case_id = ? ORDER BY s.screened_at", [case["id"]],
-    ))  # fmt: skip
+    return list(
+        get_db().query(
+            "SELECT s.id, s.screened_at, s.overall, s.voided_at, o.code FROM screenings s"
+            " JOIN outfalls o"
+            " ON o.id = s.outfall_id WHERE s.case_id = ? ORDER BY s.screened_at",
+            [case["id"]],
+        )
+    )
 
 
 def init_screening(app: Flask) -> None:
@@ -61,11 +72,15 @@ def init_screening(app: Flask) -> None:
     from portal.web.errors import body_limit_mb, too_large
 
     app.register_blueprint(views.bp)
-    too_large(app, "screening.submit", lambda: (
-        f"Photos can be up to {MAX_UPLOAD_BYTES // 2**20} MB each, and the whole sheet up to"
-        f" {body_limit_mb()} MB. Nothing was saved: go back to the sheet, attach fewer or"
-        " smaller photos (with JavaScript the phone makes them smaller itself), and save again."
-    ))  # fmt: skip
+    too_large(
+        app,
+        "screening.submit",
+        lambda: (
+            f"Photos can be up to {MAX_UPLOAD_BYTES // 2**20} MB each, and the whole sheet up to"
+            f" {body_limit_mb()} MB. Nothing was saved: go back to the sheet, attach fewer or"
+            " smaller photos (with JavaScript the phone makes them smaller itself), and save again."
+        ),
+    )
     # The annual report's outfall figures: after the illicit discharges found (rank 10),
     # before the resident reports (20).
     add_section(app, SectionSource(15, outfall_sections))

@@ -83,8 +83,14 @@ def open_case(
             [stored.case_id, screening["id"]],
         ).rowcount
         if done:
-            log(db, stored.case_id, actor, "screening_opened", screening=screening["id"],
-                outfall=outfall["code"])  # fmt: skip
+            log(
+                db,
+                stored.case_id,
+                actor,
+                "screening_opened",
+                screening=screening["id"],
+                outfall=outfall["code"],
+            )
             # The officer opened it and is looking at it: its own mail would tell nobody new.
             db.execute(
                 "UPDATE cases SET mail_queued_at = received_at WHERE id = ?", [stored.case_id]
@@ -103,9 +109,13 @@ def _linked(db: sqlite_utils.Database, case_id: int) -> Stored:
 
 
 def link_case(
-    db: sqlite_utils.Database, screening: dict[str, Any], outfall: dict[str, Any],
-    typed: str, *, actor: str,
-) -> dict[str, Any]:  # fmt: skip
+    db: sqlite_utils.Database,
+    screening: dict[str, Any],
+    outfall: dict[str, Any],
+    typed: str,
+    *,
+    actor: str,
+) -> dict[str, Any]:
     """Link the screening to the case with this reference (e.g. IDR-2026-0004); the case.
     Raises LinkError in words for the officer."""
     reference = " ".join(typed.split()).upper()
@@ -123,6 +133,12 @@ def link_case(
             (other,) = db.execute("SELECT reference FROM cases WHERE id = ?", [linked]).fetchone()
             raise LinkError(f"This screening follows {other} up already.")
         db.execute("UPDATE screenings SET case_id = ? WHERE id = ?", [case["id"], screening["id"]])
-        log(db, case["id"], actor, "screening_linked", screening=screening["id"],
-            outfall=outfall["code"])  # fmt: skip
+        log(
+            db,
+            case["id"],
+            actor,
+            "screening_linked",
+            screening=screening["id"],
+            outfall=outfall["code"],
+        )
     return case

@@ -17,9 +17,16 @@ from portal.staff.workflow import log
 
 # The screening's columns a correction may change (photos are added, not corrected).
 CORRECTABLE = (
-    "screened_at", "inspector", "hours_since_rain", "rain_inches", "flow", "observations",
-    "notes", "overall", "wet_weather",
-)  # fmt: skip
+    "screened_at",
+    "inspector",
+    "hours_since_rain",
+    "rain_inches",
+    "flow",
+    "observations",
+    "notes",
+    "overall",
+    "wet_weather",
+)
 
 
 class AlreadyVoid(ValueError):
@@ -39,14 +46,23 @@ def void(db: sqlite_utils.Database, screening: dict[str, Any], actor: str, reaso
             raise AlreadyVoid("This screening was voided already.")
         _entry(db, screening["id"], now, actor, "voided", reason, {}, {})
         if screening["case_id"]:
-            log(db, screening["case_id"], actor, "screening_voided", screening=screening["id"],
-                reason=reason)  # fmt: skip
+            log(
+                db,
+                screening["case_id"],
+                actor,
+                "screening_voided",
+                screening=screening["id"],
+                reason=reason,
+            )
 
 
 def correct(
-    db: sqlite_utils.Database, screening: dict[str, Any], values: dict[str, Any], actor: str,
+    db: sqlite_utils.Database,
+    screening: dict[str, Any],
+    values: dict[str, Any],
+    actor: str,
     reason: str,
-) -> dict[str, tuple[Any, Any]]:  # fmt: skip
+) -> dict[str, tuple[Any, Any]]:
     """Store the corrected `values` (columns of CORRECTABLE); the fields changed, as
     {column: (old, new)} (empty: nothing differed, nothing stored)."""
     stored = {**screening, "observations": json.dumps(screening["observations"], sort_keys=True)}
@@ -64,21 +80,42 @@ def correct(
             f"UPDATE screenings SET {sets} WHERE id = ?",
             [new for _, new in changed.values()] + [screening["id"]],
         )
-        _entry(db, screening["id"], now, actor, "corrected", reason,
-               {k: old for k, (old, _) in changed.items()},
-               {k: new for k, (_, new) in changed.items()})  # fmt: skip
+        _entry(
+            db,
+            screening["id"],
+            now,
+            actor,
+            "corrected",
+            reason,
+            {k: old for k, (old, _) in changed.items()},
+            {k: new for k, (_, new) in changed.items()},
+        )
         if screening["case_id"]:
-            log(db, screening["case_id"], actor, "screening_corrected",
-                screening=screening["id"], reason=reason)  # fmt: skip
+            log(
+                db,
+                screening["case_id"],
+                actor,
+                "screening_corrected",
+                screening=screening["id"],
+                reason=reason,
+            )
     return changed
 
 
 def _entry(db, screening_id, at, actor, action, reason, old, new) -> None:
-    insert(db, "screening_changes", {
-        "screening_id": screening_id, "at": at, "actor": actor, "action": action,
-        "reason": reason, "old": json.dumps(old, sort_keys=True, ensure_ascii=False),
-        "new": json.dumps(new, sort_keys=True, ensure_ascii=False),
-    })  # fmt: skip
+    insert(
+        db,
+        "screening_changes",
+        {
+            "screening_id": screening_id,
+            "at": at,
+            "actor": actor,
+            "action": action,
+            "reason": reason,
+            "old": json.dumps(old, sort_keys=True, ensure_ascii=False),
+            "new": json.dumps(new, sort_keys=True, ensure_ascii=False),
+        },
+    )
 
 
 def history(db: sqlite_utils.Database, screening_id: int) -> list[dict[str, Any]]:

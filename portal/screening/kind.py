@@ -34,18 +34,29 @@ def status_page(db: sqlite_utils.Database, case: dict[str, Any], token: str):
 
 def _staff_context(db: sqlite_utils.Database, case: dict, details: dict) -> dict[str, Any]:
     screening = one_row(
-        db, "SELECT id, inspector, flow, notes, voided_at, voided_by, void_reason, wet_weather"
-        " FROM screenings WHERE id = ?", [details["screening_id"]],
-    )  # fmt: skip
-    photos = list(db.query(
-        "SELECT id, position, width, height FROM screening_photos WHERE screening_id = ?"
-        " ORDER BY position", [details["screening_id"]]))  # fmt: skip
+        db,
+        "SELECT id, inspector, flow, notes, voided_at, voided_by, void_reason, wet_weather"
+        " FROM screenings WHERE id = ?",
+        [details["screening_id"]],
+    )
+    photos = list(
+        db.query(
+            "SELECT id, position, width, height FROM screening_photos WHERE screening_id = ?"
+            " ORDER BY position",
+            [details["screening_id"]],
+        )
+    )
     outfall = one_row(
-        db, "SELECT id, code, location, receiving_water, drainage_area FROM outfalls"
-        " WHERE id = ?", [details["outfall_id"]],
-    )  # fmt: skip
-    return {"screening": screening, "outfall": outfall, "overall_words": OVERALL_WORDS,
-            "screening_photos": photos}  # fmt: skip
+        db,
+        "SELECT id, code, location, receiving_water, drainage_area FROM outfalls WHERE id = ?",
+        [details["outfall_id"]],
+    )
+    return {
+        "screening": screening,
+        "outfall": outfall,
+        "overall_words": OVERALL_WORDS,
+        "screening_photos": photos,
+    }
 
 
 SCREENING = kinds.register(

@@ -18,10 +18,13 @@ from portal.screening.views import bp, place_asked, rotation_rule
 
 def needing_follow_up(db) -> list[dict[str, Any]]:
     """Suspect and obvious screenings no case follows up yet (opened or linked from each)."""
-    return list(db.query(
-        "SELECT s.id, s.screened_at, s.overall, o.id AS outfall_id, o.code FROM screenings s"
-        " JOIN outfalls o ON o.id = s.outfall_id WHERE s.overall IN ('suspect', 'obvious')"
-        " AND s.case_id IS NULL AND s.voided_at IS NULL ORDER BY s.screened_at DESC"))  # fmt: skip
+    return list(
+        db.query(
+            "SELECT s.id, s.screened_at, s.overall, o.id AS outfall_id, o.code FROM screenings s"
+            " JOIN outfalls o ON o.id = s.outfall_id WHERE s.overall IN ('suspect', 'obvious')"
+            " AND s.case_id IS NULL AND s.voided_at IS NULL ORDER BY s.screened_at DESC"
+        )
+    )
 
 
 @bp.route("/due")
@@ -49,9 +52,13 @@ def _picked_ids(args: Any) -> list[int]:
 
 def drainage_areas(db) -> list[str]:
     """The drainage areas the outfalls are in (the route's filter)."""
-    return [area for (area,) in db.execute(
-        "SELECT DISTINCT drainage_area FROM outfalls WHERE structure_type = 'outfall'"
-        " AND drainage_area IS NOT NULL ORDER BY drainage_area COLLATE NOCASE")]  # fmt: skip
+    return [
+        area
+        for (area,) in db.execute(
+            "SELECT DISTINCT drainage_area FROM outfalls WHERE structure_type = 'outfall'"
+            " AND drainage_area IS NOT NULL ORDER BY drainage_area COLLATE NOCASE"
+        )
+    ]
 
 
 @bp.route("/route")

@@ -49,38 +49,97 @@ SEVERITY = [("", "—"), ("1", "1 (faint)"), ("2", "2 (easily seen or smelt)"), 
 
 # Each indicator: its kinds (the first, "none", means not seen) and whether it has a severity.
 INDICATORS: dict[str, tuple[str, list[tuple[str, str]], bool]] = {
-    "odor": ("Odor", [
-        ("none", "None"), ("sewage", "Sewage"), ("sulfide", "Sulfide (rotten eggs)"),
-        ("rancid", "Rancid or sour"), ("petroleum", "Petroleum or gas"), ("other", "Other"),
-    ], True),
-    "color": ("Colour", [
-        ("none", "Clear or none"), ("brown", "Brown"), ("gray", "Gray"), ("yellow", "Yellow"),
-        ("green", "Green"), ("orange", "Orange"), ("red", "Red"), ("other", "Other"),
-    ], True),
-    "turbidity": ("Turbidity", [
-        ("none", "None"), ("slight", "Slight cloudiness"), ("cloudy", "Cloudy"),
-        ("opaque", "Opaque"),
-    ], False),
-    "floatables": ("Floatables", [
-        ("none", "None"), ("sewage", "Sewage (toilet paper and the like)"), ("suds", "Suds"),
-        ("petroleum", "Petroleum (oil sheen)"), ("other", "Other"),
-    ], True),
-    "deposits": ("Deposits", [
-        ("none", "None"), ("sediment", "Sediment"), ("oily", "Oily"),
-        ("solids", "Solids or trash"), ("other", "Other"),
-    ], False),
-    "staining": ("Staining", [
-        ("none", "None"), ("flow-line", "Flow line"), ("oily", "Oily"), ("paint", "Paint"),
-        ("rust", "Rust"), ("other", "Other"),
-    ], False),
-    "vegetation": ("Vegetation", [
-        ("none", "Normal"), ("excessive", "Excessive growth"), ("inhibited", "Inhibited growth"),
-    ], False),
-    "damage": ("Damage to the outfall", [
-        ("none", "None"), ("cracking", "Spalling, cracking or chipping"),
-        ("paint", "Peeling paint"), ("corrosion", "Corrosion"), ("other", "Other"),
-    ], False),
-}  # fmt: skip
+    "odor": (
+        "Odor",
+        [
+            ("none", "None"),
+            ("sewage", "Sewage"),
+            ("sulfide", "Sulfide (rotten eggs)"),
+            ("rancid", "Rancid or sour"),
+            ("petroleum", "Petroleum or gas"),
+            ("other", "Other"),
+        ],
+        True,
+    ),
+    "color": (
+        "Colour",
+        [
+            ("none", "Clear or none"),
+            ("brown", "Brown"),
+            ("gray", "Gray"),
+            ("yellow", "Yellow"),
+            ("green", "Green"),
+            ("orange", "Orange"),
+            ("red", "Red"),
+            ("other", "Other"),
+        ],
+        True,
+    ),
+    "turbidity": (
+        "Turbidity",
+        [
+            ("none", "None"),
+            ("slight", "Slight cloudiness"),
+            ("cloudy", "Cloudy"),
+            ("opaque", "Opaque"),
+        ],
+        False,
+    ),
+    "floatables": (
+        "Floatables",
+        [
+            ("none", "None"),
+            ("sewage", "Sewage (toilet paper and the like)"),
+            ("suds", "Suds"),
+            ("petroleum", "Petroleum (oil sheen)"),
+            ("other", "Other"),
+        ],
+        True,
+    ),
+    "deposits": (
+        "Deposits",
+        [
+            ("none", "None"),
+            ("sediment", "Sediment"),
+            ("oily", "Oily"),
+            ("solids", "Solids or trash"),
+            ("other", "Other"),
+        ],
+        False,
+    ),
+    "staining": (
+        "Staining",
+        [
+            ("none", "None"),
+            ("flow-line", "Flow line"),
+            ("oily", "Oily"),
+            ("paint", "Paint"),
+            ("rust", "Rust"),
+            ("other", "Other"),
+        ],
+        False,
+    ),
+    "vegetation": (
+        "Vegetation",
+        [
+            ("none", "Normal"),
+            ("excessive", "Excessive growth"),
+            ("inhibited", "Inhibited growth"),
+        ],
+        False,
+    ),
+    "damage": (
+        "Damage to the outfall",
+        [
+            ("none", "None"),
+            ("cracking", "Spalling, cracking or chipping"),
+            ("paint", "Peeling paint"),
+            ("corrosion", "Corrosion"),
+            ("other", "Other"),
+        ],
+        False,
+    ),
+}
 # Turbidity's grades are its severity: slight 1, cloudy 2, opaque 3.
 TURBIDITY_SEVERITY = {"slight": 1, "cloudy": 2, "opaque": 3}
 
@@ -92,8 +151,13 @@ TESTS: dict[str, tuple[str, float, float]] = {
     "chlorine_mg_l": ("Total chlorine (mg/L)", 0, 1000),
     "detergents_mg_l": ("Detergents, as surfactants (mg/L as MBAS)", 0, 1000),
 }
-UNITS = {"temperature_f": "°F", "ph": "", "ammonia_mg_l": "mg/L", "chlorine_mg_l": "mg/L",
-         "detergents_mg_l": "mg/L"}  # fmt: skip
+UNITS = {
+    "temperature_f": "°F",
+    "ph": "",
+    "ammonia_mg_l": "mg/L",
+    "chlorine_mg_l": "mg/L",
+    "detergents_mg_l": "mg/L",
+}
 
 
 class _Number(DecimalField):
@@ -255,9 +319,10 @@ def indicator_lines(observations: dict[str, Any]) -> list[str]:
 def test_lines(observations: dict[str, Any]) -> list[str]:
     """The field tests taken, with their units: "pH (standard units): 7.2"."""
     return [
-        f"{label}: {observations[name]:g}" for name, (label, _, _) in TESTS.items()
+        f"{label}: {observations[name]:g}"
+        for name, (label, _, _) in TESTS.items()
         if name in observations
-    ]  # fmt: skip
+    ]
 
 
 class CorrectionForm(SheetForm):

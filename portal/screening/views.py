@@ -63,19 +63,26 @@ def pick():
         exact = inventory.by_code(db, typed)
         if exact:
             return redirect(url_for("screening.new_sheet", outfall_id=exact["id"]))
-        matches = list(db.query(
-            "SELECT id, code, structure_type, location, receiving_water FROM outfalls"
-            " WHERE code LIKE ? OR location LIKE ? ORDER BY code LIMIT 20",
-            [f"%{typed}%", f"%{typed}%"]))  # fmt: skip
+        matches = list(
+            db.query(
+                "SELECT id, code, structure_type, location, receiving_water FROM outfalls"
+                " WHERE code LIKE ? OR location LIKE ? ORDER BY code LIMIT 20",
+                [f"%{typed}%", f"%{typed}%"],
+            )
+        )
     place = place_asked(request.args)
     near = []
     if place:
-        near = inventory.nearest(db, *place, limit=NEAREST, within_m=NEAREST_WITHIN_M,
-                                 outfalls_only=True)  # fmt: skip
-    recent = list(db.query(
-        "SELECT s.id, s.screened_at, s.overall, s.voided_at, s.wet_weather, o.code"
-        " FROM screenings s JOIN outfalls o ON o.id = s.outfall_id"
-        " ORDER BY s.screened_at DESC, s.id DESC LIMIT 10"))  # fmt: skip
+        near = inventory.nearest(
+            db, *place, limit=NEAREST, within_m=NEAREST_WITHIN_M, outfalls_only=True
+        )
+    recent = list(
+        db.query(
+            "SELECT s.id, s.screened_at, s.overall, s.voided_at, s.wet_weather, o.code"
+            " FROM screenings s JOIN outfalls o ON o.id = s.outfall_id"
+            " ORDER BY s.screened_at DESC, s.id DESC LIMIT 10"
+        )
+    )
     return render_template(
         "staff/outfalls/pick.html",
         typed=typed,
@@ -94,10 +101,14 @@ def _outfall(outfall_id: int) -> dict[str, Any]:
 
 
 def _blank_sheet() -> sheet.SheetForm:
-    return sheet.SheetForm(formdata=None, data={
-        "screened_at": local_now().replace(tzinfo=None, second=0),
-        "inspector": staff_name(), "sheet_key": new_submission_key(),
-    })  # fmt: skip
+    return sheet.SheetForm(
+        formdata=None,
+        data={
+            "screened_at": local_now().replace(tzinfo=None, second=0),
+            "inspector": staff_name(),
+            "sheet_key": new_submission_key(),
+        },
+    )
 
 
 def _sheet_page(outfall, form, photos=(), status: int = 200, expired: bool = False):
@@ -162,16 +173,24 @@ def submit(outfall_id: int):
     # a fresh one: fresh review, 2026-12-01): the same outfall, minute, inspector and every
     # answer is the screening already stored, not a second one.
     same = " AND ".join(f"{name} IS ?" for name in values)
-    if (row := db.execute(f"SELECT id FROM screenings WHERE {same} AND voided_at IS NULL",
-                          list(values.values()))
-            .fetchone()) is not None:  # fmt: skip
+    if (
+        row := db.execute(
+            f"SELECT id FROM screenings WHERE {same} AND voided_at IS NULL", list(values.values())
+        ).fetchone()
+    ) is not None:
         flash("This screening was saved already: nothing new was stored.", "success")
         return redirect(url_for("screening.saved", screening_id=row[0]), code=303)
     with transaction(db):
-        screening = insert(db, "screenings", {
-            **values, "sheet_key": form.sheet_key.data, "recorded_at": local_stamp(),
-            "recorded_by": actor,
-        })  # fmt: skip
+        screening = insert(
+            db,
+            "screenings",
+            {
+                **values,
+                "sheet_key": form.sheet_key.data,
+                "recorded_at": local_stamp(),
+                "recorded_by": actor,
+            },
+        )
         ids = [photo["id"] for photo in photos]
         move_pending_photos(
             db, "screening_photos", "screening_id", screening, ids, form.sheet_key.data
@@ -189,12 +208,15 @@ def _values(form: sheet.SheetForm) -> dict[str, Any]:
     hours, inches = _float(form.hours_since_rain.data), _float(form.rain_inches.data)
     return {
         "screened_at": form.screened_at.data.isoformat(timespec="minutes"),
-        "inspector": form.inspector.data.strip(), "hours_since_rain": hours,
-        "rain_inches": inches, "flow": form.flow.data,
+        "inspector": form.inspector.data.strip(),
+        "hours_since_rain": hours,
+        "rain_inches": inches,
+        "flow": form.flow.data,
         "observations": json.dumps(form.observations(), sort_keys=True),
-        "notes": (form.notes.data or "").strip() or None, "overall": form.overall.data,
+        "notes": (form.notes.data or "").strip() or None,
+        "overall": form.overall.data,
         "wet_weather": int(rotation_rule().wet_weather(hours, inches)),
-    }  # fmt: skip
+    }
 
 
 def _float(value: Any) -> float | None:
@@ -220,25 +242,33 @@ def screening_of(screening_id: int) -> dict[str, Any]:
     if row is None:
         abort(404)
     row["observations"] = json.loads(row["observations"])
-    row["photos"] = list(db.query(
-        "SELECT id, position, width, height FROM screening_photos WHERE screening_id = ?"
-        " ORDER BY position", [screening_id]))  # fmt: skip
+    row["photos"] = list(
+        db.query(
+            "SELECT id, position, width, height FROM screening_photos WHERE screening_id = ?"
+            " ORDER BY position",
+            [screening_id],
+        )
+    )
     return row
 
 
 @bp.route("/<int:screening_id>/")
 def saved(
-    screening_id: int, link_error: str | None = None, typed: str = "", status: int = 200,
+    screening_id: int,
+    link_error: str | None = None,
+    typed: str = "",
+    status: int = 200,
     void_form: sheet.VoidForm | None = None,
-):  # fmt: skip
+):
     screening = screening_of(screening_id)
     outfall = _outfall(screening["outfall_id"])
     db = get_db()
     turn = rotation.turn_of(db, outfall, rotation_rule(), local_today())
     case = None
     if screening["case_id"]:
-        case = one_row(db, "SELECT id, reference, status FROM cases WHERE id = ?",
-                       [screening["case_id"]])  # fmt: skip
+        case = one_row(
+            db, "SELECT id, reference, status FROM cases WHERE id = ?", [screening["case_id"]]
+        )
     return render_template(
         "staff/outfalls/saved.html",
         screening=screening,
@@ -261,11 +291,16 @@ def saved(
 
 # What the screening's history calls each column a correction changed.
 CHANGE_LABELS = {
-    "screened_at": "Date and time", "inspector": "Screened by",
-    "hours_since_rain": "Hours since the last rain", "rain_inches": "Rain (inches)",
-    "flow": "Flow", "observations": "Observations and field tests", "notes": "Notes",
-    "overall": "Overall call", "wet_weather": "Wet weather",
-}  # fmt: skip
+    "screened_at": "Date and time",
+    "inspector": "Screened by",
+    "hours_since_rain": "Hours since the last rain",
+    "rain_inches": "Rain (inches)",
+    "flow": "Flow",
+    "observations": "Observations and field tests",
+    "notes": "Notes",
+    "overall": "Overall call",
+    "wet_weather": "Wet weather",
+}
 
 
 @bp.route("/<int:screening_id>/void", methods=["POST"])
@@ -308,11 +343,15 @@ def correct(screening_id: int):
     form = sheet.CorrectionForm()
     if not form.validate():
         return _correction_page(screening, form, 422)
-    changed = corrections.correct(get_db(), screening, _values(form),
-                                  current_staff()["username"], form.reason.data)  # fmt: skip
-    flash("The screening is corrected: its history below keeps what it said before."
-          if changed else "Nothing differed from the saved screening: nothing was changed.",
-          "success")  # fmt: skip
+    changed = corrections.correct(
+        get_db(), screening, _values(form), current_staff()["username"], form.reason.data
+    )
+    flash(
+        "The screening is corrected: its history below keeps what it said before."
+        if changed
+        else "Nothing differed from the saved screening: nothing was changed.",
+        "success",
+    )
     return redirect(url_for("screening.saved", screening_id=screening_id), code=303)
 
 
@@ -321,11 +360,15 @@ def _sheet_data(screening: dict[str, Any]) -> dict[str, Any]:
     seen = screening["observations"]
     data = {
         "screened_at": dt.datetime.fromisoformat(screening["screened_at"]),
-        "inspector": screening["inspector"], "hours_since_rain": screening["hours_since_rain"],
-        "rain_inches": screening["rain_inches"], "flow": screening["flow"],
-        "notes": screening["notes"], "overall": screening["overall"],
-        "flow_gpm": seen.get("flow_gpm"), "wet_ok": bool(screening["wet_weather"]),
-    }  # fmt: skip
+        "inspector": screening["inspector"],
+        "hours_since_rain": screening["hours_since_rain"],
+        "rain_inches": screening["rain_inches"],
+        "flow": screening["flow"],
+        "notes": screening["notes"],
+        "overall": screening["overall"],
+        "flow_gpm": seen.get("flow_gpm"),
+        "wet_ok": bool(screening["wet_weather"]),
+    }
     for name in sheet.INDICATORS:
         data[name] = seen.get(name, "none")
         if f"{name}_severity" in seen:
@@ -340,11 +383,19 @@ def open_case(screening_id: int):
     """One tap: the case following this screening up, opened now or found (a second tap)."""
     screening = screening_of(screening_id)
     outfall = _outfall(screening["outfall_id"])
-    stored = cases.open_case(get_db(), screening, outfall, actor=current_staff()["username"],
-                             secret=current_app.secret_key, now=local_now())  # fmt: skip
+    stored = cases.open_case(
+        get_db(),
+        screening,
+        outfall,
+        actor=current_staff()["username"],
+        secret=current_app.secret_key,
+        now=local_now(),
+    )
     if stored.created:
-        flash(sentence(f"Case {stored.reference} opened from the screening of {outfall['code']}"),
-              "success")  # fmt: skip
+        flash(
+            sentence(f"Case {stored.reference} opened from the screening of {outfall['code']}"),
+            "success",
+        )
     return redirect(url_for("staff.case", case_id=stored.case_id), code=303)
 
 
@@ -355,12 +406,14 @@ def link_case(screening_id: int):
     outfall = _outfall(screening["outfall_id"])
     typed = request.form.get("reference", "")[:40]
     try:
-        case = cases.link_case(get_db(), screening, outfall, typed,
-                               actor=current_staff()["username"])  # fmt: skip
+        case = cases.link_case(
+            get_db(), screening, outfall, typed, actor=current_staff()["username"]
+        )
     except cases.LinkError as error:
         return saved(screening_id, link_error=str(error), typed=typed, status=422)
-    flash(sentence(f"The screening of {outfall['code']} is linked to {case['reference']}"),
-          "success")  # fmt: skip
+    flash(
+        sentence(f"The screening of {outfall['code']} is linked to {case['reference']}"), "success"
+    )
     return redirect(url_for("screening.saved", screening_id=screening_id), code=303)
 
 

@@ -201,9 +201,13 @@ def _discharges(db: sqlite_utils.Database, window: Window) -> dict[str, Any]:
             _cases(references, everything["eliminated"]),
         ),
     ]
-    memo[tuple(window)] = {"discharges": discharges, "by_milestone": by_milestone,
-                           "received": received, "references": references,
-                           "indicator_rows": indicator_rows}  # fmt: skip
+    memo[tuple(window)] = {
+        "discharges": discharges,
+        "by_milestone": by_milestone,
+        "received": received,
+        "references": references,
+        "indicator_rows": indicator_rows,
+    }
     return memo[tuple(window)]
 
 

@@ -71,8 +71,11 @@ def _case_row(db: sqlite_utils.Database, case_id: int | None) -> dict[str, Any] 
 
 
 def _photos_of(db: sqlite_utils.Database, case_id: int) -> list[dict[str, Any]]:
-    return rows(db, "SELECT id, position, width, height FROM photos WHERE case_id = ?"
-                " ORDER BY position", [case_id])  # fmt: skip
+    return rows(
+        db,
+        "SELECT id, position, width, height FROM photos WHERE case_id = ? ORDER BY position",
+        [case_id],
+    )
 
 
 def case_form(case: dict[str, Any], formdata: Any = None) -> CaseForm:
@@ -212,8 +215,11 @@ def update(case_id: int):
     follow_up = form.follow_up_on.data
     if "follow_up_on" in saved.changed and follow_up and follow_up < local_today():
         # Kept as given (a date can be set late on purpose), but never silently.
-        flash(f"The follow-up date, {day(follow_up)}, has already passed: the case shows"
-              " as overdue in the queue and in the next morning digest.", "error")  # fmt: skip
+        flash(
+            f"The follow-up date, {day(follow_up)}, has already passed: the case shows"
+            " as overdue in the queue and in the next morning digest.",
+            "error",
+        )
     return redirect(url_for("staff.case", case_id=case_id), code=303)
 
 
@@ -239,10 +245,12 @@ def confirm_duplicate(case_id: int):
     distance = None
     if case["latitude"] is not None and pair[1][0]["latitude"] is not None:
         other = pair[1][0]
-        distance = distance_m(case["latitude"], case["longitude"], other["latitude"],
-                              other["longitude"])  # fmt: skip
-    page = render_template("staff/confirm_duplicate.html", case=case, pair=pair,
-                           distance=distance, problem=problem)  # fmt: skip
+        distance = distance_m(
+            case["latitude"], case["longitude"], other["latitude"], other["longitude"]
+        )
+    page = render_template(
+        "staff/confirm_duplicate.html", case=case, pair=pair, distance=distance, problem=problem
+    )
     return page, 409 if problem else 200
 
 
@@ -256,8 +264,10 @@ def _saved_message(saved: workflow.Saved) -> str:
         told.append("the assignee was e-mailed")
     if saved.duplicates_told:
         many = saved.duplicates_told > 1
-        told.append(f"the reporter{'s' * many} of {saved.duplicates_told} duplicate{'s' * many}"
-                    f" {'were' if many else 'was'} e-mailed")  # fmt: skip
+        told.append(
+            f"the reporter{'s' * many} of {saved.duplicates_told} duplicate{'s' * many}"
+            f" {'were' if many else 'was'} e-mailed"
+        )
     return "Saved." + (f" {' and '.join(told).capitalize()}." if told else "")
 
 
@@ -349,13 +359,20 @@ def _store_visit(
     """The visit, its photos and its log entry in one transaction; PhotoExpired (nothing
     stored) if a kept photo is no longer waiting."""
     with transaction(db):
-        visit = insert(db, "inspections", {
-            "case_id": case_id, "visited_at": form.visited_at.data.isoformat(timespec="minutes"),
-            "inspector": form.inspector.data.strip(), "findings": form.findings.data.strip(),
-            "sampled": int(form.sampled.data == "yes"),
-            "lab_reference": (form.lab_reference.data or "").strip() or None,
-            "recorded_at": local_stamp(), "recorded_by": actor,
-        })  # fmt: skip
+        visit = insert(
+            db,
+            "inspections",
+            {
+                "case_id": case_id,
+                "visited_at": form.visited_at.data.isoformat(timespec="minutes"),
+                "inspector": form.inspector.data.strip(),
+                "findings": form.findings.data.strip(),
+                "sampled": int(form.sampled.data == "yes"),
+                "lab_reference": (form.lab_reference.data or "").strip() or None,
+                "recorded_at": local_stamp(),
+                "recorded_by": actor,
+            },
+        )
         move_pending_photos(
             db, "inspection_photos", "inspection_id", visit, photo_ids, form.visit_key.data
         )

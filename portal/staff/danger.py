@@ -48,10 +48,15 @@ def refresh_hazards(db: sqlite_utils.Database, rules: tuple[HazardRule, ...]) ->
     if not stale:
         return 0
     with transaction(db):
-        found = kinds.attach_details(db, rows(
-            db, "SELECT c.id, c.kind FROM cases c LEFT JOIN report_hazards h"
-            " ON h.case_id = c.id WHERE h.rules IS NOT ?", [mark]
-        ))  # fmt: skip
+        found = kinds.attach_details(
+            db,
+            rows(
+                db,
+                "SELECT c.id, c.kind FROM cases c LEFT JOIN report_hazards h"
+                " ON h.case_id = c.id WHERE h.rules IS NOT ?",
+                [mark],
+            ),
+        )
         db.conn.executemany(
             "INSERT OR REPLACE INTO report_hazards (case_id, hazards, rules) VALUES (?, ?, ?)",
             [(r["id"], json.dumps(kinds.hazards_of(rules, r)), mark) for r in found],
@@ -78,8 +83,11 @@ class Moments:
 
     @classmethod
     def at(cls, calendar: BusinessCalendar, now: dt.datetime) -> Moments:
-        return cls(now.isoformat(timespec="seconds"), now.date().isoformat(),
-                   untouched_before(calendar, now))  # fmt: skip
+        return cls(
+            now.isoformat(timespec="seconds"),
+            now.date().isoformat(),
+            untouched_before(calendar, now),
+        )
 
 
 _OPEN = f"c.status NOT IN ({', '.join(repr(s) for s in sorted(CLOSED))})"
@@ -87,18 +95,27 @@ HAZARDOUS = "(coalesce(h.hazards, '[]') != '[]' OR n.hazardous = 'yes')"
 # Each flag a case can have, as SQL over cases c, reports r, notifications n and
 # report_hazards h: (name, condition, the parameters it takes from Moments).
 _FLAGS: list[tuple[str, str, tuple[str, ...]]] = [
-    ("untouched", "c.first_action_at IS NULL AND c.status = 'received' AND c.received_at < ?",
-     ("untouched_before",)),
+    (
+        "untouched",
+        "c.first_action_at IS NULL AND c.status = 'received' AND c.received_at < ?",
+        ("untouched_before",),
+    ),
     ("hazardous", HAZARDOUS, ()),
     # No notice logged by the end of the due day (compliance.notice_limit): the due day
     # (the date part of notice_due, its closing time) is before today.
-    ("notice-overdue", "n.case_id IS NOT NULL AND n.notice_met IS NULL AND n.notice_due < ?",
-     ("today",)),
-    ("confirmation-overdue", "n.confirmation_due IS NOT NULL AND n.confirmation_met IS NULL"
-     " AND n.confirmation_due < ?", ("now",)),
+    (
+        "notice-overdue",
+        "n.case_id IS NOT NULL AND n.notice_met IS NULL AND n.notice_due < ?",
+        ("today",),
+    ),
+    (
+        "confirmation-overdue",
+        "n.confirmation_due IS NOT NULL AND n.confirmation_met IS NULL AND n.confirmation_due < ?",
+        ("now",),
+    ),
     ("follow-up-overdue", f"c.follow_up_on < ? AND {_OPEN}", ("today",)),
     ("follow-up-due", f"c.follow_up_on = ? AND {_OPEN}", ("today",)),
-]  # fmt: skip
+]
 OVERDUE = ("untouched", "notice-overdue", "confirmation-overdue", "follow-up-overdue")
 
 

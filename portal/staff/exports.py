@@ -63,7 +63,7 @@ CASE_COLUMNS: list[tuple[str, Callable[[Row], Any]]] = [
     ("E-mail", lambda c: c["contact_email"]),
     ("Phone", lambda c: c["contact_phone"]),
     ("Hazard", lambda c: "; ".join(c["hazards"]) or None),
-]  # fmt: skip
+]
 STAFF_COLUMNS: list[tuple[str, Callable[[Row], Any]]] = [
     ("Referred to", lambda c: c["referred_to"]),
     ("Which exempt discharge", lambda c: c["exempt_reason"]),
@@ -72,7 +72,7 @@ STAFF_COLUMNS: list[tuple[str, Callable[[Row], Any]]] = [
     ("Site visits", lambda c: c["visits"]),
     ("Public note", lambda c: c["public_note"]),
     ("Internal notes", lambda c: c["internal_notes"]),
-]  # fmt: skip
+]
 
 # The site-visit CSV: one line per visit recorded in the period, with its case.
 VISIT_COLUMNS: list[tuple[str, Callable[[Row], Any]]] = [
@@ -91,9 +91,22 @@ VISIT_COLUMNS: list[tuple[str, Callable[[Row], Any]]] = [
 
 # GeoJSON properties: nothing that names, reaches or describes a person, and no free text;
 # each code has its words beside it (`status` and `status_label`).
-GEOJSON_PROPERTIES = ["reference", "kind", "kind_label", "received", "status", "status_label",
-                      "service_code", "location_type", "location_type_label", "indicators",
-                      "indicator_labels", "hazardous", "hazards", "confirmed_illicit"]  # fmt: skip
+GEOJSON_PROPERTIES = [
+    "reference",
+    "kind",
+    "kind_label",
+    "received",
+    "status",
+    "status_label",
+    "service_code",
+    "location_type",
+    "location_type_label",
+    "indicators",
+    "indicator_labels",
+    "hazardous",
+    "hazards",
+    "confirmed_illicit",
+]
 # A spreadsheet runs a cell starting with one of these as a formula.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -151,16 +164,19 @@ def _cases(start: dt.date, end: dt.date) -> list[Row]:
     hazards the queue would flag."""
     where, params = Filters(start=start, end=end).query()  # the queue's own date window
     db = get_db()
-    cases = kinds.attach_details(db, rows(
+    cases = kinds.attach_details(
         db,
-        "SELECT c.*, (SELECT group_concat(at || ' ' || author || ': ' || body,"
-        " char(10)) FROM notes WHERE case_id = c.id) AS internal_notes,"
-        " (SELECT count(*) FROM inspections WHERE case_id = c.id) AS visits,"
-        " o.reference AS original_reference FROM cases c"
-        f" LEFT JOIN cases o ON o.id = c.duplicate_of WHERE {where}"
-        " ORDER BY c.received_at, c.id",
-        params,
-    ))  # fmt: skip
+        rows(
+            db,
+            "SELECT c.*, (SELECT group_concat(at || ' ' || author || ': ' || body,"
+            " char(10)) FROM notes WHERE case_id = c.id) AS internal_notes,"
+            " (SELECT count(*) FROM inspections WHERE case_id = c.id) AS visits,"
+            " o.reference AS original_reference FROM cases c"
+            f" LEFT JOIN cases o ON o.id = c.duplicate_of WHERE {where}"
+            " ORDER BY c.received_at, c.id",
+            params,
+        ),
+    )
     rules = current_app.extensions["content"].settings.hazard_rules
     ids = [case["id"] for case in cases]
     extra: dict[int, Row] = {}
@@ -169,10 +185,14 @@ def _cases(start: dt.date, end: dt.date) -> list[Row]:
             extra.setdefault(case_id, {}).update(values)
     # Each row is the case with its details beside its own columns (the case's win a clash).
     return [
-        {**extra.get(case["id"], {}), **case["details"], **case,
-         "hazards": kinds.hazards_of(rules, case)}
+        {
+            **extra.get(case["id"], {}),
+            **case["details"],
+            **case,
+            "hazards": kinds.hazards_of(rules, case),
+        }
         for case in cases
-    ]  # fmt: skip
+    ]
 
 
 def _visits(start: dt.date, end: dt.date) -> list[Row]:
@@ -240,11 +260,13 @@ def geojson(cases: list[Row]) -> dict[str, Any]:
             "hazards": case["hazards"],
             "confirmed_illicit": bool(case["confirmed_illicit"]),
         }
-        features.append({
-            "type": "Feature",
-            "geometry": {"type": "Point", "coordinates": [case["longitude"], case["latitude"]]},
-            "properties": properties,
-        })  # fmt: skip
+        features.append(
+            {
+                "type": "Feature",
+                "geometry": {"type": "Point", "coordinates": [case["longitude"], case["latitude"]]},
+                "properties": properties,
+            }
+        )
     return {"type": "FeatureCollection", "features": features}
 
 

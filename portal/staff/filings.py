@@ -20,10 +20,17 @@ def record(
     """Keep the report's figures as filed for the period [start, end] (ISO days)."""
     figures = {key: f.shown for key, f in report.by_key.items()}
     with transaction(db):
-        return insert(db, "annual_filings", {
-            "period_start": start, "period_end": end, "filed_at": stamp, "filed_by": actor,
-            "figures": json.dumps(figures),
-        })  # fmt: skip
+        return insert(
+            db,
+            "annual_filings",
+            {
+                "period_start": start,
+                "period_end": end,
+                "filed_at": stamp,
+                "filed_by": actor,
+                "figures": json.dumps(figures),
+            },
+        )
 
 
 def latest(db: sqlite_utils.Database, start: str, end: str) -> dict[str, Any] | None:

@@ -78,10 +78,14 @@ def inspections_of(db: sqlite_utils.Database, case_id: int) -> list[dict[str, An
 
 def new_inspection_form() -> InspectionForm:
     """An empty form for a visit: now, the signed-in officer, and a key for its photos."""
-    return InspectionForm(formdata=None, data={
-        "visited_at": local_now().replace(tzinfo=None, second=0),
-        "inspector": current_staff()["username"], "visit_key": new_submission_key(),
-    })  # fmt: skip
+    return InspectionForm(
+        formdata=None,
+        data={
+            "visited_at": local_now().replace(tzinfo=None, second=0),
+            "inspector": current_staff()["username"],
+            "visit_key": new_submission_key(),
+        },
+    )
 
 
 @bp.route("/inspection-photos/<int:photo_id>")

@@ -33,8 +33,10 @@ def retry_mail(message_id: int):
         )
         .rowcount
     )
-    flash("Queued again." if changed else "That message is not waiting to be retried.",
-          "success" if changed else "error")  # fmt: skip
+    flash(
+        "Queued again." if changed else "That message is not waiting to be retried.",
+        "success" if changed else "error",
+    )
     courier.dispatch()
     return redirect(url_for("staff.outbox_page"), code=303)
 

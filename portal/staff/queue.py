@@ -106,11 +106,16 @@ class Filters:
     def args(self, **changes: Any) -> dict[str, Any]:
         """These filters as query-string arguments (for links to other pages of results)."""
         values = {
-            "kind": self.kind, "status": self.status, "assignee": self.assignee, "q": self.q,
+            "kind": self.kind,
+            "status": self.status,
+            "assignee": self.assignee,
+            "q": self.q,
             "start": self.start.isoformat() if self.start else "",
-            "end": self.end.isoformat() if self.end else "", "page": self.page,
-            "sort": "" if self.sort == "danger" else self.sort, "flag": self.flag,
-        } | changes  # fmt: skip
+            "end": self.end.isoformat() if self.end else "",
+            "page": self.page,
+            "sort": "" if self.sort == "danger" else self.sort,
+            "flag": self.flag,
+        } | changes
         return {key: value for key, value in values.items() if value not in ("", None, 1)}
 
 
@@ -139,10 +144,15 @@ def find_cases(
 
     def page_of(condition: tuple[str, list], order: tuple[str, list], size: int, skip: int):
         """Ids of the cases matching the filters and `condition`, in `order`."""
-        return [row["id"] for row in rows(
-            db, f"SELECT c.id{tables} WHERE {where} AND {condition[0]} ORDER BY {order[0]}"
-            " LIMIT ? OFFSET ?", [*params, *condition[1], *order[1], size, skip],
-        )]  # fmt: skip
+        return [
+            row["id"]
+            for row in rows(
+                db,
+                f"SELECT c.id{tables} WHERE {where} AND {condition[0]} ORDER BY {order[0]}"
+                " LIMIT ? OFFSET ?",
+                [*params, *condition[1], *order[1], size, skip],
+            )
+        ]
 
     skip = (filters.page - 1) * PER_PAGE
     if filters.sort != "danger":
@@ -163,12 +173,16 @@ def find_cases(
             ids += page_of(rest, (newest, []), PER_PAGE - len(ids), max(0, skip - count))
     flags, flag_params = danger.flag_columns(moments)
     marks = ", ".join("?" for _ in ids)
-    found = {row["id"]: row for row in rows(
-        db, "SELECT c.id, c.kind, c.reference, c.received_at, c.status, c.assignee, c.address,"
-        " c.latitude, c.longitude, c.first_action_at, c.duplicate_of, c.follow_up_on,"
-        f" h.hazards, {flags}{tables} WHERE c.id IN ({marks})",
-        [*flag_params, *ids],
-    )}  # fmt: skip
+    found = {
+        row["id"]: row
+        for row in rows(
+            db,
+            "SELECT c.id, c.kind, c.reference, c.received_at, c.status, c.assignee, c.address,"
+            " c.latitude, c.longitude, c.first_action_at, c.duplicate_of, c.follow_up_on,"
+            f" h.hazards, {flags}{tables} WHERE c.id IN ({marks})",
+            [*flag_params, *ids],
+        )
+    }
     return kinds.attach_details(db, [found[case_id] for case_id in ids]), total
 
 
@@ -215,9 +229,17 @@ def _nearby(
         "SELECT id, reference, kind, status, received_at, latitude, longitude, address"
         " FROM cases WHERE id != ? AND latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?"
         f" AND received_at >= ? AND received_at <= ?{earlier} ORDER BY received_at",
-        [case["id"], lat - dlat, lat + dlat, lon - dlon, lon + dlon, start, end,
-         *([case["received_at"], case["id"]] if before_only else [])],
-    )  # fmt: skip
+        [
+            case["id"],
+            lat - dlat,
+            lat + dlat,
+            lon - dlon,
+            lon + dlon,
+            start,
+            end,
+            *([case["received_at"], case["id"]] if before_only else []),
+        ],
+    )
     columns = [c[0] for c in cursor.description]
     try:
         for row in cursor:

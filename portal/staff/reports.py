@@ -126,10 +126,18 @@ def annual_report_filed():
     start, end, errors, report = _report()
     if errors:
         abort(400)
-    filings.record(get_db(), start.isoformat(), end.isoformat(), report,
-                   current_staff()["username"], local_stamp())  # fmt: skip
-    flash("These figures are recorded as filed: a later change to them will show beside each.",
-          "success")  # fmt: skip
+    filings.record(
+        get_db(),
+        start.isoformat(),
+        end.isoformat(),
+        report,
+        current_staff()["username"],
+        local_stamp(),
+    )
+    flash(
+        "These figures are recorded as filed: a later change to them will show beside each.",
+        "success",
+    )
     return redirect(url_for("staff.annual_report", start=start, end=end), code=303)
 
 

@@ -273,8 +273,14 @@ def _follow_the_original(
             [original["id"], case_id],
         )
         for duplicate in duplicates:
-            log(db, duplicate["id"], actor, "original", original=original["reference"],
-                moved_from=reference)  # fmt: skip
+            log(
+                db,
+                duplicate["id"],
+                actor,
+                "original",
+                original=original["reference"],
+                moved_from=reference,
+            )
         return 0
     from portal.mail.compose import queue, status_link_for_case
 
@@ -282,8 +288,15 @@ def _follow_the_original(
     told = 0
     for duplicate in duplicates:
         mailed = bool(duplicate["contact_email"])
-        event = log(db, duplicate["id"], actor, "original", original=reference,
-                    status=wanted["status"], mailed=mailed)  # fmt: skip
+        event = log(
+            db,
+            duplicate["id"],
+            actor,
+            "original",
+            original=reference,
+            status=wanted["status"],
+            mailed=mailed,
+        )
         if mailed:
             with in_case_language(duplicate):
                 told += queue(

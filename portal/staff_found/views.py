@@ -27,9 +27,13 @@ def _form(**kwargs: Any) -> FindingForm:
 
 
 def _page(
-    form: FindingForm, photos: list[dict[str, Any]], status: int = 200, *,
-    fresh: bool = False, expired: bool = False,
-):  # fmt: skip
+    form: FindingForm,
+    photos: list[dict[str, Any]],
+    status: int = 200,
+    *,
+    fresh: bool = False,
+    expired: bool = False,
+):
     form.carry_photos(photos)
     return render_template(
         "staff/staff_found.html", form=form, photos=photos, fresh=fresh, expired=expired
@@ -39,10 +43,15 @@ def _page(
 @bp.route("/found/new", methods=["GET"])
 def new_finding():
     """The form, filled with now and the signed-in officer."""
-    form = _form(formdata=None, data={
-        "submission_key": new_submission_key(), "found_by": staff_name(),
-        "found_at": local_now().replace(second=0, tzinfo=None), "confirmed": "no",
-    })  # fmt: skip
+    form = _form(
+        formdata=None,
+        data={
+            "submission_key": new_submission_key(),
+            "found_by": staff_name(),
+            "found_at": local_now().replace(second=0, tzinfo=None),
+            "confirmed": "no",
+        },
+    )
     return _page(form, [], fresh=True)
 
 
@@ -62,21 +71,24 @@ def save_finding():
             secret=current_app.secret_key,
             submission_key=key,
             case=form.case_fields(
-                SERVICE_CODE, content.settings.service_area.contains, address=form.address.data,
-                name=None, email=None, phone=None,
+                SERVICE_CODE,
+                content.settings.service_area.contains,
+                address=form.address.data,
+                name=None,
+                email=None,
+                phone=None,
             ),
             details=_details(form, content.settings.timezone),
             photo_ids=[photo["id"] for photo in photos],
             actor=current_staff()["username"],
             now=local_now(),
-        )  # fmt: skip
+        )
     except PhotoExpired as error:
         form.photos.errors = [error.message]
         return _page(form, [], 422)
     except DuplicateSubmission as error:
         # This form was saved already and comes back changed (Back, then Save): that case.
-        flash(f"This form was saved already as {error.reference}: nothing new was saved.",
-              "error")  # fmt: skip
+        flash(f"This form was saved already as {error.reference}: nothing new was saved.", "error")
         found = value(get_db(), "SELECT id FROM cases WHERE reference = ?", [error.reference])
         return redirect(url_for("staff.case", case_id=found), code=303)
     if stored.created:

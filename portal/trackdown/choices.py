@@ -120,5 +120,11 @@ FIELD_WORDS: dict[str, str] = {
 
 def words() -> dict[str, dict]:
     """Every vocabulary, for the templates (`trackdown_words`)."""
-    return {"kinds": STEP_KINDS, "names": STEP_NAMES, "results": RESULTS,
-            "methods": ELIMINATION_METHODS, "fields": FIELD_WORDS, "access": ACCESS}  # fmt: skip
+    return {
+        "kinds": STEP_KINDS,
+        "names": STEP_NAMES,
+        "results": RESULTS,
+        "methods": ELIMINATION_METHODS,
+        "fields": FIELD_WORDS,
+        "access": ACCESS,
+    }

@@ -86,8 +86,9 @@ def step_of(db: sqlite_utils.Database, case_id: int, step_id: int) -> Row | None
 
 def _log_step(db: sqlite_utils.Database, actor: str, step: Row, action: str, **detail: Any) -> int:
     """An entry in the step's case's log, naming the step and its sample."""
-    return log(db, step["case_id"], actor, action, step=step["id"], sample=step["sample_id"],
-               **detail)  # fmt: skip
+    return log(
+        db, step["case_id"], actor, action, step=step["id"], sample=step["sample_id"], **detail
+    )
 
 
 def _words(result: Row) -> str:
@@ -129,8 +130,15 @@ def change_step(db: sqlite_utils.Database, actor: str, step: Row, values: Row) -
         if changes:
             changed = {name: after[name] for name in [*changes, "outfall_id"]}
             update_row(db, "trackdown_steps", ("id", step["id"]), changed, actor)
-            _log_step(db, actor, step, "trackdown_step_changed", kind=after["kind"],
-                      done_at=after["done_at"], changes=changes)  # fmt: skip
+            _log_step(
+                db,
+                actor,
+                step,
+                "trackdown_step_changed",
+                kind=after["kind"],
+                done_at=after["done_at"],
+                changes=changes,
+            )
     return list(changes)
 
 
@@ -154,9 +162,15 @@ def add_results(
             return 0
         if shows and shows != step["result"]:
             update_row(db, "trackdown_steps", ("id", step["id"]), {"result": shows}, actor)
-            _log_step(db, actor, step, "trackdown_step_changed", kind=step["kind"],
-                      done_at=step["done_at"],
-                      changes={"result": {"from": step["result"], "to": shows}})  # fmt: skip
+            _log_step(
+                db,
+                actor,
+                step,
+                "trackdown_step_changed",
+                kind=step["kind"],
+                done_at=step["done_at"],
+                changes={"result": {"from": step["result"], "to": shows}},
+            )
         for result in results:
             insert(
                 db,
@@ -169,8 +183,15 @@ def add_results(
                     "recorded_by": actor,
                 },
             )
-        _log_step(db, actor, step, "trackdown_results", count=len(results),
-                  reported_on=reported_on, results=[_words(r) for r in results])  # fmt: skip
+        _log_step(
+            db,
+            actor,
+            step,
+            "trackdown_results",
+            count=len(results),
+            reported_on=reported_on,
+            results=[_words(r) for r in results],
+        )
     return len(results)
 
 
@@ -183,9 +204,16 @@ def remove_step(db: sqlite_utils.Database, actor: str, step: Row, reason: str) -
             " WHERE id = ? AND removed_at IS NULL",
             [local_stamp(), actor, reason, step["id"]],
         )
-        _log_step(db, actor, step, "trackdown_step_removed", kind=step["kind"],
-                  done_at=step["done_at"], reason=reason,
-                  results=[_words(r) for r in results_of(db, step["id"])])  # fmt: skip
+        _log_step(
+            db,
+            actor,
+            step,
+            "trackdown_step_removed",
+            kind=step["kind"],
+            done_at=step["done_at"],
+            reason=reason,
+            results=[_words(r) for r in results_of(db, step["id"])],
+        )
 
 
 def remove_result(db: sqlite_utils.Database, actor: str, step: Row, result_id: int) -> bool:

@@ -149,21 +149,31 @@ def steps_results_and_sources(db: sqlite_utils.Database) -> None:
 def steps_removable(db: sqlite_utils.Database) -> None:
     """A step recorded in error can be taken off the case: the row stays, marked removed with
     who, when and why (the case's log keeps what it was)."""
-    add_columns(db, [
-        ("trackdown_steps", "removed_at", "TEXT"),
-        ("trackdown_steps", "removed_by", "TEXT"),
-        ("trackdown_steps", "removed_reason", "TEXT"),
-    ])  # fmt: skip
+    add_columns(
+        db,
+        [
+            ("trackdown_steps", "removed_at", "TEXT"),
+            ("trackdown_steps", "removed_by", "TEXT"),
+            ("trackdown_steps", "removed_reason", "TEXT"),
+        ],
+    )
 
 
 @migrations(name="003_access_and_dye_notice")
 def access_and_dye_notice(db: sqlite_utils.Database) -> None:
     """How a step got onto private property (public place, consent, warrant, refused), and the
     verbal notice before a dye test run by someone else: what was kept on paper (fresh review)."""
-    add_columns(db, [
-        ("trackdown_steps", "access", "TEXT CHECK (access IS NULL OR access IN"
-         " ('public', 'consent', 'warrant', 'refused'))"),
-        ("trackdown_steps", "access_notes", "TEXT"),
-        ("trackdown_steps", "dye_notice_at", "TEXT"),
-        ("trackdown_steps", "dye_notice_by", "TEXT"),
-    ])  # fmt: skip
+    add_columns(
+        db,
+        [
+            (
+                "trackdown_steps",
+                "access",
+                "TEXT CHECK (access IS NULL OR access IN"
+                " ('public', 'consent', 'warrant', 'refused'))",
+            ),
+            ("trackdown_steps", "access_notes", "TEXT"),
+            ("trackdown_steps", "dye_notice_at", "TEXT"),
+            ("trackdown_steps", "dye_notice_by", "TEXT"),
+        ],
+    )

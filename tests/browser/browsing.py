@@ -7,10 +7,14 @@ from pathlib import Path
 
 # The screens tests open pages on (Playwright context options).
 VIEWPORTS = {
-    "phone": {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
-              "device_scale_factor": 2},
+    "phone": {
+        "viewport": {"width": 360, "height": 740},
+        "is_mobile": True,
+        "has_touch": True,
+        "device_scale_factor": 2,
+    },
     "desktop": {"viewport": {"width": 1280, "height": 900}},
-}  # fmt: skip
+}
 
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 AXE_PATH = "/__tests__/axe.min.js"  # served to the page by a Playwright route, never the app

@@ -17,9 +17,15 @@ from playwright.sync_api import Page, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 # No sandbox in containers; and nothing phoning home on this offline machine.
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]  # fmt: skip
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 TIMEOUT_MS = 15_000
 
 

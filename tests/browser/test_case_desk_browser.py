@@ -21,10 +21,13 @@ def desk(make_app):
     app = make_app(MAP_TILE_URL="")
     client = app.test_client()
     for fields in (
-        {"source_vehicle": "Pickup, plate HRT 4455", "contact_name": "Maria Lopez",
-         "contact_email": "maria@example.test"},
+        {
+            "source_vehicle": "Pickup, plate HRT 4455",
+            "contact_name": "Maria Lopez",
+            "contact_email": "maria@example.test",
+        },
         {"description": "Foam in the ditch", "contact_name": "Pat Doe", "latitude": "42.2"},
-    ):  # fmt: skip
+    ):
         assert client.post("/report/", data={**open_form(client), **report_data(**fields)})
     with serving(app) as url:
         yield app, url
@@ -235,17 +238,23 @@ def test_a_printed_notification_has_its_deadlines_and_fits_on_one_page(open_tab,
     client = app.test_client()
     file_notification(client, notification_data(amount_reached="about 2 gallons"))
     sign_in(client, app, "clerk")
-    for change in ({"status": "follow-up", "note": "Asked for the hose receipts."},
-                   {"assignee": "clerk", "follow_up_on": "2099-12-07"},
-                   {"public_note": "Booms checked on site; no more is going in."}):  # fmt: skip
+    for change in (
+        {"status": "follow-up", "note": "Asked for the hose receipts."},
+        {"assignee": "clerk", "follow_up_on": "2099-12-07"},
+        {"public_note": "Booms checked on site; no more is going in."},
+    ):
         assert save_case(client, 3, **change).status_code == 303
     tab = signed_in(open_tab, app, url, "officer")
     page = tab.page
     page.goto(f"{url}/staff/cases/3/print")
     main = page.locator("main")
-    for words in ("Village of Horseheads, Stormwater Management Officer · case record printed",
-                  "Notice to the Village", "Booms checked on site; no more is going in.",
-                  "Yes, by telephone", "Asked for the hose receipts."):  # fmt: skip
+    for words in (
+        "Village of Horseheads, Stormwater Management Officer · case record printed",
+        "Notice to the Village",
+        "Booms checked on site; no more is going in.",
+        "Yes, by telephone",
+        "Asked for the hose receipts.",
+    ):
         expect(main).to_contain_text(words)
     check(page, "printable notification")
     pages = pdf_pages(page)

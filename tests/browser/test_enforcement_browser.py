@@ -117,11 +117,20 @@ def issue_it(page, signer: str = "Dana Reyes") -> str:
     return re.search(r"NOV-\d{4}-\d{4}", page.text_content("h1")).group(0)
 
 
-def complete_and_bill(page, completed: str, work: str, admin: str, mailed: str, received: str,
-                      payments: str) -> None:  # fmt: skip
+def complete_and_bill(
+    page, completed: str, work: str, admin: str, mailed: str, received: str, payments: str
+) -> None:
     """Record the abatement completed and its cost, then the cost notice mailed and received."""
-    step(page, "Record the completed abatement", {"Date the abatement was completed": completed,
-         "Cost of the work": work, "Administrative costs (optional)": admin}, "Abatement completion")  # fmt: skip
+    step(
+        page,
+        "Record the completed abatement",
+        {
+            "Date the abatement was completed": completed,
+            "Cost of the work": work,
+            "Administrative costs (optional)": admin,
+        },
+        "Abatement completion",
+    )
     page.get_by_label("Date the cost notice was mailed").fill(mailed)
     page.get_by_label("Date the owner received it (optional)").fill(received)
     page.select_option("#payment_count", payments)
@@ -134,15 +143,21 @@ def test_from_a_confirmed_violation_to_two_payments(
 ):
     tab = open_tab("phone")
     page = tab.page
-    reference = open_confirmed_case(page, live_app, live_server, "enforcer",
-                                    "Soapy water from the car wash on Elm Street")  # fmt: skip
+    reference = open_confirmed_case(
+        page, live_app, live_server, "enforcer", "Soapy water from the car wash on Elm Street"
+    )
     check(page, "case enforcement")
-    record_violation(page, {
-        "Name of the person or business": "Elm Street Car Wash Inc.",
-        "Mailing address": "PO Box 77\nHorseheads NY 14845",
-        "Place of the violation": "12 Elm Street",
-        "Date the violation was committed": "2027-02-26", "Date the officer found it": "2027-02-27",
-        "What was found": "Wash water piped to the storm drain."})  # fmt: skip
+    record_violation(
+        page,
+        {
+            "Name of the person or business": "Elm Street Car Wash Inc.",
+            "Mailing address": "PO Box 77\nHorseheads NY 14845",
+            "Place of the violation": "12 Elm Street",
+            "Date the violation was committed": "2027-02-26",
+            "Date the officer found it": "2027-02-27",
+            "What was found": "Wash water piped to the storm drain.",
+        },
+    )
 
     page.get_by_role("link", name=re.compile("Draft a notice of violation")).click()
     check(page, "draft")
@@ -238,8 +253,13 @@ def test_from_a_confirmed_violation_to_two_payments(
     check(page, "queue with enforcement dates")
     expect(page.locator("main")).to_contain_text("Enforcement dates")
     page.locator("#queue-caption").locator("..").get_by_role("link", name=reference).click()
-    for words in ("Violation recorded", f"Notice of violation issued ({number})", "Appeal logged",
-                  "Board decision recorded", "Payment recorded"):  # fmt: skip
+    for words in (
+        "Violation recorded",
+        f"Notice of violation issued ({number})",
+        "Appeal logged",
+        "Board decision recorded",
+        "Payment recorded",
+    ):
         expect(page.locator(".audit")).to_contain_text(words)
     # The error responses: the sign-in page answering the anonymous visit (401), and the
     # draft sent without an order (422).
@@ -255,18 +275,29 @@ def test_each_violation_has_its_place_and_respondents_are_kept_true(
     tab = open_tab("desktop")
     page = tab.page
     open_confirmed_case(page, live_app, live_server, "placer", "Carpet cleaner's van hosing out")
-    record_violation(page, {
-        "Name of the person or business": "Sparkle Carpet Cleaning LLC",
-        "Mailing address": "PO Box 5\nHorseheads NY 14845",
-        "Place of the violation": "Catch basin in front of 412 Grand Central Avenue",
-        "Date the violation was committed": "2027-02-20", "Date the officer found it": "2027-02-22",
-        "What was found": "Carpet-cleaning water poured into the catch basin."})  # fmt: skip
-    record_violation(page, {
-        "Place of the violation": "Catch basin at Orchard and Broad",
-        "Owner of the property, if not the respondent (optional)": "Broad Street Holdings",
-        "Owner's mailing address (optional)": "1 Broad Street\nHorseheads NY 14845",
-        "Date the violation was committed": "2027-02-26", "Date the officer found it": "2027-02-26",
-        "What was found": "The same, again."}, respondent="Sparkle Carpet Cleaning LLC")  # fmt: skip
+    record_violation(
+        page,
+        {
+            "Name of the person or business": "Sparkle Carpet Cleaning LLC",
+            "Mailing address": "PO Box 5\nHorseheads NY 14845",
+            "Place of the violation": "Catch basin in front of 412 Grand Central Avenue",
+            "Date the violation was committed": "2027-02-20",
+            "Date the officer found it": "2027-02-22",
+            "What was found": "Carpet-cleaning water poured into the catch basin.",
+        },
+    )
+    record_violation(
+        page,
+        {
+            "Place of the violation": "Catch basin at Orchard and Broad",
+            "Owner of the property, if not the respondent (optional)": "Broad Street Holdings",
+            "Owner's mailing address (optional)": "1 Broad Street\nHorseheads NY 14845",
+            "Date the violation was committed": "2027-02-26",
+            "Date the officer found it": "2027-02-26",
+            "What was found": "The same, again.",
+        },
+        respondent="Sparkle Carpet Cleaning LLC",
+    )
     check(page, "two violations on a case")
     page.get_by_role("link", name=re.compile("Draft a notice of violation")).last.click()
     page.get_by_label(re.compile(r"^\(b\)")).check()
@@ -289,8 +320,10 @@ def test_each_violation_has_its_place_and_respondents_are_kept_true(
     expect(page.locator(".flash")).to_contain_text("Details saved.")
     expect(page.locator(".summary-list")).to_contain_text("(607) 555-0188")
     # Two paper-file offenses: a notice upheld in 2023 and one overturned in 2024.
-    for day, reference, outcome in [("2023-04-15", "NOV-2023-0003", "Notice of violation final"),
-                                    ("2024-01-10", "NOV-2024-0001", "Notice overturned")]:  # fmt: skip
+    for day, reference, outcome in [
+        ("2023-04-15", "NOV-2023-0003", "Notice of violation final"),
+        ("2024-01-10", "NOV-2024-0001", "Notice overturned"),
+    ]:
         form = page.locator("#add-prior")
         form.get_by_label("Date the offense was committed").fill(day)
         form.locator("select").select_option("216-6 A")
@@ -304,12 +337,17 @@ def test_each_violation_has_its_place_and_respondents_are_kept_true(
     # A duplicate record of the same business, entered with a third violation, merged in.
     person = page.url
     page.locator("#history-caption").locator("..").get_by_role("link").first.click()
-    record_violation(page, {
-        "Name of the person or business": "Sparkle Carpet Cleaning",
-        "Mailing address": "P.O. Box 5, Horseheads",
-        "Place of the violation": "Ditch at 9 Hanover Street",
-        "Date the violation was committed": "2027-02-27", "Date the officer found it": "2027-02-27",
-        "What was found": "Rinse water in the ditch."})  # fmt: skip
+    record_violation(
+        page,
+        {
+            "Name of the person or business": "Sparkle Carpet Cleaning",
+            "Mailing address": "P.O. Box 5, Horseheads",
+            "Place of the violation": "Ditch at 9 Hanover Street",
+            "Date the violation was committed": "2027-02-27",
+            "Date the officer found it": "2027-02-27",
+            "What was found": "Rinse water in the ditch.",
+        },
+    )
     page.goto(person)
     merge = page.locator("#merge-respondent")
     duplicate = page.locator("#other option", has_text="Sparkle Carpet Cleaning, P.O. Box 5")
@@ -338,12 +376,17 @@ def test_money_is_corrected_and_the_papers_print(open_tab, live_app, live_server
     tab = open_tab("desktop")
     page = tab.page
     reference = open_confirmed_case(page, live_app, live_server, "payer", "Grey water, Main St")
-    record_violation(page, {
-        "Name of the person or business": "Main Street Laundry Inc.",
-        "Mailing address": "PO Box 9\nHorseheads NY 14845",
-        "Place of the violation": "Outfall behind 30 Main Street",
-        "Date the violation was committed": "2027-02-25", "Date the officer found it": "2027-02-26",
-        "What was found": "Laundry water piped to the outfall."})  # fmt: skip
+    record_violation(
+        page,
+        {
+            "Name of the person or business": "Main Street Laundry Inc.",
+            "Mailing address": "PO Box 9\nHorseheads NY 14845",
+            "Place of the violation": "Outfall behind 30 Main Street",
+            "Date the violation was committed": "2027-02-25",
+            "Date the officer found it": "2027-02-26",
+            "What was found": "Laundry water piped to the outfall.",
+        },
+    )
     page.get_by_role("link", name=re.compile("Draft a notice of violation")).click()
     page.get_by_label(re.compile(r"^\(c\)")).check()
     page.get_by_label("Deadline to comply, abate or restore").fill("2027-03-31")
@@ -353,8 +396,13 @@ def test_money_is_corrected_and_the_papers_print(open_tab, live_app, live_server
     page.reload()
     complete_and_bill(page, "2027-04-05", "1,000.00", "100.00", "2027-04-07", "2027-04-09", "3")
     for amount in ("2,125.00", "50.00"):
-        step(page, "Record the payment", {"Date paid": "2027-04-12", "Amount": amount},
-             "Payment recorded.", "#step-payment")  # fmt: skip
+        step(
+            page,
+            "Record the payment",
+            {"Date paid": "2027-04-12", "Amount": amount},
+            "Payment recorded.",
+            "#step-payment",
+        )
     # The typo: $2,125.00 for $212.50, corrected with its reason; the $50 voided.
     first = page.locator(".payments li").filter(has_text="$2,125.00")
     first.locator("summary").click()
@@ -388,9 +436,11 @@ def test_money_is_corrected_and_the_papers_print(open_tab, live_app, live_server
     assert {"2027-05-10", "2027-05-12", "2027-06-14", "2027-07-12"} <= set(dates_on(page))
     assert 1 <= pdf_pages(page, tmp_path, "statement") <= 2
     page.go_back()
-    for link, title in [("Cost notice", "Notice of the cost of abatement"),
-                        ("Letter asking the owner for access", "Request for access to abate"),
-                        ("The letter, to print", "Notice of violation")]:  # fmt: skip
+    for link, title in [
+        ("Cost notice", "Notice of the cost of abatement"),
+        ("Letter asking the owner for access", "Request for access to abate"),
+        ("The letter, to print", "Notice of violation"),
+    ]:
         page.get_by_role("link", name=re.compile(link)).click()
         expect(page.locator(".letter-title")).to_contain_text(title)
         check(page, title)

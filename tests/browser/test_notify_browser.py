@@ -66,8 +66,16 @@ LONG_EMAIL = (
 
 def fill_details(page, data: dict) -> None:
     """Answer step 2 from `data` (the safety answers were given in step 1)."""
-    radios = ("emergency_called", "dec_called", "facility_kind", "permit", "is_over", "unit",
-              "reached_drain", "prior_notice")  # fmt: skip
+    radios = (
+        "emergency_called",
+        "dec_called",
+        "facility_kind",
+        "permit",
+        "is_over",
+        "unit",
+        "reached_drain",
+        "prior_notice",
+    )
     for name, value in data.items():
         if name in radios:
             choose(page, name, value)
@@ -155,8 +163,12 @@ def test_back_from_the_review_shows_step_2_without_a_resubmission_error(
     # A context of its own: open_tab's request routing makes Chromium send a POST again on
     # Back, which would hide the "Confirm Form Resubmission" error this test is about.
     live_app.extensions["rate_limiter"].reset()
-    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
-                                  has_touch=True, device_scale_factor=2)  # fmt: skip
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
     context.set_default_timeout(15_000)
     page = context.new_page()
     try:
@@ -225,8 +237,9 @@ def test_the_receipt_s_first_screen_says_it_is_not_the_notice_and_what_is_due(
     live_app.extensions["rate_limiter"].reset()
     tab = open_tab("phone")
     page = tab.page
-    data = notification_data(prior_notice="none", prior_notice_at="", prior_notice_to="",
-                             responsible_email=LONG_EMAIL)  # fmt: skip
+    data = notification_data(
+        prior_notice="none", prior_notice_at="", prior_notice_to="", responsible_email=LONG_EMAIL
+    )
     answer_triage(page, live_server, {k: data[k] for k in ("danger", "hazardous", "petroleum")})
     fill_details(page, {k: v for k, v in data.items() if not k.startswith("prior_notice_")})
     page.get_by_role("button", name="Review your record").click()

@@ -69,8 +69,12 @@ def test_a_report_made_offline_is_kept_and_sent_once_when_back_online(open_tab, 
     context.set_offline(False)
     notice = page.locator("#offline-notice")
     expect(notice).to_contain_text(
-        re.compile(r"has been sent as (IDR-\d{4}-\d{4}) \(something going into the storm drains,"
-                   r" at The creek behind the school\)\."), timeout=20_000)  # fmt: skip
+        re.compile(
+            r"has been sent as (IDR-\d{4}-\d{4}) \(something going into the storm drains,"
+            r" at The creek behind the school\)\."
+        ),
+        timeout=20_000,
+    )
     reference = re.search(r"IDR-\d{4}-\d{4}", notice.inner_text()).group(0)
     status_link = notice.get_by_role("link", name="See it and keep its status link").get_attribute(
         "href"
@@ -117,8 +121,15 @@ def test_a_big_photo_arrives_resized_with_progress_shown(open_tab, portal):
     # A slow uplink, so the upload takes a while.
     cdp = page.context.new_cdp_session(page)
     cdp.send("Network.enable")
-    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 40,
-             "downloadThroughput": 1_000_000, "uploadThroughput": 150_000})  # fmt: skip
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {
+            "offline": False,
+            "latency": 40,
+            "downloadThroughput": 1_000_000,
+            "uploadThroughput": 150_000,
+        },
+    )
     with page.expect_request(lambda r: r.method == "POST") as posted:
         page.get_by_role("button", name="Send report").click()
     # What travelled: a JPEG the size the server keeps (1,600 px), at most 1 MB, without

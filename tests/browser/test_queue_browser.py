@@ -30,26 +30,58 @@ NEW_YORK = ZoneInfo("America/New_York")
 def busy(tmp_path, build):
     """Tuesday 9 March 2027: 30 foam reports from the morning, an older oil report, and a
     release filed on Monday 1 March that nobody has phoned about."""
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "SITE_DIR": str(build),
-                      "MAIL_FOLDER": str(tmp_path / "mail"), "STAFF_TOTP": False,
-                      "MAP_TILE_URL": "", "RATELIMIT_ENABLED": False,
-                      "SESSION_COOKIE_SECURE": False})  # fmt: skip
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "SITE_DIR": str(build),
+            "MAIL_FOLDER": str(tmp_path / "mail"),
+            "STAFF_TOTP": False,
+            "MAP_TILE_URL": "",
+            "RATELIMIT_ENABLED": False,
+            "SESSION_COOKIE_SECURE": False,
+        }
+    )
     filed = dt.datetime(2027, 3, 1, 10, 0, tzinfo=NEW_YORK)
     app.config["CLOCK"] = lambda: filed
     day = "2027-03-01T"
-    file_notification(app.test_client(), notification_data(
-        began_at=day + "08:30", discovered_at=day + "09:00", emergency_called_at=day + "09:10",
-        dec_called_at=day + "09:20", ended_at=day + "09:45", prior_notice="none",
-        prior_notice_at="", prior_notice_to="", hazardous="no", danger="no", petroleum="no",
-        materials="Floor-cleaner wash water"))  # fmt: skip
+    file_notification(
+        app.test_client(),
+        notification_data(
+            began_at=day + "08:30",
+            discovered_at=day + "09:00",
+            emergency_called_at=day + "09:10",
+            dec_called_at=day + "09:20",
+            ended_at=day + "09:45",
+            prior_notice="none",
+            prior_notice_at="",
+            prior_notice_to="",
+            hazardous="no",
+            danger="no",
+            petroleum="no",
+            materials="Floor-cleaner wash water",
+        ),
+    )
     oil = dt.datetime(2027, 2, 20, 9, 0, tzinfo=NEW_YORK)
-    cases = [(case_row(1, oil, first_action_at=oil.isoformat(), address="Mill Street bridge"),
-              report_row(0, oil, indicators=json.dumps(["sheen", "odor"]), odor="petroleum",
-                         description="Gasoline smell and a rainbow sheen under the bridge"))]  # fmt: skip
+    cases = [
+        (
+            case_row(1, oil, first_action_at=oil.isoformat(), address="Mill Street bridge"),
+            report_row(
+                0,
+                oil,
+                indicators=json.dumps(["sheen", "odor"]),
+                odor="petroleum",
+                description="Gasoline smell and a rainbow sheen under the bridge",
+            ),
+        )
+    ]
     for n in range(2, 32):
         at = dt.datetime(2027, 3, 9, 8, n, tzinfo=NEW_YORK)
-        cases.append((case_row(n, at, first_action_at=at.isoformat()),
-                      report_row(0, at, description=f"Foam number {n} at the outfall")))  # fmt: skip
+        cases.append(
+            (
+                case_row(n, at, first_action_at=at.isoformat()),
+                report_row(0, at, description=f"Foam number {n} at the outfall"),
+            )
+        )
     with app.app_context():
         insert_reports(get_db(), cases)
     now = dt.datetime(2027, 3, 9, 10, 0, tzinfo=NEW_YORK)

@@ -71,21 +71,27 @@ def test_a_file_that_is_no_photo_is_refused_as_it_is_chosen(open_tab, live_serve
     page = tab.page
     page.goto(f"{live_server}/report/")
     heic = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64)
-    page.set_input_files("#photos", files=[
-        {"name": "notice.pdf", "mimeType": "application/pdf", "buffer": b"%PDF-1.4\n%\xe2\xe3"},
-        {"name": "drain.jpg", "mimeType": "image/jpeg", "buffer": photo()},
-        {"name": "notes.jpg", "mimeType": "image/jpeg", "buffer": b"just some text"},
-        {"name": "IMG_0001.HEIC", "mimeType": "image/heic", "buffer": heic},
-    ])  # fmt: skip
+    page.set_input_files(
+        "#photos",
+        files=[
+            {"name": "notice.pdf", "mimeType": "application/pdf", "buffer": b"%PDF-1.4\n%\xe2\xe3"},
+            {"name": "drain.jpg", "mimeType": "image/jpeg", "buffer": photo()},
+            {"name": "notes.jpg", "mimeType": "image/jpeg", "buffer": b"just some text"},
+            {"name": "IMG_0001.HEIC", "mimeType": "image/heic", "buffer": heic},
+        ],
+    )
     problems = page.locator("#photos-problems")
     expect(problems).to_have_text(f"notice.pdf: {NOT_A_PHOTO} notes.jpg: {NOT_A_PHOTO}")
     expect(problems).to_have_attribute("role", "alert")
     expect(page.locator(".photos-section #photos-problems")).to_be_visible()
     expect(page.locator(".photo-list .photo-name")).to_have_text(["drain.jpg", "IMG_0001.HEIC"])
     assert_accessible(page, "a PDF and a text file refused")
-    page.set_input_files("#photos", files=[
-        {"name": f"more-{n}.jpg", "mimeType": "image/jpeg", "buffer": photo()} for n in range(3)
-    ])  # fmt: skip
+    page.set_input_files(
+        "#photos",
+        files=[
+            {"name": f"more-{n}.jpg", "mimeType": "image/jpeg", "buffer": photo()} for n in range(3)
+        ],
+    )
     expect(problems).to_have_text("Photos over the limit, not added: 2.")
     expect(page.locator(".photo-list li")).to_have_count(3)
     assert not tab.errors and not tab.external_requests

@@ -134,8 +134,10 @@ def test_photos_travel_at_the_size_the_server_keeps_and_at_most_1_mb(open_tab, s
     )
     page.get_by_label("Describe what you saw").fill("Foam on the creek.")
     page.get_by_label("Street address or landmark").fill("Main Street bridge")
-    files = [{"name": "phone.jpg", "mimeType": "image/jpeg", "buffer": typical_photo()},
-             {"name": "gravel.jpg", "mimeType": "image/jpeg", "buffer": noise_image()}]  # fmt: skip
+    files = [
+        {"name": "phone.jpg", "mimeType": "image/jpeg", "buffer": typical_photo()},
+        {"name": "gravel.jpg", "mimeType": "image/jpeg", "buffer": noise_image()},
+    ]
     page.set_input_files("#photos", files=files)
     expect(page.locator(".photo-list li")).to_have_count(2)
     expect(page.get_by_role("button", name="Add another photo")).to_be_visible()
@@ -161,8 +163,9 @@ def test_a_long_file_name_ends_in_an_ellipsis_not_broken_mid_word(open_tab, live
     buffer = io.BytesIO()
     Image.new("RGB", (800, 600), "olive").save(buffer, "JPEG")
     name = "PXL_20261130_131645123_creek_behind_the_middle_school.jpg"
-    page.set_input_files("#photos", files=[{"name": name, "mimeType": "image/jpeg",
-                                            "buffer": buffer.getvalue()}])  # fmt: skip
+    page.set_input_files(
+        "#photos", files=[{"name": name, "mimeType": "image/jpeg", "buffer": buffer.getvalue()}]
+    )
     shown = page.locator(".photo-list .photo-name")
     expect(shown).to_have_text(name)  # all of it, for screen readers and copying
     one_line = page.evaluate(
@@ -271,14 +274,18 @@ def test_a_report_sent_by_background_sync_is_listed_and_said_on_the_next_page(
     other.context.set_offline(False)
     cdp = other.context.new_cdp_session(other)
     found = []
-    cdp.on("ServiceWorker.workerRegistrationUpdated",
-           lambda e: found.extend(r["registrationId"] for r in e["registrations"]))  # fmt: skip
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda e: found.extend(r["registrationId"] for r in e["registrations"]),
+    )
     cdp.send("ServiceWorker.enable")
     deadline = time.monotonic() + 10
     while not found and time.monotonic() < deadline:
         other.wait_for_timeout(100)
-    cdp.send("ServiceWorker.dispatchSyncEvent", {"origin": url, "registrationId": found[0],
-                                                 "tag": "send-reports", "lastChance": False})  # fmt: skip
+    cdp.send(
+        "ServiceWorker.dispatchSyncEvent",
+        {"origin": url, "registrationId": found[0], "tag": "send-reports", "lastChance": False},
+    )
     deadline = time.monotonic() + 20
     while len(rows(app, "SELECT id FROM cases")) < 2 and time.monotonic() < deadline:
         other.wait_for_timeout(200)
@@ -299,9 +306,12 @@ def test_a_report_sent_by_background_sync_is_listed_and_said_on_the_next_page(
     expect(other.locator(".offline-notice")).to_have_count(0)
     # And it is under My reports, with what, where and when.
     other.goto(f"{url}/report/mine/")
-    expect(other.locator("#my-reports-list li").first).to_contain_text(re.compile(
-        rf"{case['reference']}: oily sheen or rainbow film, at The culvert on Elm Street\."
-        rf"\s*Sent {MOMENT} Status: Received"))  # fmt: skip
+    expect(other.locator("#my-reports-list li").first).to_contain_text(
+        re.compile(
+            rf"{case['reference']}: oily sheen or rainbow film, at The culvert on Elm Street\."
+            rf"\s*Sent {MOMENT} Status: Received"
+        )
+    )
 
 
 def test_a_report_sent_from_the_outbox_leaves_no_draft_behind(open_tab, serve_portal):
@@ -358,10 +368,13 @@ def test_too_many_reports_is_never_called_offline_and_is_not_retried_before_its_
     page.get_by_label("Street address or landmark").fill("Corner of Elm and Main")
     page.get_by_role("button", name="Send report").click()
     notice = page.locator("#offline-notice")
-    expect(notice).to_contain_text(re.compile(
-        r"^Too many reports have come from this connection in a short time, so yours is saved on"
-        r" this phone\. We will try again (in a few seconds|in about a minute), at"
-        r" \d{1,2}:\d\d [ap]\.m\., while this page is open"))  # fmt: skip
+    expect(notice).to_contain_text(
+        re.compile(
+            r"^Too many reports have come from this connection in a short time, so yours is saved on"
+            r" this phone\. We will try again (in a few seconds|in about a minute), at"
+            r" \d{1,2}:\d\d [ap]\.m\., while this page is open"
+        )
+    )
     assert "online" not in notice.inner_text() and "offline" not in notice.inner_text()
     page.wait_for_timeout(4000)
     assert len(posts) == 1, "tried again before the time the server gave"

@@ -24,15 +24,25 @@ OF_001 = {"latitude": 42.16552, "longitude": -76.82012}  # a few metres from OF-
 @pytest.fixture
 def field(tmp_path, build):
     """The portal with the fictional inventory imported (tests/data/outfalls), and its URL."""
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "SITE_DIR": str(build),
-                      "MAIL_FOLDER": str(tmp_path / "mail"), "MAP_TILE_URL": "",
-                      "RATELIMIT_ENABLED": False, "SESSION_COOKIE_SECURE": False})  # fmt: skip
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "SITE_DIR": str(build),
+            "MAIL_FOLDER": str(tmp_path / "mail"),
+            "MAP_TILE_URL": "",
+            "RATELIMIT_ENABLED": False,
+            "SESSION_COOKIE_SECURE": False,
+        }
+    )
     client = app.test_client()
     sign_in(client, app, "importer")
     page = client.get("/staff/outfalls/import").text
     data = (DATA / "outfalls" / "horseheads-outfalls.geojson").read_bytes()
-    client.post("/staff/outfalls/import", content_type="multipart/form-data",
-                data={"csrf_token": csrf_of(page), "file": (io.BytesIO(data), "hh.geojson")})  # fmt: skip
+    client.post(
+        "/staff/outfalls/import",
+        content_type="multipart/form-data",
+        data={"csrf_token": csrf_of(page), "file": (io.BytesIO(data), "hh.geojson")},
+    )
     with serving(app) as url:
         yield app, url
 
@@ -58,8 +68,15 @@ def fill_sheet(page) -> None:
 
 def test_a_sheet_on_a_phone_with_no_signal_then_signal(open_tab, field):
     app, url = field
-    tab = signed_in(open_tab, app, url, "officer", viewport="phone",
-                    geolocation=OF_001, permissions=["geolocation"])  # fmt: skip
+    tab = signed_in(
+        open_tab,
+        app,
+        url,
+        "officer",
+        viewport="phone",
+        geolocation=OF_001,
+        permissions=["geolocation"],
+    )
     page, context = tab.page, tab.page.context
     page.get_by_role("link", name="Outfalls").click()
     check(page, "inventory, phone")
@@ -211,14 +228,22 @@ def test_the_route_prints_on_at_most_two_letter_pages(open_tab, field):
         db = get_db()
         with transaction(db):
             for n in range(40):  # never screened, added long ago: all overdue
-                insert(db, "outfalls", {
-                    "code": f"RT-{n:02d}", "latitude": 42.152 + (n % 8) * 0.004,
-                    "longitude": -76.848 + (n // 8) * 0.009,
-                    # Place text as an officer writes it (the fresh review's route: 3 pages).
-                    "location": f"Behind {1400 + n} Fictional Westinghouse Road, past the public"
-                                " works salt barn, at the concrete headwall by the footbridge",
-                    "receiving_water": "Newtown Creek tributary", "created_at": "2015-01-01T09:00:00-05:00",
-                    "updated_at": "2015-01-01T09:00:00-05:00", "updated_by": "test"})  # fmt: skip
+                insert(
+                    db,
+                    "outfalls",
+                    {
+                        "code": f"RT-{n:02d}",
+                        "latitude": 42.152 + (n % 8) * 0.004,
+                        "longitude": -76.848 + (n // 8) * 0.009,
+                        # Place text as an officer writes it (the fresh review's route: 3 pages).
+                        "location": f"Behind {1400 + n} Fictional Westinghouse Road, past the public"
+                        " works salt barn, at the concrete headwall by the footbridge",
+                        "receiving_water": "Newtown Creek tributary",
+                        "created_at": "2015-01-01T09:00:00-05:00",
+                        "updated_at": "2015-01-01T09:00:00-05:00",
+                        "updated_by": "test",
+                    },
+                )
     page = signed_in(open_tab, app, url, "officer").page
     page.goto(f"{url}/staff/screenings/due")
     check(page, "due list")
@@ -244,8 +269,10 @@ def test_the_staff_map_shows_the_outfalls_as_their_own_layer(open_tab, field):
 
     app, url = field
     client = app.test_client()
-    client.post("/report/", data={**open_form(client), **report_data(latitude="42.1656",
-                longitude="-76.8200")})  # fmt: skip
+    client.post(
+        "/report/",
+        data={**open_form(client), **report_data(latitude="42.1656", longitude="-76.8200")},
+    )
     tab = signed_in(open_tab, app, url, "officer")
     page = tab.page
     page.goto(f"{url}/staff/map/")

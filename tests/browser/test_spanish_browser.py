@@ -55,9 +55,13 @@ def test_my_reports_writes_dates_in_spanish(open_tab, live_server):
 
 @pytest.mark.parametrize(
     ("query", "target"),
-    [("multa", "/es/ordinance/#sec-216-13"), ("aceite de motor", "/es/learn/motor-oil/"),
-     ("piscina", "/es/learn/pools-and-hot-tubs/"), ("reportar", "/report/?lang=es")],
-)  # fmt: skip
+    [
+        ("multa", "/es/ordinance/#sec-216-13"),
+        ("aceite de motor", "/es/learn/motor-oil/"),
+        ("piscina", "/es/learn/pools-and-hot-tubs/"),
+        ("reportar", "/report/?lang=es"),
+    ],
+)
 def test_the_spanish_search_finds_spanish_pages(open_tab, live_server, query, target):
     tab = open_tab("phone")
     page = tab.page
@@ -141,9 +145,13 @@ def test_the_form_scripts_speak_spanish_on_a_spanish_page(open_tab, portal):
 
     context.set_offline(False)
     expect(notice).to_contain_text(
-        re.compile(r"^Su reporte guardado en este teléfono se envió como IDR-\d{4}-\d{4} \(.+, en"
-                   r" El arroyo detrás de la escuela\)\. Véalo y guarde su enlace de estado\."
-                   r" Aparece en Mis reportes\.$"), timeout=20_000)  # fmt: skip
+        re.compile(
+            r"^Su reporte guardado en este teléfono se envió como IDR-\d{4}-\d{4} \(.+, en"
+            r" El arroyo detrás de la escuela\)\. Véalo y guarde su enlace de estado\."
+            r" Aparece en Mis reportes\.$"
+        ),
+        timeout=20_000,
+    )
     page.goto(f"{url}/report/mine/")
     item = page.locator("#my-reports-list li")
     expect(item).to_contain_text(re.compile(r"Enviado el \d+ de \w+ de \d{4}, .+ Estado: "))
@@ -167,10 +175,13 @@ def test_the_photo_picker_says_each_refusal_once_in_spanish(open_tab, live_serve
     buffer = io.BytesIO()
     Image.new("RGB", (800, 600), "olive").save(buffer, "JPEG")
     small = buffer.getvalue()
-    page.set_input_files("#photos", files=[
-        {"name": "notas.jpg", "mimeType": "image/jpeg", "buffer": b"solo texto, sin foto"},
-        {"name": "small.jpg", "mimeType": "image/jpeg", "buffer": small},
-    ])  # fmt: skip
+    page.set_input_files(
+        "#photos",
+        files=[
+            {"name": "notas.jpg", "mimeType": "image/jpeg", "buffer": b"solo texto, sin foto"},
+            {"name": "small.jpg", "mimeType": "image/jpeg", "buffer": small},
+        ],
+    )
     problems = page.locator("#photos-problems")
     expect(problems).to_have_text(
         "notas.jpg: Este archivo no es una foto que podamos leer. Adjunte una imagen JPEG, PNG,"
@@ -179,9 +190,12 @@ def test_the_photo_picker_says_each_refusal_once_in_spanish(open_tab, live_serve
     expect(page.locator(".photo-list .photo-name")).to_have_text(["small.jpg"])
     check(page, "the Spanish form with a file refused, at 360 px")
     # Six more with one listed: two fit, four are left out, said once.
-    page.set_input_files("#photos", files=[
-        {"name": f"foto-{n}.jpg", "mimeType": "image/jpeg", "buffer": small} for n in range(6)
-    ])  # fmt: skip
+    page.set_input_files(
+        "#photos",
+        files=[
+            {"name": f"foto-{n}.jpg", "mimeType": "image/jpeg", "buffer": small} for n in range(6)
+        ],
+    )
     expect(problems).to_have_text("Fotos que pasan del límite y no se agregaron: 4.")
     expect(page.locator(".photo-list .photo-name")).to_have_text(
         ["small.jpg", "foto-0.jpg", "foto-1.jpg"]

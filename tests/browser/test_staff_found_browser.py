@@ -23,18 +23,32 @@ HERE = {"latitude": 42.16552, "longitude": -76.82012}
 @pytest.fixture
 def desk(tmp_path, build):
     """The portal at 00:30 local on 1 March (05:30 on a UTC clock), and its URL."""
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "SITE_DIR": str(build),
-                      "MAIL_FOLDER": str(tmp_path / "mail"), "MAP_TILE_URL": "",
-                      "RATELIMIT_ENABLED": False, "SESSION_COOKIE_SECURE": False,
-                      "CLOCK": lambda: dt.datetime(2026, 3, 1, 5, 30, tzinfo=dt.UTC)})  # fmt: skip
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "SITE_DIR": str(build),
+            "MAIL_FOLDER": str(tmp_path / "mail"),
+            "MAP_TILE_URL": "",
+            "RATELIMIT_ENABLED": False,
+            "SESSION_COOKIE_SECURE": False,
+            "CLOCK": lambda: dt.datetime(2026, 3, 1, 5, 30, tzinfo=dt.UTC),
+        }
+    )
     with serving(app) as url:
         yield app, url
 
 
 def test_an_officer_records_a_discharge_on_a_phone_and_lands_on_its_case(open_tab, desk):
     app, url = desk
-    tab = signed_in(open_tab, app, url, "officer", viewport="phone", geolocation=HERE,
-                    permissions=["geolocation"])  # fmt: skip
+    tab = signed_in(
+        open_tab,
+        app,
+        url,
+        "officer",
+        viewport="phone",
+        geolocation=HERE,
+        permissions=["geolocation"],
+    )
     page = tab.page
     page.get_by_role("link", name="Record a discharge staff found").click()
     expect(page.get_by_role("heading", name="Record a discharge staff found")).to_be_visible()
@@ -68,10 +82,19 @@ def test_an_officer_records_a_discharge_on_a_phone_and_lands_on_its_case(open_ta
     expect(page.locator("main")).to_contain_text("Hazardous: dead fish or animals")
     expect(page.locator(".photos img")).to_have_count(1)
     check(page, "its case, phone")
-    stored = rows(app, "SELECT c.latitude, c.longitude, f.found_by, f.how_found FROM cases c"
-                  " JOIN staff_findings f ON f.case_id = c.id")  # fmt: skip
-    assert stored == [{"latitude": 42.16552, "longitude": -76.82012, "found_by": "Jo Smith",
-                       "how_found": "routine-inspection"}]  # fmt: skip
+    stored = rows(
+        app,
+        "SELECT c.latitude, c.longitude, f.found_by, f.how_found FROM cases c"
+        " JOIN staff_findings f ON f.case_id = c.id",
+    )
+    assert stored == [
+        {
+            "latitude": 42.16552,
+            "longitude": -76.82012,
+            "found_by": "Jo Smith",
+            "how_found": "routine-inspection",
+        }
+    ]
     # The sign-in's 401 and the refused save's 422; nothing else went wrong.
     assert [e for e in tab.errors if not re.search(r"(HTTP|status of) (401|422)\b", e)] == []
     assert not tab.external_requests

@@ -63,31 +63,48 @@ def test_from_a_dye_test_to_enforcement_against_the_source(
     expect(page.locator("h1")).to_have_text("Record an investigation step")
     check(page, "a new step, phone")
     expect(page.get_by_label("Who did it", exact=True)).to_have_value("tracker")
-    fill(page, {"Date and time it was done": "2027-03-01T09:30", "Who did it": "Jo Smith"},
-         ("Dye test",))  # fmt: skip
+    fill(
+        page,
+        {"Date and time it was done": "2027-03-01T09:30", "Who did it": "Jo Smith"},
+        ("Dye test",),
+    )
     page.get_by_role("button", name="Record the step").click()
     expect(page.locator(".error-summary")).to_contain_text("Describe what was found.")
     check(page, "a step refused, phone")
-    fill(page, {"Structure id (optional)": "MH-12", "What was found": "Green dye flushed down"
-                " the laundry sink at 12 Elm Street showed at MH-12 in four minutes."},
-         ("Source confirmed here",))  # fmt: skip
+    fill(
+        page,
+        {
+            "Structure id (optional)": "MH-12",
+            "What was found": "Green dye flushed down"
+            " the laundry sink at 12 Elm Street showed at MH-12 in four minutes.",
+        },
+        ("Source confirmed here",),
+    )
     send(page, "Record the step", "Dye test recorded.")
 
     page.get_by_role("link", name="Record an investigation step").click()
-    fill(page, {
-        "Date and time it was done": "2027-02-28T14:05", "Who did it": "Jo Smith",
-        "Structure id (optional)": "MH-11", "What was found": "Grey water, soapy smell.",
-        "Sample id (optional)": "S-2027-014",
-        "Handed over to (the courier or the lab) (optional)": "Finger Lakes Courier",
-        "Handed over at (optional)": "2027-02-28T16:00",
-        "Received at the lab by (optional)": "R. Patel",
-        "Received by the lab at (optional)": "2027-03-01T08:15",
-        "Lab (optional)": "Southern Tier Labs", "Lab reference (optional)": "WO-55812",
-    }, ("Sample taken", "Waiting for results (the lab, the camera report)"))  # fmt: skip
+    fill(
+        page,
+        {
+            "Date and time it was done": "2027-02-28T14:05",
+            "Who did it": "Jo Smith",
+            "Structure id (optional)": "MH-11",
+            "What was found": "Grey water, soapy smell.",
+            "Sample id (optional)": "S-2027-014",
+            "Handed over to (the courier or the lab) (optional)": "Finger Lakes Courier",
+            "Handed over at (optional)": "2027-02-28T16:00",
+            "Received at the lab by (optional)": "R. Patel",
+            "Received by the lab at (optional)": "2027-03-01T08:15",
+            "Lab (optional)": "Southern Tier Labs",
+            "Lab reference (optional)": "WO-55812",
+        },
+        ("Sample taken", "Waiting for results (the lab, the camera report)"),
+    )
     send(page, "Record the step", "Sample recorded.")
     steps = page.locator("#trackdown ~ .inspection h4")
-    expect(steps).to_have_text([re.compile(r"^Sample taken, February 28"),
-                                re.compile(r"^Dye test, March 1")])  # fmt: skip
+    expect(steps).to_have_text(
+        [re.compile(r"^Sample taken, February 28"), re.compile(r"^Dye test, March 1")]
+    )
 
     # The lab answers four days later.
     clock.set("2027-03-05")
@@ -99,8 +116,10 @@ def test_from_a_dye_test_to_enforcement_against_the_source(
     page.get_by_label("Parameter 2", exact=True).select_option(
         label="Detergents (surfactants) (mg/L)"
     )
-    fill(page, {"Date the lab reported (optional)": "2027-03-04", "Value 1": "1.2",
-                "Value 2": "< 0.1"})  # fmt: skip
+    fill(
+        page,
+        {"Date the lab reported (optional)": "2027-03-04", "Value 1": "1.2", "Value 2": "< 0.1"},
+    )
     send(page, "Add the results", "Lab results added (2 results).")
     expect(page.locator(".lab-results")).to_contain_text("Ammonia: 1.2 mg/L")
     expect(page.locator(".lab-results")).to_contain_text("Detergents (surfactants): <0.1 mg/L")
@@ -108,12 +127,18 @@ def test_from_a_dye_test_to_enforcement_against_the_source(
     page.get_by_role("link", name="Record the source found").click()
     expect(page.locator("h1")).to_have_text("Record the source found")
     check(page, "source form, phone")
-    fill(page, {"Date the source was found": "2027-03-05",
-                "What the source is": "Laundry drain tied into the storm line",
-                "Property or place": "12 Elm Street", "Tax parcel id (optional)": "71.05-2-14",
-                "Name of the person or business (optional)": "Elm Street Laundromat LLC",
-                "Mailing address (optional)": "12 Elm Street\nHorseheads, NY 14845"},
-         ("Operator (runs the business or activity)",))  # fmt: skip
+    fill(
+        page,
+        {
+            "Date the source was found": "2027-03-05",
+            "What the source is": "Laundry drain tied into the storm line",
+            "Property or place": "12 Elm Street",
+            "Tax parcel id (optional)": "71.05-2-14",
+            "Name of the person or business (optional)": "Elm Street Laundromat LLC",
+            "Mailing address (optional)": "12 Elm Street\nHorseheads, NY 14845",
+        },
+        ("Operator (runs the business or activity)",),
+    )
     send(page, "Record the source", "Source recorded.")
 
     clock.set("2027-03-12")
@@ -121,13 +146,21 @@ def test_from_a_dye_test_to_enforcement_against_the_source(
     page.get_by_role("link", name="Record the elimination").click()
     expect(page.locator("h1")).to_have_text("Elimination of the discharge")
     check(page, "elimination form, phone")
-    fill(page, {"Date the discharge was eliminated": "2027-03-13"},
-         ("Connection removed, or rerouted to the sanitary sewer",))  # fmt: skip
+    fill(
+        page,
+        {"Date the discharge was eliminated": "2027-03-13"},
+        ("Connection removed, or rerouted to the sanitary sewer",),
+    )
     page.get_by_role("button", name="Record the elimination").click()
     expect(page.locator(".error-summary")).to_contain_text("Enter a date that has passed")
     check(page, "elimination refused, phone")
-    fill(page, {"Date the discharge was eliminated": "2027-03-11",
-                "Notes on the elimination (optional)": "Plumber rerouted the drain to the sewer."})  # fmt: skip
+    fill(
+        page,
+        {
+            "Date the discharge was eliminated": "2027-03-11",
+            "Notes on the elimination (optional)": "Plumber rerouted the drain to the sewer.",
+        },
+    )
     send(page, "Record the elimination", "Elimination recorded.")
 
     # Confirmed, eliminated and still open: the page says so, and where to close it.
@@ -140,8 +173,13 @@ def test_from_a_dye_test_to_enforcement_against_the_source(
         " March 11, 2027."
     )
     audit = page.locator(".audit")
-    for entry in ("Dye test recorded", "Sample recorded", "Lab results added for sample S-2027-014",
-                  "Source found recorded", "Discharge eliminated on Thursday, March 11, 2027"):  # fmt: skip
+    for entry in (
+        "Dye test recorded",
+        "Sample recorded",
+        "Lab results added for sample S-2027-014",
+        "Source found recorded",
+        "Discharge eliminated on Thursday, March 11, 2027",
+    ):
         expect(audit).to_contain_text(entry)
     check(page, "case with its track-down, phone")
     page.set_viewport_size({"width": 1280, "height": 900})
