@@ -21,7 +21,6 @@ from portal.core.deadlines import BusinessCalendar
 from portal.core.settings import SettingsError, defaults, require
 from portal.digest import init_digest
 from portal.enforcement import init_enforcement
-from portal.enforcement.figures import init_figures as init_enforcement_figures
 from portal.intake import init_intake
 from portal.mail.courier import init_outbox
 from portal.notification import init_notification
@@ -107,8 +106,6 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     init_staff(app)
     init_staff_found(app)
     init_enforcement(app)
-    # Enforcement's annual figures (here until init_enforcement registers them itself).
-    init_enforcement_figures(app)
     csrf.init_app(app)
     init_report(app)
     init_notification(app)

@@ -14,6 +14,7 @@ from portal.enforcement import (  # noqa: F401 (their routes)
     views,
 )
 from portal.enforcement.blueprint import bp
+from portal.enforcement.figures import init_figures
 from portal.enforcement.words import dollars, ordinal, percent
 
 
@@ -23,6 +24,7 @@ def init_enforcement(app: Flask) -> None:
     content = app.extensions["content"]
     app.extensions["enforcement"] = load_enforcement(content.ordinance, app.config["CONTENT_DIR"])
     app.register_blueprint(bp)
+    init_figures(app)
 
     app.jinja_env.filters.update(dollars=dollars, percent=percent, ordinal=ordinal)
     app.jinja_env.globals.update(
