@@ -15,7 +15,7 @@ from enforcement_helpers import issue, ok, post, times, violation
 from content_model.enforcement import Terms
 from portal.core.deadlines import BusinessCalendar
 from portal.enforcement import rules
-from portal.enforcement.records import STEP_COLUMNS
+from portal.enforcement.notices import STEP_COLUMNS
 from portal.enforcement.timeline import timeline
 
 pytest_plugins = ["enforcement_fixtures"]  # the clock and the signed-in officer

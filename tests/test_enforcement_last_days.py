@@ -11,7 +11,7 @@ import pytest
 
 from content_model.enforcement import Terms
 from portal.core.deadlines import BusinessCalendar
-from portal.enforcement.records import STEP_COLUMNS
+from portal.enforcement.notices import STEP_COLUMNS
 from portal.enforcement.timeline import timeline
 
 D = dt.date.fromisoformat

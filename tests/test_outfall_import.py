@@ -14,7 +14,7 @@ from helpers import DATA, csrf_of, rows, sign_in
 from content_model.loader import load_content
 from content_model.site import ServiceArea
 from portal.core.db import get_db
-from portal.outfalls import checking, inventory, readers
+from portal.outfalls import checking, inventory, readers, shapefiles, sheets
 from portal.outfalls.checking import Refusal
 from portal.outfalls.readers import FileRefused
 
@@ -29,7 +29,7 @@ OUTSIDE_HH = "is outside the service area (the Village of Horseheads: latitude 4
 ACCEPTED = "(accepted: outfall, catch-basin, inlet, manhole, culvert, other)"
 
 
-def sheet_of(name: str) -> readers.Sheet:
+def sheet_of(name: str) -> sheets.Sheet:
     return readers.read_file(name, (FILES / name).read_bytes())
 
 
@@ -133,15 +133,15 @@ def test_a_damaged_shapefile_is_refused_in_words():
         parts = {n.rsplit(".", 1)[1]: archive.read(n) for n in archive.namelist()}
     for cut in (40, 120, 200):
         with pytest.raises(FileRefused) as refused:
-            readers.read_shapefile({**parts, "shp": parts["shp"][:cut]})
+            shapefiles.read_shapefile({**parts, "shp": parts["shp"][:cut]})
         assert str(refused.value).startswith("The shapefile cannot be read (is it damaged?)")
     # A zip of zeros (fresh review, 2026-12-01): damaged, not "No coordinates".
     zeros = {ending: bytes(len(data)) for ending, data in parts.items()}
     with pytest.raises(FileRefused) as refused:
-        readers.read_shapefile(zeros)
+        shapefiles.read_shapefile(zeros)
     assert str(refused.value).startswith("The shapefile cannot be read (is it damaged?)")
     with pytest.raises(FileRefused) as refused:
-        readers.read_shapefile({"shp": parts["shp"], "dbf": parts["dbf"]})
+        shapefiles.read_shapefile({"shp": parts["shp"], "dbf": parts["dbf"]})
     assert str(refused.value) == (
         "A shapefile comes in parts, and .shx is missing: give the .shp, .shx and .dbf"
         " together (zip them)."
@@ -395,5 +395,5 @@ def test_a_permit_term_that_is_no_day_is_refused_by_name(tmp_path):
 )
 def test_a_shapefile_s_ten_character_field_names_carry_the_paper_date(field):
     # dBASE field names have at most 10 characters: LAST_SCREENED arrives as LAST_SCREE.
-    found, ignored = readers.match_columns(["FACILITYID", "LAT", "LONG", field])
+    found, ignored = sheets.match_columns(["FACILITYID", "LAT", "LONG", field])
     assert found["last_screened_on"] == field and ignored == []

@@ -27,7 +27,7 @@ from portal.core import kinds
 from portal.core.db import insert, rows, transaction, value
 from portal.core.deadlines import BusinessCalendar
 from portal.core.statuses import CLOSED
-from portal.enforcement.records import open_dates
+from portal.enforcement.notices import open_dates
 from portal.mail import outbox
 from portal.screening import digest_outfalls
 

@@ -8,8 +8,8 @@ from typing import Any
 from flask import abort, flash, redirect, url_for
 
 from portal.core.clock import local_today
-from portal.core.db import get_db
-from portal.enforcement import cost_forms, forms, records
+from portal.core.db import get_db, one
+from portal.enforcement import cost_forms, forms, notices, payments, remedies
 from portal.enforcement.blueprint import bp
 from portal.enforcement.notice_page import page_model, render
 from portal.enforcement.page_forms import remedy_form
@@ -21,13 +21,13 @@ from portal.staff.workflow import WorkflowError
 @bp.route("/notices/<int:notice_id>/payments", methods=["POST"])
 def add_payment(notice_id: int):
     notice = notice_or_404(notice_id)
-    steps = records.steps(get_db(), notice_id) if notice["issued_on"] else {}
+    steps = notices.steps(get_db(), notice_id) if notice["issued_on"] else {}
     if not steps.get("completed_on"):
         abort(404)
     form = cost_forms.PaymentForm()
     form.earliest, form.latest = day_of(steps["completed_on"]), local_today()
     if form.validate():
-        records.add_payment(
+        payments.add_payment(
             get_db(), actor(), notice, form.paid_on.data, cost_forms.cents_of(form.amount.data)
         )
         flash("Payment recorded.", "success")
@@ -42,7 +42,7 @@ def _costs(notice_id: int) -> str:
 
 
 def _payment(notice: dict[str, Any], payment_id: int) -> dict[str, Any]:
-    found = records.one(
+    found = one(
         get_db(),
         "SELECT * FROM payments WHERE id = ? AND notice_id = ?",
         [payment_id, notice["id"]],
@@ -59,7 +59,7 @@ def void_payment(notice_id: int, payment_id: int):
     payment = _payment(notice, payment_id)
     form = forms.ReasonForm(prefix=f"void-{payment_id}")
     if form.validate():
-        records.void_payment(get_db(), actor(), notice, payment, form.reason.data)
+        payments.void_payment(get_db(), actor(), notice, payment, form.reason.data)
         flash("Payment voided.", "success")
         return redirect(_costs(notice_id), code=303)
     return render(notice, {f"void-{payment_id}": form})
@@ -70,11 +70,11 @@ def correct_payment(notice_id: int, payment_id: int):
     """Replace a payment recorded wrongly by the right one, with the reason (both kept)."""
     notice = notice_or_404(notice_id)
     payment = _payment(notice, payment_id)
-    steps = records.steps(get_db(), notice_id)
+    steps = notices.steps(get_db(), notice_id)
     form = cost_forms.CorrectPaymentForm(prefix=f"fix-{payment_id}")
     form.earliest, form.latest = day_of(steps["completed_on"]), local_today()
     if form.validate():
-        records.add_payment(
+        payments.add_payment(
             get_db(),
             actor(),
             notice,
@@ -103,7 +103,7 @@ def add_remedy(notice_id: int):
             f" the conditions: {'; '.join(refusals)}."
         ]
     elif form.validate():
-        records.assign_remedy(
+        remedies.assign_remedy(
             get_db(), actor(), notice, form.kind.data, form.details.data or None, form.due_on.data
         )
         flash("Remedy assigned.", "success")
@@ -120,7 +120,7 @@ def remedy_done(notice_id: int, remedy_id: int):
     form.earliest, form.latest = day_of(notice["issued_on"]), local_today()
     if form.validate():
         try:
-            records.complete_remedy(get_db(), actor(), notice, remedy_id, form.completed_on.data)
+            remedies.complete_remedy(get_db(), actor(), notice, remedy_id, form.completed_on.data)
         except WorkflowError as error:
             flash(str(error), "error")
         else:

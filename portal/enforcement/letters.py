@@ -14,7 +14,7 @@ from wtforms import SelectField
 from portal.accounts.auth import current_staff
 from portal.core.clock import local_today
 from portal.core.db import get_db, transaction
-from portal.enforcement import forms, records
+from portal.enforcement import forms, violations
 from portal.enforcement.blueprint import bp
 from portal.enforcement.notice_page import access_block_words, page_model
 from portal.enforcement.timeline import day_of
@@ -61,7 +61,7 @@ def statement(notice_id: int):
     context = page_model(notice_or_404(notice_id))
     if context["line"].account is None:
         abort(404)
-    context["to"] = records.addressee(context["violation"])
+    context["to"] = violations.addressee(context["violation"])
     return render_template("staff/enforcement/statement.html", **context)
 
 
@@ -73,7 +73,7 @@ def cost_letter(notice_id: int):
     if context["line"].account is None:
         abort(404)
     steps = context["steps"]
-    context["to"] = records.addressee(context["violation"])
+    context["to"] = violations.addressee(context["violation"])
     context["letter_date"] = day_of(steps["cost_notice_mailed_on"]) or local_today()
     return _letter("staff/enforcement/cost_letter.html", context, law().service_methods[-1])
 
@@ -94,7 +94,7 @@ def access_letter(notice_id: int):
             "error",
         )
         return redirect(url_for("enforcement.notice_page", notice_id=notice_id), code=303)
-    context["to"] = records.addressee(context["violation"])
+    context["to"] = violations.addressee(context["violation"])
     context["purpose"] = "abate"
     context["letter_date"] = day_of(context["steps"]["access_requested_on"]) or local_today()
     return _letter("staff/enforcement/access_letter.html", context, notice["service_method"])

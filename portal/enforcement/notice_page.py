@@ -10,7 +10,17 @@ from flask_wtf import FlaskForm
 
 from portal.core.clock import local_today
 from portal.core.db import get_db
-from portal.enforcement import cost_forms, forms, people, readings, records, rules
+from portal.enforcement import (
+    cost_forms,
+    forms,
+    notices,
+    payments,
+    people,
+    readings,
+    remedies,
+    rules,
+    violations,
+)
 from portal.enforcement.blueprint import bp
 from portal.enforcement.page_forms import (
     STEPS,
@@ -51,9 +61,9 @@ def page_model(notice: dict[str, Any]) -> dict[str, Any]:
     enforcement, today = law(), local_today()
     calendar = current_app.extensions["calendar"]
     violation = violation_or_404(notice["violation_id"])
-    steps = records.steps(db, notice["id"]) if notice["issued_on"] else {}
-    payments = records.payments(db, notice["id"])
-    remedies = records.remedies(db, notice["id"])
+    steps = notices.steps(db, notice["id"]) if notice["issued_on"] else {}
+    paid = payments.payments(db, notice["id"])
+    assigned = remedies.remedies(db, notice["id"])
     committed = day_of(violation["committed_on"])
     priors = people.priors(
         db,
@@ -63,19 +73,19 @@ def page_model(notice: dict[str, Any]) -> dict[str, Any]:
     )
     offense = rules.offense_number(committed, priors, enforcement.terms)
     line = (
-        timeline(notice, steps, payments, remedies, enforcement.terms, calendar, today)
+        timeline(notice, steps, paid, assigned, enforcement.terms, calendar, today)
         if steps
         else Timeline(notice, steps, today)
     )
-    superseding = records.notice(db, notice["superseded_by"]) if notice["superseded_by"] else None
-    superseded = records.notice(db, notice["supersedes"]) if notice["supersedes"] else None
+    superseding = notices.notice(db, notice["superseded_by"]) if notice["superseded_by"] else None
+    superseded = notices.notice(db, notice["supersedes"]) if notice["supersedes"] else None
     issued = day_of(notice["issued_on"])
     # What the letter prints: as issued, or (a draft) as the records say now. A notice issued
     # before letters were signed in the portal has a line for the name, never today's user.
     who = (
         signer() if not issued else {"title": current_app.extensions["content"].settings.smo_title}
     )
-    live = records.letter_facts(violation, who)
+    live = violations.letter_facts(violation, who)
     facts = notice["facts"] or live
     changed = [key for key in live if not key.startswith("signer") and live[key] != facts[key]]
     labels = [label for label, _ in provision_items("conditions")]
@@ -85,8 +95,8 @@ def page_model(notice: dict[str, Any]) -> dict[str, Any]:
         "notice": notice,
         "violation": violation,
         "steps": steps,
-        "payments": payments,
-        "remedies": remedies,
+        "payments": paid,
+        "remedies": assigned,
         "offense": offense,
         "line": line,
         "today": today,

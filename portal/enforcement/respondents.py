@@ -11,8 +11,8 @@ from flask import abort, current_app, flash, redirect, render_template, url_for
 from flask_wtf import FlaskForm
 
 from portal.core.clock import local_today
-from portal.core.db import get_db
-from portal.enforcement import forms, people, records
+from portal.core.db import get_db, rows
+from portal.enforcement import forms, people
 from portal.enforcement.blueprint import bp
 from portal.enforcement.workspace import actor, section_choices
 from portal.staff.workflow import WorkflowError
@@ -20,7 +20,7 @@ from portal.staff.workflow import WorkflowError
 
 @bp.route("/respondents/")
 def respondents():
-    people_ = records.rows(
+    people_ = rows(
         get_db(),
         "SELECT r.*, count(v.id) AS violations, max(v.committed_on) AS latest"
         " FROM respondents r LEFT JOIN violations v ON v.respondent_id = r.id"
@@ -78,11 +78,7 @@ def respondent(respondent_id: int, overrides: dict[str, FlaskForm] | None = None
         )
     others = people.merged_ids(db, respondent_id)[1:]
     marks = ", ".join("?" for _ in others)
-    merged = (
-        records.rows(db, f"SELECT * FROM respondents WHERE id IN ({marks})", others)
-        if others
-        else []
-    )
+    merged = rows(db, f"SELECT * FROM respondents WHERE id IN ({marks})", others) if others else []
     into = people.respondent(db, person["merged_into"]) if person["merged_into"] else None
     status = 422 if overrides else 200
     return render_template(

@@ -13,9 +13,9 @@ from flask_wtf import FlaskForm
 
 from portal.accounts.auth import current_staff
 from portal.core.clock import local_today
-from portal.core.db import get_db, transaction
+from portal.core.db import get_db, rows, transaction
 from portal.core.display import date_words
-from portal.enforcement import forms, people, records, rules
+from portal.enforcement import forms, notices, people, rules, violations
 from portal.enforcement.blueprint import bp
 from portal.enforcement.notice_page import access_block_words, page_model, render
 from portal.enforcement.page_forms import (
@@ -77,7 +77,7 @@ def case_enforcement(case_id: int):
     if form.is_submitted():
         if form.validate():
             try:
-                records.record_violation(
+                violations.record_violation(
                     db,
                     case_id,
                     actor(),
@@ -94,17 +94,17 @@ def case_enforcement(case_id: int):
         form.found_on.data = local_today()
         form.place.data = case["address"]
         _prefill(form, request.args)
-    violations = records.rows(
+    found = rows(
         db,
         "SELECT v.*, r.name AS respondent_name FROM violations v"
         " JOIN respondents r ON r.id = v.respondent_id WHERE v.case_id = ? ORDER BY v.id",
         [case_id],
     )
-    for v in violations:
-        v["notices"] = records.notices_of(db, v["id"])
+    for v in found:
+        v["notices"] = notices.notices_of(db, v["id"])
     status = 422 if form.errors else 200
     return render_template(
-        "staff/enforcement/case.html", case=case, form=form, violations=violations
+        "staff/enforcement/case.html", case=case, form=form, violations=found
     ), status
 
 
@@ -115,7 +115,7 @@ def edit_violation(violation_id: int):
     if request.method == "POST":
         form = forms.ViolationFacts()
     else:
-        data = {key: violation[key] for key in records.VIOLATION_FIELDS}
+        data = {key: violation[key] for key in violations.VIOLATION_FIELDS}
         data.update(
             place=violation["place_shown"],
             committed_on=day_of(violation["committed_on"]),
@@ -125,7 +125,7 @@ def edit_violation(violation_id: int):
     form.section.choices = section_choices()
     form.latest = local_today()
     if request.method == "POST" and form.validate():
-        changed = records.edit_violation(get_db(), actor(), violation, form.facts())
+        changed = violations.edit_violation(get_db(), actor(), violation, form.facts())
         flash(
             "Violation changed." if changed else "Nothing changed, so nothing was saved.", "success"
         )
@@ -145,11 +145,11 @@ def edit_violation(violation_id: int):
 def new_notice(violation_id: int):
     violation = violation_or_404(violation_id)
     supersedes = request.args.get("supersedes", type=int)
-    earlier = records.notice(get_db(), supersedes) if supersedes else None
+    earlier = notices.notice(get_db(), supersedes) if supersedes else None
     if supersedes and (earlier is None or earlier["violation_id"] != violation_id):
         abort(404)
     # One notice in force per violation: another is a correction of it, made from its page.
-    current = [n for n in records.notices_of(get_db(), violation_id) if not n["superseded_by"]]
+    current = [n for n in notices.notices_of(get_db(), violation_id) if not n["superseded_by"]]
     blocking = [n for n in current if n["id"] != supersedes]
     if blocking or (earlier and not earlier["issued_on"]):
         flash(
@@ -163,7 +163,7 @@ def new_notice(violation_id: int):
         )
     form = draft_form(draft_data(earlier) if earlier else None, request.method == "POST")
     if request.method == "POST" and form.validate():
-        notice_id = records.save_draft(
+        notice_id = notices.save_draft(
             get_db(),
             actor(),
             violation,
@@ -190,7 +190,7 @@ def edit_notice(notice_id: int):
         return redirect(url_for("enforcement.notice_page", notice_id=notice_id), code=303)
     if form.validate():
         try:
-            records.save_draft(
+            notices.save_draft(
                 get_db(),
                 actor(),
                 violation_or_404(notice["violation_id"]),
@@ -215,9 +215,9 @@ def issue_notice(notice_id: int):
         return render(notice, {"issue": form})
     db = get_db()
     who = {"name": form.signer_name.data, "title": form.signer_title.data}
-    facts = records.letter_facts(violation_or_404(notice["violation_id"]), who)
+    facts = violations.letter_facts(violation_or_404(notice["violation_id"]), who)
     try:
-        number = records.issue(
+        number = notices.issue(
             db, actor(), notice["id"], local_today(), form.served_on.data, form.method.data, facts
         )
     except WorkflowError as error:
@@ -273,7 +273,7 @@ def notice_step(notice_id: int, name: str):
     if not notice["issued_on"] or (name not in STEPS and name != "conditions"):
         abort(404)
     db = get_db()
-    steps = records.steps(db, notice_id)
+    steps = notices.steps(db, notice_id)
     if name == "conditions":
         form = forms.conditions_form(provision_items("conditions"))
         if form.validate():
@@ -281,7 +281,7 @@ def notice_step(notice_id: int, name: str):
                 label: {"holds": form[f"holds_{i}"].data, "note": form[f"note_{i}"].data or ""}
                 for i, label in enumerate(form.labels)
             }
-            records.record_step(db, actor(), notice, name, {"conditions": conditions})
+            notices.record_step(db, actor(), notice, name, {"conditions": conditions})
             flash(f"{STEP_NAMES[name]}.", "success")
             return redirect(
                 url_for("enforcement.notice_page", notice_id=notice_id, _anchor="remedies"),
@@ -298,7 +298,7 @@ def notice_step(notice_id: int, name: str):
         values = step.store(form)
         if name == "corrected":
             values["correction_checked_by"] = actor()
-        records.record_step(db, actor(), notice, name, values)
+        notices.record_step(db, actor(), notice, name, values)
         flash(f"{STEP_NAMES[name]}.", "success")
         return redirect(
             url_for("enforcement.notice_page", notice_id=notice_id, _anchor=f"step-{name}"),
@@ -313,7 +313,7 @@ def notice_step(notice_id: int, name: str):
 def open_deadlines(today: dt.date | None = None) -> list[tuple[Any, dict[str, Any]]]:
     """Every open enforcement date of every notice in force, soonest first."""
     calendar = current_app.extensions["calendar"]
-    return records.open_dates(get_db(), law().terms, calendar, today or local_today())
+    return notices.open_dates(get_db(), law().terms, calendar, today or local_today())
 
 
 @bp.route("/enforcement/deadlines")

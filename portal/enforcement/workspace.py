@@ -10,7 +10,7 @@ from flask import abort, current_app
 from content_model.enforcement import Enforcement
 from portal.accounts.auth import current_staff
 from portal.core.db import get_db
-from portal.enforcement import records
+from portal.enforcement import notices, violations
 
 
 def law() -> Enforcement:
@@ -67,8 +67,8 @@ def provision_items(role: str) -> list[tuple[str, str]]:
 
 
 def violation_or_404(violation_id: int) -> dict[str, Any]:
-    return records.violation(get_db(), violation_id) or abort(404)
+    return violations.violation(get_db(), violation_id) or abort(404)
 
 
 def notice_or_404(notice_id: int) -> dict[str, Any]:
-    return records.notice(get_db(), notice_id) or abort(404)
+    return notices.notice(get_db(), notice_id) or abort(404)

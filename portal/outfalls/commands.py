@@ -11,7 +11,7 @@ from flask.cli import AppGroup
 
 from portal.core.clock import local_stamp
 from portal.core.db import get_db
-from portal.outfalls import inventory, readers
+from portal.outfalls import inventory, shapefiles, sheets
 
 outfalls_command = AppGroup("outfalls", help="The outfall inventory.")
 
@@ -30,8 +30,8 @@ def import_command(file: Path, check_only: bool, beside: bool) -> None:
     its .shx and .dbf beside it). Rows that cannot be taken are listed with the reason."""
     if file.suffix.lower() == ".shp":
         try:
-            source = readers.read_shapefile(readers.shapefile_parts(str(file)))
-        except readers.FileRefused as error:
+            source = shapefiles.read_shapefile(shapefiles.shapefile_parts(str(file)))
+        except sheets.FileRefused as error:
             raise click.ClickException(str(error)) from None
     else:
         source = file.read_bytes()

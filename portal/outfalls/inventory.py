@@ -12,7 +12,7 @@ import sqlite_utils
 
 from content_model.site import ServiceArea
 from portal.core.db import insert, transaction
-from portal.outfalls import checking, history, import_plan, readers, rotation
+from portal.outfalls import checking, history, import_plan, readers, rotation, sheets
 from portal.outfalls.import_plan import Plan, Report
 from portal.outfalls.readers import FileRefused
 from portal.staff.queue import METERS_PER_DEGREE, distance_m
@@ -93,7 +93,7 @@ def nearest(
 def import_file(
     db: sqlite_utils.Database,
     name: str,
-    sheet_or_data: readers.Sheet | bytes,
+    sheet_or_data: sheets.Sheet | bytes,
     area: ServiceArea,
     *,
     actor: str,
@@ -107,7 +107,7 @@ def import_file(
     try:
         sheet = (
             sheet_or_data
-            if isinstance(sheet_or_data, readers.Sheet)
+            if isinstance(sheet_or_data, sheets.Sheet)
             else readers.read_file(name, sheet_or_data)
         )
     except FileRefused as error:
