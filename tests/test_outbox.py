@@ -97,10 +97,10 @@ def test_an_unreachable_server_does_not_hold_up_the_request(app, client):
     assert client.get(response.headers["Location"]).status_code == 200
 
 
-def test_without_a_mail_server_messages_are_written_to_a_folder(tmp_path, build):
+def test_without_a_mail_server_messages_are_written_to_a_folder(tmp_path, build, caplog):
     from portal import create_app
 
-    folder = tmp_path / "mail"
+    folder = tmp_path / "instance" / "mail"  # made, parents and all
     app = create_app(
         {
             "DATABASE": str(tmp_path / "db.sqlite3"),
@@ -115,6 +115,14 @@ def test_without_a_mail_server_messages_are_written_to_a_folder(tmp_path, build)
     files = sorted(p.name for p in folder.iterdir())
     assert files == ["000001-smo.eml", "000002-ack.eml"]
     assert "New illicit discharge report IDR-" in (folder / files[0]).read_text()
+
+    def logged() -> list[str]:
+        return [r.getMessage() for r in caplog.records if "written to" in r.getMessage()]
+
+    wait_for(lambda: len(logged()) == 2)
+    ack = logged()[1]
+    assert ack.startswith("mail to pat@example.test (We received your report IDR-")
+    assert ack.endswith(f") written to {folder}/000002-ack.eml")
 
 
 def test_the_person_is_answered_while_the_mail_server_is_still_taking_the_mail(app, mail_server):

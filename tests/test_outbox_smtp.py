@@ -71,8 +71,8 @@ def outbox_errors(app) -> list[str | None]:
 def test_a_message_goes_as_written_with_its_html_its_sender_and_its_photos(
     app, client, mail_server
 ):
+    # Not bound again: the outbox names the sender from the setting as it stands.
     app.config["MAIL_DEFAULT_SENDER"] = "no-reply@village.test"
-    mail.init_app(app)  # Flask-Mail reads its settings when bound
     assert (
         post(client, report_data(), photos=[("a.jpg", jpeg()), ("b.jpg", jpeg())]).status_code
         == 303
@@ -80,5 +80,54 @@ def test_a_message_goes_as_written_with_its_html_its_sender_and_its_photos(
     (smo,) = mail_server.to("smo@village.test")
     assert smo["From"] == "no-reply@village.test"
     assert "<title>Report IDR-" in body(smo, "html")
-    files = [(part.get_filename(), part.get_content_type()) for part in smo.iter_attachments()]
-    assert files == [("photo-1.jpg", "image/jpeg"), ("photo-2.jpg", "image/jpeg")]
+    files = [
+        (part.get_filename(), part.get_content_type(), part.get_content_disposition())
+        for part in smo.iter_attachments()
+    ]
+    assert smo.get_payload()[1]["Content-Disposition"] == 'attachment; filename="photo-1.jpg"'
+    assert files == [
+        ("photo-1.jpg", "image/jpeg", "attachment"),
+        ("photo-2.jpg", "image/jpeg", "attachment"),
+    ]
+
+
+def test_a_portal_told_to_use_ssl_sends_nothing_in_the_clear(app, client, mail_server):
+    app.config["MAIL_USE_SSL"] = True  # the test server speaks plain SMTP only
+    mail.init_app(app)  # Flask-Mail reads its settings when bound
+    submit(client)
+    assert statuses(app) == ["queued", "queued"]
+    assert mail_server.messages == []
+
+
+def test_a_user_name_without_a_password_does_not_sign_in(app, client, mail_server):
+    app.config.update(MAIL_USERNAME="portal", MAIL_PASSWORD=None)  # this server has no AUTH
+    mail.init_app(app)  # Flask-Mail reads its settings when bound
+    submit(client)
+    assert statuses(app) == ["sent", "sent"]
+
+
+def test_a_server_closing_mid_message_leaves_the_mail_queued_with_its_answer(app, mail_server):
+    """421 after the message: smtplib has hung up already, so closing the connection
+    afterwards fails too; that second failure must not hide the first."""
+    from aiosmtpd.controller import Controller
+
+    from portal.core.db import get_db
+    from portal.mail.outbox import SendResult, enqueue, send_pending
+
+    class Closing:
+        async def handle_DATA(self, server, session, envelope):
+            return "421 4.3.2 Service shutting down"
+
+    closing = Controller(Closing(), hostname="127.0.0.1", port=free_port())
+    closing.start()
+    try:
+        app.config["MAIL_PORT"] = closing.port
+        mail.init_app(app)  # Flask-Mail reads its settings when bound
+        with app.app_context():
+            enqueue(
+                get_db(), case_id=None, purpose="t", recipient="pat@x.test", subject="S", text="T"
+            )
+            assert send_pending() == SendResult(sent=0, failed=0, deferred=1)
+    finally:
+        closing.stop()
+    assert outbox_errors(app) == ["SMTPDataError: (421, b'4.3.2 Service shutting down')"]
