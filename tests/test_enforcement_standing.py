@@ -109,13 +109,16 @@ OFFENSES = [
         [Prior(D("2026-10-01"), "NOV-1", False, "its appeal awaits the Board", True)],
         [
             Earlier(
-                D("2026-10-01"), False, "not yet established: its appeal awaits the Board",
-                "NOV-1", True,
+                D("2026-10-01"),
+                False,
+                "not yet established: its appeal awaits the Board",
+                "NOV-1",
+                True,
             )
         ],
         1,
         1,
-    ),  # fmt: skip
+    ),
     (
         "not established, with and without a why",
         [
