@@ -33,7 +33,11 @@ MODULES = {
     ),
     "enforcement-rules": (
         ["portal/enforcement/rules.py", "portal/enforcement/costs.py"],
-        ["tests/test_enforcement_rules.py"],
+        [
+            "tests/test_enforcement_rules.py",
+            "tests/test_enforcement_standing.py",
+            "tests/test_enforcement_costs.py",
+        ],
     ),
     # The notice's dates and its page model, against the timeline's own tables and the
     # pages that show them at the last day of each period.
