@@ -80,7 +80,7 @@ MODULES = {
     ),
     "mail-outbox": (
         ["portal/mail/outbox.py"],
-        ["tests/test_outbox.py", "tests/test_outbox_smtp.py"],
+        ["tests/test_outbox.py", "tests/test_outbox_smtp.py", "tests/test_outbox_batch.py"],
     ),
     "staff-sign-in": (
         ["portal/accounts/auth.py", "portal/accounts/second_factor.py", "portal/accounts/totp.py"],
