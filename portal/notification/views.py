@@ -27,14 +27,14 @@ from portal.core.clock import local_now
 from portal.core.db import get_db
 from portal.intake.pending import keep_photos, recover, submission_key
 from portal.intake.submit import Submission
-from portal.notification.forms import TRIAGE_FIELDS, NotificationForm, TriageForm, from_form
-from portal.notification.records import (
+from portal.notification.deadlines import (
     online_filing,
-    record,
     release_deadlines,
     stored_deadlines,
     with_deadlines,
 )
+from portal.notification.forms import TRIAGE_FIELDS, NotificationForm, TriageForm, from_form
+from portal.notification.records import record
 from portal.web.headers import keep_for_back
 from portal.web.language import follow_case
 from portal.web.limits import FORM
