@@ -52,7 +52,7 @@ def _form(**kwargs: Any) -> NotificationForm:
 @declare(photo_previews=True)
 def start():
     # As the report form and this form's own steps: the filer's browser may keep it for
-    # Back, never a shared cache (it carries the session's CSRF token; review round 3, L3).
+    # Back, never a shared cache (it carries the session's CSRF token).
     page = render_template("portal/notify_triage.html", form=TriageForm(formdata=None))
     return keep_for_back(make_response(page))
 

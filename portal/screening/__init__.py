@@ -29,7 +29,7 @@ def digest_outfalls(today: dt.date) -> dict[str, Any] | None:
     found = outfalls_waiting(today)
     if not found:
         return None
-    # The first few by name, most overdue first (fresh review: counts alone say not which).
+    # The first few by name, most overdue first (counts alone say not which).
     first = [
         {
             "code": row["code"],

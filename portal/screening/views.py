@@ -125,7 +125,7 @@ def _sheet_page(outfall, form, photos=(), status: int = 200, expired: bool = Fal
 
 def _retired_problem(outfall: dict[str, Any], screened_at: Any) -> str | None:
     """A structure retired is out of the inventory from its retirement day: a sheet of that
-    day or later is refused (fresh review: a retired outfall's screening was counted); one
+    day or later is refused (else a retired outfall's screening is counted); one
     made before it, typed late, is the structure's history and is kept."""
     retired_on = outfall.get("retired_on")
     if not retired_on or not isinstance(screened_at, dt.datetime):
@@ -169,7 +169,7 @@ def submit(outfall_id: int):
     actor = current_staff()["username"]
     values = {"outfall_id": outfall_id, **sheet_values(form)}
     # The same sheet saved again under a new key (Back after Save brings the sheet back with
-    # a fresh one: fresh review, 2026-12-01): the same outfall, minute, inspector and every
+    # a fresh one): the same outfall, minute, inspector and every
     # answer is the screening already stored, not a second one.
     same = " AND ".join(f"{name} IS ?" for name in values)
     if (
