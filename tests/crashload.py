@@ -247,7 +247,7 @@ class Tally:
     retried_posts: int = 0  # POSTs sent again after the connection died under them
     abandoned_posts: int = 0  # POSTs whose retry never got an answer before time ran out
     # Photos sent back with the form because the worker's decoder was full (the product's
-    # answer to a burst of photos, security review round 3, M2): a person sends it again.
+    # answer to a burst of photos): a person sends it again.
     decoder_busy: int = 0
     statuses: dict[str, int] = field(default_factory=dict)  # unexpected answers, with a sample
     samples: list[str] = field(default_factory=list)

@@ -197,7 +197,7 @@ def test_the_page_says_how_it_counts(app, client):
     assert re.search(r"Eliminated in all</th><td><a [^>]*>3<", page)
     assert "A status changed later counts in the period of the change" in page
     assert "Fines are set by a court on conviction" in page
-    # Where the year comes from, and a link that says which year it opens (fresh review).
+    # Where the year comes from, and a link that says which year it opens.
     assert "The reporting year is set in the content to start on January 3" in page
     assert re.search(r"The reporting year before: <time datetime=\"\d{4}-01-03\">", page)
 
@@ -236,7 +236,7 @@ def test_enforcement_is_counted_from_its_own_tables(app):
                 " (2, '2026-02-20', '2026-03-10', 1, '2026-04-01', 100000, 10000, '2026-04-15'),"
                 " (3, '2027-01-10', '2027-02-01', 0, NULL, NULL, NULL, NULL)"
             )
-            # Review round 3, L6: a payment voided as typed twice counts for nothing.
+            # A payment voided as typed twice counts for nothing.
             for paid_on, cents, voided in [
                 ("2026-05-01", 9250, None),
                 ("2026-06-01", 19000, "2026-06-02T09:00:00-04:00"),

@@ -440,7 +440,7 @@ def test_the_reporters_of_duplicates_follow_the_original(app, desk, mail_server)
         " Its status is now: Resolved. The problem was found and dealt with."
     ) in body(news)
     assert "The owner fixed the pipe." not in body(news), "the original's note is its own"
-    # Review round 3, L20: the mail says what a status means in law, so it carries the notice.
+    # The mail says what a status means in law, so it carries the notice.
     for kind in ("plain", "html"):
         assert "A plain-language guide, not legal advice. The ordinance governs." in " ".join(
             body(news, kind).split()

@@ -30,7 +30,7 @@ def test_the_sections_are_found_by_role(content):
     enforcement = load_enforcement(content.ordinance)
     assert set(enforcement.sections) == {"notice", "appeal", "corrective", "costs", "access"}
     # Only sections a person can violate: never the definitions, purpose or enforcement ones.
-    # Only provisions that forbid or require something (L22): not 216-7 A, 216-8 A, 216-10 A.
+    # Only provisions that forbid or require something: not 216-7 A, 216-8 A, 216-10 A.
     assert enforcement.violable == (
         "216-6 A",
         "216-6 B",

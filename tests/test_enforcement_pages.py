@@ -183,7 +183,7 @@ def test_an_issued_notice_is_frozen_and_a_correction_supersedes_it(officer, cloc
 
 
 def test_an_earlier_notice_counts_once_final_not_appealed_in_time_or_upheld(officer, clock):
-    """L16: 216-13 B ranges follow offenses (seed 173), so a notice counts once it is final."""
+    """216-13 B ranges follow offenses (seed 173), so a notice counts once it is final."""
     violation(officer, committed_on="2022-02-27", found_on="2022-02-27", description="Oil.")
     violation(officer, respondent="1", committed_on="2027-02-26")
     for number in (1, 2):
@@ -227,13 +227,13 @@ def test_offense_history_counts_established_violations_within_five_years(officer
     ok(post(officer, "/staff/violations/2/notice", order_1="y"))
     issue(officer)
     page = officer.get("/staff/notices/1/").text
-    # The 2022 violation never had a notice: it does not count (F33).
+    # The 2022 violation never had a notice: it does not count.
     assert "offense number <strong>1</strong>" in page and "$50.00 to $350.00" in page
     assert "no notice of violation issued" in page and "Only established violations count" in page
     ok(post(officer, "/staff/violations/1/notice", order_1="y"))
     issue(officer, 2)
     page = officer.get("/staff/notices/1/").text
-    # Its appeal period runs (served 1 March, 15 days): pending, shown apart (L16).
+    # Its appeal period runs (served 1 March, 15 days): pending, shown apart.
     assert "offense number <strong>1</strong>" in page and "$50.00 to $350.00" in page
     assert "Pending, not counted: 1 earlier notice not yet established." in page
     assert "this would be offense number 2: a fine of $350.00 to $700.00" in page

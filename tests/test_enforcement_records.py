@@ -341,7 +341,7 @@ def test_the_statement_shows_the_schedule_the_protest_date_and_the_lien(officer,
     statement = officer.get(f"{N}statement")
     words = text(statement.text)
     # Received 9 April: protest by 10 May (9 May is a Sunday). The payments keep the dates the
-    # cost notice printed from the presumed receipt (12 April): from Wednesday 12 May (L2).
+    # cost notice printed from the presumed receipt (12 April): from Wednesday 12 May.
     assert "by Monday, May 10, 2027" in words
     assert re.search(r"1 Wednesday, May 12, 2027 \$366\.68 \$0\.00 \$366\.68", words)
     assert re.search(r"3 Monday, July 12, 2027 \$366\.66", words)
@@ -449,12 +449,12 @@ def test_the_cost_notice_and_the_access_letters(officer, clock):
     cost = text(officer.get(f"{N}cost-letter").text)
     assert "Notice of the cost of abatement" in cost and "Total $1,100.00" in cost
     # The letter prints what was mailed on 7 April: the presumed receipt, 12 April, and its
-    # dates, even though receipt on 9 April is recorded since (L2).
+    # dates, even though receipt on 9 April is recorded since.
     assert (
         "within 30 days of receiving this notice: if it reaches you on the day we presume,"
         " 5 days after mailing, by Wednesday, May 12, 2027" in cost
     )
-    # Review N2: the last payment has an amount. By hand, 9% a year over 365 days, interest
+    # The last payment has an amount. By hand, 9% a year over 365 days, interest
     # first: May 6-11 on $1,100.00: $1.63; May 12-June 13 on $734.95: $5.98; June 14-July 11
     # on $374.27: $2.58; $10.19 in all.
     assert "3 Monday, July 12, 2027 $366.66 of the cost, plus $10.19 interest: $376.85" in cost

@@ -1,6 +1,6 @@
 """The legal review of round 3 on the enforcement pages: a correction by the respondent can be
-recorded (L3), the access request follows only a missed correction date (L4), the tax bill
-waits for a past-due payment (L5), and the notice's abatement statement and wording (L8, L19)."""
+recorded, the access request follows only a missed correction date, the tax bill
+waits for a past-due payment, and the notice's abatement statement and wording."""
 
 from __future__ import annotations
 

@@ -143,7 +143,7 @@ CORRECTION = [
         "2027-04-12",
     ),
     ("not upheld: nothing to correct", "2027-03-31", "2027-03-10", "2027-04-05", False, None),
-    # F4 of the legal review: the notice gave until 31 March 2027; the Board upheld it on
+    # The notice gave until 31 March 2027; the Board upheld it on
     # Monday 1 March, five business days before 8 March. The appeal does not shorten it.
     (
         "upheld early: the notice's own later deadline stands",
@@ -191,7 +191,7 @@ def test_an_appeal_need_not_hold_the_deadline(calendar):
     assert rules.correction_due(D("2027-03-31"), appeal, terms, calendar) == D("2027-03-31")
 
 
-# Seed 194: "within 15 days of its issuance". F10 of the legal review: issued Thursday 28 January
+# Seed 194: "within 15 days of its issuance". Issued Thursday 28 January
 # 2027, the window closed Tuesday 16 February (Lincoln's Birthday and Washington's Birthday);
 # an appeal logged 26 February holds nothing.
 @pytest.mark.parametrize(
@@ -208,7 +208,7 @@ def test_only_an_appeal_in_time_holds_the_deadline(calendar, filed, in_time):
     assert rules.correction_due(D("2027-03-31"), decided, TERMS, calendar) == D(expected)
 
 
-# F37 of the legal review and finding 7 of the officer's walk: a deadline on a day the office is
+# A deadline on a day the office is
 # closed, or on or before the last day to appeal, is pointed out (a warning, not a refusal).
 WARNINGS = [
     (
@@ -315,7 +315,7 @@ OFFENSES = [
 
 
 def test_only_established_violations_count():
-    # F33 and finding 5: the earlier violations of 2023 and 2025 are within five years, but the
+    # The earlier violations of 2023 and 2025 are within five years, but the
     # Board did not uphold one notice and the other violation never had one: a first offense.
     earlier = [
         rules.Prior(
@@ -374,7 +374,7 @@ def test_alternative_remedy_conditions(conditions, all_, any_):
 
 
 # Seed 175: "upon recommendation of the Village Attorney and concurrence of the ... SMO, where"
-# the conditions hold (F17 and finding 6).
+# the conditions hold.
 REFUSALS = [
     ("all recorded", True, True, [True] * 5, 0, []),
     ("no recommendation", False, True, [True] * 5, 0, ["no recommendation is recorded"]),
@@ -545,7 +545,7 @@ def test_account_interest_and_balance(why, payments, as_of, interest, balance):
     assert (found.interest_total, found.balance) == (interest, balance)
 
 
-# F30 of the legal review: "9% per annum" on a leap year. $1,100 completed 1 December 2026,
+# "9% per annum" on a leap year. $1,100 completed 1 December 2026,
 # interest from 1 January 2027 (the 31st day), nothing paid.
 @pytest.mark.parametrize(
     ("as_of", "actual", "fixed_365"),
@@ -608,7 +608,7 @@ def test_next_installment_and_special_assessment(paid, today, next_number, asses
 
 # Seed 199: the charges become a special assessment "if the amount due is not paid within a
 # timely manner as determined by the decision of the Village Board of Trustees or by the
-# expiration of the time in which to file a protest" (F5).
+# expiration of the time in which to file a protest".
 @pytest.mark.parametrize(
     ("why", "filed", "board", "first"),
     [
@@ -651,7 +651,7 @@ def test_every_reading_is_said_in_words():
         dataclasses.replace(TERMS, day_kind="business", protest_runs_from="mailing")
     )
     assert "business days" in other["days"] and "mailing" in other["protest"]
-    # F6, F4, F30 and F32: when an appeal counts as filed, the correction after an upheld
+    # When an appeal counts as filed, the correction after an upheld
     # appeal, the interest year and issuance, each said in words, in both readings.
     assert "reaches the clerk" in words["issuance"] and "served or mailed" in words["issuance"]
     assert "later of the notice's own deadline" in words["suspend"]

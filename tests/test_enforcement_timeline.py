@@ -1,6 +1,6 @@
 """A notice's dates from its records (portal/enforcement/timeline.py), with the legal review's own
-scenarios: an upheld appeal never shortens the notice's deadline (F4), a late appeal holds
-nothing (F10), a protest awaiting the Board makes nothing due (F5), and late steps show late."""
+scenarios: an upheld appeal never shortens the notice's deadline, a late appeal holds
+nothing, a protest awaiting the Board makes nothing due, and late steps show late."""
 
 from __future__ import annotations
 
@@ -174,7 +174,7 @@ def test_late_steps_show_late(calendar):
     assert not on_time.get("cost-notice").late
 
 
-# Review round 3, L1 (seed 199: "The liability shall be paid in not more than 12 equal payments";
+# (Seed 199: "The liability shall be paid in not more than 12 equal payments";
 # a special assessment only "if the amount due is not paid within a timely manner"): $1,100
 # abated 3 May 2027, cost notice mailed 20 May, 3 payments, the first due 24 June (the protest
 # period from the presumed receipt, 25 May), the second Monday 26 July (24 July is a Saturday).
@@ -247,7 +247,7 @@ def test_l1_a_protest_decided_late_does_not_eat_the_first_payment(calendar):
     assert not line.special_assessment
 
 
-# Review round 3, L2: the cost notice mailed Tuesday 20 April 2027 printed its payment dates from
+# The cost notice mailed Tuesday 20 April 2027 printed its payment dates from
 # the presumed receipt (25 April, protest by Tuesday 25 May); staff then record that it arrived
 # on 22 April. The protest period runs from receipt (seed 199: "within 30 days of receiving"),
 # so it closes Monday 24 May; the payment dates the owner holds do not move earlier.
@@ -287,7 +287,7 @@ def test_l2_an_earlier_recorded_receipt_keeps_the_printed_payment_dates(calendar
     assert later.schedule[0].due == D("2027-06-01")
 
 
-# Review round 3, L3 (seed 173: "Each week's continued violation shall constitute a separate
+# (Seed 173: "Each week's continued violation shall constitute a separate
 # additional violation"; seed 196: access is asked "if the violation has not been corrected").
 def test_l3_a_correction_by_the_respondent_closes_the_date_and_stops_the_weeks(calendar):
     line = dates_of(
@@ -317,7 +317,7 @@ def test_l3_a_correction_by_the_respondent_closes_the_date_and_stops_the_weeks(c
     assert none.get("correction").overdue and none.weeks == 3 and none.access_block is None
 
 
-# Review round 3, L4 (seed 196: access is asked "if the violation has not been corrected pursuant
+# (Seed 196: access is asked "if the violation has not been corrected pursuant
 # to the requirements set forth in the notice of violation, or, in the event of an appeal,
 # within five business days of the decision ... upholding the decision of the SMO").
 @pytest.mark.parametrize(

@@ -1,5 +1,5 @@
-"""The inventory stays true over time (issue 24 point 5; fresh review 2026-12-01, Blocks 3 and
-Misleads 1 and 4): retiring and bringing back a structure, paper screening days by hand and by
+"""The inventory stays true over time (issue 24 point 5):
+retiring and bringing back a structure, paper screening days by hand and by
 re-import kept as history, a renamed outfall's old id refused on re-import, and the annual
 figures of a closed year unchanged by later reclassification and retirement."""
 
@@ -123,7 +123,7 @@ def test_a_retired_structure_leaves_the_rotation_the_map_and_the_public_file(app
         "/staff/outfalls/1/",
     )
     assert ">HH-001</a>" not in client.get("/staff/screenings/due").text
-    # Not screened while retired (fresh review: a retired outfall's sheet saved and counted);
+    # Not screened while retired (a retired outfall's sheet was once saved and counted);
     # a sheet from before its retirement, typed late, is its history and is kept.
     assert "Screen HH-001" not in client.get("/staff/outfalls/1/").text
     late = client.post(
@@ -162,7 +162,7 @@ def test_a_retired_structure_leaves_the_rotation_the_map_and_the_public_file(app
     assert "smo: retired from 2026-02-01: not ours: a private drain" in page
     # Retired through February 2026 only: in service at the end of 2026 again.
     assert outfall_figures(app, YEAR_2026)["outfalls.inventory"] == ["HH-001", "HH-002"]
-    # Entered in error (fresh review: "a private drain" kept counting in past years): out of
+    # Entered in error ("a private drain" once kept counting in past years): out of
     # every period, 2025 included, with no day to give.
     assert outfall_figures(app, YEAR_2025)["outfalls.inventory"] == ["HH-001", "HH-002"]
     wrong = _post(
@@ -197,7 +197,7 @@ def test_paper_days_by_hand_and_by_import_are_kept_as_history(app, client):
     _at(app, "2026-02-10")
     assert 'last on <time datetime="2024-09-30">' in client.get("/staff/outfalls/2/").text
     page = "/staff/outfalls/2/"
-    # 1901 is a slip of the keys, as on the sheet (fresh review).
+    # 1901 is a slip of the keys, as on the sheet.
     slip = _post(client, "/staff/outfalls/2/paper", {"screened_on": "1901-07-01"}, page)
     assert slip.status_code == 422
     assert (

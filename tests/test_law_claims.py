@@ -85,8 +85,8 @@ def text_of(build, *parts: str) -> str:
 
 
 def test_the_learn_pages_state_sections_6_and_7_as_the_law_does(build, content):
-    """§ 216-6 A(2)-(4) are not clean-water exceptions (F19); § 216-7 B binds only what
-    causes or contributes to violations of the permit (F18)."""
+    """§ 216-6 A(2)-(4) are not clean-water exceptions; § 216-7 B binds only what
+    causes or contributes to violations of the permit."""
     for page in content.pages:
         text = text_of(build, "learn", page.slug)
         assert "short list of clean-water exceptions" not in text, page.slug
@@ -100,22 +100,22 @@ def test_the_learn_pages_state_sections_6_and_7_as_the_law_does(build, content):
 
 def test_the_learn_pages_word_their_readings_and_duties_fairly(build):
     lawn = text_of(build, "learn", "lawn-chemicals")
-    assert "Lawn watering is on the A(1) list, but it stops being exempt if" in lawn  # F20
+    assert "Lawn watering is on the A(1) list, but it stops being exempt if" in lawn
     assert "not clean water" not in lawn
-    # F27: the State's fertilizer law, with its 20-foot rule, and where it comes from.
+    # The State's fertilizer law, with its 20-foot rule, and where it comes from.
     assert "Environmental Conservation Law section 17-2103" in lawn
     assert "within 20 feet of a creek, pond or other surface water" in lawn and "3 feet" in lawn
     cars = text_of(build, "learn", "car-washing")
-    assert "Our reading: a fundraiser car wash or a business that washes vehicles" in cars  # F36
-    assert "§ 216-11 requires the owner or operator of a commercial or industrial" in cars  # F25
+    assert "Our reading: a fundraiser car wash or a business that washes vehicles" in cars
+    assert "§ 216-11 requires the owner or operator of a commercial or industrial" in cars
     soil = text_of(build, "learn", "soil-and-sediment")
     assert "anyone subject to a State industrial or construction stormwater permit" in soil
     assert "at the owner's expense" not in soil and "at their own expense" in soil
     oil = text_of(build, "learn", "motor-oil")
-    assert "may also need to be reported" not in oil  # F3
+    assert "may also need to be reported" not in oil
     assert "within two hours of discovery, unless all four of these hold" in oil
-    assert "that is reaching, or may reach, the storm sewer system" in oil  # F24
-    # Review round 3, L13: the small-spill advice keeps the State rule's conditions.
+    assert "that is reaching, or may reach, the storm sewer system" in oil
+    # The small-spill advice keeps the State rule's conditions.
     assert (
         "Small spill (known to be under 5 gallons, contained and under control, and not"
         " reaching water or any land such as soil): soak it up with cat litter or rags within"
@@ -124,7 +124,7 @@ def test_the_learn_pages_word_their_readings_and_duties_fairly(build):
 
 
 def test_round3_section_11_and_section_6_are_stated_whole_on_every_page(build):
-    # Review round 3, L14 (seed 148, 150) and L15 (seed 99-107).
+    # Seeds 148, 150 and 99-107.
     for slug in ("fats-oils-grease", "trash-and-litter"):
         page = text_of(build, "learn", slug)
         assert (
@@ -132,7 +132,7 @@ def test_round3_section_11_and_section_6_are_stated_whole_on_every_page(build):
             " establishment to provide at their own expense reasonable protection" in page
         ), slug
         assert "where it finds a problem" not in page and "businesses must" not in page, slug
-    # Re-read N9 (seed 150): the source of an illicit discharge or of an activity contaminating
+    # Seed 150: the source of an illicit discharge or of an activity contaminating
     # stormwater; and pet waste's page states the section 216-6 rule once.
     for slug in ("car-washing", "fats-oils-grease", "trash-and-litter"):
         assert (
@@ -161,8 +161,8 @@ def test_every_guide_says_no_one_may_discharge_or_cause_to_be_discharged(build, 
 
 def test_the_home_page_names_who_must_tell_and_the_mailed_confirmation(build):
     home = text_of(build)
-    assert "A spill or release at a facility I am responsible for" in home  # F23
-    # Review round 3, L9 and L10: the duty's trigger, and all three means (seed 153).
+    assert "A spill or release at a facility I am responsible for" in home
+    # The duty's trigger, and all three means (seed 153).
     assert (
         "If you know of or suspect a release at a facility or operation you are responsible"
         " for that reaches, or may reach, the storm sewer system, the law requires you to tell the Village of Horseheads"
@@ -175,13 +175,13 @@ def test_the_home_page_names_who_must_tell_and_the_mailed_confirmation(build):
 
 def test_the_unofficial_copy_does_not_say_who_keeps_the_official_text(build):
     text = text_of(build, "ordinance")
-    assert "The Village Clerk keeps the official text" not in text  # F26
+    assert "The Village Clerk keeps the official text" not in text
     assert "The official text is the Village of Horseheads Code as the Village publishes it" in text
 
 
 def test_the_open311_service_says_what_the_law_allows(client, content):
     [service] = client.get("/open311/v2/services.json").get_json()
     words = service["description"]
-    assert words.startswith("Something other than stormwater (rain, snowmelt, runoff)")  # F15
+    assert words.startswith("Something other than stormwater (rain, snowmelt, runoff)")
     assert "creek" not in words and "apart from the discharges § 216-6 exempts" in words
     assert content.settings.legal_notice in words

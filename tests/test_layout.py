@@ -59,6 +59,7 @@ def test_records_choices_and_mail_never_import_a_form():
         "portal/mail/compose.py",
         "portal/mail/outbox.py",
         "portal/mail/courier.py",
+        "portal/notification/deadlines.py",
         "portal/notification/records.py",
         "portal/notification/choices.py",
         "portal/report/choices.py",

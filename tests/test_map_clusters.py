@@ -1,4 +1,4 @@
-"""The staff map's groups are never drawn in a status colour (officer walk round 3: the
+"""The staff map's groups are never drawn in a status colour (the officer's walk: the
 cases' clusters were markercluster's green, the legend's "Resolved"), and the legend says
 what the groups look like."""
 

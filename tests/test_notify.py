@@ -183,7 +183,7 @@ def test_a_late_filing_is_marked_late(app, client, content):
     _, final = file_notification(client, data)
     receipt = client.get(final.headers["Location"]).text
     # Discovered Monday, November 2, 2026; Tuesday the 3rd was Election Day. The law says "no
-    # later than the next business day": the end of that day; 4 p.m. is advice (L7).
+    # later than the next business day": the end of that day; 4 p.m. is advice.
     assert (
         'due by the end of <time datetime="2026-11-04">Wednesday, November 4, 2026</time>'
         in receipt
@@ -432,7 +432,7 @@ def test_no_fax_is_offered_where_no_fax_number_is_published(app, client, mail_se
         text = " ".join(html.unescape(text).split())
         for offer in ("or send a fax", ", or fax"):
             assert offer not in text, offer
-        # Review round 3, L9: the law's three means are stated, with why to call instead.
+        # The law's three means are stated, with why to call instead.
         if "by telephone or by fax" in text:
             assert "by telephone or by fax (no fax number is published, so call or come in)" in text
     assert "The law also allows notice by fax, but the Village has published no fax number" in (
@@ -543,7 +543,7 @@ def test_the_receipt_opens_with_this_is_not_your_notice_and_what_is_still_due(cl
 def test_every_receipt_says_to_mail_the_confirmation_within_three_business_days(
     client, mail_server
 ):
-    """Even when no notice has been given yet (F8: the text part used to leave it out)."""
+    """Even when no notice has been given yet (the text part used to leave it out)."""
     _, final = file_notification(client, not_yet_told())
     [receipt] = mail_server.to("sam@depot.test")
     page = read(client.get(final.headers["Location"]).text).text
@@ -599,7 +599,7 @@ def test_the_facility_s_record_is_asked_only_of_commercial_and_industrial_filers
         in receipts["other"]
         and reading in receipts["other"]
     )
-    # L21: who counts as commercial is a reading, said to every kind of filer.
+    # Who counts as commercial is a reading, said to every kind of filer.
     who = (
         "Our reading of who keeps it: The law does not say which places are commercial or"
         " industrial establishments. We go by the kind of place you chose"
@@ -874,7 +874,7 @@ def test_an_expired_step_1_keeps_what_step_2_carried(client):
 
 
 def test_round3_the_text_receipt_asks_for_a_call_only_when_no_notice_is_given(client, mail_server):
-    # Review round 3, L23: a filer who says they telephoned in time is not told to call; one
+    # A filer who says they telephoned in time is not told to call; one
     # who has told no one is.
     file_notification(client, notification_data())
     [told] = mail_server.to("sam@depot.test")
@@ -889,7 +889,7 @@ def test_round3_the_text_receipt_asks_for_a_call_only_when_no_notice_is_given(cl
 
 
 def test_the_filing_is_named_as_what_it_is_unless_content_accepts_it_as_the_notice():
-    """L11: "notification" is the law's word for the notice (seed 153); the filing is a record."""
+    """The law's word for the notice is "notification" (seed 153); the filing is a record."""
     from content_model.site import OnlineFiling
 
     assert OnlineFiling(False, False).name == "record of a release"

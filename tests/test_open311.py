@@ -316,7 +316,7 @@ def test_a_revoked_key_stops_at_once(http, portal):
     assert done.returncode == 0, done.stderr
     for fmt in FORMATS:  # both workers, right away
         assert_error(post(http, portal, fmt, key="leaver"), fmt, 403, "revoked")
-    # Reads need none, and one in a read's address is refused like any other (round 3, L5).
+    # Reads need none, and one in a read's address is refused like any other.
     response = http.get(f"{portal.url}/services.json", params={"api_key": portal.keys["leaver"]})
     assert response.status_code == 403
 

@@ -290,7 +290,7 @@ def test_retry_after_is_sent_only_with_429(http, portal, fmt):
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_key_in_a_reads_address_is_refused_whatever_the_key(http, portal, fmt):
     """Reads need no key (GeoReport v2: api_key is POST Service Request's), and an address
-    is logged: a key there is refused, good or bad (security round 3, L5)."""
+    is logged: a key there is refused, good or bad."""
     for given in ("made-up", portal.keys["tester"]):
         for path in ("services", "requests", "discovery"):
             answer = http.get(f"{portal.url}/{path}.{fmt}", params={"api_key": given})

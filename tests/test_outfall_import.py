@@ -135,7 +135,7 @@ def test_a_damaged_shapefile_is_refused_in_words():
         with pytest.raises(FileRefused) as refused:
             shapefiles.read_shapefile({**parts, "shp": parts["shp"][:cut]})
         assert str(refused.value).startswith("The shapefile cannot be read (is it damaged?)")
-    # A zip of zeros (fresh review, 2026-12-01): damaged, not "No coordinates".
+    # A zip of zeros: damaged, not "No coordinates".
     zeros = {ending: bytes(len(data)) for ending, data in parts.items()}
     with pytest.raises(FileRefused) as refused:
         shapefiles.read_shapefile(zeros)

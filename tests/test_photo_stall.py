@@ -1,4 +1,4 @@
-"""Photos cannot stall the portal (review M3): the pixel count is refused from the header,
+"""Photos cannot stall the portal: the pixel count is refused from the header,
 every decode runs in a worker's one child process with a deadline, and while photos are
 decoded the portal still answers other requests at once (gunicorn, as deployed)."""
 

@@ -284,7 +284,7 @@ def test_the_wait_is_said_in_words(seconds, said):
 
 
 def test_a_form_sent_again_spends_nothing_of_the_report_limit(tmp_path):
-    """Walk round 3, F3: Back then Send (or a double tap) makes no case, so it is no report."""
+    """Back then Send (or a double tap) makes no case, so it is no report."""
     app = create_app(
         {
             "DATABASE": str(tmp_path / "db.sqlite3"),

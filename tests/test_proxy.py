@@ -84,7 +84,7 @@ def test_two_workers_count_in_the_same_window(tmp_path):
     ("hops", "forwarded_for", "seen"),
     [
         (0, "203.0.113.7", "127.0.0.1 http localhost"),
-        # X-Forwarded-Host is never believed (review L7): the host stays the request's own.
+        # X-Forwarded-Host is never believed: the host stays the request's own.
         (1, "203.0.113.7", "203.0.113.7 https localhost"),
         (1, "10.0.0.1, 203.0.113.7", "203.0.113.7 https localhost"),
         (2, "10.0.0.1, 203.0.113.7, 198.51.100.2", "203.0.113.7 https localhost"),

@@ -108,7 +108,7 @@ def figures(app) -> dict:
 @pytest.mark.parametrize(
     ("how", "office_hours_apply_to_fax", "last_moment"),
     # Seed 153: "in person or by telephone or facsimile no later than the next business day": a
-    # day, not an hour (review round 3, L7); only a fax can be held to office hours.
+    # day, not an hour; only a fax can be held to office hours.
     [
         ("phone", False, "23:59:59"),
         ("in-person", False, "23:59:59"),
@@ -158,7 +158,7 @@ def test_a_filing_never_phoned_is_overdue_after_4_pm_on_the_next_business_day(ap
     assert stored(app)["notice_met"] is None, "filing is not notice: nothing stored as given"
     sign_in(client, app)
     at(app, "2027-03-02T23:59")
-    # Past closing time, but the law's day is not over (L7): not yet overdue.
+    # Past closing time, but the law's day is not over: not yet overdue.
     assert "No notice logged by the deadline" not in client.get("/staff/").text
     assert figures(app)["notice_to_come"] == 1
     at(app, "2027-03-03T00:01")
@@ -191,7 +191,7 @@ def test_a_fax_at_5_pm_on_the_due_day_is_in_time(app, client):
 
 
 def test_a_call_at_5_pm_on_the_due_day_is_in_time_and_owes_a_letter_by_friday(app, client):
-    # Review round 3, L7: the law's deadline is the day (seed 153, "no later than the next
+    # The law's deadline is the day (seed 153, "no later than the next
     # business day"); a call after closing time that day is in time, one the next day late.
     file_on_monday(client, app)
     sign_in(client, app)

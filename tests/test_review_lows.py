@@ -1,5 +1,5 @@
 """The review's low findings that are not tested with their larger neighbours: token pages
-rate limited together (L9), and `check` naming the risk of a proxy setting (L8)."""
+rate limited together, and `check` naming the risk of a proxy setting."""
 
 from __future__ import annotations
 

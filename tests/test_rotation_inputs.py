@@ -1,4 +1,4 @@
-"""What the rotation starts from after a real import (issue 24 point 3, officer walk round 3):
+"""What the rotation starts from after a real import (issue 24 point 3, the officer's walk):
 a last screening on paper comes in with the file, an outfall never screened is due at once, a
 suspect call is screened again within 30 days, a route through the outfalls the officer ticks
 or one drainage area, and the GeoJSON's screening dates."""
@@ -40,7 +40,7 @@ def _import(app, name: str, data: bytes):
 
 def test_the_last_screening_on_paper_comes_in_with_the_file(app):
     report = _import(app, "paper.csv", CSV)
-    # A bad day leaves out its cell, not the outfall (fresh review, 2026-12-01).
+    # A bad day leaves out its cell, not the outfall.
     assert report.lines()[1:4] == [
         "added 5, updated 0, unchanged 0, refused 0, cells left out 2",
         "  row 5 (HH-004), Last Screened: 'someday' is not a day (like 2024-05-17 or 5/17/2024)"

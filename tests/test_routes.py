@@ -92,7 +92,7 @@ def test_a_post_answer_is_private_and_a_back_step_may_be_kept(app, client):
     step = client.post("/notify/", data={"step": "triage"})
     assert step.headers["Cache-Control"] == BACK_STEP == "private, no-cache"
     # The report form is kept for Back (the same report, not a second one, after Send), and
-    # the notification's first step as its other steps (review round 3, L3).
+    # the notification's first step as its other steps.
     assert client.get("/report/").headers["Cache-Control"] == "private, no-cache"
     assert client.get("/notify/").headers["Cache-Control"] == "private, no-cache"
     assert client.get("/staff").headers["Cache-Control"] == "no-store"

@@ -228,7 +228,7 @@ def test_the_queue_and_the_digest_say_the_same(app, client, mail_server):
     )
     assert "OUTFALL SCREENING\n1 overdue, 2 due this month:" in mail["body_text"]
     assert "https://portal.village.test/staff/screenings/due" in mail["body_text"]
-    # Which ones, not only how many (fresh review), most overdue first.
+    # Which ones, not only how many, most overdue first.
     assert "- OF-D, At OF-D: overdue, due by Thursday, November 2, 2028\n" in mail["body_text"]
     assert "- OF-A, At OF-A: due by Wednesday, February 28, 2029\n" in mail["body_text"]
 

@@ -63,7 +63,7 @@ def test_a_suspect_screening_opens_a_linked_case_in_one_tap(app, client):
     heading, line = csv.lstrip("\ufeff").splitlines()[:2]
     assert {"Outfall", "Overall call", "Screening findings"} <= set(heading.split(","))
     assert line.startswith("SCR-2026-0001,Screening finding,") and ",OF-A," in line
-    # The screening's time as a spreadsheet reads one (fresh review: 2026-11-30T10:15).
+    # The screening's time as a spreadsheet reads one (not 2026-11-30T10:15).
     assert re.search(r",OF-A,\d{4}-\d\d-\d\d \d\d:\d\d,", line), line
     printed = client.get(f"{case_url}print").text
     assert "What the screening found" in printed and "OF-A, At OF-A" in printed

@@ -156,7 +156,7 @@ def test_the_guides_link_the_report_form(build, content):
 
 
 def test_the_spanish_search_page_leads_a_business_owner_to_the_spill_form(build):
-    """Round 6's Spanish walk, F5: a second shortcut, to the release notification form."""
+    """The Spanish walk: a second shortcut, to the release notification form."""
     html = (build / "es" / "search" / "index.html").read_text(encoding="utf-8")
     assert (
         '<li data-words="derrame|derrames|derramó|derramo|fuga|fugas|negocio|instalación|'
@@ -175,7 +175,7 @@ def test_the_spanish_search_page_leads_a_business_owner_to_the_spill_form(build)
     ) in english
 
 
-# Round 6's Spanish walk, F4: the everyday words Spanish speakers in New York use, hidden on
+# The Spanish walk: the everyday words Spanish speakers in New York use, hidden on
 # each Spanish guide for the index (and hidden from the excerpts).
 SPANISH_KEYWORDS = {
     "car-washing": "carro, coche, troca, camioneta, lavar el carro, lavar la troca, car wash,"

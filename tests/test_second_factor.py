@@ -248,7 +248,7 @@ def test_reset_2fa_makes_the_account_set_up_again(app, client):
         assert get_db()["staff_recovery_codes"].count == 0
     fresh = app.test_client()
     assert password_step(fresh).headers["Location"] == "/staff/enrol"
-    # Only with the enrolment code the command printed (L6: not the password alone).
+    # Only with the enrolment code the command printed (not the password alone).
     printed = result.output.strip().splitlines()[-1]
     assert enter_enrol_code(fresh, "abcd-efgh-jkmn").status_code == 422
     _, codes, done = enrol_from_page(fresh, printed)

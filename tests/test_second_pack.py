@@ -306,7 +306,7 @@ def test_the_portal_cites_the_towns_sections_and_speaks_of_the_town(walked):
 
 
 def test_the_towns_public_pages_and_mail_say_nothing_the_law_does_not(walked, pack_build):
-    # The public's pages and mail (the staff pages' words on written confirmation are F1's).
+    # The public's pages and mail (the staff pages' words on written confirmation are tested apart).
     public = [(what, text) for what, text in walked if not what.startswith("/staff/")]
     english = built_pages(pack_build, "en")
     public += [(str(page), page.read_text(encoding="utf-8")) for page in english]

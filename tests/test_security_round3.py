@@ -52,7 +52,7 @@ def _parallel(count: int, send) -> list[int]:
 
 
 def test_parallel_reports_from_one_address_store_no_more_than_the_limit(tmp_path):
-    """M1: eight valid reports sent at once against "2 per minute": two stored, six refused
+    """Eight valid reports sent at once against "2 per minute": two stored, six refused
     with the 429 page (the limit was only tested before the view and counted after it)."""
     app = create_app(
         {
@@ -106,7 +106,7 @@ def _holding(mine: Decoder, waiting: int) -> tuple[threading.Event, list[threadi
 
 
 def test_a_seventh_request_for_the_decoder_is_answered_busy_at_once():
-    """M2: one photo decoding and five waiting per worker (of its 8 threads); the next is
+    """One photo decoding and five waiting per worker (of its 8 threads); the next is
     refused at once, so two threads stay free for pages (it waited 30 s, holding one)."""
     mine = Decoder()
     release, threads = _holding(mine, waiting=5)
@@ -162,7 +162,7 @@ def make_smo_wait(app) -> None:
 
 
 def test_the_officers_own_device_is_not_held_by_the_names_wait(guarded):
-    """M3: strangers' wrong tries make the name wait everywhere but on a device the officer
+    """Strangers' wrong tries make the name wait everywhere but on a device the officer
     signed in on before (its signed cookie); a forged cookie changes nothing."""
     own = from_address(guarded, "198.51.100.7")
     assert try_password(own, "smo", PASSWORD).headers["Location"] == "/staff/second-factor"
@@ -214,7 +214,7 @@ def test_staff_unlock_ends_the_wait(guarded):
 
 
 def test_a_form_without_its_csrf_token_stores_no_new_photo_but_keeps_the_earlier_ones(app, client):
-    """L1: any web page could make a visitor's browser post the form without a token; its
+    """Any web page could make a visitor's browser post the form without a token; its
     uploads are named, not decoded or stored. Photos kept by an earlier try stay."""
     first = client.post(
         "/report/send/",
@@ -241,7 +241,7 @@ def test_a_form_without_its_csrf_token_stores_no_new_photo_but_keeps_the_earlier
 
 
 def test_an_expired_sheet_for_an_outfall_that_does_not_exist_is_a_404(app, client):
-    """L2: the CSRF handler's own abort(404) was answered 500."""
+    """The CSRF handler's own abort(404) was answered 500."""
     sign_in(client, app)
     response = client.post("/staff/screenings/outfall/999/new", data={"notes": "x"})
     assert response.status_code == 404
@@ -249,7 +249,7 @@ def test_an_expired_sheet_for_an_outfall_that_does_not_exist_is_a_404(app, clien
 
 
 def test_the_notify_start_page_is_kept_only_by_the_filers_own_browser(client):
-    """L3: like the report form, `private, no-cache` (it had no Cache-Control at all)."""
+    """Like the report form, `private, no-cache` (it had no Cache-Control at all)."""
     page = client.get("/notify/")
     assert page.status_code == 200
     assert page.headers["Cache-Control"] == "private, no-cache"
@@ -257,7 +257,7 @@ def test_the_notify_start_page_is_kept_only_by_the_filers_own_browser(client):
 
 
 def test_the_open_data_file_leaves_out_free_text_and_is_rate_limited(tmp_path):
-    """L4: `location` (free text: "behind Jane Doe's house") is not published, as `notes`
+    """`location` (free text: "behind Jane Doe's house") is not published, as `notes`
     was not; the file has a rate limit of its own."""
     app = create_app(
         {

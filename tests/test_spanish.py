@@ -190,7 +190,7 @@ def test_the_spill_hotline_comes_with_the_whole_state_rule_in_spanish(build):
 
 def test_an_exempt_entry_links_to_the_official_english_words(build):
     html = es_html(build, "exempt-discharges")
-    # A link that opens the English page says so, as the summary page's do (round 5 read).
+    # A link that opens the English page says so, as the summary page's do.
     assert '<a href="/ordinance/#sec-216-6-a-1" hreflang="en">§ 216-6 A(1) (en inglés)</a>' in html
     for label in ("2", "3", "4"):
         assert (
@@ -201,7 +201,7 @@ def test_an_exempt_entry_links_to_the_official_english_words(build):
     assert '<a href="/ordinance/#sec-216-6-a-1">§ 216-6 A(1)</a>' in english
 
 
-# ---------------------------------------------------------------- round 5's Spanish read
+# ---------------------------------------------------------------- the Spanish read
 
 
 def es_text(build, *parts: str) -> str:
@@ -273,7 +273,7 @@ def test_the_spanish_summaries_say_what_the_law_says(build):
         assert gone not in text, gone
 
 
-# ---------------------------------------------------------------- round 6's legal read
+# ---------------------------------------------------------------- the legal read of the Spanish
 
 # What the § 216-6 rule says in each guide's "Qué dice la ley" (finding 2.5, seed 99: "No
 # person shall discharge or cause to be discharged"); pet waste says it once, impersonally.
@@ -372,7 +372,7 @@ def test_the_spanish_summary_page_gives_the_penalties_under_their_section(build)
 
 
 def test_nothing_on_the_spanish_law_pages_calls_our_copy_official(build):
-    """The legal read of round 6: the description, the article's title and the links."""
+    """The legal read of the Spanish: the description, the article's title and the links."""
     html = es_html(build, "ordinance")
     assert (
         '<meta name="description" content="Un resumen en palabras sencillas de cada sección de'
@@ -498,7 +498,7 @@ def test_the_office_hours_end_the_sentence_once(build):
 
 
 def test_the_search_leaves_out_the_banner_and_the_legal_note(build):
-    """/es/search/ excerpts began with the pending-review banner (round 5 read)."""
+    """/es/search/ excerpts began with the pending-review banner."""
     home = es_html(build)
     assert '<p class="translation-note" data-pagefind-ignore>Esta traducción' in home
     guide = (build / "learn" / "pet-waste" / "index.html").read_text(encoding="utf-8")

@@ -89,7 +89,7 @@ def test_the_notice_duties_say_what_the_english_says(client):
     ) in page
     # The law's definition said first in plain Spanish, then in its own words, marked English.
     assert "como los define la ley (§ 216-4): cualquier material, sustancia o desecho," in page
-    # Seed 33: "a substantial present or potential hazard", "or otherwise managed" (round 6, 2.4).
+    # Seed 33: "a substantial present or potential hazard", "or otherwise managed".
     assert (
         "puede causar un peligro considerable, actual o posible, para la salud humana, la"
         " seguridad, la propiedad o el medio ambiente (o contribuir de manera importante a ese"

@@ -67,7 +67,7 @@ def test_the_page_comes_filled_with_the_local_now_and_the_officer(app, officer):
         page.text,
     )
     assert re.search(r'id="found_by"[^>]* value="smo"', page.text)
-    # With a name to sign letters by, that name (fresh review: "Screened by: smo").
+    # With a name to sign letters by, that name (not "Screened by: smo").
     with app.app_context():
         get_db().execute("UPDATE staff SET letter_name = 'Dana Reyes' WHERE username = 'smo'")
     named = officer.get("/staff/found/new").text
@@ -101,7 +101,7 @@ def test_an_officer_records_a_finding_and_lands_on_its_case(app, officer, mail_s
     assert "Hazardous: dead fish or animals" in case
     # Its log: the officer who recorded it took it on, confirmed as they said.
     assert "Assigned to smo; Marked as a confirmed illicit discharge" in case
-    # Nobody outside sent it: no note to a sender (fresh review), and its print says so.
+    # Nobody outside sent it: no note to a sender, and its print says so.
     assert "Note to the person who sent it" not in case and "Note to the sender" not in case
     assert "their status page and mail" not in case and "e-mail to the person" not in case
     printed = officer.get("/staff/cases/1/print").text
@@ -269,11 +269,11 @@ def test_it_is_found_in_the_queue_filter_the_search_and_the_export(app, officer)
     assert "Dead fish or animals; A smell." in queue and "Found by Jo Smith." in queue
     assert '<optgroup label="Staff findings">' in queue
     # Its statuses are a staff finding's: resolved, and allowed discharge with which one (a
-    # flow an officer finds may be one the ordinance exempts: fresh review, 2026-12-01).
+    # flow an officer finds may be one the ordinance exempts).
     case = officer.get("/staff/cases/2/").text.split('id="update-heading"')[1]
     assert '<option value="resolved">Resolved</option>' in case
     assert '<option value="exempt">Allowed discharge</option>' in case
-    # Which exemption: the listed ones and those allowed on conditions (fresh review: only
+    # Which exemption: the listed ones and those allowed on conditions (not only
     # the list of § 216-6 A(1) was offered; seed 103-107).
     assert '<option value="rising groundwater">rising groundwater</option>' in case
     for title in (

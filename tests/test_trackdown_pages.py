@@ -188,7 +188,7 @@ def test_results_in_words_and_what_they_show_said_with_them(officer, app, clock)
         "Lab results added for sample S-2027-014: Ammonia ND; E. coli Present",
         "Sample of February 28, 2027 at 2:05 p.m. changed: result",
     ]
-    # The same form sent again (Back, a second tap): nothing new (fresh review).
+    # The same form sent again (Back, a second tap): nothing new.
     again_same = record(
         officer,
         url,
@@ -352,7 +352,7 @@ def test_changing_a_step_keeps_the_audit_trail(officer, app, clock):
 
 
 def test_a_step_recorded_in_error_is_removed_with_its_reason(officer, app, clock):
-    """Leftover of the fresh review: a step typed on the wrong case stayed on it for good."""
+    """A step typed on the wrong case stayed on it for good."""
     record(officer, NEW_STEP, SAMPLE)
     record(officer, NEW_STEP, DYE)
     record(
@@ -388,10 +388,10 @@ def test_a_step_recorded_in_error_is_removed_with_its_reason(officer, app, clock
 
 
 def test_access_to_private_property_and_the_notice_before_a_dye_test(officer, app, clock):
-    """What the fresh review found still on paper: consent or a warrant (the access section),
+    """What was still on paper: consent or a warrant (the access section),
     and the verbal notice before someone else's dye test (the exemptions section)."""
     form = officer.get(NEW_STEP).text
-    # Who must allow access, and when a warrant may be sought (fresh review: it read as if any
+    # Who must allow access, and when a warrant may be sought (it read as if any
     # owner must let the officer in; seed 136, 144).
     assert (
         "Operators of facilities the law regulates must allow the Stormwater Management"
@@ -438,7 +438,7 @@ def test_access_to_private_property_and_the_notice_before_a_dye_test(officer, ap
         "Access: With the owner&#39;s or operator&#39;s consent (Owner, Ann Lee, in person)" in page
     )
     assert 'Notice before the test: by Ace Plumbing, <time datetime="2027-03-01T08:50' in page
-    # The print carries both (fresh review: it went into the file without them).
+    # The print carries both (it went into the file without them).
     printed = html.unescape(officer.get(f"{CASE}print").text)
     assert "Access: With the owner's or operator's consent (Owner, Ann Lee, in person)." in printed
     assert "Notice before the test: by Ace Plumbing, March 1, 2027 at 8:50 a.m." in printed

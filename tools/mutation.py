@@ -51,7 +51,11 @@ MODULES = {
         ],
     ),
     "notification-rules": (
-        ["portal/notification/records.py", "portal/notification/compliance.py"],
+        [
+            "portal/notification/deadlines.py",
+            "portal/notification/records.py",
+            "portal/notification/compliance.py",
+        ],
         [
             "tests/test_notify.py",
             "tests/test_release_notices.py",

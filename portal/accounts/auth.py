@@ -32,7 +32,7 @@ def current_staff() -> dict[str, Any] | None:
 
 def staff_name() -> str:
     """The signed-in officer's name as they sign letters (set once on a letter page), else
-    their username: what a form fills in for "Screened by", "Who did it" (fresh review:
+    their username: what a form fills in for "Screened by", "Who did it" (not
     "Screened by: smo")."""
     staff = current_staff()
     name = value(get_db(), "SELECT letter_name FROM staff WHERE id = ?", [staff["id"]])

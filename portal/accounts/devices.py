@@ -1,8 +1,8 @@
 """Devices an officer has signed in on: the per-username wait does not hold them.
 
 The wait after many wrong tries (portal/accounts/guessing.py) is per username, from any
-address, so anyone could keep an officer out for good with one wrong try per wait (review
-round 3, M3; ASVS 2.2.1 asks that lockouts not make a denial of service easy). A full
+address, so anyone could keep an officer out for good with one wrong try per wait (ASVS
+2.2.1 asks that lockouts not make a denial of service easy). A full
 sign-in (password and second factor) leaves a signed, long-lived cookie on the device;
 on that device the username's wait does not apply (its wrong tries still count, and the
 per-address rate limit still holds). The cookie names the account and a fingerprint of

@@ -162,8 +162,8 @@ def second_factor():
 @bp.route("/enrol", methods=["GET", "POST"])
 @declare(limit=SIGN_IN)
 def enrol():
-    """Set up the authenticator: first the enrolment code from the administrator (L6 of the
-    review: the password alone must not bind a phone), then a code from the app."""
+    """Set up the authenticator: first the enrolment code from the administrator (the
+    password alone must not bind a phone), then a code from the app."""
     found = _pending()
     if found is None:
         return _start_again()

@@ -284,7 +284,7 @@ def apply(db: sqlite_utils.Database) -> None:
 def corrections_by_the_respondent(db: sqlite_utils.Database) -> None:
     """A notice's steps record a correction by the respondent (the day, when the officer
     checked it and who), so a violation corrected in time stops its dates without an
-    abatement by the municipality (legal review round 3, L3)."""
+    abatement by the municipality."""
     add_columns(
         db,
         [
@@ -298,7 +298,7 @@ def corrections_by_the_respondent(db: sqlite_utils.Database) -> None:
 @migrations(name="007_annual_filings")
 def annual_filings(db: sqlite_utils.Database) -> None:
     """The annual figures as the officer filed them with the State, so the report shows what
-    changed since in a closed period (an entry about the past made later: fresh review)."""
+    changed since in a closed period (an entry about the past made later)."""
     run(
         db,
         """

@@ -280,7 +280,7 @@ def interest_to_last_due(
     terms: Terms,
 ) -> int:
     """The interest the last installment carries if it is paid on its due date, and every
-    earlier installment still owed is paid in full on its own date (review N2: the owner needs
+    earlier installment still owed is paid in full on its own date (the owner needs
     an amount to pay, not "plus the interest"). The payments made so far count as made; the
     interest is that posted through the day before the last due date (a payment stops the
     interest on what it pays from its own day). After the last due date: the interest

@@ -61,10 +61,11 @@ class Timeline:
     protest_pending: bool = False  # filed in time, the Board's decision not yet recorded
     protest_timely: bool | None = None  # None: no protest logged
     protest_printed: dt.date | None = None  # the protest date the cost notice printed as mailed
-    # The last payment's interest if it and every earlier one are paid on their dates (N2).
+    # The last payment's interest if it and every earlier one are paid on their dates (the owner
+    # needs an amount to pay).
     last_interest: int = 0
     # The payments as the cost notice printed them when mailed: from the presumed receipt,
-    # whatever receipt was recorded later (N6), with the interest the last one then carries.
+    # whatever receipt was recorded later, with the interest the last one then carries.
     printed_schedule: list[costs.Installment] = field(default_factory=list)
     printed_last_interest: int = 0
     # The last payment's due date has passed: its interest is what is owed now, not a forecast.

@@ -41,7 +41,7 @@ def section_choices() -> list[tuple[str, str]]:
 
 def first_words(sentence: str, limit: int = 70) -> str:
     """A sentence cut to whole words within `limit` characters, marked as cut with "…" (a
-    label cut mid-word read as the law's own words: fresh review)."""
+    label cut mid-word read as the law's own words)."""
     if len(sentence) <= limit:
         return sentence
     return sentence[: limit + 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"

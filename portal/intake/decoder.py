@@ -29,7 +29,7 @@ DEADLINE_SECONDS = 20.0
 # How long a request waits for the worker's decoder while another photo is in it, and how
 # many may wait at once: past either, the photo is refused as BUSY (the form comes back with
 # what was typed). A waiting request holds one of the worker's threads (gunicorn: 8), so
-# with one decoding and five waiting, two still answer pages (review round 3, M2: 18
+# with one decoding and five waiting, two still answer pages (18
 # uploads at once held every thread and an unrelated page waited 26.9 s). Fewer places
 # refused residents' small photos on a busy machine while the decoder's child started.
 WAIT_SECONDS = 10.0

@@ -44,7 +44,7 @@ class UploadsInMemory(Request):
 
 
 SUBMISSION_KEY = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
-# Photos kept for forms not yet sent, per address and hour (review L4: six invalid forms
+# Photos kept for forms not yet sent, per address and hour (six invalid forms once
 # left 20 MB in a minute). Ten forms' worth; a sent form's photos no longer count.
 UNSENT_PHOTOS_PER_HOUR = 30
 _TOO_MANY_UNSENT = N_(
@@ -52,7 +52,7 @@ _TOO_MANY_UNSENT = N_(
     "was not taken. Send the form with the photos already attached, or try again in an hour."
 )
 # A form whose CSRF token is missing or stale could have been sent by any web page in the
-# visitor's browser: its uploads are not decoded or stored (review round 3, L1).
+# visitor's browser: its uploads are not decoded or stored.
 _NOT_TAKEN_EXPIRED = N_("this photo was not kept because the form had expired. Attach it again.")
 PENDING_ID = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
 

@@ -8,8 +8,9 @@ from flask import Flask
 # kind registers the kind of case; phone_notices adds the notices staff log to the workspace's
 # pages (/staff/phone-notices/), on its blueprint, so before init_staff registers it.
 from portal.notification import kind, phone_notices, views  # noqa: F401
+from portal.notification.deadlines import holidays_counted
 from portal.notification.figures import init_figures
-from portal.notification.records import holidays_counted, record_duty, state_call_missing
+from portal.notification.records import record_duty, state_call_missing
 
 
 def init_notification(app: Flask) -> None:

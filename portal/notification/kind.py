@@ -11,9 +11,10 @@ from portal.core.clock import local_now
 from portal.core.columns import time_of, yes_no
 from portal.notification.choices import LABELS
 from portal.notification.compliance import confirmation_recorded, release_record
+from portal.notification.deadlines import online_filing, stored_deadlines
 from portal.notification.mail import queue_notification_mail
 from portal.notification.migrations import migrations
-from portal.notification.records import online_filing, record, stored_deadlines
+from portal.notification.records import record
 from portal.notification.views import receipt
 
 # A filing is flagged when the facility answered "yes" to "Is the material hazardous?";

@@ -13,8 +13,9 @@ from content_model.language import current_content
 from content_model.translation import DEFAULT_LANGUAGE
 from portal.core.db import one_row
 from portal.mail.compose import map_link, photo_ids, queue, queue_smo_copy, status_link
-from portal.notification.records import online_filing as _online
-from portal.notification.records import record, stored_deadlines
+from portal.notification.deadlines import online_filing as _online
+from portal.notification.deadlines import stored_deadlines
+from portal.notification.records import record
 from portal.web.language import in_case_language
 
 

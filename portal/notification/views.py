@@ -27,14 +27,14 @@ from portal.core.clock import local_now
 from portal.core.db import get_db
 from portal.intake.pending import keep_photos, recover, submission_key
 from portal.intake.submit import Submission
-from portal.notification.forms import TRIAGE_FIELDS, NotificationForm, TriageForm, from_form
-from portal.notification.records import (
+from portal.notification.deadlines import (
     online_filing,
-    record,
     release_deadlines,
     stored_deadlines,
     with_deadlines,
 )
+from portal.notification.forms import TRIAGE_FIELDS, NotificationForm, TriageForm, from_form
+from portal.notification.records import record
 from portal.web.headers import keep_for_back
 from portal.web.language import follow_case
 from portal.web.limits import FORM
@@ -52,7 +52,7 @@ def _form(**kwargs: Any) -> NotificationForm:
 @declare(photo_previews=True)
 def start():
     # As the report form and this form's own steps: the filer's browser may keep it for
-    # Back, never a shared cache (it carries the session's CSRF token; review round 3, L3).
+    # Back, never a shared cache (it carries the session's CSRF token).
     page = render_template("portal/notify_triage.html", form=TriageForm(formdata=None))
     return keep_for_back(make_response(page))
 

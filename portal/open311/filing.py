@@ -29,7 +29,7 @@ from portal.report import views as report
 MEDIA_URL_LIMIT = 2000
 ADDRESS_ID_LIMIT = 100
 # The same body with the same key within this time is a client's retry (after a timeout,
-# say), not a new report: it gets the first request's id and files nothing (review L3).
+# say), not a new report: it gets the first request's id and files nothing.
 RETRY_WINDOW = dt.timedelta(minutes=10)
 
 

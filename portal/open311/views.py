@@ -20,7 +20,7 @@ SPECIFICATION = "http://wiki.open311.org/GeoReport_v2"
 
 def client() -> str:
     """Who a request counts against: its key if it is a key in use, else its address. A
-    made-up key is counted with its address (review L2): it gets no bucket of its own, so
+    made-up key is counted with its address: it gets no bucket of its own, so
     guessing costs the address its limit and adds no rows."""
     given = given_key()
     found = known_key(get_db(), given) if given else None
@@ -79,7 +79,8 @@ def api_error(error: HTTPException) -> Response:
     return errors(format_of(request.path), 400, error.description or "Bad request")
 
 
-# Addresses are written to access logs; a POST's body is not (review L1, round 3 L5).
+# Addresses are written to access logs; a POST's body is not, so a key
+# sent in an address is refused (and should be replaced).
 KEY_IN_ADDRESS = (
     "api_key: send the key in the request body, never in the address (addresses are "
     "logged); if it was sent in an address, ask for a new key"

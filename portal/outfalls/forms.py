@@ -80,8 +80,8 @@ class OutfallForm(FlaskForm):
             if field.data is None and not field.errors:
                 field.errors = [f"Enter the {name} (in degrees, like the map shows it)."]
                 valid = False
-        # The place the import would refuse, the edit form refuses too (fresh review,
-        # 2026-12-01: a latitude of 42.30 was saved by hand).
+        # The place the import would refuse, the edit form refuses too (a
+        # latitude of 42.30 was once saved by hand).
         lat, lon = self.latitude.data, self.longitude.data
         if valid and lat is not None and lon is not None:
             area = current_app.extensions["content"].settings.service_area
@@ -117,7 +117,7 @@ class RetireForm(FlaskForm):
         ' road work" or "not ours: a private drain".',
     )
     # Never part of the system (a private drain, a typing slip): retired from the first day it
-    # counted, so it leaves every period's figures, not only those after a day (fresh review).
+    # counted, so it leaves every period's figures, not only those after a day.
     in_error = BooleanField(
         "Entered in error: it was never part of the system (it leaves the"
         " figures of every period; no day needed)"
@@ -141,7 +141,7 @@ class PaperDayForm(FlaskForm):
     def validate_screened_on(self, field: Any) -> None:
         _not_future(self, field)
         # The sheet's own earliest day (content/outfalls.yaml, earliest_screening): a paper
-        # day of 1901 is a slip of the keys here too (fresh review).
+        # day of 1901 is a slip of the keys here too.
         earliest = current_app.extensions["outfalls"].earliest_screening
         if field.data and field.data < earliest:
             raise ValidationError(

@@ -239,7 +239,7 @@ def photos_of(db: sqlite_utils.Database, outfall_id: int) -> list[Row]:
 
 
 # Left out of the public file: free text a person typed may name someone ("behind Jane
-# Doe's house", review round 3, L4). The point itself is published, so nobody needs the
+# Doe's house"). The point itself is published, so nobody needs the
 # words to find the structure.
 PRIVATE_FIELDS = ("notes", "location")
 

@@ -35,11 +35,11 @@ class Rule(Protocol):
     follow_up_within_days: int
 
 
-# Our reading where the permit is silent (fresh review, 2026-12-01, Misleads 5): an outfall
-# never screened has the same N years as any other, counted from the day it entered the
-# inventory. "Due at once" made every outfall overdue the day after an import, so "overdue"
-# told the officer nothing; an inventory mapped in 2018 and never screened is overdue, one
-# mapped this year is not. A pack may set never_screened_due_within_days to count days instead.
+# Our reading where the permit is silent: an outfall never screened has the same N years as any
+# other, counted from the day it entered the inventory. "Due at once" made every outfall overdue the
+# day after an import, so "overdue" told the officer nothing; an inventory mapped in 2018 and never
+# screened is overdue, one mapped this year is not. A pack may set never_screened_due_within_days to
+# count days instead.
 NEVER_SCREENED_CYCLE = "every_years after the inventory day"
 
 

@@ -79,8 +79,8 @@ def read_shapefile(parts: Mapping[str, bytes]) -> Sheet:
             + ", ".join(f".{m}" for m in missing)
             + " is missing: give the .shp, .shx and .dbf together (zip them)."
         )
-    # Every .shp starts with the file code 9994 (big-endian); without it (a zip of zeros,
-    # fresh review 2026-12-01) the file is damaged, whatever pyshp would make of it.
+    # Every .shp starts with the file code 9994 (big-endian); without it (a zip of zeros, say)
+    # the file is damaged, whatever pyshp would make of it.
     if parts["shp"][:4] != SHP_FILE_CODE:
         raise FileRefused(
             "The shapefile cannot be read (is it damaged?): its .shp does not"

@@ -144,7 +144,8 @@ COLUMNS = {
         "inspectiondate",
         "lastdryweather",
         # A shapefile's field names have at most 10 characters (dBASE), so
-        # ArcGIS cuts LAST_SCREENED to LAST_SCREE (fresh review, 2026-12-01).
+        # ArcGIS cuts LAST_SCREENED to LAST_SCREE (a .dbf column name
+        # holds ten characters).
         "lastscree",
         "lastscreen",
         "lastscrn",

@@ -29,7 +29,7 @@ def digest_outfalls(today: dt.date) -> dict[str, Any] | None:
     found = outfalls_waiting(today)
     if not found:
         return None
-    # The first few by name, most overdue first (fresh review: counts alone say not which).
+    # The first few by name, most overdue first (counts alone say not which).
     first = [
         {
             "code": row["code"],
@@ -66,7 +66,7 @@ def linked_screenings(case: dict[str, Any]) -> list[dict[str, Any]]:
 
 def init_screening(app: Flask) -> None:
     from portal.intake.photos import MAX_UPLOAD_BYTES
-    from portal.screening import route_views, views  # noqa: F401 (route_views adds pages to bp)
+    from portal.screening import route_views, saved_views, views  # noqa: F401 (they add pages to bp)
     from portal.screening.figures import outfall_sections
     from portal.staff.figures import SectionSource, add_section
     from portal.web.errors import body_limit_mb, too_large

@@ -69,7 +69,7 @@ SCREENING = kinds.register(
         plural="Screening findings",
         short="Screening",
         # "exempt": a flow a screening or an officer finds may be one the ordinance allows (rising
-        # groundwater, a sump pump, springs): the officer records which (fresh review, 2026-12-01).
+        # groundwater, a sump pump, springs): the officer records which.
         statuses=("received", "investigating", "referred", "resolved", "exempt", "no-violation"),
         rank=30,
         queue_mail=no_mail,

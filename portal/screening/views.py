@@ -1,12 +1,12 @@
 """Dry-weather screening in the staff workspace: picking the outfall (nearest by GPS, or by
-its id), the field sheet, the saved sheet, its void and correction, and its case. The
-rotation's due list and a day's route are in route_views.py, on the same blueprint."""
+its id) and the field sheet. A saved sheet's page, its void and correction, and its case are
+in saved_views.py; the rotation's due list and a day's route in route_views.py, all on the
+same blueprint."""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-from decimal import Decimal
 from typing import Any
 
 from flask import (
@@ -22,14 +22,13 @@ from flask import (
 
 from portal.accounts.auth import current_staff, staff_name
 from portal.core.cases import new_submission_key
-from portal.core.clock import local_now, local_stamp, local_today
-from portal.core.db import get_db, insert, one_row, transaction
-from portal.core.display import day, sentence
+from portal.core.clock import local_now, local_stamp
+from portal.core.db import get_db, insert, transaction
+from portal.core.display import day
 from portal.intake.pending import SUBMISSION_KEY, keep_photos
 from portal.intake.storage import move_pending_photos
-from portal.outfalls import inventory, rotation
-from portal.screening import cases, corrections, sheet
-from portal.staff.cases import photo_response
+from portal.outfalls import inventory
+from portal.screening import sheet
 from portal.web.routes import NO_STORE, declare, declare_blueprint
 
 # Staff pages: what they show stays off a shared computer's disk and back button.
@@ -96,7 +95,7 @@ def pick():
     )
 
 
-def _outfall(outfall_id: int) -> dict[str, Any]:
+def outfall_of(outfall_id: int) -> dict[str, Any]:
     return inventory.get(get_db(), outfall_id) or abort(404)
 
 
@@ -126,7 +125,7 @@ def _sheet_page(outfall, form, photos=(), status: int = 200, expired: bool = Fal
 
 def _retired_problem(outfall: dict[str, Any], screened_at: Any) -> str | None:
     """A structure retired is out of the inventory from its retirement day: a sheet of that
-    day or later is refused (fresh review: a retired outfall's screening was counted); one
+    day or later is refused (else a retired outfall's screening is counted); one
     made before it, typed late, is the structure's history and is kept."""
     retired_on = outfall.get("retired_on")
     if not retired_on or not isinstance(screened_at, dt.datetime):
@@ -142,13 +141,13 @@ def _retired_problem(outfall: dict[str, Any], screened_at: Any) -> str | None:
 @bp.route("/outfall/<int:outfall_id>/new", methods=["GET"])
 @declare(photo_previews=True)
 def new_sheet(outfall_id: int):
-    return _sheet_page(_outfall(outfall_id), _blank_sheet())
+    return _sheet_page(outfall_of(outfall_id), _blank_sheet())
 
 
 @bp.route("/outfall/<int:outfall_id>/new", methods=["POST"])
 @declare(photo_previews=True, on_expired=lambda: expired())
 def submit(outfall_id: int):
-    outfall = _outfall(outfall_id)
+    outfall = outfall_of(outfall_id)
     form = sheet.SheetForm()
     if not SUBMISSION_KEY.match(form.sheet_key.data or ""):
         form.sheet_key.data = new_submission_key()
@@ -168,9 +167,9 @@ def submit(outfall_id: int):
         form.kept_photos.data = ",".join(photo["id"] for photo in photos)
         return _sheet_page(outfall, form, photos, 422)
     actor = current_staff()["username"]
-    values = {"outfall_id": outfall_id, **_values(form)}
+    values = {"outfall_id": outfall_id, **sheet_values(form)}
     # The same sheet saved again under a new key (Back after Save brings the sheet back with
-    # a fresh one: fresh review, 2026-12-01): the same outfall, minute, inspector and every
+    # a fresh one): the same outfall, minute, inspector and every
     # answer is the screening already stored, not a second one.
     same = " AND ".join(f"{name} IS ?" for name in values)
     if (
@@ -203,7 +202,7 @@ def submit(outfall_id: int):
     return redirect(url_for("screening.saved", screening_id=screening, recorded=1), code=303)
 
 
-def _values(form: sheet.SheetForm) -> dict[str, Any]:
+def sheet_values(form: sheet.SheetForm) -> dict[str, Any]:
     """The screening's columns, as the sheet (or its correction) gives them."""
     hours, inches = _float(form.hours_since_rain.data), _float(form.rain_inches.data)
     return {
@@ -226,7 +225,7 @@ def _float(value: Any) -> float | None:
 def expired():
     """The sheet again after a stale CSRF token (hours at the outfalls), with what was typed."""
     outfall_id = (request.view_args or {}).get("outfall_id")
-    outfall = _outfall(outfall_id)
+    outfall = outfall_of(outfall_id)
     form = sheet.SheetForm()
     if not SUBMISSION_KEY.match(form.sheet_key.data or ""):
         form.sheet_key.data = new_submission_key()
@@ -234,189 +233,3 @@ def expired():
     form.photos.errors = errors
     form.kept_photos.data = ",".join(photo["id"] for photo in photos)
     return _sheet_page(outfall, form, photos, 400, expired=True)
-
-
-def screening_of(screening_id: int) -> dict[str, Any]:
-    db = get_db()
-    row = next(db.query("SELECT * FROM screenings WHERE id = ?", [screening_id]), None)
-    if row is None:
-        abort(404)
-    row["observations"] = json.loads(row["observations"])
-    row["photos"] = list(
-        db.query(
-            "SELECT id, position, width, height FROM screening_photos WHERE screening_id = ?"
-            " ORDER BY position",
-            [screening_id],
-        )
-    )
-    return row
-
-
-@bp.route("/<int:screening_id>/")
-def saved(
-    screening_id: int,
-    link_error: str | None = None,
-    typed: str = "",
-    status: int = 200,
-    void_form: sheet.VoidForm | None = None,
-):
-    screening = screening_of(screening_id)
-    outfall = _outfall(screening["outfall_id"])
-    db = get_db()
-    turn = rotation.turn_of(db, outfall, rotation_rule(), local_today())
-    case = None
-    if screening["case_id"]:
-        case = one_row(
-            db, "SELECT id, reference, status FROM cases WHERE id = ?", [screening["case_id"]]
-        )
-    return render_template(
-        "staff/outfalls/saved.html",
-        screening=screening,
-        outfall=outfall,
-        case=case,
-        link_error=link_error,
-        typed=typed,
-        turn=turn,
-        rule=rotation_rule(),
-        flows=dict(sheet.FLOWS),
-        overall_words=dict(sheet.OVERALL),
-        follow_up=screening["overall"] in sheet.FOLLOW_UP,
-        indicators=sheet.indicator_lines(screening["observations"]),
-        tests=sheet.test_lines(screening["observations"]),
-        void_form=void_form or sheet.VoidForm(formdata=None),
-        changes=corrections.history(db, screening_id),
-        labels=CHANGE_LABELS,
-    ), status
-
-
-# What the screening's history calls each column a correction changed.
-CHANGE_LABELS = {
-    "screened_at": "Date and time",
-    "inspector": "Screened by",
-    "hours_since_rain": "Hours since the last rain",
-    "rain_inches": "Rain (inches)",
-    "flow": "Flow",
-    "observations": "Observations and field tests",
-    "notes": "Notes",
-    "overall": "Overall call",
-    "wet_weather": "Wet weather",
-}
-
-
-@bp.route("/<int:screening_id>/void", methods=["POST"])
-def void(screening_id: int):
-    """Void the screening, with the reason: kept and shown, counted nowhere."""
-    screening = screening_of(screening_id)
-    form = sheet.VoidForm()
-    if not form.validate():
-        return saved(screening_id, status=422, void_form=form)
-    try:
-        corrections.void(get_db(), screening, current_staff()["username"], form.reason.data)
-    except corrections.AlreadyVoid as done:
-        flash(str(done), "success")
-    else:
-        flash("The screening is void: it stays on record, and is no longer counted.", "success")
-    return redirect(url_for("screening.saved", screening_id=screening_id), code=303)
-
-
-def _correction_page(screening, form, status: int = 200):
-    return render_template(
-        "staff/outfalls/correct.html",
-        screening=screening,
-        outfall=_outfall(screening["outfall_id"]),
-        form=form,
-        indicators=sheet.INDICATORS,
-        rule=rotation_rule(),
-        wet=bool(form.wet_ok.errors),
-    ), status
-
-
-@bp.route("/<int:screening_id>/correct", methods=["GET", "POST"])
-def correct(screening_id: int):
-    """Correct the screening's fields, with the reason (its history keeps the old values)."""
-    screening = screening_of(screening_id)
-    if screening["voided_at"]:
-        abort(409, "A void screening is not corrected: it stays as it was voided.")
-    if request.method == "GET":
-        form = sheet.CorrectionForm(formdata=None, data=_sheet_data(screening))
-        return _correction_page(screening, form)
-    form = sheet.CorrectionForm()
-    if not form.validate():
-        return _correction_page(screening, form, 422)
-    changed = corrections.correct(
-        get_db(), screening, _values(form), current_staff()["username"], form.reason.data
-    )
-    flash(
-        "The screening is corrected: its history below keeps what it said before."
-        if changed
-        else "Nothing differed from the saved screening: nothing was changed.",
-        "success",
-    )
-    return redirect(url_for("screening.saved", screening_id=screening_id), code=303)
-
-
-def _sheet_data(screening: dict[str, Any]) -> dict[str, Any]:
-    """A saved screening as the sheet's fields (the correction form starts from it)."""
-    seen = screening["observations"]
-    data = {
-        "screened_at": dt.datetime.fromisoformat(screening["screened_at"]),
-        "inspector": screening["inspector"],
-        "hours_since_rain": screening["hours_since_rain"],
-        "rain_inches": screening["rain_inches"],
-        "flow": screening["flow"],
-        "notes": screening["notes"],
-        "overall": screening["overall"],
-        "flow_gpm": seen.get("flow_gpm"),
-        "wet_ok": bool(screening["wet_weather"]),
-    }
-    for name in sheet.INDICATORS:
-        data[name] = seen.get(name, "none")
-        if f"{name}_severity" in seen:
-            data[f"{name}_severity"] = str(seen[f"{name}_severity"])
-    for name in sheet.TESTS:
-        data[name] = seen.get(name)
-    return {k: (Decimal(str(v)) if isinstance(v, float) else v) for k, v in data.items()}
-
-
-@bp.route("/<int:screening_id>/case", methods=["POST"])
-def open_case(screening_id: int):
-    """One tap: the case following this screening up, opened now or found (a second tap)."""
-    screening = screening_of(screening_id)
-    outfall = _outfall(screening["outfall_id"])
-    stored = cases.open_case(
-        get_db(),
-        screening,
-        outfall,
-        actor=current_staff()["username"],
-        secret=current_app.secret_key,
-        now=local_now(),
-    )
-    if stored.created:
-        flash(
-            sentence(f"Case {stored.reference} opened from the screening of {outfall['code']}"),
-            "success",
-        )
-    return redirect(url_for("staff.case", case_id=stored.case_id), code=303)
-
-
-@bp.route("/<int:screening_id>/link", methods=["POST"])
-def link_case(screening_id: int):
-    """Link the screening to a case there already, picked by its reference."""
-    screening = screening_of(screening_id)
-    outfall = _outfall(screening["outfall_id"])
-    typed = request.form.get("reference", "")[:40]
-    try:
-        case = cases.link_case(
-            get_db(), screening, outfall, typed, actor=current_staff()["username"]
-        )
-    except cases.LinkError as error:
-        return saved(screening_id, link_error=str(error), typed=typed, status=422)
-    flash(
-        sentence(f"The screening of {outfall['code']} is linked to {case['reference']}"), "success"
-    )
-    return redirect(url_for("screening.saved", screening_id=screening_id), code=303)
-
-
-@bp.route("/photos/<int:photo_id>")
-def photo(photo_id: int):
-    return photo_response("screening_photos", photo_id, "screening")

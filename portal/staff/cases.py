@@ -54,7 +54,7 @@ class CaseForm(FlaskForm):
     assignee = SelectField("Assigned to", validate_choice=False)
     confirmed = SelectField("Investigation found", choices=options(CONFIRMED_CHOICES))
     follow_up_on = DateField("Follow up on", [Optional()])
-    # Two audiences (review M5): the person who sent the case, and everyone.
+    # Two audiences: the person who sent the case, and everyone.
     public_note = TextAreaField("Note to the person who sent it", [Length(max=2000)])
     public_update = TextAreaField("Public update", [Length(max=2000)])
     note = TextAreaField("Add an internal note (staff only)", [Length(max=4000)])
@@ -110,7 +110,7 @@ def case_form(case: dict[str, Any], formdata: Any = None) -> CaseForm:
     form.status.choices = options([(s, STATUSES[s].label) for s in keys])
     form.referred_agency.choices = options([("", "Choose an agency")] + [(a, a) for a in agencies])
     # The listed exemptions, then those allowed on conditions (approval in writing, dye testing
-    # with notice, a State permit): a screened flow may be any of them (fresh review).
+    # with notice, a State permit): a screened flow may be any of them.
     exemptions = [(e.name, e.name) for e in content.exempt.entries] + [
         (c.title, f"{c.title} (on its conditions)") for c in content.exempt.conditional
     ]

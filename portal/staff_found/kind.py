@@ -71,7 +71,7 @@ STAFF_FOUND = kinds.register(
         plural="Discharges found by staff",
         short="Staff finding",
         # "exempt": a flow a screening or an officer finds may be one the ordinance allows (rising
-        # groundwater, a sump pump, springs): the officer records which (fresh review, 2026-12-01).
+        # groundwater, a sump pump, springs): the officer records which.
         statuses=("received", "investigating", "referred", "resolved", "exempt", "no-violation"),
         rank=40,
         queue_mail=no_mail,

@@ -188,8 +188,8 @@ class ResultsForm(FlaskForm):
 
     reported_on = Day("Date the lab reported", [Optional()])
     results = FieldList(FormField(ResultRow), min_entries=RESULT_ROWS, max_entries=RESULT_ROWS)
-    # The sample step's result, said with its results (fresh review: a sample stayed "Waiting
-    # for results" after they came in): optional, as the results may come in parts.
+    # The sample step's result, said with its results (without it a sample stayed
+    # "Waiting for results" after they came in): optional, as the results may come in parts.
     shows = choice(
         "What the results show (the step's result)",
         [("", "Leave the step's result as it is")]

@@ -153,7 +153,7 @@ def add_results(
     """A sample's lab results (one row a parameter), and what they show as the step's result
     when `shows` gives one; how many results were added: none when every one is on the
     sample already with the same report day (the form sent again, after Back or a second
-    tap: fresh review)."""
+    tap)."""
     with transaction(db):
         standing = {
             (r["name"], r["value"], r["unit"], r["reported_on"]) for r in results_of(db, step["id"])

@@ -65,8 +65,8 @@ def custody_problems(
 
 
 # Our reading, as a check on typing: a step is done to trace a case's discharge, so one dated
-# more than this before the case was opened is a mistyped year (a 2019 step on a 2026 case,
-# fresh review), not a step of this case.
+# more than this before the case was opened is a mistyped year (a 2019 step on a 2026 case),
+# not a step of this case.
 EARLIEST_BEFORE_CASE = dt.timedelta(days=365)
 
 

@@ -162,7 +162,7 @@ def steps_removable(db: sqlite_utils.Database) -> None:
 @migrations(name="003_access_and_dye_notice")
 def access_and_dye_notice(db: sqlite_utils.Database) -> None:
     """How a step got onto private property (public place, consent, warrant, refused), and the
-    verbal notice before a dye test run by someone else: what was kept on paper (fresh review)."""
+    verbal notice before a dye test run by someone else: what was kept on paper."""
     add_columns(
         db,
         [

@@ -86,7 +86,7 @@ def init_errors(app: Flask) -> None:
                 return declared.on_expired()
             except HTTPException as refused:
                 # An abort() in it (a sheet for an outfall that does not exist): raised in an
-                # error handler, Flask would answer 500 (review round 3, L2).
+                # error handler, Flask would answer 500.
                 return http_error(refused)
         return _page(400, "This form has expired. Go back, reload the page and send it again.")
 

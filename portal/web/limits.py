@@ -13,7 +13,8 @@ from werkzeug.exceptions import TooManyRequests
 import portal.web.limit_store  # noqa: F401  (registers the sqlite:// storage)
 from portal.web.routes import Limit, declarations
 
-# Shared by every page a secret token opens (review L9: guessing tokens there).
+# Shared by every page a secret token opens (guessing tokens there is
+# one budget, whichever page is tried).
 TOKEN_PAGES = Limit("STATUS_RATE_LIMIT", scope="token pages")
 # Passwords and codes count together: guessing codes costs sign-in attempts.
 SIGN_IN = Limit("LOGIN_RATE_LIMIT", methods=("POST",), scope="staff sign-in")
@@ -38,8 +39,8 @@ def spend(limit: Limit) -> None:
     LimitReached past any of its rates.
 
     Flask-Limiter's deduct_when only tests the window before the view and counts after the
-    response, so every request in flight at once passed (review round 3, M1: 16 parallel
-    reports all stored against "6 per minute"). Here each rate is one atomic increment in the
+    response, so every request in flight at once passed (16 parallel
+    reports were all stored against "6 per minute"). Here each rate is one atomic increment in the
     limiter's storage that says whether it was still within the rate.
     """
     limiter: Limiter = current_app.extensions["rate_limiter"]

@@ -14,13 +14,13 @@ def init_proxy(app: Flask) -> None:
     one entry more than there are proxies would let a client pick its own address (and
     escape its rate limit). Each proxy appends to X-Forwarded-For but sets -Proto (nginx's
     `proxy_set_header` replaces it): that holds the nearest proxy's one value.
-    X-Forwarded-Host is never believed (review L7): the README's nginx does not set it, so
+    X-Forwarded-Host is never believed: the README's nginx does not set it, so
     a client could; every link is built on PORTAL_PUBLIC_URL instead. Everything that asks
     for `request.remote_addr`, the rate limits included, gets the address ProxyFix found.
 
     Forwarded headers are believed from whoever connects: gunicorn must listen only where
     the proxy can reach it (127.0.0.1, as the README's unit does), or anyone connecting
-    directly picks their address (review L8); `flask --app portal check` says so.
+    directly picks their address; `flask --app portal check` says so.
     """
     hops = app.config["PROXY_HOPS"]
     if isinstance(hops, bool) or not isinstance(hops, int) or hops < 0:

@@ -432,7 +432,7 @@ def test_money_is_corrected_and_the_papers_print(open_tab, live_app, live_server
     expect(statement).to_contain_text("a lien on it")
     expect(statement).not_to_contain_text("Where the law is silent")
     # Protest by 10 May from the recorded receipt; the payments keep the dates the cost notice
-    # printed from the presumed receipt: 12 May, 14 June (12 June is a Saturday), 12 July (L2).
+    # printed from the presumed receipt: 12 May, 14 June (12 June is a Saturday), 12 July.
     assert {"2027-05-10", "2027-05-12", "2027-06-14", "2027-07-12"} <= set(dates_on(page))
     assert 1 <= pdf_pages(page, tmp_path, "statement") <= 2
     page.go_back()

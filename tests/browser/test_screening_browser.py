@@ -235,7 +235,7 @@ def test_the_route_prints_on_at_most_two_letter_pages(open_tab, field):
                         "code": f"RT-{n:02d}",
                         "latitude": 42.152 + (n % 8) * 0.004,
                         "longitude": -76.848 + (n // 8) * 0.009,
-                        # Place text as an officer writes it (the fresh review's route: 3 pages).
+                        # Place text as an officer writes it (a route of 3 pages).
                         "location": f"Behind {1400 + n} Fictional Westinghouse Road, past the public"
                         " works salt barn, at the concrete headwall by the footbridge",
                         "receiving_water": "Newtown Creek tributary",

@@ -184,7 +184,7 @@ def test_nothing_found_offers_the_pages_to_start_from(open_tab, live_server):
 
 
 # What a Spanish speaker in New York types (the guides' `keywords`, content/search.es.yaml),
-# and the title of the first result (round 6's Spanish walk, F4 and F5).
+# and the title of the first result, as the Spanish walk asked.
 SPANISH = {
     "carro": "Lavado de autos",
     "lavar el carro": "Lavado de autos",
