@@ -10,6 +10,7 @@ from typing import Any
 import sqlite_utils
 from flask import Flask
 
+from portal.core.db import rows, value
 from portal.staff.figures import (
     Figure,
     Record,
@@ -26,9 +27,9 @@ def init_figures(app: Flask) -> None:
     add_section(app, SectionSource(50, enforcement_sections))
 
 
-def _notice_records(rows: Iterable[tuple[Any, ...]]) -> tuple[Record, ...]:
-    """Notices of violation from (notice id, number, day) rows."""
-    named = ((i, number or f"Notice {i} (draft)", day) for i, number, day in rows)
+def _notice_records(found: Iterable[dict[str, Any]]) -> tuple[Record, ...]:
+    """Notices of violation from rows of a notice's id, number and day."""
+    named = ((r["id"], r["number"] or f"Notice {r['id']} (draft)", r["day"]) for r in found)
     return records(named, "enforcement.notice_page", "notice_id")
 
 
@@ -40,23 +41,28 @@ def enforcement_sections(
     def notices(column: str, table: str = "notice_steps", extra: str = "") -> tuple[Record, ...]:
         key = "id" if table == "notices" else "notice_id"
         return _notice_records(
-            db.execute(
-                f"SELECT t.{key}, n.number, substr(t.{column}, 1, 10) FROM {table} t JOIN notices n"
-                f" ON n.id = t.{key} WHERE t.{column} >= ? AND t.{column} < ?{extra}",
+            rows(
+                db,
+                f"SELECT t.{key} AS id, n.number, substr(t.{column}, 1, 10) AS day"
+                f" FROM {table} t JOIN notices n ON n.id = t.{key}"
+                f" WHERE t.{column} >= ? AND t.{column} < ?{extra}",
                 window,
-            ).fetchall()
+            )
         )
 
-    charged = db.execute(
-        "SELECT notice_id, coalesce(work_cents, 0) + coalesce(admin_cents, 0) FROM notice_steps"
-        " WHERE cost_notice_mailed_on >= ? AND cost_notice_mailed_on < ?",
+    charged = value(
+        db,
+        "SELECT coalesce(sum(coalesce(work_cents, 0) + coalesce(admin_cents, 0)), 0)"
+        " FROM notice_steps WHERE cost_notice_mailed_on >= ? AND cost_notice_mailed_on < ?",
         window,
-    ).fetchall()
+    )
     # A voided payment (typed twice, or replaced by its correction) was never paid.
-    paid = db.execute(
-        "SELECT sum(cents) FROM payments WHERE paid_on >= ? AND paid_on < ? AND voided_at IS NULL",
+    paid = value(
+        db,
+        "SELECT coalesce(sum(cents), 0) FROM payments"
+        " WHERE paid_on >= ? AND paid_on < ? AND voided_at IS NULL",
         window,
-    ).fetchall()
+    )
     return [
         Section(
             "Enforcement",
@@ -97,13 +103,13 @@ def enforcement_sections(
                     "enforcement.charged",
                     "Abatement costs charged (cost notices mailed)",
                     notices("cost_notice_mailed_on"),
-                    cents=sum(c for _, c in charged),
+                    cents=charged,
                 ),
                 Figure(
                     "enforcement.recovered",
                     "Abatement costs recovered (payments, interest included)",
                     notices("paid_on", "payments", " AND t.voided_at IS NULL"),
-                    cents=paid[0][0] or 0,
+                    cents=paid,
                 ),
             ),
             notes=("Fines are set by a court on conviction; the portal does not record them.",),

@@ -9,7 +9,7 @@ from flask import abort, current_app
 
 from content_model.enforcement import Enforcement
 from portal.accounts.auth import current_staff
-from portal.core.db import get_db
+from portal.core.db import get_db, one
 from portal.enforcement import notices, violations
 
 
@@ -51,15 +51,15 @@ def signer() -> dict[str, str]:
     """The signed-in officer's name and title for letters (the title defaults to the content's
     officer title)."""
     row = (
-        get_db()
-        .execute(
-            "SELECT letter_name, letter_title FROM staff WHERE id = ?", [current_staff()["id"]]
+        one(
+            get_db(),
+            "SELECT letter_name, letter_title FROM staff WHERE id = ?",
+            [current_staff()["id"]],
         )
-        .fetchone()
+        or {}
     )
-    name, title = row if row else (None, None)
     default = current_app.extensions["content"].settings.smo_title
-    return {"name": name or "", "title": title or default}
+    return {"name": row.get("letter_name") or "", "title": row.get("letter_title") or default}
 
 
 def provision_items(role: str) -> list[tuple[str, str]]:

@@ -22,6 +22,7 @@ import sqlite_utils
 from flask import current_app
 
 from content_model.site import OnlineFiling
+from portal.core.db import one, rows, value
 from portal.core.deadlines import END_OF_DAY, BusinessCalendar
 from portal.notification.choices import SPOKEN_NOTICES
 
@@ -209,12 +210,10 @@ def notice_columns() -> str:
 
 def linked_notices(db: sqlite_utils.Database, case_id: int) -> list[dict[str, Any]]:
     """The notices staff logged and linked to a filing, earliest first."""
-    return list(
-        db.query(
-            f"SELECT {notice_columns()} FROM phone_notices p WHERE case_id = ?"
-            " ORDER BY told_at, id",
-            [case_id],
-        )
+    return rows(
+        db,
+        f"SELECT {notice_columns()} FROM phone_notices p WHERE case_id = ? ORDER BY told_at, id",
+        [case_id],
     )
 
 
@@ -222,17 +221,17 @@ def refresh(db: sqlite_utils.Database, case_id: int, given: Rules | None = None)
     """Work the filing's outcome out again from what is recorded and store it (inside the
     caller's transaction)."""
     given = given or rules()
-    row = db.execute(
+    row = one(
+        db,
         "SELECT c.received_at, n.notice_due, n.prior_notice, n.prior_notice_at FROM cases c"
         " JOIN notifications n ON n.case_id = c.id WHERE c.id = ?",
         [case_id],
-    ).fetchone()
-    received, notice_due, prior, prior_at = row
+    )
     result = outcome(
-        notice_due=_moment(notice_due),
-        filed_at=_moment(received),
-        prior_notice=prior,
-        prior_notice_at=_moment(prior_at) if prior_at else None,
+        notice_due=_moment(row["notice_due"]),
+        filed_at=_moment(row["received_at"]),
+        prior_notice=row["prior_notice"],
+        prior_notice_at=_moment(row["prior_notice_at"]) if row["prior_notice_at"] else None,
         notices=linked_notices(db, case_id),
         rules=given,
     )
@@ -248,10 +247,9 @@ def refresh(db: sqlite_utils.Database, case_id: int, given: Rules | None = None)
 def confirmation_recorded(db: sqlite_utils.Database, case_id: int) -> bool:
     """Whether a written confirmation is on record for a filing: a mailed letter on its
     linked notice, or the filing itself where the content accepts it."""
-    row = db.execute(
-        "SELECT confirmation_met FROM notifications WHERE case_id = ?", [case_id]
-    ).fetchone()
-    return row is not None and row[0] is not None
+    # No filing row and a filing not yet worked out read the same: nothing on record.
+    met = value(db, "SELECT confirmation_met FROM notifications WHERE case_id = ?", [case_id])
+    return met is not None
 
 
 def notice_state(notice: dict[str, Any], now: dt.datetime) -> dict[str, Any]:
@@ -284,16 +282,15 @@ def release_record(
         after = filed_before_call(dt.datetime.fromisoformat(case["received_at"]), told)
         linked.append((notice, notice_state(notice, now) | {"after_filing": after}, told <= limit))
     discovered = dt.datetime.fromisoformat(details["discovered_at"])
-    candidates = list(
-        db.query(
-            "SELECT * FROM phone_notices WHERE case_id IS NULL AND (lower(facility_name) ="
-            " lower(?) OR told_at BETWEEN ? AND ?) ORDER BY told_at LIMIT 10",
-            [
-                details["facility_name"],
-                (discovered - dt.timedelta(days=1)).isoformat(),
-                (dt.datetime.fromisoformat(case["received_at"]) + dt.timedelta(days=7)).isoformat(),
-            ],
-        )
+    candidates = rows(
+        db,
+        "SELECT * FROM phone_notices WHERE case_id IS NULL AND (lower(facility_name) ="
+        " lower(?) OR told_at BETWEEN ? AND ?) ORDER BY told_at LIMIT 10",
+        [
+            details["facility_name"],
+            (discovered - dt.timedelta(days=1)).isoformat(),
+            (dt.datetime.fromisoformat(case["received_at"]) + dt.timedelta(days=7)).isoformat(),
+        ],
     )
     confirmation_due = details["confirmation_due"]
     return {

@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 
 from content_model.language import current_content
 from content_model.translation import DEFAULT_LANGUAGE
-from portal.core.db import one_row
+from portal.core.db import one
 from portal.mail.compose import map_link, photo_ids, queue, queue_smo_copy, status_link
 from portal.notification.deadlines import online_filing as _online
 from portal.notification.deadlines import stored_deadlines
@@ -38,7 +38,7 @@ def _receipt_subject(reference: str) -> str:
 
 def queue_notification_mail(db: sqlite_utils.Database, case: dict[str, Any], token: str) -> None:
     """The SMO's copy and the filer's receipt: the same record, every field."""
-    details = one_row(db, "SELECT * FROM notifications WHERE case_id = ?", [case["id"]])
+    details = one(db, "SELECT * FROM notifications WHERE case_id = ?", [case["id"]])
     photos = photo_ids(db, case["id"])
     context = {
         "case": case,

@@ -19,7 +19,7 @@ from wtforms.validators import ValidationError
 
 from portal.accounts.auth import current_staff
 from portal.core.clock import local_now, local_stamp, local_today
-from portal.core.db import get_db, one_row, transaction
+from portal.core.db import get_db, one, rows, transaction, value
 from portal.mail import courier
 from portal.notification import compliance
 from portal.notification.choices import SPOKEN_NOTICES
@@ -70,11 +70,12 @@ def log_notice(db: sqlite_utils.Database, form: PhoneNoticeForm, taken_by: str) 
 
 def waiting_notices(db: sqlite_utils.Database, now: dt.datetime) -> list[dict[str, Any]]:
     """Spoken notices whose mailed confirmation is not recorded, overdue ones marked."""
-    notices = db.query(
+    notices = rows(
+        db,
         "SELECT p.*, c.reference AS case_reference FROM phone_notices p"
         " LEFT JOIN cases c ON c.id = p.case_id WHERE p.confirmation_due IS NOT NULL"
         f" AND p.letter_mailed_on IS NULL AND NOT {compliance.confirmed_by_filing_sql('p')}"
-        " ORDER BY p.confirmation_due"
+        " ORDER BY p.confirmation_due",
     )
     return [
         notice | {"overdue": now > dt.datetime.fromisoformat(notice["confirmation_due"])}
@@ -88,7 +89,7 @@ def waiting_now() -> list[dict[str, Any]]:
 
 
 def _notice(db: sqlite_utils.Database, notice_id: int) -> dict[str, Any]:
-    notice = one_row(db, "SELECT * FROM phone_notices WHERE id = ?", [notice_id])
+    notice = one(db, "SELECT * FROM phone_notices WHERE id = ?", [notice_id])
     if notice is None:
         raise ValidationError("That notice does not exist.")
     return notice
@@ -111,19 +112,15 @@ def link(db: sqlite_utils.Database, notice_id: int, reference: str, actor: str) 
     all the same: the call is the notice, whenever the filing was made."""
     reference = reference.strip().upper()
     with transaction(db):
-        case = one_row(
-            db, "SELECT id, kind, received_at FROM cases WHERE reference = ?", [reference]
-        )
+        case = one(db, "SELECT id, kind, received_at FROM cases WHERE reference = ?", [reference])
         if case is None or case["kind"] != "notification":
             raise ValidationError(f"There is no release notification {reference}.")
         notice = _notice(db, notice_id)
         if notice["case_id"] == case["id"]:
             raise ValidationError(f"That notice is already linked to {reference}.")
         if notice["case_id"] is not None:
-            other = db.execute("SELECT reference FROM cases WHERE id = ?", [notice["case_id"]])
-            raise ValidationError(
-                f"That notice is linked to {other.fetchone()[0]}: unlink it there first."
-            )
+            other = value(db, "SELECT reference FROM cases WHERE id = ?", [notice["case_id"]])
+            raise ValidationError(f"That notice is linked to {other}: unlink it there first.")
         db.execute("UPDATE phone_notices SET case_id = ? WHERE id = ?", [case["id"], notice_id])
         compliance.refresh(db, case["id"])
         filed_first = compliance.filed_before_call(
@@ -143,8 +140,7 @@ def unlink(db: sqlite_utils.Database, notice_id: int, actor: str) -> str:
         db.execute("UPDATE phone_notices SET case_id = NULL WHERE id = ?", [notice_id])
         compliance.refresh(db, notice["case_id"])
         workflow.log(db, notice["case_id"], actor, UNLINKED, **_about(notice))
-        row = db.execute("SELECT reference FROM cases WHERE id = ?", [notice["case_id"]])
-        return row.fetchone()[0]
+        return value(db, "SELECT reference FROM cases WHERE id = ?", [notice["case_id"]])
 
 
 def record_letter(
@@ -190,7 +186,7 @@ def record_letter(
                     "mailed_on": notice["letter_mailed_on"],
                     "received_on": notice["letter_received_on"],
                 }
-            status = db.execute("SELECT status FROM cases WHERE id = ?", [case_id]).fetchone()[0]
+            status = value(db, "SELECT status FROM cases WHERE id = ?", [case_id])
             if status in AWAITING_LETTER:
                 db.execute(
                     "UPDATE cases SET status = ?, revision = revision + 1 WHERE id = ?",
@@ -206,13 +202,12 @@ def record_letter(
 
 def history(db: sqlite_utils.Database, notice_id: int) -> list[dict[str, Any]]:
     """The audit-log entries about a notice, from the filings it was linked to."""
-    return list(
-        db.query(
-            "SELECT e.*, c.reference FROM events e JOIN cases c ON c.id = e.case_id"
-            " WHERE e.action IN (?, ?, ?) AND json_extract(e.detail, '$.notice') = ?"
-            " ORDER BY e.id DESC",
-            [LINKED, UNLINKED, LETTER, notice_id],
-        )
+    return rows(
+        db,
+        "SELECT e.*, c.reference FROM events e JOIN cases c ON c.id = e.case_id"
+        " WHERE e.action IN (?, ?, ?) AND json_extract(e.detail, '$.notice') = ?"
+        " ORDER BY e.id DESC",
+        [LINKED, UNLINKED, LETTER, notice_id],
     )
 
 
@@ -231,15 +226,13 @@ def phone_notices():
         page = max(1, min(int(request.args.get("page", "1")), 100_000))
     except ValueError:
         page = 1
-    (total,) = db.execute("SELECT count(*) FROM phone_notices").fetchone()
-    notices = list(
-        db.query(
-            f"SELECT {compliance.notice_columns()}, c.reference AS case_reference"
-            " FROM phone_notices p LEFT JOIN cases c ON c.id = p.case_id"
-            " ORDER BY p.told_at DESC, p.id DESC"
-            " LIMIT ? OFFSET ?",
-            [PER_PAGE, (page - 1) * PER_PAGE],
-        )
+    total = value(db, "SELECT count(*) FROM phone_notices")
+    notices = rows(
+        db,
+        f"SELECT {compliance.notice_columns()}, c.reference AS case_reference"
+        " FROM phone_notices p LEFT JOIN cases c ON c.id = p.case_id"
+        " ORDER BY p.told_at DESC, p.id DESC LIMIT ? OFFSET ?",
+        [PER_PAGE, (page - 1) * PER_PAGE],
     )
     now = local_now()
     return render_template(
@@ -289,7 +282,7 @@ def _filing(db: sqlite_utils.Database, case_id: str) -> dict[str, Any] | None:
     """The filing a notice is being logged for (from its case page), if any."""
     if not case_id.isdigit():
         return None
-    return one_row(
+    return one(
         db,
         "SELECT c.id, c.reference, c.contact_name, c.contact_phone, n.facility_name,"
         " n.facility_address, n.materials, n.hazardous FROM cases c"
@@ -301,12 +294,12 @@ def _filing(db: sqlite_utils.Database, case_id: str) -> dict[str, Any] | None:
 @bp.route("/phone-notices/<int:notice_id>/")
 def phone_notice(notice_id: int, letter_form: LetterForm | None = None, status: int = 200):
     db = get_db()
-    notice = one_row(
+    notice = one(
         db, f"SELECT {compliance.notice_columns()} FROM phone_notices p WHERE id = ?", [notice_id]
     ) or abort(404)
     case = None
     if notice["case_id"] is not None:
-        case = one_row(
+        case = one(
             db,
             "SELECT id, reference, received_at, status FROM cases WHERE id = ?",
             [notice["case_id"]],
@@ -369,7 +362,7 @@ def unlink_phone_notice(notice_id: int):
 @bp.route("/phone-notices/<int:notice_id>/letter", methods=["POST"])
 def record_phone_notice_letter(notice_id: int):
     db = get_db()
-    notice = one_row(db, "SELECT * FROM phone_notices WHERE id = ?", [notice_id]) or abort(404)
+    notice = one(db, "SELECT * FROM phone_notices WHERE id = ?", [notice_id]) or abort(404)
     form = _letter_form(notice, request.form)
     if not form.validate():
         return phone_notice(notice_id, letter_form=form, status=422)

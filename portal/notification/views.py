@@ -24,7 +24,7 @@ from flask_babel import gettext as _
 
 from portal.core.cases import find_by_token, new_submission_key, status_token
 from portal.core.clock import local_now
-from portal.core.db import get_db
+from portal.core.db import get_db, one
 from portal.intake.pending import keep_photos, recover, submission_key
 from portal.intake.submit import Submission
 from portal.notification.deadlines import (
@@ -188,7 +188,7 @@ def receipt(db: sqlite_utils.Database, case: dict[str, Any], token: str):
     """A filing's status page, which is also its receipt: a record to keep, never the notice,
     the mailed confirmation or the facility's on-site written record the law asks for."""
     follow_case(case)
-    notification = db["notifications"].get(case["id"])
+    notification = one(db, "SELECT * FROM notifications WHERE case_id = ?", [case["id"]])
     return render_template(
         "portal/notification_receipt.html",
         case=case,

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask, current_app
 
 from portal.core.clock import local_today
-from portal.core.db import get_db
+from portal.core.db import get_db, rows
 from portal.outfalls.rotation import Waiting, waiting
 from portal.screening import kind  # noqa: F401  (registers the kind of case)
 
@@ -54,13 +54,11 @@ DIGEST_OUTFALLS = 8
 
 def linked_screenings(case: dict[str, Any]) -> list[dict[str, Any]]:
     """The screenings a case follows up (the case page lists them beside the outfalls)."""
-    return list(
-        get_db().query(
-            "SELECT s.id, s.screened_at, s.overall, s.voided_at, o.code FROM screenings s"
-            " JOIN outfalls o"
-            " ON o.id = s.outfall_id WHERE s.case_id = ? ORDER BY s.screened_at",
-            [case["id"]],
-        )
+    return rows(
+        get_db(),
+        "SELECT s.id, s.screened_at, s.overall, s.voided_at, o.code FROM screenings s"
+        " JOIN outfalls o ON o.id = s.outfall_id WHERE s.case_id = ? ORDER BY s.screened_at",
+        [case["id"]],
     )
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import sqlite_utils
 
 from portal.core.cases import Stored
-from portal.core.db import one_row, transaction
+from portal.core.db import one, transaction, value
 from portal.intake.storage import store_case
 from portal.screening import sheet
 from portal.staff.workflow import log
@@ -97,14 +97,12 @@ def open_case(
             )
             return stored
         # Linked to another case in the meantime (a colleague typed its reference): that one.
-        (linked,) = db.execute(
-            "SELECT case_id FROM screenings WHERE id = ?", [screening["id"]]
-        ).fetchone()
+        linked = value(db, "SELECT case_id FROM screenings WHERE id = ?", [screening["id"]])
     return _linked(db, linked)
 
 
 def _linked(db: sqlite_utils.Database, case_id: int) -> Stored:
-    (reference,) = db.execute("SELECT reference FROM cases WHERE id = ?", [case_id]).fetchone()
+    reference = value(db, "SELECT reference FROM cases WHERE id = ?", [case_id])
     return Stored(case_id, reference, token="", created=False)
 
 
@@ -122,15 +120,14 @@ def link_case(
     if not REFERENCE.match(reference):
         raise LinkError("Type a case reference such as IDR-2026-0004.")
     with transaction(db):
-        case = one_row(db, "SELECT id, reference FROM cases WHERE reference = ?", [reference])
+        case = one(db, "SELECT id, reference FROM cases WHERE reference = ?", [reference])
         if case is None:
             raise LinkError(f"No case has the reference {reference}.")
-        current = db.execute("SELECT case_id FROM screenings WHERE id = ?", [screening["id"]])
-        (linked,) = current.fetchone()
+        linked = value(db, "SELECT case_id FROM screenings WHERE id = ?", [screening["id"]])
         if linked == case["id"]:
             return case
         if linked is not None:
-            (other,) = db.execute("SELECT reference FROM cases WHERE id = ?", [linked]).fetchone()
+            other = value(db, "SELECT reference FROM cases WHERE id = ?", [linked])
             raise LinkError(f"This screening follows {other} up already.")
         db.execute("UPDATE screenings SET case_id = ? WHERE id = ?", [case["id"], screening["id"]])
         log(

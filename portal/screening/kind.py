@@ -11,7 +11,7 @@ from flask import render_template
 
 from portal.core import kinds
 from portal.core.columns import time_of
-from portal.core.db import one_row
+from portal.core.db import one, rows
 from portal.screening import sheet
 from portal.screening.migrations import migrations
 
@@ -33,20 +33,19 @@ def status_page(db: sqlite_utils.Database, case: dict[str, Any], token: str):
 
 
 def _staff_context(db: sqlite_utils.Database, case: dict, details: dict) -> dict[str, Any]:
-    screening = one_row(
+    screening = one(
         db,
         "SELECT id, inspector, flow, notes, voided_at, voided_by, void_reason, wet_weather"
         " FROM screenings WHERE id = ?",
         [details["screening_id"]],
     )
-    photos = list(
-        db.query(
-            "SELECT id, position, width, height FROM screening_photos WHERE screening_id = ?"
-            " ORDER BY position",
-            [details["screening_id"]],
-        )
+    photos = rows(
+        db,
+        "SELECT id, position, width, height FROM screening_photos WHERE screening_id = ?"
+        " ORDER BY position",
+        [details["screening_id"]],
     )
-    outfall = one_row(
+    outfall = one(
         db,
         "SELECT id, code, location, receiving_water, drainage_area FROM outfalls WHERE id = ?",
         [details["outfall_id"]],

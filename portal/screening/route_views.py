@@ -9,7 +9,7 @@ from typing import Any
 from flask import current_app, render_template, request
 
 from portal.core.clock import local_now, local_today
-from portal.core.db import get_db
+from portal.core.db import get_db, rows
 from portal.outfalls import inventory, rotation
 from portal.screening import sheet
 from portal.screening.route import MAX_STOPS, walking_order
@@ -18,12 +18,11 @@ from portal.screening.views import bp, place_asked, rotation_rule
 
 def needing_follow_up(db) -> list[dict[str, Any]]:
     """Suspect and obvious screenings no case follows up yet (opened or linked from each)."""
-    return list(
-        db.query(
-            "SELECT s.id, s.screened_at, s.overall, o.id AS outfall_id, o.code FROM screenings s"
-            " JOIN outfalls o ON o.id = s.outfall_id WHERE s.overall IN ('suspect', 'obvious')"
-            " AND s.case_id IS NULL AND s.voided_at IS NULL ORDER BY s.screened_at DESC"
-        )
+    return rows(
+        db,
+        "SELECT s.id, s.screened_at, s.overall, o.id AS outfall_id, o.code FROM screenings s"
+        " JOIN outfalls o ON o.id = s.outfall_id WHERE s.overall IN ('suspect', 'obvious')"
+        " AND s.case_id IS NULL AND s.voided_at IS NULL ORDER BY s.screened_at DESC",
     )
 
 
@@ -53,10 +52,11 @@ def _picked_ids(args: Any) -> list[int]:
 def drainage_areas(db) -> list[str]:
     """The drainage areas the outfalls are in (the route's filter)."""
     return [
-        area
-        for (area,) in db.execute(
+        r["drainage_area"]
+        for r in rows(
+            db,
             "SELECT DISTINCT drainage_area FROM outfalls WHERE structure_type = 'outfall'"
-            " AND drainage_area IS NOT NULL ORDER BY drainage_area COLLATE NOCASE"
+            " AND drainage_area IS NOT NULL ORDER BY drainage_area COLLATE NOCASE",
         )
     ]
 
