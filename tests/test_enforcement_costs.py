@@ -148,3 +148,22 @@ def test_interest_to_last_due(why, payments, today, interest):
 
 def test_no_schedule_carries_no_interest():
     assert costs.interest_to_last_due(135_000, DONE, [], [], D("2027-08-05"), TERMS) == 0
+
+
+def test_same_day_payments_keep_their_order():
+    found = costs.account(
+        100_000, DONE, [(D("2027-01-20"), 30_000), (D("2027-01-20"), 10_000)], D("2027-01-31"),
+        TERMS,
+    )  # fmt: skip
+    assert [(line.what, line.cents, line.charge_after) for line in found.lines] == [
+        ("Payment", 30_000, 70_000),
+        ("Payment", 10_000, 60_000),
+        ("Interest to date", 0, 60_000),
+    ]
+
+
+def test_charge_first_then_the_interest_then_an_overpayment():
+    terms = dataclasses.replace(TERMS, payments_apply_to="charge-first")
+    found = costs.account(100_000, DONE, [(D("2027-03-03"), 120_000)], D("2027-03-03"), terms)
+    assert found.lines[0] == Line(D("2027-03-03"), "Payment", 120_000, 740, 740, 100_000, 0, 0)
+    assert (found.overpaid, found.paid_to_charge, found.balance) == (19_260, 100_000, 0)
