@@ -133,6 +133,7 @@ LAST_DUE = [
     ("the first unpaid a day late: paid today", [], "2027-06-05", 5_182),
     ("the second a day late", [("2027-06-04", 45_000)], "2027-07-05", 5_181),
     ("a payment after today is not yet made", [("2027-06-10", 45_000)], "2027-06-04", 5_171),
+    ("on the last due date, nothing paid: 184 days to 3 August", [], "2027-08-04", 6_125),
     ("after the last due date, nothing paid: 186 days on $1,350", [], "2027-08-05", 6_192),
     ("after the last due date, the first paid", [("2027-06-04", 45_000)], "2027-08-05", 5_556),
 ]
