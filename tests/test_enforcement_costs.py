@@ -133,6 +133,7 @@ LAST_DUE = [
     ("the first unpaid a day late: paid today", [], "2027-06-05", 5_182),
     ("the second a day late", [("2027-06-04", 45_000)], "2027-07-05", 5_181),
     ("a payment after today is not yet made", [("2027-06-10", 45_000)], "2027-06-04", 5_171),
+    ("on the last due date, nothing paid: 184 days to 3 August", [], "2027-08-04", 6_125),
     ("after the last due date, nothing paid: 186 days on $1,350", [], "2027-08-05", 6_192),
     ("after the last due date, the first paid", [("2027-06-04", 45_000)], "2027-08-05", 5_556),
 ]
@@ -148,3 +149,22 @@ def test_interest_to_last_due(why, payments, today, interest):
 
 def test_no_schedule_carries_no_interest():
     assert costs.interest_to_last_due(135_000, DONE, [], [], D("2027-08-05"), TERMS) == 0
+
+
+def test_same_day_payments_keep_their_order():
+    found = costs.account(
+        100_000, DONE, [(D("2027-01-20"), 30_000), (D("2027-01-20"), 10_000)], D("2027-01-31"),
+        TERMS,
+    )  # fmt: skip
+    assert [(line.what, line.cents, line.charge_after) for line in found.lines] == [
+        ("Payment", 30_000, 70_000),
+        ("Payment", 10_000, 60_000),
+        ("Interest to date", 0, 60_000),
+    ]
+
+
+def test_charge_first_then_the_interest_then_an_overpayment():
+    terms = dataclasses.replace(TERMS, payments_apply_to="charge-first")
+    found = costs.account(100_000, DONE, [(D("2027-03-03"), 120_000)], D("2027-03-03"), terms)
+    assert found.lines[0] == Line(D("2027-03-03"), "Payment", 120_000, 740, 740, 100_000, 0, 0)
+    assert (found.overpaid, found.paid_to_charge, found.balance) == (19_260, 100_000, 0)
