@@ -93,7 +93,8 @@ def filed_before_call(filed_at: dt.datetime, told_at: dt.datetime) -> bool:
 def filing_confirms(online: OnlineFiling, filed_at: dt.datetime, told_at: dt.datetime) -> bool:
     """Whether the online filing is the written confirmation of a spoken notice given at
     `told_at`: only where the content accepts the filing as it, and never a filing made
-    before the call, whatever the content accepts (it cannot confirm what was not yet said)."""
+    before the call, whatever the content accepts. The ordinance is silent on the order;
+    our reading is that a filing cannot confirm what was not yet said."""
     return filing_can_confirm(online) and not filed_before_call(filed_at, told_at)
 
 
