@@ -10,7 +10,7 @@ from typing import Any
 
 import sqlite_utils
 
-from portal.core.db import insert, one_row, transaction
+from portal.core.db import insert, one, transaction
 from portal.staff.figures import Report
 
 
@@ -35,7 +35,7 @@ def record(
 
 def latest(db: sqlite_utils.Database, start: str, end: str) -> dict[str, Any] | None:
     """The last filing recorded for exactly this period, its figures as a dict."""
-    row = one_row(
+    row = one(
         db,
         "SELECT * FROM annual_filings WHERE period_start = ? AND period_end = ?"
         " ORDER BY id DESC LIMIT 1",
