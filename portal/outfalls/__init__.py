@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Flask
 
 from content_model.outfalls import load_outfall_settings
+from portal.core.db import value
 from portal.outfalls import schema  # noqa: F401  (registers the tables' migrations)
 
 
@@ -41,7 +42,5 @@ def init_outfalls(app: Flask) -> None:
     app.cli.add_command(commands.outfalls_command)
     # Beside the cases on the staff maps: every structure, clustered; the nearest on a case's.
     # In service: a retired structure is not drawn, so it is not counted either.
-    count = lambda db: db.execute(  # noqa: E731
-        "SELECT count(*) FROM outfalls WHERE retired_on IS NULL"
-    ).fetchone()[0]
+    count = lambda db: value(db, "SELECT count(*) FROM outfalls WHERE retired_on IS NULL")  # noqa: E731
     add_layers(app, MoreLayers(inventory_layers, case_layers, count))

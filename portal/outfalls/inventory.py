@@ -11,7 +11,7 @@ from typing import Any
 import sqlite_utils
 
 from content_model.site import ServiceArea
-from portal.core.db import insert, transaction
+from portal.core.db import insert, one, transaction
 from portal.outfalls import checking, history, import_plan, readers, rotation, sheets
 from portal.outfalls.import_plan import Plan, Report
 from portal.outfalls.readers import FileRefused
@@ -35,7 +35,7 @@ def stored(db: sqlite_utils.Database) -> dict[str, Row]:
 
 
 def get(db: sqlite_utils.Database, outfall_id: int) -> Row | None:
-    return next(db.query("SELECT * FROM outfalls WHERE id = ?", [outfall_id]), None)
+    return one(db, "SELECT * FROM outfalls WHERE id = ?", [outfall_id])
 
 
 def matching(db: sqlite_utils.Database, typed: str, limit: int = 5) -> list[Row]:
@@ -59,7 +59,7 @@ def matching(db: sqlite_utils.Database, typed: str, limit: int = 5) -> list[Row]
 
 
 def by_code(db: sqlite_utils.Database, code: str) -> Row | None:
-    return next(db.query("SELECT * FROM outfalls WHERE code = ?", [code.strip()]), None)
+    return one(db, "SELECT * FROM outfalls WHERE code = ?", [code.strip()])
 
 
 def nearest(

@@ -23,7 +23,7 @@ from flask_wtf import FlaskForm
 from portal.accounts.auth import current_staff
 from portal.core.cases import new_submission_key
 from portal.core.clock import local_stamp, local_today
-from portal.core.db import get_db, transaction
+from portal.core.db import get_db, transaction, value
 from portal.intake.pending import keep_photos
 from portal.intake.storage import move_pending_photos
 from portal.outfalls import history, import_plan, inventory
@@ -119,7 +119,7 @@ def inventory_list():
         waters=waters,
         type_labels=labels("structure_type"),
         condition_labels=labels("condition"),
-        stored=db.execute("SELECT count(*) FROM outfalls").fetchone()[0],
+        stored=value(db, "SELECT count(*) FROM outfalls"),
     )
 
 
