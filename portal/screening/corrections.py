@@ -12,7 +12,7 @@ from typing import Any
 import sqlite_utils
 
 from portal.core.clock import local_stamp
-from portal.core.db import insert, transaction
+from portal.core.db import insert, rows, transaction
 from portal.staff.workflow import log
 
 # The screening's columns a correction may change (photos are added, not corrected).
@@ -120,11 +120,9 @@ def _entry(db, screening_id, at, actor, action, reason, old, new) -> None:
 
 def history(db: sqlite_utils.Database, screening_id: int) -> list[dict[str, Any]]:
     """The screening's voids and corrections, oldest first, old and new values decoded."""
-    rows = list(
-        db.query(
-            "SELECT * FROM screening_changes WHERE screening_id = ? ORDER BY id", [screening_id]
-        )
+    changes = rows(
+        db, "SELECT * FROM screening_changes WHERE screening_id = ? ORDER BY id", [screening_id]
     )
-    for row in rows:
-        row["old"], row["new"] = json.loads(row["old"]), json.loads(row["new"])
-    return rows
+    for change in changes:
+        change["old"], change["new"] = json.loads(change["old"]), json.loads(change["new"])
+    return changes

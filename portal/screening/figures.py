@@ -19,6 +19,7 @@ import sqlite_utils
 from flask import current_app
 
 from portal.core.dates import EARLIER, add_years
+from portal.core.db import rows
 from portal.outfalls.history import as_of
 from portal.outfalls.rotation import COUNTED
 from portal.staff.figures import Figure, Section, Window, records
@@ -39,14 +40,16 @@ def screened_between(db: sqlite_utils.Database, outfalls: list[dict], since: str
     """Of `outfalls` (the inventory at `until`), those screened from `since` to before
     `until`, in the portal or on paper: (id, code, the first such day)."""
     first: dict[int, str] = {}
-    for outfall_id, day in db.execute(
-        "SELECT outfall_id, substr(screened_at, 1, 10) FROM screenings"
+    for row in rows(
+        db,
+        "SELECT outfall_id, substr(screened_at, 1, 10) AS day FROM screenings"
         f" WHERE screened_at >= ? AND screened_at < ? AND {COUNTED}"
         " UNION ALL SELECT outfall_id, screened_on FROM outfall_paper_screenings"
         " WHERE screened_on >= ? AND screened_on < ?",
         [since, until, since, until],
     ):
-        first[outfall_id] = min(day, first.get(outfall_id, day))
+        day = row["day"]
+        first[row["outfall_id"]] = min(day, first.get(row["outfall_id"], day))
     return [(row["id"], row["code"], first[row["id"]]) for row in outfalls if row["id"] in first]
 
 
@@ -65,18 +68,21 @@ def outfall_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
     in_term = screened_between(db, outfalls, first, end)
     screened_in_term = {row[0] for row in in_term}
     # Void screenings count nowhere; wet-weather visits on their own line.
-    visits = db.execute(
-        "SELECT s.id, o.code, s.overall, substr(s.screened_at, 1, 10), s.wet_weather"
+    visits = rows(
+        db,
+        "SELECT s.id, o.code, s.overall, substr(s.screened_at, 1, 10) AS day, s.wet_weather"
         " FROM screenings s JOIN outfalls o ON o.id = s.outfall_id"
         " WHERE s.screened_at >= ? AND s.screened_at < ? AND s.voided_at IS NULL",
         [start, end],
-    ).fetchall()
-    screenings = [row[:4] for row in visits if not row[4]]
-    wet = [row[:4] for row in visits if row[4]]
+    )
+    screenings = [
+        (v["id"], v["code"], v["overall"], v["day"]) for v in visits if not v["wet_weather"]
+    ]
+    wet = [(v["id"], v["code"], v["overall"], v["day"]) for v in visits if v["wet_weather"]]
 
-    def sheets(rows) -> Any:
+    def sheets(made) -> Any:
         return records(
-            ((i, f"Outfall {code}: {call}", day) for i, code, call, day in rows),
+            ((i, f"Outfall {code}: {call}", day) for i, code, call, day in made),
             "screening.saved",
             "screening_id",
         )

@@ -20,7 +20,7 @@ from flask import (
 
 from portal.accounts.auth import current_staff
 from portal.core.clock import local_now, local_today
-from portal.core.db import get_db, one_row
+from portal.core.db import get_db, one, rows
 from portal.core.display import sentence
 from portal.outfalls import rotation
 from portal.screening import cases, corrections, sheet
@@ -30,16 +30,15 @@ from portal.staff.cases import photo_response
 
 def screening_of(screening_id: int) -> dict[str, Any]:
     db = get_db()
-    row = next(db.query("SELECT * FROM screenings WHERE id = ?", [screening_id]), None)
+    row = one(db, "SELECT * FROM screenings WHERE id = ?", [screening_id])
     if row is None:
         abort(404)
     row["observations"] = json.loads(row["observations"])
-    row["photos"] = list(
-        db.query(
-            "SELECT id, position, width, height FROM screening_photos WHERE screening_id = ?"
-            " ORDER BY position",
-            [screening_id],
-        )
+    row["photos"] = rows(
+        db,
+        "SELECT id, position, width, height FROM screening_photos WHERE screening_id = ?"
+        " ORDER BY position",
+        [screening_id],
     )
     return row
 
@@ -58,7 +57,7 @@ def saved(
     turn = rotation.turn_of(db, outfall, rotation_rule(), local_today())
     case = None
     if screening["case_id"]:
-        case = one_row(
+        case = one(
             db, "SELECT id, reference, status FROM cases WHERE id = ?", [screening["case_id"]]
         )
     return render_template(

@@ -23,7 +23,7 @@ from flask import (
 from portal.accounts.auth import current_staff, staff_name
 from portal.core.cases import new_submission_key
 from portal.core.clock import local_now, local_stamp
-from portal.core.db import get_db, insert, transaction
+from portal.core.db import get_db, insert, rows, transaction, value
 from portal.core.display import day
 from portal.intake.pending import SUBMISSION_KEY, keep_photos
 from portal.intake.storage import move_pending_photos
@@ -62,12 +62,11 @@ def pick():
         exact = inventory.by_code(db, typed)
         if exact:
             return redirect(url_for("screening.new_sheet", outfall_id=exact["id"]))
-        matches = list(
-            db.query(
-                "SELECT id, code, structure_type, location, receiving_water FROM outfalls"
-                " WHERE code LIKE ? OR location LIKE ? ORDER BY code LIMIT 20",
-                [f"%{typed}%", f"%{typed}%"],
-            )
+        matches = rows(
+            db,
+            "SELECT id, code, structure_type, location, receiving_water FROM outfalls"
+            " WHERE code LIKE ? OR location LIKE ? ORDER BY code LIMIT 20",
+            [f"%{typed}%", f"%{typed}%"],
         )
     place = place_asked(request.args)
     near = []
@@ -75,12 +74,11 @@ def pick():
         near = inventory.nearest(
             db, *place, limit=NEAREST, within_m=NEAREST_WITHIN_M, outfalls_only=True
         )
-    recent = list(
-        db.query(
-            "SELECT s.id, s.screened_at, s.overall, s.voided_at, s.wet_weather, o.code"
-            " FROM screenings s JOIN outfalls o ON o.id = s.outfall_id"
-            " ORDER BY s.screened_at DESC, s.id DESC LIMIT 10"
-        )
+    recent = rows(
+        db,
+        "SELECT s.id, s.screened_at, s.overall, s.voided_at, s.wet_weather, o.code"
+        " FROM screenings s JOIN outfalls o ON o.id = s.outfall_id"
+        " ORDER BY s.screened_at DESC, s.id DESC LIMIT 10",
     )
     return render_template(
         "staff/outfalls/pick.html",
@@ -152,10 +150,10 @@ def submit(outfall_id: int):
     if not SUBMISSION_KEY.match(form.sheet_key.data or ""):
         form.sheet_key.data = new_submission_key()
     db = get_db()
-    done = db.execute("SELECT id FROM screenings WHERE sheet_key = ?", [form.sheet_key.data])
-    if (row := done.fetchone()) is not None:
+    sent = value(db, "SELECT id FROM screenings WHERE sheet_key = ?", [form.sheet_key.data])
+    if sent is not None:
         # Sent again (a retry on a weak signal after the first one arrived): one screening.
-        return redirect(url_for("screening.saved", screening_id=row[0]), code=303)
+        return redirect(url_for("screening.saved", screening_id=sent), code=303)
     valid = form.validate()
     retired = _retired_problem(outfall, form.screened_at.data)
     if retired and not form.screened_at.errors:
@@ -172,13 +170,12 @@ def submit(outfall_id: int):
     # a fresh one): the same outfall, minute, inspector and every
     # answer is the screening already stored, not a second one.
     same = " AND ".join(f"{name} IS ?" for name in values)
-    if (
-        row := db.execute(
-            f"SELECT id FROM screenings WHERE {same} AND voided_at IS NULL", list(values.values())
-        ).fetchone()
-    ) is not None:
+    same_sheet = value(
+        db, f"SELECT id FROM screenings WHERE {same} AND voided_at IS NULL", list(values.values())
+    )
+    if same_sheet is not None:
         flash("This screening was saved already: nothing new was stored.", "success")
-        return redirect(url_for("screening.saved", screening_id=row[0]), code=303)
+        return redirect(url_for("screening.saved", screening_id=same_sheet), code=303)
     with transaction(db):
         screening = insert(
             db,
@@ -218,8 +215,8 @@ def sheet_values(form: sheet.SheetForm) -> dict[str, Any]:
     }
 
 
-def _float(value: Any) -> float | None:
-    return None if value is None else float(value)
+def _float(number: Any) -> float | None:
+    return None if number is None else float(number)
 
 
 def expired():
