@@ -11,6 +11,7 @@ from typing import Any
 import sqlite_utils
 from flask import Flask, current_app
 
+from portal.core.db import rows
 from portal.notification import compliance
 from portal.staff.figures import (
     Figure,
@@ -30,9 +31,12 @@ def init_figures(app: Flask) -> None:
     add_section(app, SectionSource(40, release_sections))
 
 
-def _phone_records(rows: Iterable[tuple[Any, ...]]) -> tuple[Record, ...]:
-    """Notices staff logged, from (id, how, facility, day) rows."""
-    named = ((i, f"{HOW_WORDS.get(how, how)}: {facility}", day) for i, how, facility, day in rows)
+def _phone_records(notices: Iterable[dict[str, Any]]) -> tuple[Record, ...]:
+    """Notices staff logged, from rows with their id, how, facility_name and day."""
+    named = (
+        (n["id"], f"{HOW_WORDS.get(n['how'], n['how'])}: {n['facility_name']}", n["day"])
+        for n in notices
+    )
     return records(named, "staff.phone_notice", "notice_id")
 
 
@@ -51,58 +55,64 @@ def release_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
     content = current_app.extensions["content"].settings
     online = content.online_filing
     today = now.date().isoformat()
-    filings = db.execute(
-        "SELECT id, reference, substr(received_at, 1, 10) FROM cases WHERE kind ="
+    filings = rows(
+        db,
+        "SELECT id, reference, substr(received_at, 1, 10) AS day FROM cases WHERE kind ="
         " 'notification' AND received_at >= ? AND received_at < ?",
         window,
-    ).fetchall()
-    logged = db.execute(
-        "SELECT id, how, facility_name, substr(told_at, 1, 10) FROM phone_notices"
+    )
+    logged = rows(
+        db,
+        "SELECT id, how, facility_name, substr(told_at, 1, 10) AS day FROM phone_notices"
         " WHERE told_at >= ? AND told_at < ?",
         window,
-    ).fetchall()
+    )
     # Filings whose notice fell due in the period: given in time, late, or not logged by
     # the end of the due day (counted late); a deadline not yet come is neither.
-    due = db.execute(
-        "SELECT c.id, c.reference, substr(n.notice_due, 1, 10), n.notice_met FROM"
+    due = rows(
+        db,
+        "SELECT c.id, c.reference, substr(n.notice_due, 1, 10) AS day, n.notice_met FROM"
         " notifications n JOIN cases c ON c.id = n.case_id WHERE n.notice_due >= ?"
         " AND n.notice_due < ?",
         window,
-    ).fetchall()
+    )
 
-    def filing(rows: Iterable[tuple[Any, ...]]) -> tuple[Record, ...]:
-        return records(((r[0], r[1], r[2]) for r in rows), "staff.case", "case_id")
+    def filing(found: Iterable[dict[str, Any]]) -> tuple[Record, ...]:
+        return records(
+            ((r["id"], r["reference"], r["day"]) for r in found), "staff.case", "case_id"
+        )
 
-    on_time = [r for r in due if r[3] == 1]
-    late = [r for r in due if r[3] == 0]
-    missed = [r for r in due if r[3] is None and r[2] < today]
-    to_come = [r for r in due if r[3] is None and r[2] >= today]
+    on_time = [r for r in due if r["notice_met"] == 1]
+    late = [r for r in due if r["notice_met"] == 0]
+    missed = [r for r in due if r["notice_met"] is None and r["day"] < today]
+    to_come = [r for r in due if r["notice_met"] is None and r["day"] >= today]
     # Spoken notices whose mailed confirmation fell due in the period: mailed in time (it
     # counts by the day it was mailed), late, confirmed by the filing, or not at all, as the
     # notice's own page tells it (compliance.notice_state).
-    letters = []
-    for notice in db.query(
-        f"SELECT {compliance.notice_columns()} FROM phone_notices p"
-        " WHERE confirmation_due >= ? AND confirmation_due < ?",
-        window,
-    ):
-        letters.append(
-            (
-                notice["id"],
-                notice["how"],
-                notice["facility_name"],
-                notice["confirmation_due"][:10],
-                _letter(notice, compliance.notice_state(notice, now)),
-            )
+    letters = [
+        {
+            "id": notice["id"],
+            "how": notice["how"],
+            "facility_name": notice["facility_name"],
+            "day": notice["confirmation_due"][:10],
+            "letter": _letter(notice, compliance.notice_state(notice, now)),
+        }
+        for notice in rows(
+            db,
+            f"SELECT {compliance.notice_columns()} FROM phone_notices p"
+            " WHERE confirmation_due >= ? AND confirmation_due < ?",
+            window,
         )
-    mailed = db.execute(
-        "SELECT id, how, facility_name, letter_mailed_on FROM phone_notices"
+    ]
+    mailed = rows(
+        db,
+        "SELECT id, how, facility_name, letter_mailed_on AS day FROM phone_notices"
         " WHERE letter_mailed_on >= ? AND letter_mailed_on < ?",
         window,
-    ).fetchall()
+    )
 
     def letters_where(state: str) -> tuple[Record, ...]:
-        return _phone_records(row[:4] for row in letters if row[4] == state)
+        return _phone_records(row for row in letters if row["letter"] == state)
 
     filed_words = (
         "Filings made online (a record, not the notice)"
@@ -120,7 +130,7 @@ def release_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
                     Figure(
                         f"releases.notices.{how}",
                         f"– {HOW_WORDS[how]}",
-                        _phone_records(r for r in logged if r[1] == how),
+                        _phone_records(r for r in logged if r["how"] == how),
                     )
                     for how in HOW_WORDS
                 ),
@@ -148,7 +158,7 @@ def release_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
                 Figure(
                     "letters.due",
                     "Telephone and in-person notices whose confirmation fell due",
-                    _phone_records(row[:4] for row in letters),
+                    _phone_records(letters),
                 ),
                 Figure("letters.on_time", "Letter mailed in time", letters_where("on time")),
                 Figure("letters.late", "Letter mailed late", letters_where("late")),

@@ -12,7 +12,7 @@ from typing import Any
 import sqlite_utils
 
 from portal.core.clock import local_stamp
-from portal.core.db import insert, one, transaction
+from portal.core.db import insert, one, rows, transaction
 from portal.core.statuses import STATUSES
 from portal.enforcement import people
 from portal.staff.workflow import WorkflowError, log
@@ -130,11 +130,13 @@ def record_elimination(db: sqlite_utils.Database, case_id: int, actor: str, valu
 def elimination_days(db: sqlite_utils.Database) -> dict[int, str]:
     """{case id: the ISO day its discharge was eliminated}: what the annual figures count an
     elimination by, where track-down recorded one (app.extensions["elimination_days"])."""
-    return dict(
-        db.execute(
-            "SELECT case_id, eliminated_on FROM discharge_sources WHERE eliminated_on IS NOT NULL"
-        ).fetchall()
-    )
+    return {
+        row["case_id"]: row["eliminated_on"]
+        for row in rows(
+            db,
+            "SELECT case_id, eliminated_on FROM discharge_sources WHERE eliminated_on IS NOT NULL",
+        )
+    }
 
 
 # ---------------------------------------------------------------- the staff CSV
@@ -143,13 +145,15 @@ def elimination_days(db: sqlite_utils.Database) -> dict[int, str]:
 def export_values(db: sqlite_utils.Database, case_ids: list[int]) -> dict[int, Row]:
     """For the cases exported: how many investigation steps, and the source and elimination."""
     found: dict[int, Row] = {}
-    for case_id, steps in db.execute(
-        "SELECT case_id, count(*) FROM trackdown_steps WHERE removed_at IS NULL AND case_id IN"
-        " (SELECT value FROM json_each(?)) GROUP BY case_id",
+    for row in rows(
+        db,
+        "SELECT case_id, count(*) AS steps FROM trackdown_steps WHERE removed_at IS NULL"
+        " AND case_id IN (SELECT value FROM json_each(?)) GROUP BY case_id",
         [json.dumps(case_ids)],
     ):
-        found[case_id] = {"trackdown_steps": steps}
-    for row in db.query(
+        found[row["case_id"]] = {"trackdown_steps": row["steps"]}
+    for row in rows(
+        db,
         "SELECT case_id, found_on, description, address, eliminated_on, elimination_method"
         " FROM discharge_sources WHERE case_id IN (SELECT value FROM json_each(?))",
         [json.dumps(case_ids)],
