@@ -22,6 +22,7 @@ import sqlite_utils
 from flask import current_app, g
 
 from portal.core import kinds
+from portal.core.db import rows
 from portal.core.statuses import INVESTIGATED
 from portal.report.choices import INDICATORS
 from portal.staff.figures import (
@@ -82,7 +83,8 @@ def milestones(db: sqlite_utils.Database, start: str, end: str) -> dict[int, dic
         if kind.counted and kind.counted.happened_at
         for case_id, at in kind.counted.happened_at(db).items()
     }
-    cursor = db.execute(
+    events = rows(
+        db,
         "WITH b (case_id, at) AS (SELECT CAST(key AS INTEGER), value FROM json_each(?)),"
         " ev AS (SELECT e.id, e.case_id, CASE WHEN b.at IS NOT NULL AND e.id ="
         " (SELECT min(f.id) FROM events f WHERE f.case_id = e.case_id) THEN b.at ELSE e.at"
@@ -97,11 +99,12 @@ def milestones(db: sqlite_utils.Database, start: str, end: str) -> dict[int, dic
     found: dict[int, dict[str, Any]] = {}
     state: dict[str, Any] = {}
     states: dict[int, dict[str, Any]] = {}
-    for case_id, kind, at, action, detail in cursor:
+    for event in events:
+        case_id, kind, at = event["case_id"], event["kind"], event["at"]
         if case_id not in found:
             found[case_id] = {"kind": kind}
             state = states[case_id] = {"status": "received", "confirmed": 0}
-        _replay(state, action, json.loads(detail))
+        _replay(state, event["action"], json.loads(event["detail"]))
         reached = []
         if state["status"] in INVESTIGATED:
             reached.append("investigated")
@@ -127,20 +130,18 @@ def milestones(db: sqlite_utils.Database, start: str, end: str) -> dict[int, dic
 
 
 def _references(db: sqlite_utils.Database, ids: Iterable[int]) -> dict[int, str]:
-    return dict(
-        db.execute(
+    return {
+        row["id"]: row["reference"]
+        for row in rows(
+            db,
             "SELECT id, reference FROM cases WHERE id IN (SELECT value FROM json_each(?))",
             [json.dumps(sorted(set(ids)))],
-        ).fetchall()
-    )
+        )
+    }
 
 
 def _cases(references: dict[int, str], days: dict[int, str]) -> tuple[Record, ...]:
     return records(((i, references[i], day) for i, day in days.items()), "staff.case", "case_id")
-
-
-def _rows(db: sqlite_utils.Database, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
-    return db.execute(sql, params).fetchall()
 
 
 def _discharges(db: sqlite_utils.Database, window: Window) -> dict[str, Any]:
@@ -151,26 +152,26 @@ def _discharges(db: sqlite_utils.Database, window: Window) -> dict[str, Any]:
     start, end = window
     found = milestones(db, start, end)
     received = defaultdict(dict)
-    for case_id, kind, at in _rows(
+    for row in rows(
         db,
         "SELECT id, kind, received_at FROM cases WHERE received_at >= ? AND received_at < ?",
         window,
     ):
-        received[kind][case_id] = at[:10]
+        received[row["kind"]][row["id"]] = row["received_at"][:10]
     by_milestone: dict[str, dict[str, dict[int, str]]] = defaultdict(lambda: defaultdict(dict))
     for case_id, case in found.items():
         for milestone, day in case.items():
             if milestone != "kind" and start <= day < end:
                 by_milestone[case["kind"]][milestone][case_id] = day
-    indicator_rows = _rows(
+    indicator_rows = rows(
         db,
-        "SELECT j.value, c.id, substr(c.received_at, 1, 10) FROM cases c JOIN reports r"
-        " ON r.case_id = c.id, json_each(r.indicators) j WHERE c.received_at >= ?"
-        " AND c.received_at < ?",
+        "SELECT j.value AS code, c.id, substr(c.received_at, 1, 10) AS day FROM cases c"
+        " JOIN reports r ON r.case_id = c.id, json_each(r.indicators) j"
+        " WHERE c.received_at >= ? AND c.received_at < ?",
         window,
     )
     ids = set(found) | {i for days in received.values() for i in days}
-    references = _references(db, ids | {row[1] for row in indicator_rows})
+    references = _references(db, ids | {row["id"] for row in indicator_rows})
     counted = [k for k in kinds.all_kinds() if k.counted]
     discharges: list[Figure] = []
     for kind in counted:
@@ -227,8 +228,8 @@ def report_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime)
     references, received = parts["references"], parts["received"]
     reports = parts["by_milestone"]["report"]
     by_indicator: dict[str, dict[int, str]] = defaultdict(dict)
-    for code, case_id, day in parts["indicator_rows"]:
-        by_indicator[code][case_id] = day
+    for row in parts["indicator_rows"]:
+        by_indicator[row["code"]][row["id"]] = row["day"]
     return [
         Section(
             "Resident reports",
