@@ -9,13 +9,14 @@ import datetime as dt
 import re
 from dataclasses import replace
 
+import pytest
 from helpers import csrf_of, rows, sign_in
 from test_annual_figures import outfall_figures
 from test_outfall_import import HORSEHEADS
 from test_screening import NY, SHEET, clocked, open_sheet
 
 from portal.core.db import get_db
-from portal.outfalls import inventory
+from portal.outfalls import history, inventory
 
 YEAR_2025 = (dt.date(2025, 1, 3), dt.date(2026, 1, 2))
 YEAR_2026 = (dt.date(2026, 1, 3), dt.date(2027, 1, 2))
@@ -271,3 +272,12 @@ def test_a_renamed_outfalls_old_id_is_refused_on_reimport(app, client):
     beside = _import(app, CSV, "2025-03-06T09:00:00-05:00", beside=True)
     assert beside.lines()[1] == "added 1, updated 0, unchanged 2, refused 0"
     assert "smo: id: HH-002 to HH-002A" in client.get("/staff/outfalls/2/").text
+
+
+def test_the_first_day_of_a_structure_not_there_is_a_lookup_error(app):
+    # Only a structure's own page asks (it answers 404 first): an unknown id is a bug, said.
+    _import(app, CSV, "2025-03-01T09:00:00-05:00")
+    with app.app_context():
+        assert history.first_day(get_db(), 1) == "2019-05-01"
+        with pytest.raises(LookupError, match="no structure with id 99"):
+            history.first_day(get_db(), 99)

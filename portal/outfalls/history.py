@@ -15,7 +15,7 @@ from typing import Any
 
 import sqlite_utils
 
-from portal.core.db import insert
+from portal.core.db import insert, one, rows, value
 
 Row = dict[str, Any]
 # The fields whose past values the figures read (the rest are logged for the audit only;
@@ -56,11 +56,10 @@ def log(
 
 def changes_of(db: sqlite_utils.Database, outfall_id: int) -> list[Row]:
     """A structure's audit log, newest first."""
-    return list(
-        db.query(
-            "SELECT * FROM outfall_changes WHERE outfall_id = ? ORDER BY changed_at DESC, id DESC",
-            [outfall_id],
-        )
+    return rows(
+        db,
+        "SELECT * FROM outfall_changes WHERE outfall_id = ? ORDER BY changed_at DESC, id DESC",
+        [outfall_id],
     )
 
 
@@ -69,12 +68,11 @@ def changes_of(db: sqlite_utils.Database, outfall_id: int) -> list[Row]:
 
 def paper_days(db: sqlite_utils.Database, outfall_id: int) -> list[Row]:
     """A structure's screening days on paper, latest first."""
-    return list(
-        db.query(
-            "SELECT id, screened_on, recorded_at, recorded_by FROM outfall_paper_screenings"
-            " WHERE outfall_id = ? ORDER BY screened_on DESC",
-            [outfall_id],
-        )
+    return rows(
+        db,
+        "SELECT id, screened_on, recorded_at, recorded_by FROM outfall_paper_screenings"
+        " WHERE outfall_id = ? ORDER BY screened_on DESC",
+        [outfall_id],
     )
 
 
@@ -103,19 +101,21 @@ def change_paper_day(
     reason: str,
 ) -> bool:
     """Correct a paper day (`day`) or remove it (None); False if that row or day is wrong."""
-    old = db.execute(
+    old = value(  # screened_on is NOT NULL: None is no such row
+        db,
         "SELECT screened_on FROM outfall_paper_screenings WHERE id = ? AND outfall_id = ?",
         [paper_id, outfall_id],
-    ).fetchone()
-    if old is None or old[0] == day:
+    )
+    if old is None or old == day:
         return False
     if day is None:
         db.execute("DELETE FROM outfall_paper_screenings WHERE id = ?", [paper_id])
     else:
-        taken = db.execute(
+        taken = value(
+            db,
             "SELECT 1 FROM outfall_paper_screenings WHERE outfall_id = ? AND screened_on = ?",
             [outfall_id, day],
-        ).fetchone()
+        )
         if taken:
             return False
         db.execute(
@@ -127,11 +127,11 @@ def change_paper_day(
         db,
         outfall_id,
         PAPER,
-        old[0],
+        old,
         day,
         actor=actor,
         stamp=stamp,
-        effective_on=min(old[0], day or old[0]),
+        effective_on=min(old, day or old),
         reason=reason,
     )
     return True
@@ -159,8 +159,12 @@ def since(row: Row) -> str:
 
 def first_day(db: sqlite_utils.Database, outfall_id: int) -> str:
     """The first day a structure counts in the inventory (its inventory day, or its first
-    screening if earlier): retired from it, it counts in no period."""
-    return since(next(db.query(_STARTS + " WHERE o.id = ?", [outfall_id])))
+    screening if earlier): retired from it, it counts in no period. Asked only of a
+    structure there (its page found it first): an unknown id is a LookupError."""
+    row = one(db, _STARTS + " WHERE o.id = ?", [outfall_id])
+    if row is None:
+        raise LookupError(f"no structure with id {outfall_id}")
+    return since(row)
 
 
 def as_of(db: sqlite_utils.Database, until: str) -> list[Row]:
@@ -169,16 +173,17 @@ def as_of(db: sqlite_utils.Database, until: str) -> list[Row]:
     in the order of their ids."""
     dated: dict[tuple[int, str], Any] = {}
     first_old: dict[tuple[int, str], Any] = {}
-    for outfall_id, field, old, new, effective in db.execute(
+    for change in rows(
+        db,
         "SELECT outfall_id, field, old_value, new_value, effective_on FROM outfall_changes"
-        " WHERE field IN ('structure_type', 'retired_on') ORDER BY effective_on, id"
+        " WHERE field IN ('structure_type', 'retired_on') ORDER BY effective_on, id",
     ):
-        key = (outfall_id, field)
-        first_old.setdefault(key, old)
-        if effective < until:
-            dated[key] = new
+        key = (change["outfall_id"], change["field"])
+        first_old.setdefault(key, change["old_value"])
+        if change["effective_on"] < until:
+            dated[key] = change["new_value"]
     result = []
-    for row in db.query(_STARTS + " ORDER BY o.code"):
+    for row in rows(db, _STARTS + " ORDER BY o.code"):
         day = since(row)
         if day >= until:
             continue

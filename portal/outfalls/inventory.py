@@ -11,7 +11,7 @@ from typing import Any
 import sqlite_utils
 
 from content_model.site import ServiceArea
-from portal.core.db import insert, one, transaction
+from portal.core.db import insert, one, rows, transaction
 from portal.outfalls import checking, history, import_plan, readers, rotation, sheets
 from portal.outfalls.import_plan import Plan, Report
 from portal.outfalls.readers import FileRefused
@@ -24,13 +24,11 @@ def stored(db: sqlite_utils.Database) -> dict[str, Row]:
     """Every structure by its id, case-folded (as the importer compares them), with the
     set of its `paper_days`."""
     days: dict[int, set[str]] = {}
-    for outfall_id, day in db.execute(
-        "SELECT outfall_id, screened_on FROM outfall_paper_screenings"
-    ):
-        days.setdefault(outfall_id, set()).add(day)
+    for paper in rows(db, "SELECT outfall_id, screened_on FROM outfall_paper_screenings"):
+        days.setdefault(paper["outfall_id"], set()).add(paper["screened_on"])
     return {
         row["code"].casefold(): {**row, "paper_days": days.get(row["id"], set())}
-        for row in db.query("SELECT * FROM outfalls")
+        for row in rows(db, "SELECT * FROM outfalls")
     }
 
 
@@ -45,16 +43,15 @@ def matching(db: sqlite_utils.Database, typed: str, limit: int = 5) -> list[Row]
     if len(typed) < 2:
         return []
     escaped = typed.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return list(
-        db.query(
-            "SELECT o.id, o.code, o.structure_type, o.location, s.id AS screening_id,"
-            " s.screened_at, s.overall FROM outfalls o LEFT JOIN screenings s ON s.id ="
-            " (SELECT id FROM screenings WHERE outfall_id = o.id AND voided_at IS NULL"
-            " ORDER BY screened_at DESC, id DESC LIMIT 1)"
-            " WHERE o.code LIKE ? ESCAPE '\\' ORDER BY o.code = ? COLLATE NOCASE DESC, o.code"
-            " LIMIT ?",
-            [f"{escaped}%", typed, limit],
-        )
+    return rows(
+        db,
+        "SELECT o.id, o.code, o.structure_type, o.location, s.id AS screening_id,"
+        " s.screened_at, s.overall FROM outfalls o LEFT JOIN screenings s ON s.id ="
+        " (SELECT id FROM screenings WHERE outfall_id = o.id AND voided_at IS NULL"
+        " ORDER BY screened_at DESC, id DESC LIMIT 1)"
+        " WHERE o.code LIKE ? ESCAPE '\\' ORDER BY o.code = ? COLLATE NOCASE DESC, o.code"
+        " LIMIT ?",
+        [f"{escaped}%", typed, limit],
     )
 
 
@@ -77,17 +74,18 @@ def nearest(
     dlon = within_m / (METERS_PER_DEGREE * max(math.cos(math.radians(latitude)), 0.01))
     # A retired structure is no longer there to screen, trace or point to.
     only = " AND retired_on IS NULL" + (" AND structure_type = 'outfall'" if outfalls_only else "")
-    rows = []
-    for row in db.query(
+    near = []
+    for row in rows(
+        db,
         "SELECT id, code, structure_type, latitude, longitude, location, receiving_water"
         " FROM outfalls WHERE latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?" + only,
         [latitude - dlat, latitude + dlat, longitude - dlon, longitude + dlon],
     ):
         row["distance"] = distance_m(latitude, longitude, row["latitude"], row["longitude"])
         if row["distance"] <= within_m:
-            rows.append(row)
-    rows.sort(key=lambda row: (row["distance"], row["code"]))
-    return rows[:limit]
+            near.append(row)
+    near.sort(key=lambda row: (row["distance"], row["code"]))
+    return near[:limit]
 
 
 def import_file(
@@ -229,12 +227,11 @@ def retire(
 
 
 def photos_of(db: sqlite_utils.Database, outfall_id: int) -> list[Row]:
-    return list(
-        db.query(
-            "SELECT id, position, width, height, added_at, added_by FROM outfall_photos"
-            " WHERE outfall_id = ? ORDER BY position",
-            [outfall_id],
-        )
+    return rows(
+        db,
+        "SELECT id, position, width, height, added_at, added_by FROM outfall_photos"
+        " WHERE outfall_id = ? ORDER BY position",
+        [outfall_id],
     )
 
 
@@ -254,7 +251,7 @@ def geojson_features(
     turns = {row["id"]: row["turn"] for row in rotation.turns(db, rule, today)}
     # A retired structure leaves the public file; the staff file keeps it, with its day.
     query = "SELECT * FROM outfalls" + (" WHERE retired_on IS NULL" if public else "")
-    for row in db.query(query + " ORDER BY code"):
+    for row in rows(db, query + " ORDER BY code"):
         turn = turns.get(row["id"])
         properties = {
             "id": row["code"],

@@ -17,6 +17,7 @@ from folium.template import Template
 
 from content_model.theme import asset_url
 from portal.core.clock import local_today
+from portal.core.db import rows
 from portal.outfalls.choices import labels
 from portal.outfalls.inventory import nearest
 from portal.outfalls.rotation import Turn, turns
@@ -123,18 +124,19 @@ def inventory_layers(db: sqlite_utils.Database) -> list[Layer]:
         for row in turns(db, current_app.extensions["outfalls"], local_today())
     }
     points = []
-    for row_id, code, kind, lat, lon in db.execute(
+    for row in rows(
+        db,
         "SELECT id, code, structure_type, latitude, longitude FROM outfalls"
-        " WHERE retired_on IS NULL"
+        " WHERE retired_on IS NULL",
     ):
-        turn = rotation.get(row_id)
+        turn, kind = rotation.get(row["id"]), row["structure_type"]
         points.append(
             StructurePoint(
-                lat,
-                lon,
-                code,
+                row["latitude"],
+                row["longitude"],
+                row["code"],
                 words.get(kind, kind),
-                page(row_id),
+                page(row["id"]),
                 turn.state if turn else "",
                 screening_words(turn) if turn else "",
             )

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import sqlite_utils
 
 from portal.core.dates import EARLIER, add_years
+from portal.core.db import rows
 
 OVERDUE, DUE, LATER = "overdue", "due", "later"
 STATE_WORDS = {OVERDUE: "Overdue", DUE: "Due this month", LATER: "Not yet due"}
@@ -120,11 +121,11 @@ def turns(
     db: sqlite_utils.Database, rule: Rule, today: dt.date, where: str = "", params: tuple = ()
 ) -> list[dict[str, Any]]:
     """Every outfall (or those `where` picks, over `o`) with its `turn`, soonest due first."""
-    rows = list(db.query(TURN_SQL + (f" AND ({where})" if where else ""), params))
-    for row in rows:
+    found = rows(db, TURN_SQL + (f" AND ({where})" if where else ""), params)
+    for row in found:
         row["turn"] = _turn_of_row(row, rule, today)
-    rows.sort(key=lambda row: (row["turn"].due, row["code"]))
-    return rows
+    found.sort(key=lambda row: (row["turn"].due, row["code"]))
+    return found
 
 
 def turn_of(db: sqlite_utils.Database, outfall: dict[str, Any], rule: Rule, today: dt.date):
@@ -147,8 +148,8 @@ class Waiting:
 
 
 def waiting(db: sqlite_utils.Database, rule: Rule, today: dt.date) -> Waiting:
-    rows = turns(db, rule, today)
+    found = turns(db, rule, today)
     return Waiting(
-        overdue=[row for row in rows if row["turn"].state == OVERDUE],
-        due=[row for row in rows if row["turn"].state == DUE],
+        overdue=[row for row in found if row["turn"].state == OVERDUE],
+        due=[row for row in found if row["turn"].state == DUE],
     )

@@ -23,7 +23,7 @@ from flask_wtf import FlaskForm
 from portal.accounts.auth import current_staff
 from portal.core.cases import new_submission_key
 from portal.core.clock import local_stamp, local_today
-from portal.core.db import get_db, transaction, value
+from portal.core.db import get_db, rows, transaction, value
 from portal.intake.pending import keep_photos
 from portal.intake.storage import move_pending_photos
 from portal.outfalls import history, import_plan, inventory
@@ -83,34 +83,34 @@ def inventory_list():
         if filters[name]:
             where.append(f"{column} = ?")
             params.append(filters[name])
-    rows = list(
-        db.query(
-            "SELECT id, code, structure_type, location, receiving_water, drainage_area,"
-            f" condition, retired_on FROM outfalls WHERE {' AND '.join(where)} ORDER BY code",
-            params,
-        )
+    listed = rows(
+        db,
+        "SELECT id, code, structure_type, location, receiving_water, drainage_area,"
+        f" condition, retired_on FROM outfalls WHERE {' AND '.join(where)} ORDER BY code",
+        params,
     )
     by_id = {row["id"]: row["turn"] for row in turns(db, _settings(), local_today())}
-    for row in rows:
+    for row in listed:
         row["turn"] = by_id.get(row["id"])
     if filters["due"]:
-        rows = [row for row in rows if row["turn"] and row["turn"].state == filters["due"]]
-    total = len(rows)
+        listed = [row for row in listed if row["turn"] and row["turn"].state == filters["due"]]
+    total = len(listed)
     try:
         page = max(1, min(int(request.args.get("page", "1")), 10_000))
     except ValueError:
         page = 1
     pages = max(1, math.ceil(total / PER_PAGE))
     waters = [
-        r[0]
-        for r in db.execute(
+        row["receiving_water"]
+        for row in rows(
+            db,
             "SELECT DISTINCT receiving_water FROM outfalls WHERE receiving_water IS NOT NULL"
-            " ORDER BY receiving_water"
+            " ORDER BY receiving_water",
         )
     ]
     return render_template(
         "staff/outfalls/list.html",
-        rows=rows[(page - 1) * PER_PAGE : page * PER_PAGE],
+        rows=listed[(page - 1) * PER_PAGE : page * PER_PAGE],
         total=total,
         page=page,
         pages=pages,
@@ -136,13 +136,12 @@ def _detail_page(outfall: dict, photos_form: PhotosForm, status: int = 200, **fo
     db = get_db()
     forms.setdefault("retire_form", RetireForm(formdata=None))
     forms.setdefault("paper_form", PaperDayForm(formdata=None))
-    screenings = list(
-        db.query(
-            "SELECT id, screened_at, inspector, flow, overall, voided_at, wet_weather"
-            " FROM screenings WHERE outfall_id = ?"
-            " ORDER BY screened_at DESC, id DESC",
-            [outfall["id"]],
-        )
+    screenings = rows(
+        db,
+        "SELECT id, screened_at, inspector, flow, overall, voided_at, wet_weather"
+        " FROM screenings WHERE outfall_id = ?"
+        " ORDER BY screened_at DESC, id DESC",
+        [outfall["id"]],
     )
     page = render_template(
         "staff/outfalls/detail.html",
