@@ -73,11 +73,6 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     db.execute("COMMIT")
 
 
-def one_row(db: sqlite_utils.Database, sql: str, params: list[Any]) -> dict[str, Any] | None:
-    """The first row a query returns, as a dict (sqlite-utils names the columns), or None."""
-    return next(db.query(sql, params), None)
-
-
 def rows(db: sqlite_utils.Database, sql: str, params: list[Any] | tuple = ()) -> list[dict]:
     """Every row a query returns, as dicts."""
     cursor = db.execute(sql, list(params))
