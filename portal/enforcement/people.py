@@ -161,9 +161,9 @@ def merged_ids(db: sqlite_utils.Database, respondent_id: int) -> list[int]:
     while frontier:
         marks = ", ".join("?" for _ in frontier)
         frontier = [
-            row[0]
-            for row in db.execute(
-                f"SELECT id FROM respondents WHERE merged_into IN ({marks})", frontier
+            row["id"]
+            for row in rows(
+                db, f"SELECT id FROM respondents WHERE merged_into IN ({marks})", frontier
             )
         ]
         found.extend(frontier)
