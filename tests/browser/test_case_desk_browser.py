@@ -7,7 +7,7 @@ import re
 import time
 
 import pytest
-from browsing import check, give_session
+from browsing import check, give_session, on_disk
 from helpers import PASSWORD, add_enrolled_account, jpeg, next_code, open_form, report_data, serving
 from mailserver import body, wait_for
 from playwright.sync_api import expect
@@ -120,7 +120,7 @@ def test_search_by_plate_and_part_of_a_name(open_tab, desk, query, expected):
     expect(page.locator("table.queue tbody")).to_contain_text("Still happening")
 
 
-def test_a_site_visit_from_a_phone_at_360_px(open_tab, desk):
+def test_a_site_visit_from_a_phone_at_360_px(open_tab, desk, tmp_path):
     app, url = desk
     tab = signed_in(open_tab, app, url, "officer", viewport="phone")
     page = tab.page
@@ -139,7 +139,7 @@ def test_a_site_visit_from_a_phone_at_360_px(open_tab, desk):
     page.get_by_label("Sample taken").select_option("yes")
     page.get_by_label("Lab reference").fill("LAB-2026-77")
     page.get_by_label("Photos taken on site").set_input_files(
-        [{"name": "IMG_0001.jpg", "mimeType": "image/jpeg", "buffer": jpeg((3000, 4000))}]
+        on_disk(tmp_path, {"IMG_0001.jpg": jpeg((3000, 4000))})
     )
     page.get_by_role("button", name="Record the visit").click()
     summary = page.locator(".error-summary")

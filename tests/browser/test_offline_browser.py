@@ -7,7 +7,7 @@ import io
 import re
 
 import pytest
-from browsing import VIEWPORTS, check
+from browsing import VIEWPORTS, check, on_disk
 from PIL import Image
 from playwright.sync_api import expect
 
@@ -97,7 +97,7 @@ def test_a_report_made_offline_is_kept_and_sent_once_when_back_online(open_tab, 
     assert not tab.external_requests
 
 
-def test_a_big_photo_arrives_resized_with_progress_shown(open_tab, portal):
+def test_a_big_photo_arrives_resized_with_progress_shown(open_tab, portal, tmp_path):
     url, app = portal
     tab = open_tab("phone")
     page = tab.page
@@ -105,9 +105,7 @@ def test_a_big_photo_arrives_resized_with_progress_shown(open_tab, portal):
     big = jpeg(3000, 2250, noisy=True)
     assert len(big) > 1_000_000
     fill_report(page, "Foam on the water under the bridge.")
-    page.set_input_files(
-        "#photos", files=[{"name": "big.jpg", "mimeType": "image/jpeg", "buffer": big}]
-    )
+    page.set_input_files("#photos", files=on_disk(tmp_path, {"big.jpg": big}))
     item = page.locator(".photo-list li")
     expect(item).to_contain_text(re.compile(r"big\.jpg \(\d+ KB\)"))  # was over 1 MB
     expect(item.get_by_role("button", name="Remove big.jpg")).to_be_visible()
@@ -146,7 +144,7 @@ def test_a_big_photo_arrives_resized_with_progress_shown(open_tab, portal):
     assert "Sending your report" in said and "100% sent" in said, said
 
 
-def test_an_oversize_photo_is_refused_before_any_upload(open_tab, portal):
+def test_an_oversize_photo_is_refused_before_any_upload(open_tab, portal, tmp_path):
     url, _ = portal
     tab = open_tab("phone")
     page = tab.page
@@ -155,9 +153,7 @@ def test_an_oversize_photo_is_refused_before_any_upload(open_tab, portal):
     page.on("request", lambda r: r.method == "POST" and posts.append(r.url))
     # Not a picture the browser can read (so it cannot be made smaller), and over 10 MB.
     junk = b"\xff\xd8\xff" + bytes(11 * 1024 * 1024)
-    page.set_input_files(
-        "#photos", files=[{"name": "huge.jpg", "mimeType": "image/jpeg", "buffer": junk}]
-    )
+    page.set_input_files("#photos", files=on_disk(tmp_path, {"huge.jpg": junk}))
     expect(page.locator("#photos-problems")).to_contain_text(
         "huge.jpg is 11.0 MB, over the 10.0 MB limit"
     )

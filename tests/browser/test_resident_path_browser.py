@@ -8,7 +8,7 @@ import re
 import time
 
 import pytest
-from browsing import OVERFLOW, check
+from browsing import OVERFLOW, check, on_disk
 from helpers import rows
 from PIL import Image
 from playwright.sync_api import expect
@@ -107,7 +107,9 @@ def test_without_javascript_a_group_comes_back_open_with_its_error_or_its_answer
     assert fit["scrollWidth"] <= fit["clientWidth"], fit
 
 
-def test_photos_travel_at_the_size_the_server_keeps_and_at_most_1_mb(open_tab, serve_portal):
+def test_photos_travel_at_the_size_the_server_keeps_and_at_most_1_mb(
+    open_tab, serve_portal, tmp_path
+):
     served = serve_portal()
     thanks, bodies = [], []
     wsgi = served.app.wsgi_app
@@ -134,11 +136,8 @@ def test_photos_travel_at_the_size_the_server_keeps_and_at_most_1_mb(open_tab, s
     )
     page.get_by_label("Describe what you saw").fill("Foam on the creek.")
     page.get_by_label("Street address or landmark").fill("Main Street bridge")
-    files = [
-        {"name": "phone.jpg", "mimeType": "image/jpeg", "buffer": typical_photo()},
-        {"name": "gravel.jpg", "mimeType": "image/jpeg", "buffer": noise_image()},
-    ]
-    page.set_input_files("#photos", files=files)
+    files = {"phone.jpg": typical_photo(), "gravel.jpg": noise_image()}
+    page.set_input_files("#photos", files=on_disk(tmp_path, files))
     expect(page.locator(".photo-list li")).to_have_count(2)
     expect(page.get_by_role("button", name="Add another photo")).to_be_visible()
     page.get_by_role("button", name="Send report").click()

@@ -9,7 +9,7 @@ import io
 import re
 
 import pytest
-from browsing import check
+from browsing import check, on_disk
 from helpers import DATA, PASSWORD, csrf_of, next_code, serving, sign_in
 from playwright.sync_api import expect
 from test_case_desk_browser import signed_in
@@ -193,19 +193,14 @@ def _heavy_jpeg(seed: int) -> bytes:
     return out.getvalue()
 
 
-def test_three_9_mb_photos_are_made_smaller_and_saved(open_tab, field):
+def test_three_9_mb_photos_are_made_smaller_and_saved(open_tab, field, tmp_path):
     app, url = field
     tab = signed_in(open_tab, app, url, "officer", viewport="phone")
     page = tab.page
     page.goto(f"{url}/staff/screenings/outfall/4/new")
     fill_sheet(page)
-    page.locator("#photos").set_input_files(
-        [
-            {"name": f"outfall-{n}.jpg", "mimeType": "image/jpeg", "buffer": _heavy_jpeg(n)}
-            for n in range(3)
-        ],
-        timeout=60_000,
-    )  # 28 MB through Playwright's pipe: as long as the resizing may take
+    photos = on_disk(tmp_path, {f"outfall-{n}.jpg": _heavy_jpeg(n) for n in range(3)})
+    page.locator("#photos").set_input_files(photos, timeout=60_000)
     listed = page.locator(".photo-list li")
     expect(listed).to_have_count(3, timeout=60_000)
     sizes = page.locator(".photo-size").all_inner_texts()
