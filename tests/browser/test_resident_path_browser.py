@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+import threading
 import time
 
 import pytest
@@ -179,14 +180,15 @@ def test_a_long_file_name_ends_in_an_ellipsis_not_broken_mid_word(open_tab, live
 def test_sending_looks_like_sending(open_tab, serve_portal):
     served = serve_portal()
     wsgi = served.app.wsgi_app
+    arrive = threading.Event()
 
-    def slow(environ, start_response):
-        """The report takes a moment to arrive, so the page can be looked at meanwhile."""
+    def held(environ, start_response):
+        """The report arrives when the test has looked at the page while it is sending."""
         if environ["REQUEST_METHOD"] == "POST":
-            time.sleep(2)
+            arrive.wait(timeout=60)
         return wsgi(environ, start_response)
 
-    served.app.wsgi_app = slow
+    served.app.wsgi_app = held
     page = open_tab("phone").page
     page.goto(f"{served.url}/report/")
     page.wait_for_function("() => !!window.reportOffline")  # send.js comes after offline.js
@@ -209,9 +211,9 @@ def test_sending_looks_like_sending(open_tab, serve_portal):
     page.wait_for_function(
         """() => [...document.querySelectorAll('main *')].filter((e) =>
               e.childElementCount === 0 && e.textContent.trim() === 'Sending your report'
-              && e.getBoundingClientRect().width > 1).length === 1""",
-        timeout=1500,
+              && e.getBoundingClientRect().width > 1).length === 1"""
     )
+    arrive.set()
     page.wait_for_url(re.compile(r"/report/sent/"))
 
 
