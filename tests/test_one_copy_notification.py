@@ -84,3 +84,14 @@ def test_no_template_compares_a_filing_with_a_notice_or_a_due_day():
 def test_the_window_and_the_year_are_defined_once():
     assert where(r"def reporting_year\b", CODE) == ["portal/staff/figures_period.py:11"]
     assert len(where(r"def window_of\b", CODE)) == 1
+
+
+def test_overdue_is_decided_by_compliance_and_mirrored_once_in_the_queues_sql():
+    # "No notice (or confirmation) on record by the end of its day": compliance.py's
+    # notice_overdue and confirmation_overdue, and their one SQL copy for the queue.
+    unrecorded = r"(notice|confirmation)_met[\"'\]]*\s*(IS NULL|is None)"
+    assert {place.split(":")[0] for place in where(unrecorded, CODE)} == {
+        "portal/notification/compliance.py",
+        "portal/staff/danger.py",
+    }, where(unrecorded, CODE)
+    assert len(where(unrecorded, {"danger": CODE["portal/staff/danger.py"]})) == 2

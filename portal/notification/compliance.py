@@ -67,6 +67,26 @@ def notice_limit(due: dt.datetime, how: str, office_hours_apply_to_fax: bool) ->
     return dt.datetime.combine(due.date(), END_OF_DAY, tzinfo=due.tzinfo)
 
 
+def notice_overdue(notice_met: int | None, notice_due: str, now: dt.datetime) -> bool:
+    """No notice on record once its due day is over: a notice is in time until the end of
+    that day (`notice_limit`), so it is overdue from midnight. `notice_due` is the stored
+    local moment (or its day). The queue asks the same in SQL (portal/staff/danger.py's
+    "notice-overdue"), and the tests hold both at 23:59 and at midnight."""
+    return notice_met is None and notice_due[:10] < now.date().isoformat()
+
+
+def confirmation_overdue(
+    confirmation_due: str | None, confirmation_met: int | None, now: dt.datetime
+) -> bool:
+    """A written confirmation was due (a spoken notice) and none is on record by the end of
+    its third business day. The queue's "confirmation-overdue" asks the same in SQL."""
+    return bool(
+        confirmation_due
+        and confirmation_met is None
+        and now > dt.datetime.fromisoformat(confirmation_due)
+    )
+
+
 def confirmation_due(
     calendar: BusinessCalendar, tz: dt.tzinfo, told_at: dt.datetime
 ) -> dt.datetime:
@@ -298,15 +318,12 @@ def release_record(
         "due": due,
         "fax_until": None if reading.office_hours_apply_to_fax else notice_limit(due, "fax", False),
         "linked": linked,
-        "notice_overdue": details["notice_met"] is None
-        and now > notice_limit(due, "telephone", reading.office_hours_apply_to_fax),
+        "notice_overdue": notice_overdue(details["notice_met"], details["notice_due"], now),
         "candidates": candidates,
         "confirmation_due": dt.datetime.fromisoformat(confirmation_due)
         if confirmation_due
         else None,
-        "confirmation_overdue": bool(
-            confirmation_due
-            and details["confirmation_met"] is None
-            and now > dt.datetime.fromisoformat(confirmation_due)
+        "confirmation_overdue": confirmation_overdue(
+            confirmation_due, details["confirmation_met"], now
         ),
     }

@@ -54,7 +54,6 @@ def release_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
     notice by the day it was given, its deadline by the day it fell due."""
     content = current_app.extensions["content"].settings
     online = content.online_filing
-    today = now.date().isoformat()
     filings = rows(
         db,
         "SELECT id, reference, substr(received_at, 1, 10) AS day FROM cases WHERE kind ="
@@ -84,8 +83,8 @@ def release_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
 
     on_time = [r for r in due if r["notice_met"] == 1]
     late = [r for r in due if r["notice_met"] == 0]
-    missed = [r for r in due if r["notice_met"] is None and r["day"] < today]
-    to_come = [r for r in due if r["notice_met"] is None and r["day"] >= today]
+    missed = [r for r in due if compliance.notice_overdue(r["notice_met"], r["day"], now)]
+    to_come = [r for r in due if r not in on_time + late + missed]
     # Spoken notices whose mailed confirmation fell due in the period: mailed in time (it
     # counts by the day it was mailed), late, confirmed by the filing, or not at all, as the
     # notice's own page tells it (compliance.notice_state).
