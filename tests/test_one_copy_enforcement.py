@@ -1,10 +1,13 @@
-"""One rule, one place, for the appeal and the correction date: the app's code (portal/) and
-templates (templates/) are read, and a second copy of either comparison fails the suite.
+"""One rule, one place, for the appeal, the correction date and the cost protest: the app's
+code (portal/) and templates (templates/) are read, and a second copy of any of these
+comparisons fails the suite.
 
 Whether an appeal is in time is `rules.appeal_in_time`; whether the correction date has
-passed is `rules.correction_passed`. Anywhere else, a `<`, `<=`, `>` or `>=` on a value that
-comes from an appeal, the appeal window or the correction date is a copy of the rule (a copy
-the rule's tests do not guard), and so is any date comparison in an enforcement template.
+passed is `rules.correction_passed`; whether a protest is in time is
+`costs.protest_in_time`. Anywhere else, a `<`, `<=`, `>` or `>=` on a value that comes from
+an appeal, the appeal window, the correction date or the protest period is a copy of the
+rule (a copy the rule's tests do not guard), and so is any date comparison in an
+enforcement template.
 """
 
 from __future__ import annotations
@@ -23,8 +26,13 @@ ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 RULES = {
     "appeal": ("portal/enforcement/rules.py", "appeal_in_time"),
     "correction": ("portal/enforcement/rules.py", "correction_passed"),
+    "protest": ("portal/enforcement/costs.py", "protest_in_time"),
 }
-PATTERNS = {"appeal": re.compile("appeal"), "correction": re.compile(r"(^|_)correction(_due)?$")}
+PATTERNS = {
+    "appeal": re.compile("appeal"),
+    "correction": re.compile(r"(^|_)correction(_due)?$"),
+    "protest": re.compile("protest"),
+}
 # Date-like words in a template comparison (a page model gives the answer instead).
 DATE_WORDS = (
     "_on",

@@ -36,6 +36,13 @@ def protest_window(
     return period_end(start, terms.protest_days, terms, calendar), presumed
 
 
+def protest_in_time(closes: dt.date, filed: dt.date) -> bool:
+    """Whether a protest filed (or one that would be filed) on `filed` is within the period
+    that `protest_window` closes on `closes`: the last day counts. The one test of the
+    protest period, as `rules.appeal_in_time` is the appeal's."""
+    return filed <= closes
+
+
 def first_payment_due(
     protest_closes: dt.date,
     protest_filed: dt.date | None,
@@ -54,7 +61,7 @@ def first_payment_due(
     mailed (its presumed receipt): a receipt recorded earlier than presumed shortens the
     protest period, which runs from receipt, but never moves the dates the owner holds.
     """
-    if protest_filed is not None and protest_filed <= protest_closes:
+    if protest_filed is not None and protest_in_time(protest_closes, protest_filed):
         return board_sets
     return max(protest_closes, printed or protest_closes)
 

@@ -207,12 +207,12 @@ def timeline(
         "Protest window closes",
         protest,
         "costs",
-        protested is None and today <= protest,
+        protested is None and costs.protest_in_time(protest, today),
         "receipt presumed" if result.protest_presumed else "",
         done=protested,
     )
     if protested:
-        result.protest_timely = protested <= protest
+        result.protest_timely = costs.protest_in_time(protest, protested)
     first_due = costs.first_payment_due(
         protest, protested, s.get("protest_payment_due_on"), result.protest_printed
     )
