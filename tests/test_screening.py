@@ -16,7 +16,7 @@ from helpers import csrf_of, hidden_fields, jpeg, rows, sign_in
 from content_model.outfalls import OutfallSettings
 from portal import create_app
 from portal.core.db import get_db, insert, transaction
-from portal.outfalls.rotation import DUE, LATER, OVERDUE, turn
+from portal.outfalls.rotation import turn
 from portal.screening.route import walking_order
 
 NY = ZoneInfo("America/New_York")
@@ -27,20 +27,26 @@ UTC = dt.UTC
     ("last", "added", "today", "due", "state"),
     [
         # Five years after the last screening; the month's end bounds "due".
-        (dt.date(2021, 6, 15), dt.date(2020, 1, 1), dt.date(2026, 6, 1), dt.date(2026, 6, 15), DUE),
+        (
+            dt.date(2021, 6, 15),
+            dt.date(2020, 1, 1),
+            dt.date(2026, 6, 1),
+            dt.date(2026, 6, 15),
+            "due",
+        ),
         (
             dt.date(2021, 6, 15),
             dt.date(2020, 1, 1),
             dt.date(2026, 6, 16),
             dt.date(2026, 6, 15),
-            OVERDUE,
+            "overdue",
         ),
         (
             dt.date(2021, 7, 1),
             dt.date(2020, 1, 1),
             dt.date(2026, 6, 30),
             dt.date(2026, 7, 1),
-            LATER,
+            "later",
         ),
         # Screened on 29 February: due 28 February in a year without one, never a day late.
         (
@@ -48,21 +54,21 @@ UTC = dt.UTC
             dt.date(2020, 1, 1),
             dt.date(2029, 2, 28),
             dt.date(2029, 2, 28),
-            DUE,
+            "due",
         ),
         (
             dt.date(2024, 2, 29),
             dt.date(2020, 1, 1),
             dt.date(2029, 3, 1),
             dt.date(2029, 2, 28),
-            OVERDUE,
+            "overdue",
         ),
         # Never screened: due five years after it entered the inventory (the content's reading),
         # so an import is not overdue the next day, and an inventory of 2021 is.
-        (None, dt.date(2026, 11, 30), dt.date(2026, 12, 1), dt.date(2031, 11, 30), LATER),
-        (None, dt.date(2021, 11, 30), dt.date(2026, 11, 30), dt.date(2026, 11, 30), DUE),
-        (None, dt.date(2021, 11, 29), dt.date(2026, 11, 30), dt.date(2026, 11, 29), OVERDUE),
-        (None, dt.date(2028, 2, 29), dt.date(2033, 3, 1), dt.date(2033, 2, 28), OVERDUE),
+        (None, dt.date(2026, 11, 30), dt.date(2026, 12, 1), dt.date(2031, 11, 30), "later"),
+        (None, dt.date(2021, 11, 30), dt.date(2026, 11, 30), dt.date(2026, 11, 30), "due"),
+        (None, dt.date(2021, 11, 29), dt.date(2026, 11, 30), dt.date(2026, 11, 29), "overdue"),
+        (None, dt.date(2028, 2, 29), dt.date(2033, 3, 1), dt.date(2033, 2, 28), "overdue"),
     ],
 )
 def test_when_an_outfall_is_next_due(last, added, today, due, state):
@@ -78,7 +84,7 @@ def test_a_suspect_call_is_screened_again_within_30_days_not_five_years():
         dt.date(2026, 11, 30),
         suspect=True,
     )
-    assert (found.due, found.state, found.why) == (dt.date(2026, 12, 20), LATER, "follow-up")
+    assert (found.due, found.state, found.why) == (dt.date(2026, 12, 20), "later", "follow-up")
     later = turn(
         dt.date(2026, 11, 20),
         dt.date(2020, 1, 1),
@@ -86,7 +92,7 @@ def test_a_suspect_call_is_screened_again_within_30_days_not_five_years():
         dt.date(2026, 12, 21),
         suspect=True,
     )
-    assert later.state == OVERDUE
+    assert later.state == "overdue"
 
 
 def test_a_pack_may_give_never_screened_outfalls_time():

@@ -20,8 +20,8 @@ import sqlite_utils
 from portal.core.dates import EARLIER, add_years
 from portal.core.db import rows
 
-OVERDUE, DUE, LATER = "overdue", "due", "later"
-STATE_WORDS = {OVERDUE: "Overdue", DUE: "Due this month", LATER: "Not yet due"}
+OVERDUE, DUE, NOT_YET_DUE = "overdue", "due", "later"
+STATE_WORDS = {OVERDUE: "Overdue", DUE: "Due this month", NOT_YET_DUE: "Not yet due"}
 
 
 def month_end(day: dt.date) -> dt.date:
@@ -50,7 +50,7 @@ class Turn:
 
     last: dt.date | None  # its last screening (None: never screened)
     due: dt.date
-    state: str  # OVERDUE (due before today), DUE (today to the month's end), LATER
+    state: str  # OVERDUE (due before today), DUE (today to the month's end), NOT_YET_DUE
     # Why it is due when it is: "cycle", "never" (never screened) or "follow-up" (screened
     # again after a suspect or obvious call).
     why: str = "cycle"
@@ -76,7 +76,7 @@ def turn(
     else:
         # 29 February's turn falls on 28 February in a common year: never a day late.
         due, why = add_years(last, rule.every_years, leap_day=EARLIER), "cycle"
-    state = OVERDUE if due < today else DUE if due <= month_end(today) else LATER
+    state = OVERDUE if due < today else DUE if due <= month_end(today) else NOT_YET_DUE
     return Turn(last, due, state, why)
 
 
