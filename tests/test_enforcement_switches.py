@@ -43,6 +43,11 @@ def notice_served(officer, clock, served: str, deadline: str = "2027-04-30") -> 
     issue(officer, served_on=served)
 
 
+def step(officer, name: str, **data) -> None:
+    """A step of notice 1 recorded through its form."""
+    ok(post(officer, f"/staff/notices/1/steps/{name}", "/staff/notices/1/", **data))
+
+
 ROLL = ("roll_to_business_day: true", "roll_to_business_day: false")
 
 
@@ -73,14 +78,7 @@ SUSPENDS = ("appeal_suspends_deadline: true", "appeal_suspends_deadline: false")
 def test_an_appeal_in_time_holds_the_deadline_only_by_the_reading(officer, clock, suspended):
     notice_served(officer, clock, "2027-03-01", deadline="2027-03-31")
     clock.set("2027-03-10")
-    ok(
-        post(
-            officer,
-            "/staff/notices/1/steps/appeal",
-            "/staff/notices/1/",
-            appeal_filed_on="2027-03-10",
-        )
-    )
+    step(officer, "appeal", appeal_filed_on="2027-03-10")
     words = text(officer.get("/staff/notices/1/").text)
     waits = "The correction date waits for the decision of the Board of Trustees"
     assert (waits in words) is suspended
@@ -101,26 +99,9 @@ def test_the_protest_period_runs_from_receipt_or_mailing_by_the_reading(officer,
     # later (Saturday 10 April), then 30 days; or 30 days from the mailing itself.
     notice_served(officer, clock, "2027-03-01", deadline="2027-03-31")
     clock.set("2027-04-01")
-    ok(
-        post(
-            officer,
-            "/staff/notices/1/steps/completion",
-            "/staff/notices/1/",
-            completed_on="2027-04-01",
-            work="900",
-            admin="100",
-        )
-    )
+    step(officer, "completion", completed_on="2027-04-01", work="900", admin="100")
     clock.set("2027-04-05")
-    ok(
-        post(
-            officer,
-            "/staff/notices/1/steps/costs",
-            "/staff/notices/1/",
-            cost_notice_mailed_on="2027-04-05",
-            payment_count="12",
-        )
-    )
+    step(officer, "costs", cost_notice_mailed_on="2027-04-05", payment_count="12")
     words = text(officer.get("/staff/notices/1/").text)
     assert f"Protest due by {closes}" in words
     assert ("receipt presumed" in words) is (closes == "Monday, May 10, 2027")
