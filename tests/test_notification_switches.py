@@ -83,3 +83,33 @@ def test_the_filing_is_the_notice_only_where_the_content_accepts_it(app, client,
     case = text(client.get("/staff/cases/1/").text)
     assert ("No notice logged by the deadline : counted as given late" in case) is not accepted
     assert ("No notice logged by the deadline" in client.get("/staff/").text) is not accepted
+
+
+PRINTED = ("printed_receipt_accepted: false", "printed_receipt_accepted: true")
+
+
+@pytest.mark.parametrize(
+    ("content_dir", "accepted"),
+    [(None, False), (PRINTED, True)],
+    ids=["a-letter", "the-printed-receipt"],
+    indirect=["content_dir"],
+)
+def test_the_receipt_offers_itself_as_the_written_confirmation_only_where_accepted(
+    app, client, accepted
+):
+    _, receipt = file_on_monday(client, app)
+    printed = (
+        "The Village accepts a printed copy of this receipt, signed and dated, as the written "
+        "notice that confirms a notice given in person or by telephone. Mail it within three "
+        "business days of that notice. Or write a letter. The law does not say what it must "
+        "contain. Our reading: give"
+    )
+    letter = (
+        "The law does not say what the written notice confirming a notice in person or by "
+        "telephone must contain, only that it is addressed and mailed to the Village within "
+        "three business days. Our reading: give"
+    )
+    assert (printed in receipt) is accepted
+    assert (letter in receipt) is not accepted
+    # Either way the receipt lists what our reading puts in the written notice.
+    assert "the reference of your online filing, if you made one; your signature" in receipt
