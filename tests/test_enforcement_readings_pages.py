@@ -1,0 +1,39 @@
+"""More of enforcement.yaml's readings, each turned the other way by a throwaway pack (a copy
+of the content with one line changed), through the notice page the officer reads and the
+notice letter the respondent reads. Until now these were tested only with replaced Terms."""
+
+from __future__ import annotations
+
+import pytest
+from enforcement_helpers import notice_served
+from throwaway_pack import text, throwaway_pack
+
+pytest_plugins = ["enforcement_fixtures"]  # the clock and the signed-in officer
+
+
+@pytest.fixture
+def content_dir(request, tmp_path):
+    """The default pack, or a copy with `request.param`'s (line, replacement) applied."""
+    if not getattr(request, "param", None):
+        return None
+    return throwaway_pack(tmp_path / "content", "enforcement.yaml", *request.param)
+
+
+def notice_page(officer) -> str:
+    return text(officer.get("/staff/notices/1/").text)
+
+
+BUSINESS = ("day_kind: calendar", "day_kind: business")
+
+
+@pytest.mark.parametrize(
+    ("content_dir", "closes"),
+    [(None, "Monday, March 22, 2027"), (BUSINESS, "Friday, March 26, 2027")],
+    ids=["calendar-days", "business-days"],
+    indirect=["content_dir"],
+)
+def test_the_appeal_period_counts_calendar_or_business_days_by_the_reading(officer, clock, closes):
+    # Served Friday 5 March 2027: 15 calendar days end Saturday 20 March, rolled to Monday 22;
+    # 15 business days (no holiday in March) end Friday 26 March.
+    notice_served(officer, clock, "2027-03-05")
+    assert f"Appeal to the Board of Trustees due by {closes}" in notice_page(officer)
