@@ -37,3 +37,25 @@ def test_the_appeal_period_counts_calendar_or_business_days_by_the_reading(offic
     # 15 business days (no holiday in March) end Friday 26 March.
     notice_served(officer, clock, "2027-03-05")
     assert f"Appeal to the Board of Trustees due by {closes}" in notice_page(officer)
+
+
+BEGUN = ("week_counting: completed", "week_counting: begun")
+
+
+@pytest.mark.parametrize(
+    ("content_dir", "on_the_eighth"),
+    [(None, "1 week"), (BEGUN, "2 weeks")],
+    ids=["completed", "begun"],
+    indirect=["content_dir"],
+)
+def test_a_week_of_continued_violation_counts_once_completed_or_once_begun(
+    officer, clock, on_the_eighth
+):
+    # Correction due Wednesday 31 March 2027: the seventh day after it (7 April) ends the
+    # first week; the eighth (8 April) begins the second.
+    notice_served(officer, clock, "2027-03-01", deadline="2027-03-31")
+    since = "from the correction date, Wednesday, March 31, 2027 , to today."
+    clock.set("2027-04-07")
+    assert f"is a separate violation (reading) : 1 week {since}" in notice_page(officer)
+    clock.set("2027-04-08")
+    assert f"is a separate violation (reading) : {on_the_eighth} {since}" in notice_page(officer)
