@@ -59,3 +59,32 @@ def test_a_week_of_continued_violation_counts_once_completed_or_once_begun(
     assert f"is a separate violation (reading) : 1 week {since}" in notice_page(officer)
     clock.set("2027-04-08")
     assert f"is a separate violation (reading) : {on_the_eighth} {since}" in notice_page(officer)
+
+
+POSTMARKED = ("appeal_filed_when: received", "appeal_filed_when: postmarked")
+
+
+@pytest.mark.parametrize(
+    ("content_dir", "postmarked"),
+    [(None, False), (POSTMARKED, True)],
+    ids=["received", "postmarked"],
+    indirect=["content_dir"],
+)
+def test_an_appeal_is_filed_when_received_or_when_postmarked_by_the_reading(
+    officer, clock, postmarked
+):
+    notice_served(officer, clock, "2027-03-01")
+    page = notice_page(officer)
+    assert ("Date the appeal was delivered, or its postmark" in page) is postmarked
+    assert ("Date the appeal reached the clerk" in page) is not postmarked
+    letter = text(officer.get("/staff/notices/1/letter").text)
+    by_mail = (
+        "Your appeal must reach the Village Clerk by Tuesday, March 16, 2027 : one sent by "
+        "mail must arrive by then."
+    )
+    by_postmark = (
+        "Your appeal is on time if it is delivered to the Village Clerk, or mailed with a "
+        "postmark, by Tuesday, March 16, 2027 ."
+    )
+    assert (by_postmark in letter) is postmarked
+    assert (by_mail in letter) is not postmarked
