@@ -5,7 +5,7 @@ notice letter the respondent reads. Until now these were tested only with replac
 from __future__ import annotations
 
 import pytest
-from enforcement_helpers import notice_served
+from enforcement_helpers import notice_served, ok, post
 from throwaway_pack import text, throwaway_pack
 
 pytest_plugins = ["enforcement_fixtures"]  # the clock and the signed-in officer
@@ -88,3 +88,50 @@ def test_an_appeal_is_filed_when_received_or_when_postmarked_by_the_reading(
     )
     assert (by_postmark in letter) is postmarked
     assert (by_mail in letter) is not postmarked
+
+
+DECISION = ("correction_after_appeal: later", "correction_after_appeal: decision")
+
+
+@pytest.mark.parametrize(
+    ("content_dir", "correction"),
+    [
+        (
+            None,
+            "Correction due by Friday, April 30, 2027 : the later of the notice's deadline and "
+            "5 business days after the decision upholding it",
+        ),
+        (
+            DECISION,
+            "Correction due by Monday, March 29, 2027 : 5 business days after the decision "
+            "upholding it",
+        ),
+    ],
+    ids=["later", "decision"],
+    indirect=["content_dir"],
+)
+def test_after_an_upheld_appeal_the_correction_is_due_by_the_reading(officer, clock, correction):
+    # The notice's own deadline is Friday 30 April 2027; the Board upholds it on Monday 22
+    # March, five business days before Monday 29 March.
+    notice_served(officer, clock, "2027-03-01")
+    clock.set("2027-03-10")
+    ok(
+        post(
+            officer,
+            "/staff/notices/1/steps/appeal",
+            "/staff/notices/1/",
+            appeal_filed_on="2027-03-10",
+        )
+    )
+    clock.set("2027-03-22")
+    ok(
+        post(
+            officer,
+            "/staff/notices/1/steps/decision",
+            "/staff/notices/1/",
+            hearing_on="2027-03-22",
+            decided_on="2027-03-22",
+            upheld="yes",
+        )
+    )
+    assert correction in notice_page(officer)
