@@ -1,11 +1,11 @@
 """More of enforcement.yaml's readings, each turned the other way by a throwaway pack (a copy
 of the content with one line changed), through the notice page the officer reads and the
-notice letter the respondent reads. Until now these were tested only with replaced Terms."""
+notice letter the respondent reads, and the respondent's offense history. Until now these were tested only with replaced Terms."""
 
 from __future__ import annotations
 
 import pytest
-from enforcement_helpers import notice_served, ok, post
+from enforcement_helpers import issue, notice_served, ok, post
 from throwaway_pack import text, throwaway_pack
 
 pytest_plugins = ["enforcement_fixtures"]  # the clock and the signed-in officer
@@ -135,3 +135,54 @@ def test_after_an_upheld_appeal_the_correction_is_due_by_the_reading(officer, cl
         )
     )
     assert correction in notice_page(officer)
+
+
+ISSUED = ("offense_counts: final", "offense_counts: issued")
+
+
+@pytest.mark.parametrize(
+    ("content_dir", "counts", "offense", "pending"),
+    [
+        (
+            None,
+            "NOV-2027-0001 Not yet (pending): NOV-2027-0001 the appeal period runs until "
+            "March 16, 2027",
+            "this would be offense number 1 of Elm Street Auto LLC (reading) : a fine of $50.00 "
+            "to $350.00.",
+            True,
+        ),
+        (
+            ISSUED,
+            "NOV-2027-0001 Yes: NOV-2027-0001 issued, not overturned",
+            "this would be offense number 2 of Elm Street Auto LLC (reading) : a fine of $350.00 "
+            "to $700.00, or imprisonment of up to 15 days, or both.",
+            False,
+        ),
+    ],
+    ids=["final", "issued"],
+    indirect=["content_dir"],
+)
+def test_an_earlier_notice_counts_once_final_or_once_issued_by_the_reading(
+    officer, clock, counts, offense, pending
+):
+    # The first notice served Monday 1 March 2027 (its appeal period runs to 16 March); on
+    # 10 March the same respondent is found violating again, and a second notice is served.
+    notice_served(officer, clock, "2027-03-01")
+    clock.set("2027-03-10")
+    again = {
+        "respondent": "1",
+        "place": "12 Elm Street",
+        "committed_on": "2027-03-09",
+        "found_on": "2027-03-10",
+        "section": "216-6 A",
+        "description": "Wash water again.",
+    }
+    ok(post(officer, "/staff/cases/1/enforcement", **again))
+    history = text(officer.get("/staff/respondents/1/").text)
+    assert f"Wash water piped to the storm drain. IDR-2027-0001 {counts}" in history
+    ok(post(officer, "/staff/violations/2/notice", order_2="y", deadline="2027-04-30"))
+    issue(officer, notice=2, served_on="2027-03-10")
+    second = text(officer.get("/staff/notices/2/").text)
+    assert f"Counting only established offenses, {offense}" in second
+    not_counted = "Pending, not counted: 1 earlier notice not yet established."
+    assert (not_counted in second) is pending
