@@ -186,3 +186,35 @@ def test_an_earlier_notice_counts_once_final_or_once_issued_by_the_reading(
     assert f"Counting only established offenses, {offense}" in second
     not_counted = "Pending, not counted: 1 earlier notice not yet established."
     assert (not_counted in second) is pending
+
+
+ANY = ("conditions_required: all", "conditions_required: any")
+
+
+@pytest.mark.parametrize(
+    ("content_dir", "state"),
+    [
+        (None, "Not yet: the conditions do not hold as recorded."),
+        (ANY, "All of these are recorded: a remedy can be assigned."),
+    ],
+    ids=["all", "any"],
+    indirect=["content_dir"],
+)
+def test_one_condition_of_five_opens_the_remedies_only_by_the_reading(officer, clock, state):
+    # The Attorney recommends a remedy and the officer concurs; of the five conditions only
+    # (1), "the violation was unintentional", is ticked.
+    notice_served(officer, clock, "2027-03-01")
+    clock.set("2027-03-05")
+    ok(
+        post(
+            officer,
+            "/staff/notices/1/steps/attorney",
+            "/staff/notices/1/",
+            attorney_recommendation="A workshop instead of a fine.",
+            attorney_recommended_on="2027-03-05",
+            smo_concurs="yes",
+        )
+    )
+    ok(post(officer, "/staff/notices/1/steps/conditions", "/staff/notices/1/", holds_0="y"))
+    where = "with the officer's concurrence, where the conditions hold (reading) ."
+    assert f"{where} {state}" in notice_page(officer)
