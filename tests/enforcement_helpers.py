@@ -250,3 +250,12 @@ def issue_notice(client, clock, deadline: str = "2027-03-31") -> int:
     )
     issue(client, served_on=clock().date().isoformat())
     return 1
+
+
+def notice_served(officer, clock, served: str, deadline: str = "2027-04-30") -> None:
+    """A violation and its notice (both orders, correction by `deadline`), served on `served`,
+    the clock moved to that day."""
+    violation(officer)
+    ok(post(officer, "/staff/violations/1/notice", order_1="y", order_2="y", deadline=deadline))
+    clock.set(served)
+    issue(officer, served_on=served)

@@ -4,21 +4,11 @@ reads: the default pack's pages are tested everywhere else, so these are the oth
 
 from __future__ import annotations
 
-import html
-import re
-import shutil
-
 import pytest
-from enforcement_helpers import issue, ok, post, violation
-
-from content_model.fields import CONTENT_DIR
+from enforcement_helpers import notice_served, ok, post
+from throwaway_pack import text, throwaway_pack
 
 pytest_plugins = ["enforcement_fixtures"]  # the clock and the signed-in officer
-
-
-def text(page: str) -> str:
-    """A page's words, tags and spacing dropped."""
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)).replace("\xa0", " "))
 
 
 @pytest.fixture
@@ -26,21 +16,7 @@ def content_dir(request, tmp_path):
     """The default pack, or a copy with `request.param`'s (line, replacement) applied."""
     if not getattr(request, "param", None):
         return None
-    line, replacement = request.param
-    root = tmp_path / "content"
-    shutil.copytree(CONTENT_DIR, root)
-    path = root / "enforcement.yaml"
-    words = path.read_text(encoding="utf-8")
-    assert words.count(line) == 1, line
-    path.write_text(words.replace(line, replacement), encoding="utf-8")
-    return root
-
-
-def notice_served(officer, clock, served: str, deadline: str = "2027-04-30") -> None:
-    violation(officer)
-    ok(post(officer, "/staff/violations/1/notice", order_1="y", order_2="y", deadline=deadline))
-    clock.set(served)
-    issue(officer, served_on=served)
+    return throwaway_pack(tmp_path / "content", "enforcement.yaml", *request.param)
 
 
 def step(officer, name: str, **data) -> None:
