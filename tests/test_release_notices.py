@@ -150,6 +150,41 @@ class TestWhereAFaxNumberIsPublished:
         )
 
 
+class TestWhereFaxesAreHeldToOfficeHours:
+    """A pack that turns office_hours_apply_to_fax on holds a fax to closing time (4 p.m.) on
+    the due day, and nothing else: a visit or a call at 5 p.m. that day is still in time."""
+
+    @pytest.fixture
+    def content_dir(self, tmp_path):
+        root = content_with_fax(tmp_path / "content")
+        site = root / "site.yaml"
+        text = site.read_text(encoding="utf-8")
+        assert text.count("office_hours_apply_to_fax: false") == 1
+        site.write_text(
+            text.replace("office_hours_apply_to_fax: false", "office_hours_apply_to_fax: true"),
+            encoding="utf-8",
+        )
+        return root
+
+    @pytest.mark.parametrize(
+        ("how", "label", "met", "words"),
+        [
+            ("in-person", "Notice in person</a>", 1, ">in time<"),
+            ("phone", "Notice by telephone</a>", 1, ">in time<"),
+            ("fax", "Notice by fax</a>", 0, ">after the deadline (late)<"),
+        ],
+    )
+    def test_at_5_pm_on_the_due_day_only_a_fax_is_late(self, app, client, how, label, met, words):
+        file_on_monday(client, app)
+        sign_in(client, app)
+        at(app, "2027-03-02T17:30")
+        log_notice(client, how, "2027-03-02T17:00")
+        assert stored(app)["notice_met"] == met
+        case_page = client.get("/staff/cases/1/").text
+        assert label in case_page
+        assert words in case_page
+
+
 # ---------------------------------------------------------------- the review's scenario
 
 
