@@ -83,6 +83,8 @@ def test_the_filing_is_the_notice_only_where_the_content_accepts_it(app, client,
     case = text(client.get("/staff/cases/1/").text)
     assert ("No notice logged by the deadline : counted as given late" in case) is not accepted
     assert ("No notice logged by the deadline" in client.get("/staff/").text) is not accepted
+    assert ("This filing is the notice, given in time" in case) is accepted
+    assert "No notice logged yet." not in case
 
 
 PRINTED = ("printed_receipt_accepted: false", "printed_receipt_accepted: true")

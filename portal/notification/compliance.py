@@ -319,6 +319,9 @@ def release_record(
         "fax_until": None if reading.office_hours_apply_to_fax else notice_limit(due, "fax", False),
         "linked": linked,
         "notice_overdue": notice_overdue(details["notice_met"], details["notice_due"], now),
+        # Where the content accepts the filing as the notice, it is one (in time or late)
+        # before any call is logged.
+        "filing_is_notice": None if linked else details["notice_met"],
         "candidates": candidates,
         "confirmation_due": dt.datetime.fromisoformat(confirmation_due)
         if confirmation_due
