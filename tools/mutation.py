@@ -48,6 +48,7 @@ MODULES = {
             "tests/test_enforcement_appeal_day.py",
             "tests/test_enforcement_last_days.py",
             "tests/test_enforcement_records.py",
+            "tests/test_enforcement_dates_table.py",
         ],
     ),
     "notification-rules": (

@@ -1,0 +1,111 @@
+"""The table "Every date of this notice, in order" on a notice's page, row by row, as the
+officer reads it: each date's name, its day, the section it comes from and its state, with
+an appeal heard, decided and its decision filed and mailed. The notice is served Monday
+1 March 2027 with a deadline of Wednesday 31 March."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from enforcement_helpers import issue, ok, post, violation
+
+pytest_plugins = ["enforcement_fixtures"]  # the clock and the signed-in officer
+PAGE = "/staff/notices/1/"
+
+
+def rows(page: str) -> list[str]:
+    """The dates table's rows, each as its cells' words joined by " | "."""
+    table = page.split('id="dates-caption"', 1)[1].split("</table>", 1)[0]
+    found = []
+    for row in re.findall(r"<tr>(.*?)</tr>", table, re.S):
+        cells = re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)
+        words = [
+            re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", c))).strip() for c in cells
+        ]
+        found.append(" | ".join(words))
+    return found
+
+
+@pytest.fixture
+def served(officer, clock):
+    violation(officer)
+    ok(post(officer, "/staff/violations/1/notice", order_1="y", order_2="y", deadline="2027-03-31"))
+    issue(officer)
+    return officer
+
+
+def step(officer, name: str, **data):
+    ok(post(officer, f"{PAGE}steps/{name}", PAGE, **data))
+
+
+def test_before_any_step_the_appeal_and_the_correction_are_open(served, clock):
+    clock.set("2027-03-16")
+    assert rows(served.get(PAGE).text)[1:] == [
+        "Tuesday, March 16, 2027 | Appeal window closes | § 216-14 | Open",
+        "Wednesday, March 31, 2027 | Correction due | § 216-15 | Open",
+    ]
+
+
+def test_an_appeal_heard_decided_and_its_decision_filed_and_mailed(served, clock):
+    clock.set("2027-03-10")
+    step(served, "appeal", appeal_filed_on="2027-03-10")
+    clock.set("2027-04-06")
+    step(served, "decision", hearing_on="2027-04-01", decided_on="2027-04-05", upheld="yes")
+    clock.set("2027-04-09")
+    step(
+        served,
+        "filing",
+        decision_filed_on="2027-04-08",
+        decision_mailed_on="2027-04-09",
+        certified_mail_number="9407 1000 0000 0000 0001",
+    )
+    clock.set("2027-04-20")
+    # Heard within 30 days of the filing; the decision filed and mailed within five days of
+    # it (Saturday 10 April runs to Monday 12); upheld, so the correction is due five business
+    # days after the decision, later than the notice's own 31 March.
+    assert rows(served.get(PAGE).text)[1:] == [
+        "Tuesday, March 16, 2027 | Appeal window closes | § 216-14 | Done, Wednesday, March 10, 2027",
+        "Friday, April 9, 2027 | Hearing due | § 216-14 | Done, Thursday, April 1, 2027",
+        "Monday, April 12, 2027 | Decision filed and mailed | § 216-14 | Done, Friday, April 9, 2027",
+        "Monday, April 12, 2027 | Correction due | § 216-15 | Overdue",
+    ]
+
+
+@pytest.mark.parametrize(
+    "filing",
+    [
+        {"decision_filed_on": "2027-04-08", "decision_mailed_on": "2027-04-09"},
+        {"decision_filed_on": "2027-04-08", "certified_mail_number": "9407 1000 0000 0000 0001"},
+        {"decision_mailed_on": "2027-04-09", "certified_mail_number": "9407 1000 0000 0000 0001"},
+        {"certified_mail_number": "9407 1000 0000 0000 0001"},
+    ],
+)
+def test_the_decision_is_filed_only_once_filed_mailed_and_its_number_kept(served, clock, filing):
+    clock.set("2027-03-10")
+    step(served, "appeal", appeal_filed_on="2027-03-10")
+    clock.set("2027-04-06")
+    step(served, "decision", decided_on="2027-04-05", upheld="no")
+    clock.set("2027-04-09")
+    step(served, "filing", **filing)
+    # No hearing date given: the decision's day is the hearing's. Not upheld: no correction.
+    assert rows(served.get(PAGE).text)[1:] == [
+        "Tuesday, March 16, 2027 | Appeal window closes | § 216-14 | Done, Wednesday, March 10, 2027",
+        "Friday, April 9, 2027 | Hearing due | § 216-14 | Done, Monday, April 5, 2027",
+        "Monday, April 12, 2027 | Decision filed and mailed | § 216-14 | Open",
+    ]
+
+
+def test_a_hearing_not_yet_held_is_open_then_overdue(served, clock):
+    clock.set("2027-03-16")
+    step(served, "appeal", appeal_filed_on="2027-03-16")
+    clock.set("2027-04-15")
+    assert rows(served.get(PAGE).text)[1:] == [
+        "Tuesday, March 16, 2027 | Appeal window closes | § 216-14 | Done, Tuesday, March 16, 2027",
+        "Thursday, April 15, 2027 | Hearing due | § 216-14 | Open",
+    ]
+    clock.set("2027-04-16")
+    assert "Thursday, April 15, 2027 | Hearing due | § 216-14 | Overdue" in rows(
+        served.get(PAGE).text
+    )
