@@ -117,6 +117,7 @@ MODULES = {
             "tests/test_screening_boundaries.py",
             "tests/test_screening_corrections.py",
             "tests/test_rotation_inputs.py",
+            "tests/test_outfall_settings.py",
         ],
     ),
 }
