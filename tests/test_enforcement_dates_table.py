@@ -22,7 +22,7 @@ def rows(page: str) -> list[str]:
     for row in re.findall(r"<tr>(.*?)</tr>", table, re.S):
         cells = re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)
         words = [
-            re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", c))).strip() for c in cells
+            re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", c))).strip() for c in cells
         ]
         found.append(" | ".join(words))
     return found
@@ -109,3 +109,42 @@ def test_a_hearing_not_yet_held_is_open_then_overdue(served, clock):
     assert "Thursday, April 15, 2027 | Hearing due | § 216-14 | Overdue" in rows(
         served.get(PAGE).text
     )
+
+
+def test_the_abatement_s_cost_notice_protest_and_payments(served, clock):
+    clock.set("2027-04-05")
+    step(served, "completion", completed_on="2027-04-05", work="1000.00", admin="")
+    clock.set("2027-04-12")
+    step(served, "costs", cost_notice_mailed_on="2027-04-12", payment_count="3")
+    clock.set("2027-05-20")
+    # The cost notice within 30 days of the abatement; the protest within 30 days of the
+    # receipt presumed 5 days after mailing (17 April); the first payment due when the time
+    # to protest ends, the next a month later; the correction date passed before the
+    # abatement, so it was met late.
+    assert rows(served.get(PAGE).text)[1:] == [
+        "Tuesday, March 16, 2027 | Appeal window closes | § 216-14 | Passed",
+        "Wednesday, March 31, 2027 | Correction due | § 216-15 | Done late, Monday, April 5, 2027",
+        "Wednesday, May 5, 2027 | Cost notice due | § 216-16 | Done, Monday, April 12, 2027",
+        "Monday, May 17, 2027 | Protest window closes (receipt presumed) | § 216-16 | Passed",
+        "Monday, May 17, 2027 | Payment 1 of 3 due | § 216-16 | Overdue",
+        "Thursday, June 17, 2027 | Payment 2 of 3 due | § 216-16 | Open",
+    ]
+
+
+def test_a_protest_in_time_leaves_no_payment_due_until_the_board_decides(served, clock):
+    clock.set("2027-04-05")
+    step(served, "completion", completed_on="2027-04-05", work="1000.00", admin="25.00")
+    clock.set("2027-05-10")
+    step(
+        served,
+        "costs",
+        cost_notice_mailed_on="2027-04-12",
+        cost_notice_received_on="2027-04-14",
+        protest_filed_on="2027-05-10",
+        payment_count="3",
+    )
+    clock.set("2027-05-20")
+    # Received 14 April: the protest is due 30 days later, Friday 14 May, and no longer "presumed".
+    assert rows(served.get(PAGE).text)[4:] == [
+        "Friday, May 14, 2027 | Protest window closes | § 216-16 | Done, Monday, May 10, 2027",
+    ]
