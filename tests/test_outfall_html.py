@@ -35,7 +35,10 @@ def test_every_outfall_page_is_valid_html(app, client, tmp_path):
         ("inventory", "/staff/outfalls/"),
         ("inventory-filtered", "/staff/outfalls/?q=brook&due=later"),
         ("outfall", "/staff/outfalls/1/"),
+        # OF-007, a kind no list knows: kept as "other" with its words (the import's table).
+        ("outfall-other", "/staff/outfalls/6/"),
         ("edit", "/staff/outfalls/1/edit"),
+        ("edit-other", "/staff/outfalls/6/edit"),
         ("new", "/staff/outfalls/new"),
         ("pick", "/staff/screenings/"),
         ("pick-typed", "/staff/screenings/?q=OF"),
@@ -55,6 +58,10 @@ def test_every_outfall_page_is_valid_html(app, client, tmp_path):
     pages["edit-errors"] = client.post(
         "/staff/outfalls/1/edit",
         data={"csrf_token": token, "code": "", "latitude": "x", "size_in": "big"},
+    )
+    pages["edit-words-refused"] = client.post(
+        "/staff/outfalls/6/edit",
+        data={"csrf_token": token, "code": "OF-007", "material": "rcp", "material_other": "x"},
     )
     pages["photos-refused"] = client.post(
         "/staff/outfalls/1/photos", data={"csrf_token": token}, content_type="multipart/form-data"
@@ -134,9 +141,11 @@ def test_every_outfall_page_is_valid_html(app, client, tmp_path):
     )
     pages["saved-void-with-history"] = client.get(screening)
     pages["case-of-a-void-screening"] = client.get(opened.headers["Location"])
-    for name in ("correct-errors", "void-refused"):
+    for name in ("correct-errors", "void-refused", "edit-words-refused"):
         assert pages[name].status_code == 422, name
     assert "Saved twice" in pages["saved-void-with-history"].text
+    assert "<h1>OF-007: other structure (Pump station)</h1>" in pages["outfall-other"].text
+    assert "<li>Kept as other: 1</li>" in pages["import-horseheads-outfalls.geojson"].text
     assert_valid_pages(pages, tmp_path)
 
 

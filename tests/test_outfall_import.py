@@ -26,7 +26,7 @@ WRENFIELD = ServiceArea(
     "the Town of Wrenfield", 42.900, -76.100, 42.980, -75.980, 42.94, -76.04, 13
 )
 OUTSIDE_HH = "is outside the service area (the Village of Horseheads: latitude 42.15 to 42.185, longitude -76.85 to -76.795)"
-ACCEPTED = "(accepted: outfall, catch-basin, inlet, manhole, culvert, other)"
+PUMP = "'Pump station' kept as Other structure, with the file's words (only outfalls are on the screening rotation: set its kind on its page)"
 
 
 def sheet_of(name: str) -> sheets.Sheet:
@@ -35,11 +35,10 @@ def sheet_of(name: str) -> sheets.Sheet:
 
 def test_geojson_rows_and_their_refusals():
     records, refusals = checking.check_rows(sheet_of("horseheads-outfalls.geojson"), HORSEHEADS)
-    assert [r.code for r in records] == ["OF-001", "OF-002", "OF-003", "OF-004", "CB-101"]
+    assert [r.code for r in records] == ["OF-001", "OF-002", "OF-003", "OF-004", "CB-101", "OF-007"]
     assert refusals == [
         Refusal(6, "outfall_id", "missing: every structure needs its id"),
         Refusal(7, "geometry", "longitude 200.0 is not between -180 and 180", "OF-006"),
-        Refusal(8, "type", f"unknown type 'Pump station' {ACCEPTED}", "OF-007"),
         Refusal(
             9,
             "outfall_id",
@@ -72,6 +71,11 @@ def test_geojson_rows_and_their_refusals():
     assert records[3].values["size_in"] == 24.0 and records[3].values["height_in"] == 36.0
     assert records[1].values["material"] == "cmp" and records[1].values["shape"] == "circular"
     assert records[4].values["structure_type"] == "catch-basin"
+    # A kind no list knows keeps its row: "other", with the file's words.
+    assert [records[5].values[n] for n in ("structure_type", "structure_type_other")] == [
+        "other",
+        "Pump station",
+    ]
 
 
 def test_csv_with_its_own_column_names():
@@ -88,14 +92,15 @@ def test_csv_with_its_own_column_names():
         "condition": "Condition",
         "location": "Location",
         "notes": "Comments",
+        "owner": "Owner",
     }
-    assert sheet.ignored == ["Owner"]
+    assert sheet.ignored == []
     records, refusals = checking.check_rows(sheet, HORSEHEADS)
-    assert [r.code for r in records] == ["OF-001", "OF-002", "OF-010"]
+    assert [r.code for r in records] == ["OF-001", "OF-002", "OF-010", "OF-013"]
+    assert records[2].values["owner"] == "Private"
     assert [(r.number, r.field, r.reason) for r in refusals] == [
         (5, "Outfall ID", "missing: every structure needs its id"),
         (6, "Lat, Long", "latitude 'abc' is not a number of degrees"),
-        (7, "Structure Type", f"unknown type 'Lift station' {ACCEPTED}"),
         (8, "Outfall ID", "OF-014 is also on row 9 of this file: keep one and import again"),
         (9, "Outfall ID", "OF-014 is also on row 8 of this file: keep one and import again"),
         (10, "Lat, Long", f"42.50000, -76.81000 {OUTSIDE_HH}"),
@@ -108,12 +113,12 @@ def test_a_zipped_shapefile():
         ("OF-001", "outfall", 24.0),
         ("OF-020", "outfall", 30.0),
         ("MH-7", "manhole", 48.0),
+        ("OF-022", "other", 15.0),
     ]
     assert records[1].values["receiving_water"] == "Example Brook"
     assert [(r.number, r.field, r.code) for r in refusals] == [
         (4, "OUTFALL_ID", None),
         (5, "geometry", "OF-021"),
-        (6, "TYPE", "OF-022"),
         (7, "OUTFALL_ID", "OF-023"),
         (8, "OUTFALL_ID", "OF-023"),
     ]
@@ -217,7 +222,7 @@ def test_semicolons_and_a_windows_code_page():
 def test_the_second_pack_has_its_own_inventory():
     for name, added in (
         ("wrenfield-outfalls.geojson", ["WF-1", "WF-2", "WF-CB-1"]),
-        ("wrenfield-outfalls.csv", ["WF-1", "WF-4"]),
+        ("wrenfield-outfalls.csv", ["WF-1", "WF-4", "WF-6"]),
         ("wrenfield-outfalls.zip", ["WF-1", "WF-7"]),
     ):
         records, refusals = checking.check_rows(sheet_of(name), WRENFIELD)
@@ -248,22 +253,23 @@ def counts(report) -> tuple[int, int, int, int]:
 
 
 def test_a_reimport_updates_by_id_and_never_adds_twice(app):
-    assert counts(imported(app, "horseheads-outfalls.geojson")) == (5, 0, 0, 6)
+    assert counts(imported(app, "horseheads-outfalls.geojson")) == (6, 0, 0, 5)
     csv_report = imported(app, "horseheads-outfalls.csv")
-    # OF-001 is now fair, with a note; OF-002 is as it was; OF-010 is new.
-    assert counts(csv_report) == (1, 1, 1, 6)
-    assert csv_report.not_in_file == 3
+    # OF-001 is now fair, with a note and its owner; OF-002 gains its owner; OF-010, OF-013 new.
+    assert counts(csv_report) == (2, 2, 0, 5)
+    assert csv_report.not_in_file == 4
     (of1,) = rows(app, "SELECT * FROM outfalls WHERE code = 'OF-001'")
-    assert (of1["condition"], of1["notes"], of1["conveyance"]) == (
+    assert (of1["condition"], of1["notes"], of1["conveyance"], of1["owner"]) == (
         "fair",
         "Headwall cracked (seen 2026)",
         "closed-pipe",
+        "Village",
     )  # kept: the CSV has no column
     again = imported(app, "horseheads-outfalls.geojson")
-    assert counts(again) == (0, 1, 4, 6)  # OF-001 good again; its note stays
-    assert rows(app, "SELECT count(*) AS n FROM outfalls")[0]["n"] == 6
-    (of1,) = rows(app, "SELECT condition, notes FROM outfalls WHERE code = 'OF-001'")
-    assert of1 == {"condition": "good", "notes": "Headwall cracked (seen 2026)"}
+    assert counts(again) == (0, 1, 5, 5)  # OF-001 good again; its note and owner stay
+    assert rows(app, "SELECT count(*) AS n FROM outfalls")[0]["n"] == 8
+    (of1,) = rows(app, "SELECT condition, notes, owner FROM outfalls WHERE code = 'OF-001'")
+    assert of1 == {"condition": "good", "notes": "Headwall cracked (seen 2026)", "owner": "Village"}
 
 
 def test_ids_differing_only_in_case_are_one_structure(app):
@@ -278,10 +284,10 @@ def test_ids_differing_only_in_case_are_one_structure(app):
 
 def test_checking_only_changes_nothing(app):
     report = imported(app, "horseheads-outfalls.geojson", check_only=True)
-    assert counts(report) == (5, 0, 0, 6)
+    assert counts(report) == (6, 0, 0, 5)
     assert report.lines()[:2] == [
         "horseheads-outfalls.geojson: 11 features read (checked only: nothing was changed)",
-        "would add 5, would update 0, unchanged 0, refused 6",
+        "would add 6, would update 0, unchanged 0, refused 5, kept as other 1",
     ]
     assert rows(app, "SELECT count(*) AS n FROM outfalls")[0]["n"] == 0
 
@@ -292,13 +298,13 @@ def test_the_command_prints_the_report(app, tmp_path):
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == [
         "horseheads-outfalls.geojson: 11 features read",
-        "added 5, updated 0, unchanged 0, refused 6",
+        "added 6, updated 0, unchanged 0, refused 5, kept as other 1",
         "  feature 6, outfall_id: missing: every structure needs its id",
         "  feature 7 (OF-006), geometry: longitude 200.0 is not between -180 and 180",
-        f"  feature 8 (OF-007), type: unknown type 'Pump station' {ACCEPTED}",
         "  feature 9, outfall_id: OF-008 is also on feature 10 of this file: keep one and import again",
         "  feature 10, outfall_id: OF-008 is also on feature 9 of this file: keep one and import again",
         f"  feature 11 (OF-009), geometry: 42.30000, -76.82000 {OUTSIDE_HH}",
+        f"  feature 8 (OF-007), type: {PUMP}",
     ]
     # A .shp on disk with its parts beside it.
     with zipfile.ZipFile(FILES / "horseheads-outfalls.zip") as archive:
@@ -306,7 +312,7 @@ def test_the_command_prints_the_report(app, tmp_path):
     result = runner.invoke(args=["outfalls", "import", str(tmp_path / "horseheads_outfalls.shp")])
     assert result.output.splitlines()[:2] == [
         "horseheads_outfalls.shp: 8 records read",
-        "added 2, updated 0, unchanged 1, refused 5",
+        "added 3, updated 0, unchanged 1, refused 4, kept as other 1",
     ]
     result = runner.invoke(args=["outfalls", "import", str(FILES / "horseheads-stateplane.zip")])
     assert result.exit_code == 1
@@ -326,13 +332,15 @@ def test_the_upload_page_shows_the_report(app, client):
     text = answer.text
     for words in (
         "hh.csv: 9 rows read",
-        "Added: 3",
+        "Added: 4",
         "Updated: 0",
-        "Refused: 6",
+        "Refused: 5",
+        "Kept as other: 1",
         "<td>6</td><td>OF-012</td><td>Lat, Long</td><td>latitude &#39;abc&#39; is not a number of degrees</td>",
-        "Columns not read: Owner",
+        "<td>7</td><td>OF-013</td><td>Structure Type</td><td>Lift station</td><td>Other structure (not on the screening rotation: only outfalls are)</td>",
     ):
         assert words in text
+    assert "Columns not read" not in text  # the Owner column is read
     none = client.post(
         "/staff/outfalls/import",
         data={"csrf_token": csrf_of(text)},
@@ -388,12 +396,3 @@ def test_a_permit_term_that_is_no_day_is_refused_by_name(tmp_path):
     )
     with pytest.raises(ContentError, match="permit_term_starts: must be a day written like 2024"):
         load_outfall_settings(tmp_path)
-
-
-@pytest.mark.parametrize(
-    "field", ["LAST_SCREE", "LASTSCREEN", "LASTINSP", "SCREENDATE", "INSP_DATE"]
-)
-def test_a_shapefile_s_ten_character_field_names_carry_the_paper_date(field):
-    # dBASE field names have at most 10 characters: LAST_SCREENED arrives as LAST_SCREE.
-    found, ignored = sheets.match_columns(["FACILITYID", "LAT", "LONG", field])
-    assert found["last_screened_on"] == field and ignored == []

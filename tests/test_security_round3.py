@@ -278,15 +278,16 @@ def test_the_open_data_file_leaves_out_free_text_and_is_rate_limited(tmp_path):
             stamp="2026-11-30T09:00:00-05:00",
         )
         get_db().execute(
-            "UPDATE outfalls SET location = ?, notes = ?",
-            ["behind Jane Doe's house, 12 Elm", "Jane says hi"],
+            "UPDATE outfalls SET location = ?, notes = ?, owner = ?",
+            ["behind Jane Doe's house, 12 Elm", "Jane says hi", "Jane Doe (private)"],
         )
     client = app.test_client()
     answer = client.get("/open-data/outfalls.geojson")
     assert answer.status_code == 200
     features = answer.get_json()["features"]
-    assert len(features) == 5
-    assert [f["properties"].keys() & {"location", "notes"} for f in features] == [set()] * 5
+    assert len(features) == 6
+    private = {"location", "notes", "owner"}
+    assert [f["properties"].keys() & private for f in features] == [set()] * 6
     assert "Jane" not in answer.text
     assert client.get("/open-data/outfalls.geojson").status_code == 200
     assert client.get("/open-data/outfalls.geojson").status_code == 429

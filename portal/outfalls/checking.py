@@ -1,7 +1,8 @@
 """Checking an inventory's rows (portal/outfalls/readers.py's Sheet) before anything is
 stored: each row becomes a Record to store or a Refusal with its number, the field and why;
 the rest are imported. An id found on two rows of one file refuses both (which is right
-cannot be told). Sizes and days are read in the forms people write them. Pure.
+cannot be told). Sizes and days are read in the forms people write them; a word no list
+knows is kept as "other" with its words (an Other, listed in the report). Pure.
 """
 
 from __future__ import annotations
@@ -10,15 +11,17 @@ import datetime as dt
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from content_model.site import ServiceArea
-from portal.outfalls.choices import VOCABULARIES, accepted, code_for, plain
+from portal.outfalls.choices import NOT_RECORDED, OTHER, VOCABULARIES, code_for, labels, plain
 from portal.outfalls.readers import Row, Sheet
 
 MAX_CODE = 40
 MAX_TEXT = 2000
+# The words of a value kept as "other" (a material, a kind): a few words, not a note.
+MAX_OTHER = 200
 # Compared after rounding: 7 decimals of a degree is about a centimetre.
 PLACES = 7
 
@@ -41,30 +44,58 @@ class Refusal:
 
 
 @dataclass(frozen=True)
+class Other:
+    """A word no list knows, kept: the row's number, the file's column, its words and the
+    label it is stored under ("Other material")."""
+
+    number: int
+    field: str
+    text: str
+    code: str
+    stored_as: str
+    kind: bool = False  # the structure's kind: "other" is off the screening rotation
+
+    @property
+    def words(self) -> str:
+        said = f"{self.text!r} kept as {self.stored_as}, with the file's words"
+        if self.kind:
+            said += " (only outfalls are on the screening rotation: set its kind on its page)"
+        return said
+
+
+@dataclass(frozen=True)
 class Record:
-    """A row that passed: the values it gives (empty cells left out) by column name."""
+    """A row that passed: the values it gives (empty cells left out) by column name, and
+    the words it gave that were kept as "other"."""
 
     number: int
     code: str
     values: dict[str, Any]
+    others: list[Other] = field(default_factory=list)
 
 
 # The fields a staff member reads and edits, in the order of the forms.
-TEXT_FIELDS = ("location", "receiving_water", "drainage_area", "notes")
+TEXT_FIELDS = ("location", "owner", "receiving_water", "drainage_area", "notes")
 SIZE_FIELDS = ("size_in", "height_in")
 STORED_FIELDS = (
     "structure_type",
+    OTHER["structure_type"],
     "latitude",
     "longitude",
     "location",
+    "owner",
     "conveyance",
+    OTHER["conveyance"],
     "material",
+    OTHER["material"],
     "shape",
+    OTHER["shape"],
     "size_in",
     "height_in",
     "receiving_water",
     "drainage_area",
     "condition",
+    OTHER["condition"],
     "notes",
     "inventoried_on",
 )
@@ -241,6 +272,7 @@ def _check_fields(row: Row, columns: dict[str, str], area: ServiceArea) -> Recor
     if where == "coordinates" and "latitude" in columns and "longitude" in columns:
         where = f"{columns['latitude']}, {columns['longitude']}"
     values: dict[str, Any] = {}
+    others: list[Other] = []
     try:
         if row.point is not None:
             latitude = _coordinate(str(row.point[0]), "latitude", -90, 90)
@@ -262,12 +294,16 @@ def _check_fields(row: Row, columns: dict[str, str], area: ServiceArea) -> Recor
         text = _cell(row.cells, columns.get(name))
         if name == "shape" and plain(text) in GEOMETRY_WORDS:
             text = ""
-        if not text:
+        if plain(text) in NOT_RECORDED:
             continue
         found = code_for(name, text)
         if found is None:
-            what = "type" if name == "structure_type" else name.replace("_", " ")
-            return refuse(name, f"unknown {what} {text!r} (accepted: {accepted(name)})", code)
+            if len(text) > MAX_OTHER:
+                return refuse(name, f"longer than {MAX_OTHER} characters", code)
+            found, values[OTHER[name]] = "other", text
+            label = labels(name)["other"]
+            kind = name == "structure_type"
+            others.append(Other(row.number, columns[name], text, code, label, kind))
         values[name] = found
     for name, what in (("size_in", "size"), ("height_in", "height")):
         text = _cell(row.cells, columns.get(name))
@@ -288,4 +324,4 @@ def _check_fields(row: Row, columns: dict[str, str], area: ServiceArea) -> Recor
             return refuse(name, f"longer than {MAX_TEXT} characters", code)
         if text:
             values[name] = text
-    return Record(row.number, code, values)
+    return Record(row.number, code, values, others)

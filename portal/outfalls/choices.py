@@ -1,5 +1,7 @@
 """The words an inventory record may hold, with the labels staff read and the other
 spellings an imported file may use for them (a GIS export says "CB", "Reinforced Concrete").
+Every field has an "other" code: a word no list here knows (a material "Asbestos cement") is
+stored as "other" with its own words beside it (the field's OTHER column), never lost.
 
 The conveyance, material and shape words are those of the Center for Watershed
 Protection's Outfall Reconnaissance Inventory (IDDE Guidance Manual, 2004)."""
@@ -19,8 +21,13 @@ STRUCTURE_TYPES = (
 )
 CONVEYANCES = (
     ("closed-pipe", "Closed pipe", ("pipe", "closed", "enclosed pipe")),
-    ("open-drainage", "Open drainage (channel or swale)", ("open", "channel", "swale", "ditch")),
+    (
+        "open-drainage",
+        "Open drainage (channel or swale)",
+        ("open", "channel", "open channel", "swale", "ditch", "open ditch"),
+    ),
     ("in-stream", "In-stream", ("instream", "stream")),
+    ("other", "Other conveyance", ()),
 )
 MATERIALS = (
     ("rcp", "Reinforced concrete pipe (RCP)", ("reinforced concrete", "reinforced concrete pipe")),
@@ -48,6 +55,7 @@ CONDITIONS = (
     ("fair", "Fair", ("f", "2")),
     ("poor", "Poor", ("p", "3", "bad")),
     ("failed", "Failed (collapsed or blocked)", ("failing", "collapsed", "blocked", "4")),
+    ("other", "Other condition", ()),
 )
 
 VOCABULARIES = {
@@ -57,6 +65,13 @@ VOCABULARIES = {
     "shape": SHAPES,
     "condition": CONDITIONS,
 }
+
+
+# The column holding, for a field stored as "other", the words it was given in.
+OTHER = {name: f"{name}_other" for name in VOCABULARIES}
+# What files write for a value nobody recorded: no value, not a word to keep (compared after
+# `plain()`; "?" and "-" are empty by then).
+NOT_RECORDED = {"", "unknown", "unk", "na", "n a", "none", "tbd", "not recorded"}
 
 
 def plain(text: str) -> str:
@@ -86,8 +101,3 @@ def code_for(field: str, text: str) -> str | None:
 def labels(field: str) -> dict[str, str]:
     """{code: label} for a field, in the order shown on the forms."""
     return {code: label for code, label, _ in VOCABULARIES[field]}
-
-
-def accepted(field: str) -> str:
-    """The codes of a field, for a message: "outfall, catch-basin, ..."."""
-    return ", ".join(code for code, _, _ in VOCABULARIES[field])

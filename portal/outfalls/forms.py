@@ -21,7 +21,7 @@ from portal.core.display import date_words
 from portal.enforcement.forms import day
 from portal.intake.fields import coordinate_field, long_text, options, text
 from portal.outfalls import checking
-from portal.outfalls.choices import labels
+from portal.outfalls.choices import OTHER, labels
 
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
 
@@ -56,17 +56,23 @@ class OutfallForm(FlaskForm):
 
     code = text("Id", 40, required="Enter the id your inventory uses, like OF-012.")
     structure_type = SelectField("Kind of structure", choices=_choices("structure_type", None))
+    structure_type_other = text("Other kind, in words", checking.MAX_OTHER)
     latitude = coordinate_field("Latitude", -90, 90)
     longitude = coordinate_field("Longitude", -180, 180)
     location = text("Where it is", 2000)
+    owner = text("Owner", 2000)
     conveyance = SelectField("Conveyance", choices=_choices("conveyance"))
+    conveyance_other = text("Other conveyance, in words", checking.MAX_OTHER)
     material = SelectField("Material", choices=_choices("material"))
+    material_other = text("Other material, in words", checking.MAX_OTHER)
     shape = SelectField("Shape", choices=_choices("shape"))
+    shape_other = text("Other shape, in words", checking.MAX_OTHER)
     size_in = StringField("Diameter or width (inches)", [Length(max=30), _size])
     height_in = StringField("Height (inches)", [Length(max=30), _size])
     receiving_water = text("Receiving water", 2000)
     drainage_area = text("Sewershed or drainage area", 2000)
     condition = SelectField("Condition", choices=_choices("condition"))
+    condition_other = text("Other condition, in words", checking.MAX_OTHER)
     notes = long_text("Notes", 2000)
     inventoried_on = day("In the inventory since")
 
@@ -79,6 +85,13 @@ class OutfallForm(FlaskForm):
             field = getattr(self, name)
             if field.data is None and not field.errors:
                 field.errors = [f"Enter the {name} (in degrees, like the map shows it)."]
+                valid = False
+        # Words are kept for "other" only: typed beside a known value, they would be lost.
+        for name, column in OTHER.items():
+            words = getattr(self, column)
+            if words.data and getattr(self, name).data != "other" and not words.errors:
+                other = labels(name)["other"]
+                words.errors = [f"Choose “{other}” above to keep these words, or clear them."]
                 valid = False
         # The place the import would refuse, the edit form refuses too (a
         # latitude of 42.30 was once saved by hand).

@@ -208,6 +208,11 @@ FIELD_WORDS = {
     "receiving_water": "receiving water",
     "drainage_area": "drainage area",
     "inventoried_on": "in the inventory since",
+    "structure_type_other": "other kind, in words",
+    "conveyance_other": "other conveyance, in words",
+    "material_other": "other material, in words",
+    "shape_other": "other shape, in words",
+    "condition_other": "other condition, in words",
 }
 
 

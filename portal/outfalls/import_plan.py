@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from portal.outfalls.checking import PAPER_DAY, PLACES, Record, Refusal
+from portal.outfalls.checking import PAPER_DAY, PLACES, Other, Record, Refusal
 
 
 @dataclass
@@ -24,6 +24,10 @@ class Plan:
     added: list[Record] = field(default_factory=list)
     updated: list[tuple[Record, int, dict[str, Any]]] = field(default_factory=list)
     unchanged: list[Record] = field(default_factory=list)
+
+    def records(self) -> list[Record]:
+        """Every record the plan stores or finds stored (none of those refused)."""
+        return [*self.added, *(record for record, _, _ in self.updated), *self.unchanged]
 
 
 def _same(stored: Any, given: Any) -> bool:
@@ -128,6 +132,8 @@ class Report:
     not_in_file: int
     checked_only: bool = False
     refused_file: str | None = None
+    # The words no list knows, kept as "other" on the rows imported (or checked).
+    others: list[Other] = field(default_factory=list)
 
     @property
     def rows_refused(self) -> int:
@@ -151,6 +157,8 @@ class Report:
         cells = len(self.refusals) - sum(not r.cell_only for r in self.refusals)
         if cells:
             counts += f", cells left out {cells}"
+        if self.others:
+            counts += f", kept as other {len(self.others)}"
         lines = [head, counts]
         for refusal in self.refusals:
             which = (
@@ -159,6 +167,9 @@ class Report:
                 else ""
             )
             lines.append(f"  {self.unit} {refusal.number}{which}, {refusal.field}: {refusal.words}")
+        for other in self.others:
+            where = f"{self.unit} {other.number} ({other.code}), {other.field}"
+            lines.append(f"  {where}: {other.words}")
         if self.ignored:
             lines.append("Columns not read: " + ", ".join(self.ignored))
         if self.not_in_file:

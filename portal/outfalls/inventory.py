@@ -13,6 +13,7 @@ import sqlite_utils
 from content_model.site import ServiceArea
 from portal.core.db import insert, one, rows, transaction
 from portal.outfalls import checking, history, import_plan, readers, rotation, sheets
+from portal.outfalls.choices import OTHER
 from portal.outfalls.import_plan import Plan, Report
 from portal.outfalls.readers import FileRefused
 from portal.staff.queue import METERS_PER_DEGREE, distance_m
@@ -135,6 +136,10 @@ def import_file(
         ignored=sheet.ignored,
         not_in_file=len(set(current) - in_file),
         checked_only=check_only,
+        others=sorted(
+            (other for record in planned.records() for other in record.others),
+            key=lambda other: other.number,
+        ),
     )
 
 
@@ -146,7 +151,17 @@ def apply(db: sqlite_utils.Database, planned: Plan, *, actor: str, stamp: str) -
         _update(db, row_id, changes, actor, stamp)
 
 
+def _words_follow(values: Row) -> Row:
+    """A field set to a known value (or to none) keeps no "other" words: a file's RCP, or a
+    staff member's, replaces the "Asbestos cement" stored before it."""
+    for name, column in OTHER.items():
+        if name in values and values[name] != "other":
+            values[column] = None
+    return values
+
+
 def _add(db: sqlite_utils.Database, values: Row, actor: str, stamp: str) -> int:
+    values = _words_follow(values)
     paper = values.pop(checking.PAPER_DAY, None)
     row_id = insert(
         db,
@@ -168,7 +183,7 @@ def _update(db: sqlite_utils.Database, row_id: int, changes: Row, actor: str, st
     unknown = set(changes) - set(checking.IMPORTED_FIELDS) - {"code"}
     if unknown:
         raise KeyError(f"not an inventory field: {sorted(unknown)}")
-    changes = dict(changes)
+    changes = _words_follow(dict(changes))
     if paper := changes.pop(checking.PAPER_DAY, None):
         history.add_paper_day(db, row_id, paper, actor=actor, stamp=stamp)
     current = get(db, row_id) or {}
@@ -236,9 +251,9 @@ def photos_of(db: sqlite_utils.Database, outfall_id: int) -> list[Row]:
 
 
 # Left out of the public file: free text a person typed may name someone ("behind Jane
-# Doe's house"). The point itself is published, so nobody needs the
-# words to find the structure.
-PRIVATE_FIELDS = ("notes", "location")
+# Doe's house"), and a private outfall's owner is often a person. The point itself is
+# published, so nobody needs the words to find the structure.
+PRIVATE_FIELDS = ("notes", "location", "owner")
 
 
 def geojson_features(

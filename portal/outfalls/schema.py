@@ -206,3 +206,26 @@ def inventory_history(db: sqlite_utils.Database) -> None:
             " FROM outfalls WHERE last_screened_on IS NOT NULL"
         )
         db.execute("ALTER TABLE outfalls DROP COLUMN last_screened_on")
+
+
+@migrations(name="005_owner_and_words_kept_as_other")
+def owner_and_words_kept_as_other(db: sqlite_utils.Database) -> None:
+    """Who owns a structure (a private outfall is a real case), and for each field of the
+    lists (kind, conveyance, material, shape, condition) the words a value stored as "other"
+    was given in (a GIS file's "Asbestos cement"): portal/outfalls/choices.py's OTHER."""
+    add_columns(
+        db,
+        [
+            ("outfalls", "owner", "TEXT"),
+            *(
+                ("outfalls", column, "TEXT")
+                for column in (
+                    "structure_type_other",
+                    "conveyance_other",
+                    "material_other",
+                    "shape_other",
+                    "condition_other",
+                )
+            ),
+        ],
+    )

@@ -67,6 +67,10 @@ DAMAGED = (
 
 
 SHP_FILE_CODE = struct.pack(">i", 9994)
+# A shapefile holds no empty number: ArcGIS writes a numeric field left empty as 0 (an open
+# channel's DIAMETER), so 0 there is no value. No field read here means anything by 0 (a size
+# of 0 inches is no size, and a place at latitude 0 is no place in a service area).
+NUMERIC = ("N", "F")
 
 
 def read_shapefile(parts: Mapping[str, bytes]) -> Sheet:
@@ -102,10 +106,15 @@ def read_shapefile(parts: Mapping[str, bytes]) -> Sheet:
                 encodingErrors="replace",
             )
             names = [f[0] for f in reader.fields[1:]]
+            numbers = {f[0] for f in reader.fields[1:] if f[1] in NUMERIC}
             rows = []
             for number, item in enumerate(reader.iterShapeRecords(), start=1):
                 point, problem = _shape_point(item.shape)
-                rows.append(Row(number, item.record.as_dict(), point, problem))
+                cells = {
+                    name: None if name in numbers and value == 0 else value
+                    for name, value in item.record.as_dict().items()
+                }
+                rows.append(Row(number, cells, point, problem))
     except DAMAGED as error:
         raise FileRefused(f"The shapefile cannot be read (is it damaged?): {error}.") from None
     return checked_sheet(rows, names, "record")

@@ -143,10 +143,6 @@ COLUMNS = {
         "lastinspection",
         "inspectiondate",
         "lastdryweather",
-        # A shapefile's field names have at most 10 characters (dBASE), so
-        # ArcGIS cuts LAST_SCREENED to LAST_SCREE (a .dbf column name
-        # holds ten characters).
-        "lastscree",
         "lastscreen",
         "lastscrn",
         "lastinsp",
@@ -169,10 +165,16 @@ COLUMNS = {
         "installedon",
         "installdate",
         "dateinstalled",
-        "installdat",
-        "installda",
     ),
+    # Who owns it (the municipality, the State, a private owner): a private outfall is part of
+    # the inventory all the same, and who can be asked to fix it.
+    "owner": ("owner", "ownership", "ownedby", "ownername", "ownertype"),
 }
+# A shapefile's field names hold at most ten characters (dBASE), and ArcGIS cuts longer ones
+# there: OUTFALL_TYPE arrives as OUTFALLTYP, LAST_SCREENED as LAST_SCREE, INSTALLDATE as
+# INSTALLDAT. A name of exactly that length is read as the start of a longer alias, when the
+# aliases it starts are all one field's (otherwise it is listed as not read).
+DBASE_NAME_LENGTH = 10
 
 
 def _key(name: str) -> str:
@@ -190,6 +192,17 @@ def match_columns(names: Iterable[str]) -> tuple[dict[str, str], list[str]]:
             if alias in by_key and by_key[alias] not in found.values():
                 found[our] = by_key[alias]
                 break
+    for name in names:
+        if len(str(name)) != DBASE_NAME_LENGTH or name in found.values():
+            continue
+        cut = _key(name)
+        fields = {
+            our
+            for our, aliases in COLUMNS.items()
+            if any(len(alias) > len(cut) and alias.startswith(cut) for alias in aliases)
+        }
+        if len(fields) == 1 and (our := fields.pop()) not in found:
+            found[our] = name
     ignored = [name for name in names if name not in found.values()]
     return found, ignored
 

@@ -72,9 +72,9 @@ def inventory_list():
     if filters["q"]:
         where.append(
             "(code LIKE ? OR location LIKE ? OR receiving_water LIKE ?"
-            " OR drainage_area LIKE ? OR notes LIKE ?)"
+            " OR drainage_area LIKE ? OR notes LIKE ? OR owner LIKE ?)"
         )
-        params += [f"%{filters['q']}%"] * 5
+        params += [f"%{filters['q']}%"] * 6
     for name, column in (
         ("type", "structure_type"),
         ("condition", "condition"),
@@ -85,8 +85,9 @@ def inventory_list():
             params.append(filters[name])
     listed = rows(
         db,
-        "SELECT id, code, structure_type, location, receiving_water, drainage_area,"
-        f" condition, retired_on FROM outfalls WHERE {' AND '.join(where)} ORDER BY code",
+        "SELECT id, code, structure_type, structure_type_other, location, owner,"
+        " receiving_water, drainage_area, condition, retired_on"
+        f" FROM outfalls WHERE {' AND '.join(where)} ORDER BY code",
         params,
     )
     by_id = {row["id"]: row["turn"] for row in turns(db, _settings(), local_today())}

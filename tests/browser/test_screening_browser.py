@@ -305,7 +305,7 @@ def test_the_inventory_pages_on_a_phone(open_tab, field):
     )
     page.get_by_label("Only check the file: change nothing").check()
     page.get_by_role("button", name="Import").click()
-    expect(page.locator(".import-report")).to_contain_text("Would add: 1")
+    expect(page.locator(".import-report")).to_contain_text("Would add: 2")
     check(page, "import report, phone")
     # A paper screening day by hand, then the structure retired (refused first: no reason).
     page.goto(f"{url}/staff/outfalls/?q=brook")
