@@ -16,6 +16,9 @@ from portal.enforcement.rules import Earlier, Prior
 
 D = dt.date.fromisoformat
 TERMS = Terms()
+# The reading that counts a final notice as an offense (the default counts only convictions:
+# tests/test_enforcement_convictions.py); the window and the list read the same under both.
+FINAL = dataclasses.replace(TERMS, offense_counts="final")
 ISSUED = D("2027-03-01")  # its appeal period runs to Tuesday 16 March 2027
 
 
@@ -154,7 +157,7 @@ OFFENSES = [
     ("why", "earlier", "listed", "number", "pending"), OFFENSES, ids=[r[0] for r in OFFENSES]
 )
 def test_offense_number_lists_every_earlier_offense(why, earlier, listed, number, pending):
-    count = rules.offense_number(COMMITTED, earlier, TERMS)
+    count = rules.offense_number(COMMITTED, earlier, FINAL)
     assert list(count.earlier) == listed
     assert (count.number, count.pending) == (number, pending)
 
@@ -164,13 +167,13 @@ def test_a_pending_notice_gives_the_range_if_it_stands():
         Prior(D("2026-01-01"), "counted"),
         Prior(D("2026-10-01"), "NOV-2", False, "the appeal period runs", True),
     ]
-    count = rules.offense_number(COMMITTED, earlier, TERMS)
+    count = rules.offense_number(COMMITTED, earlier, FINAL)
     assert (count.number, count.pending) == (2, 1)
     assert (count.tier.minimum_cents, count.tier.maximum_cents, count.tier.jail_days) == (
         35_000, 70_000, 15,
     )  # fmt: skip
     assert (count.if_pending.minimum_cents, count.if_pending.maximum_cents) == (70_000, 100_000)
-    assert rules.offense_number(COMMITTED, [], TERMS).if_pending is None
+    assert rules.offense_number(COMMITTED, [], FINAL).if_pending is None
 
 
 @pytest.mark.parametrize(
@@ -178,12 +181,12 @@ def test_a_pending_notice_gives_the_range_if_it_stands():
     [("2029-02-27", True), ("2029-02-28", False), ("2029-03-01", False)],
 )
 def test_a_leap_day_offense_has_its_anniversary_on_28_february(committed, counted):
-    count = rules.offense_number(D(committed), [Prior(D("2024-02-29"), "leap")], TERMS)
+    count = rules.offense_number(D(committed), [Prior(D("2024-02-29"), "leap")], FINAL)
     assert [e.counted for e in count.earlier] == [counted]
 
 
 def test_the_years_come_from_the_terms():
-    three = dataclasses.replace(TERMS, offense_years=3)
+    three = dataclasses.replace(FINAL, offense_years=3)
     count = rules.offense_number(COMMITTED, [Prior(D("2023-11-29"), "x")], three)
     assert count.earlier == (Earlier(D("2023-11-29"), False, "3 years or more before", "x"),)
     count = rules.offense_number(COMMITTED, [Prior(D("2023-11-30"), "y")], three)
