@@ -193,6 +193,58 @@ def test_the_years_come_from_the_terms():
     assert count.earlier == (Earlier(D("2023-11-30"), True, "within 3 years", "y"),)
 
 
+# (why, the earlier violation, reading, what rules.counts says): seed 173 raises the ranges
+# "for conviction"; a notice counts only by the readings "final" and "issued".
+COUNTS = [
+    ("a conviction counts", Prior(D("2025-05-01"), "a", True, "NOV-1 convicted", convicted=True),
+     "conviction", ("counted", "NOV-1 convicted")),
+    ("a conviction counts by the other reading too", Prior(D("2025-05-01"), "a",
+     convicted=True), "final", ("counted", "")),
+    ("a final notice is not a conviction", Prior(D("2025-05-01"), "a", True,
+     "NOV-1 not appealed in time"), "conviction",
+     ("not", "NOV-1 not appealed in time; no conviction recorded")),
+    ("a final notice with no why", Prior(D("2025-05-01"), "a"), "conviction",
+     ("not", "no conviction recorded")),
+    ("a pending notice is not counted, nor shown as pending", Prior(D("2025-05-01"), "a", False,
+     "its appeal awaits the Board", True), "conviction",
+     ("not", "its appeal awaits the Board; no conviction recorded")),
+    ("no notice", Prior(D("2025-05-01"), "a", False, "no notice of violation issued"),
+     "conviction", ("not", "no notice of violation issued")),
+    ("not established, no why", Prior(D("2025-05-01"), "a", False), "conviction",
+     ("not", "not established")),
+    ("final: a final notice counts", Prior(D("2025-05-01"), "a", True,
+     "NOV-1 not appealed in time"), "final", ("counted", "NOV-1 not appealed in time")),
+    ("issued: an issued notice counts", Prior(D("2025-05-01"), "a"), "issued", ("counted", "")),
+    ("final: pending", Prior(D("2025-05-01"), "a", False, "its appeal awaits the Board", True),
+     "final", ("pending", "its appeal awaits the Board")),
+    ("final: not upheld", Prior(D("2025-05-01"), "a", False, "not upheld by the Board"),
+     "final", ("not", "not upheld by the Board")),
+    ("final: not established, no why", Prior(D("2025-05-01"), "a", False), "issued",
+     ("not", "not established")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("why", "prior", "reading", "found"), COUNTS, ids=[r[0] for r in COUNTS])
+def test_what_counts_toward_the_offense_number(why, prior, reading, found):
+    assert rules.counts(prior, dataclasses.replace(TERMS, offense_counts=reading)) == found
+
+
+def test_by_default_a_pending_notice_gives_no_range_if_it_stands():
+    earlier = [
+        Prior(D("2026-01-01"), "NOV-1", True, "NOV-1 not appealed in time"),
+        Prior(D("2026-10-01"), "NOV-2", False, "the appeal period runs", True),
+        Prior(D("2025-01-01"), "court", True, "convicted", convicted=True),
+    ]
+    count = rules.offense_number(COMMITTED, earlier, TERMS)
+    assert count.earlier == (
+        Earlier(D("2026-10-01"), False, "the appeal period runs; no conviction recorded", "NOV-2"),
+        Earlier(D("2026-01-01"), False, "NOV-1 not appealed in time; no conviction recorded",
+                "NOV-1"),
+        Earlier(D("2025-01-01"), True, "within 5 years; convicted", "court"),
+    )  # fmt: skip
+    assert (count.number, count.pending, count.if_pending) == (2, 0, None)
+
+
 def test_correction_passed_the_day_after():
     assert rules.correction_passed(D("2027-03-01"), D("2027-03-01")) is False
     assert rules.correction_passed(D("2027-03-01"), D("2027-03-02")) is True
