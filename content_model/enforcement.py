@@ -76,7 +76,7 @@ class Terms:
     installment_months: int = 1
     appeal_filed_when: str = "received"
     correction_after_appeal: str = "later"
-    offense_counts: str = "final"
+    offense_counts: str = "conviction"
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ CHOICES = {
     "payments_apply_to": ("interest-first", "charge-first"),
     "appeal_filed_when": ("received", "postmarked"),
     "correction_after_appeal": ("later", "decision"),
-    "offense_counts": ("final", "issued"),
+    "offense_counts": ("conviction", "final", "issued"),
 }
 PERIODS = {
     "appeal_days": (1, 365),

@@ -135,39 +135,3 @@ def test_the_page_says_an_appeal_filed_the_day_after_is_late(officer, clock):
     assert "Filed Wednesday, March 17, 2027 : after the period, so it does not hold" in words
     assert "Hearing due" not in words and "Done late" in words
     assert "Correction due by Wednesday, March 31, 2027" in words
-
-
-# ---------------------------------------------------------------- the offense history
-
-
-def two_notices(officer, clock, appealed: str) -> str:
-    """An earlier violation (2022) and this one (26 February 2027) of one respondent, both
-    notices served 1 March 2027; the earlier one appealed on `appealed`; this notice's page on
-    20 March, once the earlier notice's appeal period has closed."""
-    violation(officer, committed_on="2022-02-27", found_on="2022-02-27", description="Oil.")
-    violation(officer, respondent="1", committed_on="2027-02-26")
-    for number in (1, 2):
-        ok(post(officer, f"/staff/violations/{3 - number}/notice", order_1="y"))
-        issue(officer, number)
-    clock.set(appealed)
-    ok(
-        post(
-            officer, "/staff/notices/2/steps/appeal", "/staff/notices/2/", appeal_filed_on=appealed
-        )
-    )
-    clock.set("2027-03-20")
-    return text(officer.get("/staff/notices/1/").text)
-
-
-def test_an_earlier_notice_appealed_on_the_last_day_is_not_counted(officer, clock):
-    words = two_notices(officer, clock, "2027-03-16")
-    assert "offense number 1 " in words and "$50.00 to $350.00" in words
-    assert "NOV-2027-0002 its appeal awaits the Board" in words
-    history = text(officer.get("/staff/respondents/1/").text)
-    assert "Not yet (pending): NOV-2027-0002 its appeal awaits the Board" in history
-
-
-def test_an_earlier_notice_appealed_the_day_after_is_counted(officer, clock):
-    words = two_notices(officer, clock, "2027-03-17")
-    assert "offense number 2 " in words and "$350.00 to $700.00" in words
-    assert "NOV-2027-0002 not appealed in time" in words

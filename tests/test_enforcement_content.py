@@ -122,7 +122,7 @@ BROKEN = [
     ),
     ("violable: § 216-6 C: § 216-6 has no subdivision C", lambda d: d.update(violable=["216-6 C"])),
     (
-        "readings.offense_counts: must be one of final, issued",
+        "readings.offense_counts: must be one of conviction, final, issued",
         lambda d: d["readings"].update(offense_counts="notice"),
     ),
     (

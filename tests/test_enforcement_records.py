@@ -200,8 +200,13 @@ def test_earlier_offenses_from_the_paper_files_count_with_their_outcome(officer,
     draft(officer)
     issue(officer)
     page = text(officer.get(N).text)
-    # Two established within five years of 26 February 2027: a third offense.
-    assert "offense number 3 " in page and "$700.00 to $1,000.00" in page
+    # Two established within five years of 26 February 2027, one of them a conviction: only
+    # the conviction counts (the final notice is listed), so a second offense.
+    assert "offense number 2 " in page and "$350.00 to $700.00" in page
+    assert (
+        "paper file: NOV-2023-0003, Saturday, April 15, 2023 : not counted (notice of violation"
+        " final (not appealed in time, or upheld); no conviction recorded)" in page
+    )
     assert (
         "paper file: NOV-2024-0001, Wednesday, January 10, 2024 : not counted"
         " (notice overturned, or the charge dismissed)" in page
@@ -216,12 +221,13 @@ def test_earlier_offenses_from_the_paper_files_count_with_their_outcome(officer,
             f"{person}prior/{prior}/remove",
             person,
             f"remove-{prior}",
-            reason="The 2023 file belongs to another business.",
+            reason="The 2025 file belongs to another business.",
         )
     )
-    assert "offense number 2 " in text(officer.get(N).text)
+    # The first listed (newest first) is the 2025 conviction: without it, a first offense.
+    assert "offense number 1 " in text(officer.get(N).text)
     log = text(officer.get(person).text)
-    assert "Earlier offense removed from the count: reason The 2023 file belongs" in log
+    assert "Earlier offense removed from the count: reason The 2025 file belongs" in log
     assert "Earlier offense added from the paper files: committed on 2025-08-20" in log
 
 

@@ -334,8 +334,11 @@ def test_only_established_violations_count():
         ("2023-04-15", False, "NOV-2026-0002 not upheld by the Board"),
         ("2021-06-01", False, "5 years or more before"),
     ]
+    # Established notices count only by the reading that counts them; convictions always.
     upheld = [rules.Prior(D("2023-04-15"), "NOV-2026-0002"), rules.Prior(D("2025-08-20"), "x")]
-    assert rules.offense_number(D("2026-11-29"), upheld, TERMS).number == 3
+    final = dataclasses.replace(TERMS, offense_counts="final")
+    assert rules.offense_number(D("2026-11-29"), upheld, final).number == 3
+    assert rules.offense_number(D("2026-11-29"), upheld, TERMS).number == 1
 
 
 @pytest.mark.parametrize(
@@ -344,7 +347,8 @@ def test_only_established_violations_count():
     ids=[r[0] for r in OFFENSES],
 )
 def test_offense_number_and_range(why, committed, earlier, number, low, high, jail):
-    count = rules.offense_number(D(committed), [(D(e), f"case {e}") for e in earlier], TERMS)
+    convictions = [rules.Prior(D(e), f"case {e}", convicted=True) for e in earlier]
+    count = rules.offense_number(D(committed), convictions, TERMS)
     assert count.number == number
     assert (count.tier.minimum_cents, count.tier.maximum_cents, count.tier.jail_days) == (
         low,
@@ -656,7 +660,7 @@ def test_every_reading_is_said_in_words():
     assert "reaches the clerk" in words["issuance"] and "served or mailed" in words["issuance"]
     assert "later of the notice's own deadline" in words["suspend"]
     assert "366 in a leap year" in words["interest"]
-    assert "only when it was established" in words["offenses"]
+    assert "only when a conviction of it is recorded" in words["offenses"]
     assert "until the Board decides it" in words["installments"]
     changed = readings.readings(
         dataclasses.replace(

@@ -16,6 +16,9 @@ from portal.enforcement.rules import Earlier, Prior
 
 D = dt.date.fromisoformat
 TERMS = Terms()
+# The reading that counts a final notice as an offense (the default counts only convictions:
+# tests/test_enforcement_convictions.py); the window and the list read the same under both.
+FINAL = dataclasses.replace(TERMS, offense_counts="final")
 ISSUED = D("2027-03-01")  # its appeal period runs to Tuesday 16 March 2027
 
 
@@ -154,7 +157,7 @@ OFFENSES = [
     ("why", "earlier", "listed", "number", "pending"), OFFENSES, ids=[r[0] for r in OFFENSES]
 )
 def test_offense_number_lists_every_earlier_offense(why, earlier, listed, number, pending):
-    count = rules.offense_number(COMMITTED, earlier, TERMS)
+    count = rules.offense_number(COMMITTED, earlier, FINAL)
     assert list(count.earlier) == listed
     assert (count.number, count.pending) == (number, pending)
 
@@ -164,13 +167,13 @@ def test_a_pending_notice_gives_the_range_if_it_stands():
         Prior(D("2026-01-01"), "counted"),
         Prior(D("2026-10-01"), "NOV-2", False, "the appeal period runs", True),
     ]
-    count = rules.offense_number(COMMITTED, earlier, TERMS)
+    count = rules.offense_number(COMMITTED, earlier, FINAL)
     assert (count.number, count.pending) == (2, 1)
     assert (count.tier.minimum_cents, count.tier.maximum_cents, count.tier.jail_days) == (
         35_000, 70_000, 15,
     )  # fmt: skip
     assert (count.if_pending.minimum_cents, count.if_pending.maximum_cents) == (70_000, 100_000)
-    assert rules.offense_number(COMMITTED, [], TERMS).if_pending is None
+    assert rules.offense_number(COMMITTED, [], FINAL).if_pending is None
 
 
 @pytest.mark.parametrize(
@@ -178,16 +181,68 @@ def test_a_pending_notice_gives_the_range_if_it_stands():
     [("2029-02-27", True), ("2029-02-28", False), ("2029-03-01", False)],
 )
 def test_a_leap_day_offense_has_its_anniversary_on_28_february(committed, counted):
-    count = rules.offense_number(D(committed), [Prior(D("2024-02-29"), "leap")], TERMS)
+    count = rules.offense_number(D(committed), [Prior(D("2024-02-29"), "leap")], FINAL)
     assert [e.counted for e in count.earlier] == [counted]
 
 
 def test_the_years_come_from_the_terms():
-    three = dataclasses.replace(TERMS, offense_years=3)
+    three = dataclasses.replace(FINAL, offense_years=3)
     count = rules.offense_number(COMMITTED, [Prior(D("2023-11-29"), "x")], three)
     assert count.earlier == (Earlier(D("2023-11-29"), False, "3 years or more before", "x"),)
     count = rules.offense_number(COMMITTED, [Prior(D("2023-11-30"), "y")], three)
     assert count.earlier == (Earlier(D("2023-11-30"), True, "within 3 years", "y"),)
+
+
+# (why, the earlier violation, reading, what rules.counts says): seed 173 raises the ranges
+# "for conviction"; a notice counts only by the readings "final" and "issued".
+COUNTS = [
+    ("a conviction counts", Prior(D("2025-05-01"), "a", True, "NOV-1 convicted", convicted=True),
+     "conviction", ("counted", "NOV-1 convicted")),
+    ("a conviction counts by the other reading too", Prior(D("2025-05-01"), "a",
+     convicted=True), "final", ("counted", "")),
+    ("a final notice is not a conviction", Prior(D("2025-05-01"), "a", True,
+     "NOV-1 not appealed in time"), "conviction",
+     ("not", "NOV-1 not appealed in time; no conviction recorded")),
+    ("a final notice with no why", Prior(D("2025-05-01"), "a"), "conviction",
+     ("not", "no conviction recorded")),
+    ("a pending notice is not counted, nor shown as pending", Prior(D("2025-05-01"), "a", False,
+     "its appeal awaits the Board", True), "conviction",
+     ("not", "its appeal awaits the Board; no conviction recorded")),
+    ("no notice", Prior(D("2025-05-01"), "a", False, "no notice of violation issued"),
+     "conviction", ("not", "no notice of violation issued")),
+    ("not established, no why", Prior(D("2025-05-01"), "a", False), "conviction",
+     ("not", "not established")),
+    ("final: a final notice counts", Prior(D("2025-05-01"), "a", True,
+     "NOV-1 not appealed in time"), "final", ("counted", "NOV-1 not appealed in time")),
+    ("issued: an issued notice counts", Prior(D("2025-05-01"), "a"), "issued", ("counted", "")),
+    ("final: pending", Prior(D("2025-05-01"), "a", False, "its appeal awaits the Board", True),
+     "final", ("pending", "its appeal awaits the Board")),
+    ("final: not upheld", Prior(D("2025-05-01"), "a", False, "not upheld by the Board"),
+     "final", ("not", "not upheld by the Board")),
+    ("final: not established, no why", Prior(D("2025-05-01"), "a", False), "issued",
+     ("not", "not established")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("why", "prior", "reading", "found"), COUNTS, ids=[r[0] for r in COUNTS])
+def test_what_counts_toward_the_offense_number(why, prior, reading, found):
+    assert rules.counts(prior, dataclasses.replace(TERMS, offense_counts=reading)) == found
+
+
+def test_by_default_a_pending_notice_gives_no_range_if_it_stands():
+    earlier = [
+        Prior(D("2026-01-01"), "NOV-1", True, "NOV-1 not appealed in time"),
+        Prior(D("2026-10-01"), "NOV-2", False, "the appeal period runs", True),
+        Prior(D("2025-01-01"), "court", True, "convicted", convicted=True),
+    ]
+    count = rules.offense_number(COMMITTED, earlier, TERMS)
+    assert count.earlier == (
+        Earlier(D("2026-10-01"), False, "the appeal period runs; no conviction recorded", "NOV-2"),
+        Earlier(D("2026-01-01"), False, "NOV-1 not appealed in time; no conviction recorded",
+                "NOV-1"),
+        Earlier(D("2025-01-01"), True, "within 5 years; convicted", "court"),
+    )  # fmt: skip
+    assert (count.number, count.pending, count.if_pending) == (2, 0, None)
 
 
 def test_correction_passed_the_day_after():

@@ -189,3 +189,81 @@ def test_the_template_check_sees_a_copy(tmp_path):
     assert len(found) == 2
     assert {"appeal_filed_on", "appeal_due", "isoformat"} <= found[0]
     assert found[1] == {"line", "states"}, "a count is no date"
+
+
+# ---------------------------------------------------------------- what the offense number counts
+
+# Whether an earlier violation counts toward the offense number is `rules.counts` (by the
+# reading `offense_counts`); `rules.notice_standing` says when a notice is established, and
+# `readings.readings` puts the reading in words. Anywhere else, reading `offense_counts` or a
+# Prior's `convicted` is a second copy of the rule; in a template, so is any test of either or
+# of a paper file's outcome (the page shows the answer the rule gave).
+COUNTING = {"offense_counts", "convicted"}
+COUNTING_PLACES = {
+    ("portal/enforcement/rules.py", "counts"),
+    ("portal/enforcement/rules.py", "notice_standing"),
+    ("portal/enforcement/readings.py", "readings"),
+}
+
+
+def counting_copies(path: Path) -> list[str]:
+    """Each read of the counting rule's inputs outside its own functions."""
+    relative = path.relative_to(ROOT).as_posix()
+    tree = ast.parse(path.read_text(), str(path))
+    scopes = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    return sorted(
+        f"{relative}:{node.lineno} in {getattr(scope, 'name', '<module>')}(): {ast.unparse(node)}"
+        for scope in [tree, *scopes]
+        if (relative, getattr(scope, "name", "<module>")) not in COUNTING_PLACES
+        for node in own_nodes(scope)
+        if isinstance(node, ast.Attribute) and node.attr in COUNTING
+    )
+
+
+def counting_in_template(path: Path) -> list[int]:
+    """The lines of a template that test the counting rule's inputs."""
+    env = jinja2.Environment(extensions=["jinja2.ext.i18n"])
+    tree = env.parse(path.read_text())
+    found = [n.lineno for n in tree.find_all(nodes.Getattr) if n.attr in COUNTING]
+    for compare in tree.find_all(nodes.Compare):
+        operands = [compare.expr, *(op.expr for op in compare.ops)]
+        parts = [n for part in operands for n in [part, *part.find_all(nodes.Getattr)]]
+        if any(isinstance(n, nodes.Getattr) and n.attr == "outcome" for n in parts):
+            found.append(compare.lineno)
+    return sorted(found)
+
+
+def test_what_counts_toward_the_offense_number_is_decided_only_in_its_function():
+    copies = [copy for path in python_files() for copy in counting_copies(path)]
+    assert copies == []
+    found = {
+        f"{path.relative_to(ROOT)}": lines
+        for path in sorted((ROOT / "templates").rglob("*.html"))
+        if (lines := counting_in_template(path))
+    }
+    assert found == {}
+
+
+def test_the_counting_check_sees_a_copy(tmp_path):
+    scratch = ROOT / "portal" / "enforcement" / "_scratch_counting.py"
+    scratch.write_text(
+        "def counted(prior, terms):\n"
+        "    if terms.offense_counts == 'final':\n"
+        "        return prior.established\n"
+        "    return prior.convicted\n"
+    )
+    try:
+        found = counting_copies(scratch)
+    finally:
+        scratch.unlink()
+    assert [line.split(" in ")[0] for line in found] == [
+        "portal/enforcement/_scratch_counting.py:2",
+        "portal/enforcement/_scratch_counting.py:4",
+    ]
+    page = tmp_path / "respondent.html"
+    page.write_text(
+        '{{ "counts" if p.outcome != "overturned" }}\n'
+        "{% if enforcement.terms.offense_counts %}x{% endif %}\n"
+        "{{ e.why if e.counted }}"
+    )
+    assert counting_in_template(page) == [1, 2]

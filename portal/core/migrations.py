@@ -314,3 +314,11 @@ CREATE TABLE IF NOT EXISTS annual_filings (
 CREATE INDEX IF NOT EXISTS annual_filings_period ON annual_filings (period_start, period_end, id);
 """,
     )
+
+
+@migrations(name="008_convictions_recorded")
+def convictions_recorded(db: sqlite_utils.Database) -> None:
+    """A notice's steps record the day the court convicted the respondent: the penalties rise
+    on conviction, so only a recorded conviction counts toward a later offense number unless
+    the content reads otherwise. Notices already stored have none recorded."""
+    add_columns(db, [("notice_steps", "convicted_on", "TEXT")])

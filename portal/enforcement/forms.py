@@ -203,8 +203,8 @@ class ReasonForm(FlaskForm):
 # dollar sign or the word "dollars" is refused.
 AMOUNT = re.compile(r"\$\s*\d|\d\s*(dollars?|usd)\b", re.IGNORECASE)
 FINE_AMOUNT = (
-    "Leave the amount out: the law sets a fine only on conviction. The notice prints the range"
-    " the penalties set for this offense."
+    "Leave the amount out: the law sets a fine only on conviction. The notice says a court sets"
+    " any fine, and lists the ranges the penalties set."
 )
 
 
@@ -352,6 +352,13 @@ class CorrectedForm(DayForm):
             self.correction_checked_on.errors = [message]
             fine = False
         return fine
+
+
+class ConvictionForm(DayForm):
+    """The court convicted the respondent of this violation: the penalties rise on conviction
+    (the notice section's B), so a later violation's offense number counts it."""
+
+    convicted_on = day("Date of the conviction", "Enter the date of the conviction.")
 
 
 class AttorneyForm(DayForm):

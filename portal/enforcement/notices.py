@@ -57,6 +57,7 @@ STEP_COLUMNS = (
     "corrected_on",
     "correction_checked_on",
     "correction_checked_by",
+    "convicted_on",
 )
 
 

@@ -101,6 +101,7 @@ STEPS = {
     "attorney": Step(forms.AttorneyForm, None, _store_yes_no("smo_concurs")),
     "tax": Step(cost_forms.TaxForm, "cost_notice_mailed_on", _store_same),
     "protest": Step(cost_forms.ProtestDecisionForm, "protest_filed_on", _store_same),
+    "court": Step(forms.ConvictionForm, None, _store_same),
 }
 
 
@@ -116,6 +117,7 @@ STEP_NAMES = {
     "tax": "Tax bill recorded",
     "conditions": "Conditions recorded",
     "protest": "Protest decision recorded",
+    "court": "Conviction recorded",
 }
 
 

@@ -19,6 +19,7 @@ from content_model.enforcement import Terms
 from portal.core.clock import local_stamp
 from portal.core.db import insert, one, rows, transaction
 from portal.core.deadlines import BusinessCalendar
+from portal.core.display import date_words
 from portal.enforcement import rules
 from portal.enforcement.rules import Prior
 from portal.staff.workflow import WorkflowError, log
@@ -34,7 +35,7 @@ OUTCOMES = {
     "conviction": "Convicted",
     "overturned": "Notice overturned, or the charge dismissed",
 }
-# The outcomes that establish an earlier offense (the offense number counts only these).
+# The outcomes that establish an earlier offense (rules.counts says which of them count).
 ESTABLISHED = ("notice", "conviction")
 # What the offense count weighs a notice by: today, the terms and the business calendar.
 Law = tuple[dt.date, Terms, BusinessCalendar]
@@ -254,7 +255,7 @@ def history(db: sqlite_utils.Database, respondent_id: int) -> list[dict[str, Any
         db,
         "SELECT v.*, c.reference AS case_reference, n.id AS notice_id,"
         " n.number AS notice_number, n.issued_on, s.appeal_filed_on, s.late_appeal_accepted,"
-        " s.decided_on, s.upheld"
+        " s.decided_on, s.upheld, s.convicted_on"
         " FROM violations v JOIN cases c ON c.id = v.case_id"
         " LEFT JOIN notices n ON n.id = (SELECT id FROM notices WHERE violation_id = v.id"
         "  AND issued_on IS NOT NULL AND superseded_by IS NULL ORDER BY id DESC LIMIT 1)"
@@ -282,39 +283,49 @@ def standing(violation: dict[str, Any], law: Law) -> tuple[str, str]:
     return state, f"{violation['notice_number']} {why}"
 
 
+def prior_of(violation: dict[str, Any], law: Law) -> Prior:
+    """A violation of `history` as the offense number weighs it: established or pending as its
+    notice stands, and convicted when a conviction is recorded on the notice's page."""
+    state, why = standing(violation, law)
+    label = violation["case_reference"] + (
+        f" ({violation['notice_number']})" if violation["notice_number"] else ""
+    )
+    convicted = violation["notice_number"] and violation["convicted_on"]
+    if convicted:
+        day = dt.date.fromisoformat(convicted)
+        why = f"{violation['notice_number']} conviction recorded, {date_words(day)}"
+    return Prior(
+        dt.date.fromisoformat(violation["committed_on"]),
+        label,
+        state == "established" or bool(convicted),
+        why,
+        state == "pending" and not convicted,
+        bool(convicted),
+    )
+
+
+def paper_prior(prior: dict[str, Any]) -> Prior:
+    """An earlier offense from the paper files as the offense number weighs it: established by
+    a final notice or a conviction, as its recorded outcome says."""
+    return Prior(
+        dt.date.fromisoformat(prior["committed_on"]),
+        f"paper file: {prior['reference']}",
+        prior["outcome"] in ESTABLISHED,
+        OUTCOMES[prior["outcome"]].lower(),
+        convicted=prior["outcome"] == "conviction",
+    )
+
+
 def priors(
     db: sqlite_utils.Database, respondent_id: int, law: Law, leave_out: int | None = None
 ) -> list[Prior]:
     """The earlier violations the offense number weighs: those recorded on cases (but the one
-    `leave_out`) and those entered from the paper files, each with whether it is established
-    or pending (`law`: today, the terms and the business calendar)."""
-    found = []
-    for violation in history(db, respondent_id):
-        if violation["id"] == leave_out:
-            continue
-        state, why = standing(violation, law)
-        label = violation["case_reference"] + (
-            f" ({violation['notice_number']})" if violation["notice_number"] else ""
-        )
-        found.append(
-            Prior(
-                dt.date.fromisoformat(violation["committed_on"]),
-                label,
-                state == "established",
-                why,
-                state == "pending",
-            )
-        )
-    for prior in prior_offenses(db, respondent_id):
-        if prior["removed_at"]:
-            continue
-        ok = prior["outcome"] in ESTABLISHED
-        found.append(
-            Prior(
-                dt.date.fromisoformat(prior["committed_on"]),
-                f"paper file: {prior['reference']}",
-                ok,
-                "" if ok else OUTCOMES[prior["outcome"]].lower(),
-            )
-        )
+    `leave_out`) and those entered from the paper files and not removed (`law`: today, the
+    terms and the business calendar)."""
+    found = [
+        prior_of(violation, law)
+        for violation in history(db, respondent_id)
+        if violation["id"] != leave_out
+    ]
+    found += [paper_prior(p) for p in prior_offenses(db, respondent_id) if not p["removed_at"]]
     return found

@@ -5,6 +5,14 @@ from __future__ import annotations
 
 from content_model.enforcement import Terms
 
+# What the offense number counts, by reading `offense_counts` (rules.counts decides it).
+COUNTING = {
+    "conviction": "Counting only recorded convictions",
+    "final": "Counting recorded convictions and final notices of violation (our reading)",
+    "issued": "Counting recorded convictions and issued notices of violation the Board did not"
+    " overturn (our reading)",
+}
+
 
 def readings(terms: Terms) -> dict[str, str]:
     """Each reading this module takes where the ordinance is silent, as a page footnote."""
@@ -62,19 +70,30 @@ def readings(terms: Terms) -> dict[str, str]:
         else "The protest period is counted from mailing.",
         "weeks": f"A week of continued violation starts the day after the correction date;"
         f" the count is of {weeks}.",
+        "counting": COUNTING[terms.offense_counts],
         "offenses": f"An earlier offense counts when this one was committed before its"
-        f" {terms.offense_years}th anniversary, and only when it was established: "
+        f" {terms.offense_years}th anniversary, "
         + (
-            "an issued notice not appealed in time (its appeal period closed) or upheld by the"
-            " Board; a notice whose appeal period is running or whose appeal awaits the Board"
-            " is shown apart as pending"
-            if terms.offense_counts == "final"
-            else "an issued notice the Board did not overturn"
+            "and only when a conviction of it is recorded (on its notice's page, or in the paper"
+            " files): the law sets the higher ranges for conviction of a second or later"
+            " offense. A notice of violation is listed but not counted, even when final (not"
+            " appealed in time, or upheld by the Board)."
+            if terms.offense_counts == "conviction"
+            else "when a conviction of it is recorded, and also (our reading, though the law"
+            " sets the higher ranges for conviction of a second or later offense) when "
+            + (
+                "its notice of violation is final (not appealed in time, its appeal period"
+                " closed, or upheld by the Board) or the paper files show a final notice; a"
+                " notice whose appeal period is running or whose appeal awaits the Board is"
+                " shown apart as pending."
+                if terms.offense_counts == "final"
+                else "its notice of violation is issued and the Board did not overturn it, or"
+                " the paper files show a final notice."
+            )
+            + " The court decides which are convictions."
         )
-        + ", or a final notice or a conviction in the paper files. A violation recorded with no"
-        " notice, or whose notice the Board did not uphold, does not count. The law sets the"
-        " ranges for conviction of a second or later offense; the court decides which are"
-        " convictions.",
+        + " A violation recorded with no notice, or whose notice the Board did not uphold,"
+        " does not count.",
         "conditions": (
             "All five conditions must hold."
             if terms.conditions_required == "all"

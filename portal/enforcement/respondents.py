@@ -12,7 +12,7 @@ from flask_wtf import FlaskForm
 
 from portal.core.clock import local_today
 from portal.core.db import get_db, rows
-from portal.enforcement import forms, people
+from portal.enforcement import forms, people, readings, rules
 from portal.enforcement.blueprint import bp
 from portal.enforcement.workspace import actor, section_choices
 from portal.staff.workflow import WorkflowError
@@ -69,8 +69,12 @@ def respondent(respondent_id: int, overrides: dict[str, FlaskForm] | None = None
         current_app.extensions["enforcement"].terms,
         current_app.extensions["calendar"],
     )
+    # Whether each counts toward a new violation's offense number, by the one rule.
     for v in violations:
-        v["standing"], v["why_not"] = people.standing(v, law)
+        v["counts"], v["why"] = rules.counts(people.prior_of(v, law), law[1])
+    priors = people.prior_offenses(db, respondent_id)
+    for p in priors:
+        p["counts"], p["why"] = rules.counts(people.paper_prior(p), law[1])
     log = people.events(db, respondent_id)
     for event in log:
         event["words"] = render_template(
@@ -87,8 +91,9 @@ def respondent(respondent_id: int, overrides: dict[str, FlaskForm] | None = None
         forms=page_forms,
         into=into,
         violations=violations,
-        priors=people.prior_offenses(db, respondent_id),
+        priors=priors,
         log=log,
+        readings=readings.readings(law[1]),
         merged=merged,
         roles=people.ROLES,
         outcomes=people.OUTCOMES,

@@ -166,8 +166,9 @@ def weeks_continued(correction: dt.date | None, today: dt.date, terms: Terms) ->
 @dataclass(frozen=True)
 class Prior:
     """An earlier violation of the same respondent: when it was committed, how the pages name
-    it, and whether it was established (an issued notice the Board did not overturn, or a
-    notice or conviction in the paper files); `why_not` says why not (or, established, how)."""
+    it, whether it was established (an issued notice the Board did not overturn, or a final
+    notice or conviction in the paper files) and whether a court convicted the respondent of
+    it; `why_not` says why it was not established (or, established, how)."""
 
     committed: dt.date
     label: str
@@ -176,6 +177,7 @@ class Prior:
     # Not yet established, but it may become so: its appeal period is running or its appeal
     # awaits the Board (reading `offense_counts`).
     pending: bool = False
+    convicted: bool = False
 
 
 @dataclass(frozen=True)
@@ -210,7 +212,8 @@ def notice_standing(
     calendar: BusinessCalendar,
 ) -> tuple[str, str]:
     """Whether an issued notice establishes its violation for the offense number (reading
-    `offense_counts`): "established", "pending" or "not", with why in words. "final": once it
+    `offense_counts`): "established", "pending" or "not", with why in words. "final" (and
+    "conviction", where an established notice is shown but only a conviction counts): once it
     was not appealed in time (the period closed) or the Board upheld it; "issued": as soon as
     it is issued, unless the Board did not uphold it."""
     if decided and upheld is False:
@@ -227,6 +230,27 @@ def notice_standing(
     return "established", "not appealed in time"
 
 
+def counts(prior: Prior, terms: Terms) -> tuple[str, str]:
+    """Whether an earlier violation counts toward the offense number (its date aside), with why
+    in words: "counted", "pending" (shown apart: it may yet count) or "not". Penalties rise
+    "for conviction of a second offense" and "upon conviction for a third": a recorded
+    conviction always counts. Reading `offense_counts`: "conviction", nothing else does (a
+    final notice is shown, not counted); "final" or "issued", an established notice counts too
+    (notice_standing says when a notice is established)."""
+    if prior.convicted:
+        return "counted", prior.why_not
+    if terms.offense_counts == "conviction":
+        if prior.established or prior.pending:
+            why = f"{prior.why_not}; " if prior.why_not else ""
+            return "not", f"{why}no conviction recorded"
+        return "not", prior.why_not or "not established"
+    if prior.pending:
+        return "pending", prior.why_not
+    if not prior.established:
+        return "not", prior.why_not or "not established"
+    return "counted", prior.why_not
+
+
 def offense_number(
     committed: dt.date, earlier: Iterable[Prior | tuple[dt.date, str]], terms: Terms
 ) -> OffenseCount:
@@ -235,9 +259,8 @@ def offense_number(
     years". An earlier offense counts when this one was committed before its fifth
     anniversary (the anniversary itself is outside); later or same-day records never count.
 
-    Reading: only an established violation counts (an issued notice the Board did not
-    overturn, or a notice or conviction in the paper files); a violation recorded with no
-    notice, or whose notice the Board did not uphold, is listed with why it does not count.
+    Whether each earlier one counts is `counts` (reading `offense_counts`); one that does not is
+    listed with why.
     """
     priors = [item if isinstance(item, Prior) else Prior(*item) for item in earlier]
     found = []
@@ -250,13 +273,15 @@ def offense_number(
         # calendar's own date, so a 29 February's anniversary is 28 February.
         elif committed >= add_years(day, years, leap_day=EARLIER):
             found.append(Earlier(day, False, f"{years} years or more before", label))
-        elif prior.pending:
-            found.append(Earlier(day, False, f"not yet established: {prior.why_not}", label, True))
-        elif not prior.established:
-            found.append(Earlier(day, False, prior.why_not or "not established", label))
         else:
-            how = f"; {prior.why_not}" if prior.why_not else ""
-            found.append(Earlier(day, True, f"within {years} years{how}", label))
+            state, why = counts(prior, terms)
+            if state == "counted":
+                how = f"; {why}" if why else ""
+                found.append(Earlier(day, True, f"within {years} years{how}", label))
+            elif state == "pending":
+                found.append(Earlier(day, False, f"not yet established: {why}", label, True))
+            else:
+                found.append(Earlier(day, False, why, label))
     number = 1 + sum(e.counted for e in found)
     pending = sum(e.pending for e in found)
     return OffenseCount(
