@@ -148,3 +148,27 @@ def test_a_protest_in_time_leaves_no_payment_due_until_the_board_decides(served,
     assert rows(served.get(PAGE).text)[4:] == [
         "Friday, May 14, 2027 | Protest window closes | § 216-16 | Done, Monday, May 10, 2027",
     ]
+
+
+def test_an_alternative_remedy_is_a_date_of_the_notice_until_done(served, clock):
+    clock.set("2027-03-02")
+    step(
+        served,
+        "attorney",
+        attorney_recommendation="A workshop.",
+        attorney_recommended_on="2027-03-01",
+        smo_concurs="yes",
+    )
+    step(served, "conditions", **{f"holds_{i}": "y" for i in range(5)})
+    remedy = {"kind": "Attendance at compliance workshops", "due_on": "2027-04-30"}
+    ok(post(served, f"{PAGE}remedies", PAGE, **remedy))
+    clock.set("2027-05-03")
+    assert rows(served.get(PAGE).text)[3:] == [
+        "Friday, April 30, 2027 | Alternative remedy due: Attendance at compliance workshops"
+        " | § 216-13 | Overdue",
+    ]
+    ok(post(served, f"{PAGE}remedies/1/done", PAGE, completed_on="2027-04-29"))
+    assert rows(served.get(PAGE).text)[3:] == [
+        "Friday, April 30, 2027 | Alternative remedy due: Attendance at compliance workshops"
+        " | § 216-13 | Done, Thursday, April 29, 2027",
+    ]
