@@ -61,6 +61,7 @@ MODULES = {
             "tests/test_release_notices.py",
             "tests/test_notification_boundaries.py",
             "tests/test_outbox.py",
+            "tests/test_notification_record.py",
         ],
     ),
     "annual-figures": (
