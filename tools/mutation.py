@@ -62,6 +62,7 @@ MODULES = {
             "tests/test_notification_boundaries.py",
             "tests/test_outbox.py",
             "tests/test_notification_record.py",
+            "tests/test_notification_deadlines_shown.py",
         ],
     ),
     "annual-figures": (
