@@ -39,15 +39,16 @@ def deadlines_on(page: str) -> list[str]:
     return [text(item).strip() for item in listed.split("<li>")[1:]]
 
 
-def case_notice(client) -> str:
-    """The case page's words on the notice and its letter (its forms left out)."""
+def case_notice(client, opening: str = CASE) -> str:
+    """The case page's words on the notice and its letter after `opening` (its forms left
+    out)."""
     page = client.get("/staff/cases/1/").text
     part = page.split('<h2 id="release-notice">Notice and written confirmation</h2>')[1]
     part = part.split('<section class="record-section">')[0]
     words = text(re.sub(r"<form.*?</form>", " ", part, flags=re.S)).strip()
     last = "Log a call, visit or fax about this release (it is linked to this filing)."
-    assert words.startswith(CASE) and words.endswith(last), words
-    return words.removeprefix(CASE).removesuffix(last).strip()
+    assert words.startswith(opening) and words.endswith(last), words
+    return words.removeprefix(opening).removesuffix(last).strip()
 
 
 def file_at(client, app, moment: str, **answers):

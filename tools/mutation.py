@@ -63,6 +63,8 @@ MODULES = {
             "tests/test_outbox.py",
             "tests/test_notification_record.py",
             "tests/test_notification_deadlines_shown.py",
+            "tests/test_notification_case_notice.py",
+            "tests/test_notification_outcome.py",
         ],
     ),
     "annual-figures": (
