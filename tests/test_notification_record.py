@@ -9,6 +9,7 @@ import re
 import pytest
 from helpers import database, file_notification, notification_data, sign_in
 from test_spanish_notification import walk
+from throwaway_pack import text
 
 SECTION = re.compile(
     r'<section class="record-section">\s*<h\d>([^<]*)</h\d>\s*<dl class="summary-list">(.*?)</dl>',
@@ -282,3 +283,35 @@ def test_a_stored_row_the_form_would_not_make_still_reads_plainly(
     assert record["Facility"][2] == ("Kind", "warehouse")
     assert record["The release"][2] == ("Stopped", "Yes")
     assert record["The release"][4] == ("Estimated amount", amount)
+
+
+PETROLEUM_RULE = (
+    "a petroleum spill (gasoline, diesel, fuel oil, motor oil), unless all four of these hold:"
+    " it is known to be under 5 gallons; it is contained and under control; it has not reached"
+    " and will not reach water or any land; and it is cleaned up within two hours"
+)
+HAZARDOUS_RULE = "a hazardous substance released at or above its reportable quantity"
+CALL = (
+    "Call the NYSDEC Spill Hotline (24 hours) now, at 1-800-457-7362 , if the State's rule"
+    " applies: The State requires {what} to be reported to it within two hours of discovery: "
+)
+
+
+@pytest.mark.parametrize(
+    ("danger", "hazardous", "petroleum", "call"),
+    [
+        ("no", "yes", "no", CALL.format(what="this") + HAZARDOUS_RULE + "."),
+        ("no", "no", "unsure", CALL.format(what="this") + PETROLEUM_RULE + "."),
+        ("no", "unsure", "yes", CALL.format(what="these") + f"{PETROLEUM_RULE}; {HAZARDOUS_RULE}."),
+        # Danger alone: the hotline is asked about, but the State's rule is not for it.
+        ("yes", "no", "no", None),
+    ],
+)
+def test_a_hotline_call_not_made_is_asked_for_with_the_parts_of_the_state_s_rule_that_apply(
+    client, mail_server, danger, hazardous, petroleum, call
+):
+    data = notification_data(danger=danger, hazardous=hazardous, petroleum=petroleum)
+    page = receipt_of(client, data | {"dec_called": "no", "dec_called_at": ""})
+    [advice] = re.findall(r'<div class="notice late-advice">(.*?)</div>', page, re.S)
+    # The call's item, up to the next one's first word.
+    assert re.findall(r"Call the NYSDEC.*?\.(?= [A-Z])", text(advice)) == ([call] if call else [])
