@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from helpers import content_with_fax, sign_in
 from test_notification_deadlines_shown import CASE, case_notice, file_at
-from test_release_notices import at, log_notice, record_letter
+from test_release_notices import at, log_notice, record_letter, stored
 
 
 def suggested(client) -> str:
@@ -97,3 +97,4 @@ class TestWhereFaxesAreHeldToOfficeHours:
         log_notice(client, "fax", told_at)
         held = CASE.replace(" or by fax (our", "; by fax, by 4:00 p.m. (our")
         assert case_notice(client, held) == "No, not yet. Notice by fax , " + words
+        assert stored(app)["notice_met"] == (0 if "late" in words else 1)
