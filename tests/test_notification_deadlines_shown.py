@@ -107,7 +107,10 @@ def test_a_call_the_filer_says_they_made_is_their_answer_and_owes_a_letter(app, 
         " letter confirming it is due by the end of Thursday, March 4, 2027 . Log the call and"
         " link it to record the letter."
     )
-    at(app, "2027-03-05T00:01")
+    at(app, "2027-03-04T23:59:59")
+    assert "that day has passed" not in case_notice(client)
+    assert deadlines_on(client.get(receipt).text) == [NOTICE + told, letter + NO_LETTER_YET]
+    at(app, "2027-03-05T00:00")
     passed = "Not done yet, and that time has passed : this filing is not the written confirmation."
     assert deadlines_on(client.get(receipt).text) == [NOTICE + told, letter + passed]
     assert case_notice(client) == (
@@ -170,7 +173,10 @@ def test_a_call_logged_after_closing_time_is_in_time_and_its_late_letter_is_late
         " end of Friday, March 5, 2027 : "
     )
     assert case_notice(client) == call + "no letter recorded yet . This filing is not the letter."
-    at(app, "2027-03-06T00:01")
+    # Its last second is still the letter's day.
+    at(app, "2027-03-05T23:59:59")
+    assert case_notice(client) == call + "no letter recorded yet . This filing is not the letter."
+    at(app, "2027-03-06T00:00")
     assert case_notice(client) == (
         call + "no letter recorded, and that day has passed . This filing is not the letter."
     )
