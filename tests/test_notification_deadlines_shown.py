@@ -248,6 +248,18 @@ class TestWhereFaxesAreHeldToOfficeHours:
             " within that time ."
         )
 
+    def test_a_fax_at_closing_time_is_the_notice_before_a_later_call(self, app, client):
+        _, receipt = file_at(client, app, "2027-03-01T10:00")
+        sign_in(client, app)
+        at(app, "2027-03-02T18:30")
+        log_notice(client, "fax", "2027-03-02T16:00")
+        log_notice(client, "phone", "2027-03-02T17:00")
+        [notice, _] = deadlines_on(client.get(receipt).text)
+        assert notice.endswith(
+            " before then. Given by fax, March 2, 2027 at 4:00 p.m., as recorded by staff: within"
+            " that time ."
+        )
+
 
 # ---------------------------------------------------------------- where the content accepts it
 
