@@ -62,6 +62,10 @@ MODULES = {
             "tests/test_release_notices.py",
             "tests/test_notification_boundaries.py",
             "tests/test_outbox.py",
+            "tests/test_notification_record.py",
+            "tests/test_notification_deadlines_shown.py",
+            "tests/test_notification_case_notice.py",
+            "tests/test_notification_outcome.py",
         ],
     ),
     "annual-figures": (
@@ -132,6 +136,7 @@ ALSO_COPY = [
     "netlify.toml",
     "README.md",
     "docs",
+    "translations",
 ]
 CAUGHT = ("killed", "timeout")
 RESULT = re.compile(r"^\s+(\S+): (.+)$")
@@ -151,6 +156,10 @@ def prepare(name: str, paths: list[str], tests: list[str], commit: str) -> Path:
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
     # The HTML checker's and axe's npm packages are not committed (tests/node_modules); the
     # tests of a module that checks its pages' HTML need them.
+    # The compiled catalogues are built, never committed: tests of a page in Spanish read them.
+    for catalogue in (folder / "translations").glob("*/LC_MESSAGES/messages.po"):
+        babel = [Path(sys.executable).parent / "pybabel", "-q", "compile", "-i", str(catalogue)]
+        subprocess.run([*babel, "-o", str(catalogue.with_suffix(".mo"))], check=True)
     packages = ROOT / "tests" / "node_modules"
     if packages.exists():
         (folder / "tests" / "node_modules").symlink_to(packages.resolve())
