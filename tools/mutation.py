@@ -154,12 +154,12 @@ def prepare(name: str, paths: list[str], tests: list[str], commit: str) -> Path:
     folder.mkdir(parents=True)
     archive = subprocess.run(["git", "archive", commit], cwd=ROOT, capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
-    # The HTML checker's and axe's npm packages are not committed (tests/node_modules); the
-    # tests of a module that checks its pages' HTML need them.
     # The compiled catalogues are built, never committed: tests of a page in Spanish read them.
     for catalogue in (folder / "translations").glob("*/LC_MESSAGES/messages.po"):
         babel = [Path(sys.executable).parent / "pybabel", "-q", "compile", "-i", str(catalogue)]
         subprocess.run([*babel, "-o", str(catalogue.with_suffix(".mo"))], check=True)
+    # The HTML checker's and axe's npm packages are not committed (tests/node_modules); the
+    # tests of a module that checks its pages' HTML need them.
     packages = ROOT / "tests" / "node_modules"
     if packages.exists():
         (folder / "tests" / "node_modules").symlink_to(packages.resolve())
