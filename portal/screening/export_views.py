@@ -1,4 +1,4 @@
-"""The screenings as a spreadsheet (the Village's log of the inventory, one line a sheet) and a
+"""The screenings as a spreadsheet (the officer's log of the inventory, one line a sheet) and a
 saved sheet printed as a record with the municipality's heading: staff pages of the screening
 blueprint (views.py). The CSV names no one: no inspector, no account (a staff export like
 the cases', without their contact columns)."""
