@@ -174,6 +174,20 @@ def test_a_screening_saved_before_shows_the_new_fields_as_not_recorded(app, clie
     # Its correction form starts from it, the new fields empty.
     form = client.get("/staff/screenings/1/correct").text
     assert 'name="air_temperature_f" step="any" type="number" value=""' in form
+    # Corrected for its notes alone, the lists it never had stay not recorded.
+    fields = {
+        **hidden_fields(form),
+        "screened_at": "2025-06-02T10:00",
+        "inspector": "Jo",
+        "flow": "none",
+        "overall": "unlikely",
+        "notes": "Dry, clean",
+        "reason": "Notes left out",
+    }
+    assert client.post("/staff/screenings/1/correct", data=fields).status_code == 303
+    (change,) = rows(app, "SELECT old, new FROM screening_changes")
+    assert (change["old"], change["new"]) == ('{"notes": null}', '{"notes": "Dry, clean"}')
+    assert "Poor pool quality Not recorded" in text(client.get("/staff/screenings/1/").text)
 
 
 @pytest.mark.parametrize(

@@ -79,7 +79,9 @@ def correct(
     changed = {
         name: (stored[name], values[name])
         for name in CORRECTABLE
-        if name in values and stored[name] != values[name]
+        if name in values
+        and stored[name] != values[name]
+        and not _unasked(stored[name], values[name])
     }
     if not changed:
         return {}
@@ -111,6 +113,12 @@ def correct(
             )
         _case_follows(db, {**screening, **values})
     return changed
+
+
+def _unasked(old: Any, new: Any) -> bool:
+    """A list the sheet did not have when it was saved (NULL) left with nothing ticked: still
+    not recorded, not corrected to "none"."""
+    return old is None and new == "[]"
 
 
 def _case_follows(db: sqlite_utils.Database, screening: dict[str, Any]) -> None:
