@@ -80,6 +80,25 @@ def test_every_outfall_page_is_valid_html(app, client, tmp_path):
     pages["sheet-errors"] = client.post(
         "/staff/screenings/outfall/1/new", data=sheet, content_type="multipart/form-data"
     )
+    # The call lower than the signs, half a measurement, every list of the sheet ticked.
+    pages["sheet-call-too-low"] = client.post(
+        "/staff/screenings/outfall/1/new",
+        data={
+            **sheet,
+            "odor_severity": "3",
+            "floatables": "sewage",
+            "floatables_severity": "3",
+            "overall": "unlikely",
+            "flow_volume_l": "2",
+            "land_use": ["commercial"],
+            "pool_quality": ["sheen"],
+            "benthic_growth": ["orange"],
+            "submerged_water": "partly",
+            "flow_trap": "obm",
+            "photos": [],
+        },
+    )
+    assert 'id="overall-error"' in pages["sheet-call-too-low"].text
     pages["sheet-expired"] = client.post(
         "/staff/screenings/outfall/1/new", data={**sheet, "csrf_token": "old", "photos": []}
     )
@@ -92,6 +111,7 @@ def test_every_outfall_page_is_valid_html(app, client, tmp_path):
     )
     assert saved.status_code == 303, saved.text[:500]
     pages["saved-obvious"] = client.get(saved.headers["Location"])
+    pages["saved-print"] = client.get(saved.headers["Location"].split("?")[0] + "print")
     pages["due-with-follow-up"] = client.get("/staff/screenings/due")
     screening = saved.headers["Location"].split("?")[0]
     pages["saved-link-refused"] = client.post(

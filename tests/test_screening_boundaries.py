@@ -136,6 +136,7 @@ def test_a_void_and_a_correction_are_told_in_the_case_they_led_to(app, client):
         "screened_at": "2026-11-19T10:30",
         "notes": "Grey flow, café-au-lait",
         "overall": "potential",
+        "call_reason": "Sewer works upstream",
         "reason": "Misread",
     }
     assert client.post(f"{first}correct", data=fields).status_code == 303
@@ -158,9 +159,10 @@ def test_a_void_and_a_correction_are_told_in_the_case_they_led_to(app, client):
     assert [(c["action"], c["old"], c["new"]) for c in changes] == [
         (
             "corrected",
-            '{"notes": "Grey flow", "overall": "suspect", "screened_at": "2026-11-20T10:30"}',
-            '{"notes": "Grey flow, café-au-lait", "overall": "potential",'
-            ' "screened_at": "2026-11-19T10:30"}',
+            '{"call_reason": null, "notes": "Grey flow", "overall": "suspect",'
+            ' "screened_at": "2026-11-20T10:30"}',
+            '{"call_reason": "Sewer works upstream", "notes": "Grey flow, café-au-lait",'
+            ' "overall": "potential", "screened_at": "2026-11-19T10:30"}',
         ),
         ("voided", "{}", "{}"),
     ]

@@ -146,6 +146,8 @@ def test_a_correction_keeps_the_old_values(app, client):
         **SHEET,
         "screened_at": "2026-11-19T14:10",
         "overall": "potential",
+        # Lower than a sewage odor at severity 3 reads: asked, and kept with the call.
+        "call_reason": "A broken sewer lateral next door, reported",
         "reason": "Typed the wrong day",
     }
     missing = client.post(f"{first}correct", data={**fields, "reason": ""})
@@ -156,10 +158,21 @@ def test_a_correction_keeps_the_old_values(app, client):
     assert (row["screened_at"], row["overall"]) == ("2026-11-19T14:10", "potential")
     (change,) = rows(app, "SELECT action, reason, old, new FROM screening_changes")
     assert change["action"] == "corrected" and change["reason"] == "Typed the wrong day"
-    assert json.loads(change["old"]) == {"screened_at": "2026-11-20T10:30", "overall": "suspect"}
-    assert json.loads(change["new"]) == {"screened_at": "2026-11-19T14:10", "overall": "potential"}
+    assert json.loads(change["old"]) == {
+        "screened_at": "2026-11-20T10:30",
+        "overall": "suspect",
+        "call_reason": None,
+    }
+    assert json.loads(change["new"]) == {
+        "screened_at": "2026-11-19T14:10",
+        "overall": "potential",
+        "call_reason": "A broken sewer lateral next door, reported",
+    }
     page = client.get(first).text
-    assert "corrected Date and time (was 2026-11-20T10:30); Overall call (was suspect)" in page
+    assert (
+        "corrected Date and time (was 2026-11-20T10:30); Overall call (was suspect);"
+        " Why the call is lower than what was seen (was none)"
+    ) in page
     assert figures(app)["screenings.flagged"] == []
     # The same values again change nothing.
     again = client.post(f"{first}correct", data=fields)

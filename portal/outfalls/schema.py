@@ -229,3 +229,27 @@ def owner_and_words_kept_as_other(db: sqlite_utils.Database) -> None:
             ),
         ],
     )
+
+
+@migrations(name="006_the_field_sheet_whole")
+def the_field_sheet_whole(db: sqlite_utils.Database) -> None:
+    """The inventory's fields the sheet's first version left out (portal/screening/ori.py):
+    the air temperature (°F), the land use (a JSON list), the known industries, whether the
+    outfall is submerged in water and in sediment, poor pool quality and pipe benthic growth
+    (JSON lists), an intermittent flow trap, and why a call is lower than what was seen.
+    Sheets saved before keep NULL in each: "Not recorded" (the measured flow is in
+    `observations`, as the estimate is)."""
+    add_columns(
+        db,
+        [
+            ("screenings", "air_temperature_f", "REAL"),
+            ("screenings", "land_use", "TEXT"),
+            ("screenings", "known_industries", "TEXT"),
+            ("screenings", "submerged_water", "TEXT"),
+            ("screenings", "submerged_sediment", "TEXT"),
+            ("screenings", "pool_quality", "TEXT"),
+            ("screenings", "benthic_growth", "TEXT"),
+            ("screenings", "flow_trap", "TEXT"),
+            ("screenings", "call_reason", "TEXT"),
+        ],
+    )

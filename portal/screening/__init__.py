@@ -64,7 +64,12 @@ def linked_screenings(case: dict[str, Any]) -> list[dict[str, Any]]:
 
 def init_screening(app: Flask) -> None:
     from portal.intake.photos import MAX_UPLOAD_BYTES
-    from portal.screening import route_views, saved_views, views  # noqa: F401 (they add pages to bp)
+    from portal.screening import (  # noqa: F401 (they add pages to bp)
+        export_views,
+        route_views,
+        saved_views,
+        views,
+    )
     from portal.screening.figures import outfall_sections
     from portal.staff.figures import SectionSource, add_section
     from portal.web.errors import body_limit_mb, too_large

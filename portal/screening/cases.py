@@ -5,6 +5,7 @@ way `screenings.case_id` says which case follows the screening up, and the case'
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from typing import Any
 
@@ -73,6 +74,7 @@ def open_case(
             "overall": screening["overall"],
             "screened_at": screening["screened_at"],
             "findings": findings(screening),
+            "observations": json.dumps(screening["observations"], sort_keys=True),
         },
         photo_ids=[],
         now=now,

@@ -13,6 +13,7 @@ import sqlite_utils
 
 from portal.core.clock import local_stamp
 from portal.core.db import insert, rows, transaction
+from portal.staff.danger import forget_hazards
 from portal.staff.workflow import log
 
 # The screening's columns a correction may change (photos are added, not corrected).
@@ -26,6 +27,15 @@ CORRECTABLE = (
     "notes",
     "overall",
     "wet_weather",
+    "air_temperature_f",
+    "land_use",
+    "known_industries",
+    "submerged_water",
+    "submerged_sediment",
+    "pool_quality",
+    "benthic_growth",
+    "flow_trap",
+    "call_reason",
 )
 
 
@@ -69,7 +79,9 @@ def correct(
     changed = {
         name: (stored[name], values[name])
         for name in CORRECTABLE
-        if name in values and stored[name] != values[name]
+        if name in values
+        and stored[name] != values[name]
+        and not _unasked(stored[name], values[name])
     }
     if not changed:
         return {}
@@ -99,7 +111,36 @@ def correct(
                 screening=screening["id"],
                 reason=reason,
             )
+        _case_follows(db, {**screening, **values})
     return changed
+
+
+def _unasked(old: Any, new: Any) -> bool:
+    """A list the sheet did not have when it was saved (NULL) left with nothing ticked: still
+    not recorded, not corrected to "none"."""
+    return old is None and new == "[]"
+
+
+def _case_follows(db: sqlite_utils.Database, screening: dict[str, Any]) -> None:
+    """The case opened from the screening says what the corrected sheet says, and its hazard
+    is worked out again from it (a case only linked to the screening has its own words)."""
+    from portal.screening.cases import findings
+
+    seen = screening["observations"]
+    seen = json.loads(seen) if isinstance(seen, str) else seen
+    case_id = db.execute(
+        "UPDATE screening_cases SET overall = ?, screened_at = ?, findings = ?, observations = ?"
+        " WHERE screening_id = ? RETURNING case_id",
+        [
+            screening["overall"],
+            screening["screened_at"],
+            findings({**screening, "observations": seen}),
+            json.dumps(seen, sort_keys=True),
+            screening["id"],
+        ],
+    ).fetchone()
+    if case_id:
+        forget_hazards(db, case_id[0])
 
 
 def _entry(db, screening_id, at, actor, action, reason, old, new) -> None:

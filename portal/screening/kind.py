@@ -4,15 +4,17 @@ nobody outside the office files one, so it has no person to mail or to show a st
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import sqlite_utils
-from flask import render_template
+from flask import current_app, render_template
 
 from portal.core import kinds
 from portal.core.columns import time_of
 from portal.core.db import one, rows
 from portal.screening import sheet
+from portal.screening.hazards import screening_hazards
 from portal.screening.migrations import migrations
 
 OVERALL_WORDS = dict(sheet.OVERALL)
@@ -30,6 +32,11 @@ def status_page(db: sqlite_utils.Database, case: dict[str, Any], token: str):
         case=case,
         lead="Staff opened this case after an inspection of the storm sewer system.",
     )
+
+
+def _hazards(rules: Any, details: dict[str, Any]) -> list[str]:
+    """The case's hazard, by the report's rules, from what its screening saw."""
+    return screening_hazards(rules, json.loads(details.get("observations") or "{}"))
 
 
 def _staff_context(db: sqlite_utils.Database, case: dict, details: dict) -> dict[str, Any]:
@@ -55,6 +62,7 @@ def _staff_context(db: sqlite_utils.Database, case: dict, details: dict) -> dict
         "outfall": outfall,
         "overall_words": OVERALL_WORDS,
         "screening_photos": photos,
+        "hazards": _hazards(current_app.extensions["content"].settings.hazard_rules, details),
     }
 
 
@@ -74,6 +82,7 @@ SCREENING = kinds.register(
         queue_mail=no_mail,
         status_page=status_page,
         staff_context=_staff_context,
+        hazards=_hazards,
         # The staff CSV: the outfall and what the screening saw.
         export_columns=(
             ("Outfall", lambda c: c["outfall_code"]),

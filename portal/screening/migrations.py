@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite_utils
 from sqlite_utils import Migrations
 
-from portal.core.migrations import run
+from portal.core.migrations import add_columns, run
 
 migrations = Migrations("screening_case")
 
@@ -30,3 +30,16 @@ CREATE TABLE IF NOT EXISTS screening_cases (
 );
 """,
     )
+
+
+@migrations(name="002_what_the_screening_saw")
+def what_the_screening_saw(db: sqlite_utils.Database) -> None:
+    """What the sheet saw, as stored (its observations, JSON), beside the words: the case's
+    hazard is read from it by the rules a report's is (portal/screening/hazards.py). Cases
+    opened before get their screening's."""
+    added = add_columns(db, [("screening_cases", "observations", "TEXT NOT NULL DEFAULT '{}'")])
+    if added and db["screenings"].exists():
+        db.execute(
+            "UPDATE screening_cases SET observations = coalesce((SELECT s.observations"
+            " FROM screenings s WHERE s.id = screening_cases.screening_id), '{}')"
+        )

@@ -23,7 +23,7 @@ from portal.core.clock import local_now, local_today
 from portal.core.db import get_db, one, rows
 from portal.core.display import sentence
 from portal.outfalls import rotation
-from portal.screening import cases, corrections, sheet
+from portal.screening import cases, corrections, ori, record, sheet
 from portal.screening.views import bp, outfall_of, rotation_rule, sheet_values
 from portal.staff.cases import photo_response
 
@@ -77,7 +77,18 @@ def saved(
         void_form=void_form or sheet.VoidForm(formdata=None),
         changes=corrections.history(db, screening_id),
         labels=CHANGE_LABELS,
+        **record_context(screening),
     ), status
+
+
+def record_context(screening: dict[str, Any]) -> dict[str, Any]:
+    """What the page and the print both show of the inventory's added fields, the call
+    against the signs and the hazard."""
+    return {
+        "ori_rows": record.ori_rows(screening),
+        "call_check": record.call_against_signs(screening),
+        "hazards": record.hazards(screening),
+    }
 
 
 # What the screening's history calls each column a correction changed.
@@ -91,6 +102,15 @@ CHANGE_LABELS = {
     "notes": "Notes",
     "overall": "Overall call",
     "wet_weather": "Wet weather",
+    "air_temperature_f": "Air temperature (°F)",
+    "land_use": "Land use",
+    "known_industries": "Known industries",
+    "submerged_water": "Submerged in water",
+    "submerged_sediment": "Submerged in sediment",
+    "pool_quality": "Poor pool quality",
+    "benthic_growth": "Pipe benthic growth",
+    "flow_trap": "Intermittent flow trap",
+    "call_reason": "Why the call is lower than what was seen",
 }
 
 
@@ -117,6 +137,7 @@ def _correction_page(screening, form, status: int = 200):
         outfall=outfall_of(screening["outfall_id"]),
         form=form,
         indicators=sheet.INDICATORS,
+        sheet_targets=sheet.TARGETS,
         rule=rotation_rule(),
         wet=bool(form.wet_ok.errors),
     ), status
@@ -159,7 +180,16 @@ def _sheet_data(screening: dict[str, Any]) -> dict[str, Any]:
         "overall": screening["overall"],
         "flow_gpm": seen.get("flow_gpm"),
         "wet_ok": bool(screening["wet_weather"]),
+        "air_temperature_f": screening["air_temperature_f"],
+        "known_industries": screening["known_industries"],
+        "submerged_water": screening["submerged_water"],
+        "submerged_sediment": screening["submerged_sediment"],
+        "flow_trap": screening["flow_trap"],
+        "call_reason": screening["call_reason"],
+        **{name: json.loads(screening[name] or "[]") for name in ori.LISTS},
     }
+    for name in ori.MEASURES:
+        data[name] = seen.get(name)
     for name in sheet.INDICATORS:
         data[name] = seen.get(name, "none")
         if f"{name}_severity" in seen:

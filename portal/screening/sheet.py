@@ -30,6 +30,7 @@ from wtforms.validators import (
 from portal.core.clock import local_now
 from portal.core.display import date_words
 from portal.intake.fields import choice, long_text, options
+from portal.screening import ori
 
 FLOWS = [
     ("none", "No flow"),
@@ -45,6 +46,21 @@ OVERALL = [
     ("obvious", "Obvious (a non-stormwater flow seen: illicit unless the case finds it exempt)"),
 ]
 FOLLOW_UP = ("suspect", "obvious")
+# The first input of each group of radio buttons or checkboxes: where the error summary's
+# link for the group goes.
+TARGETS = {
+    name: f"{name}-0"
+    for name in (
+        "flow",
+        "overall",
+        "land_use",
+        "submerged_water",
+        "submerged_sediment",
+        "pool_quality",
+        "benthic_growth",
+        "flow_trap",
+    )
+}
 SEVERITY = [("", "—"), ("1", "1 (faint)"), ("2", "2 (easily seen or smelt)"), ("3", "3 (strong)")]
 
 # Each indicator: its kinds (the first, "none", means not seen) and whether it has a severity.
@@ -201,8 +217,19 @@ class SheetForm(FlaskForm):
     inspector = StringField("Screened by", [DataRequired("Say who screened."), Length(max=200)])
     hours_since_rain = _number("Hours since the last rain", 0, 100_000)
     rain_inches = _number("How much it rained (inches)", 0, 50)
+    air_temperature_f = _number("Air temperature (°F)", -40, 120)
+    land_use = ori.land_use()
+    known_industries = ori.known_industries()
+    submerged_water = ori.submerged("Submerged in water")
+    submerged_sediment = ori.submerged("Submerged in sediment")
     flow = choice("Is water flowing?", FLOWS, required="Say whether water was flowing.")
     flow_gpm = _number("Flow, estimated (gallons a minute)", 0, 100_000)
+    flow_volume_l = _number(*ori.MEASURES["flow_volume_l"])
+    flow_fill_s = _number(*ori.MEASURES["flow_fill_s"])
+    flow_depth_in = _number(*ori.MEASURES["flow_depth_in"])
+    flow_width_ft = _number(*ori.MEASURES["flow_width_ft"])
+    flow_length_ft = _number(*ori.MEASURES["flow_length_ft"])
+    flow_travel_s = _number(*ori.MEASURES["flow_travel_s"])
     odor = _indicator("odor")
     odor_severity = SelectField("Odor severity", choices=options(SEVERITY), default="")
     color = _indicator("color")
@@ -214,13 +241,18 @@ class SheetForm(FlaskForm):
     staining = _indicator("staining")
     vegetation = _indicator("vegetation")
     damage = _indicator("damage")
+    pool_quality = ori.pool_quality()
+    benthic_growth = ori.benthic_growth()
     temperature_f = _number(*TESTS["temperature_f"])
     ph = _number(*TESTS["ph"])
     ammonia_mg_l = _number(*TESTS["ammonia_mg_l"])
     chlorine_mg_l = _number(*TESTS["chlorine_mg_l"])
     detergents_mg_l = _number(*TESTS["detergents_mg_l"])
     notes = long_text("Notes", 4000)
+    flow_trap = ori.flow_trap()
     overall = choice("Overall call", OVERALL, required="Choose the overall call.")
+    # Asked when the call is lower than what was seen (ori.call_problem), and kept.
+    call_reason = long_text("Why the call is lower than what was seen", 1000)
     # Asked only of a sheet made in wet weather (content/outfalls.yaml, dry_weather_hours):
     # saved as a wet-weather visit once the officer says so.
     wet_ok = BooleanField("Save it as a wet-weather visit")
@@ -256,6 +288,16 @@ class SheetForm(FlaskForm):
         if self.flow.data == "none" and self.flow_gpm.data:
             self.flow_gpm.errors = ["No flow was chosen: leave the estimate empty."]
             valid = False
+        valid = ori.check_measures(self) and valid
+        problem = ori.call_problem(
+            self.overall.data,
+            self.observations(),
+            self.pool_quality.data or [],
+            self.benthic_growth.data or [],
+        )
+        if problem and not self.call_reason.data and not self.overall.errors:
+            self.overall.errors = [problem]
+            valid = False
         return valid
 
     def wet(self) -> bool:
@@ -285,13 +327,13 @@ class SheetForm(FlaskForm):
             if kind and kind != "none":
                 found[name] = kind
                 severity = getattr(self, f"{name}_severity", None)
-                if severity is not None and severity.data:
+                # A value off the list is refused by the field; it is never read as a grade.
+                if severity is not None and severity.data in ("1", "2", "3"):
                     found[f"{name}_severity"] = int(severity.data)
-        if self.flow_gpm.data is not None:
-            found["flow_gpm"] = float(self.flow_gpm.data)
-        for name in TESTS:
+        for name in ("flow_gpm", *ori.MEASURES, *TESTS):
             value = getattr(self, name).data
-            if value is not None:
+            # Not finite: refused by its field (the call is checked on a refused sheet too).
+            if value is not None and value.is_finite():
                 found[name] = float(value)
         return found
 

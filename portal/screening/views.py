@@ -28,7 +28,7 @@ from portal.core.display import day
 from portal.intake.pending import SUBMISSION_KEY, keep_photos
 from portal.intake.storage import move_pending_photos
 from portal.outfalls import inventory
-from portal.screening import sheet
+from portal.screening import ori, sheet
 from portal.web.routes import NO_STORE, declare, declare_blueprint
 
 # Staff pages: what they show stays off a shared computer's disk and back button.
@@ -115,6 +115,7 @@ def _sheet_page(outfall, form, photos=(), status: int = 200, expired: bool = Fal
         form=form,
         kept=list(photos),
         indicators=sheet.INDICATORS,
+        sheet_targets=sheet.TARGETS,
         rule=rotation_rule(),
         expired=expired,
         fresh=request.method == "GET",
@@ -212,6 +213,20 @@ def sheet_values(form: sheet.SheetForm) -> dict[str, Any]:
         "notes": (form.notes.data or "").strip() or None,
         "overall": form.overall.data,
         "wet_weather": int(rotation_rule().wet_weather(hours, inches)),
+        # The inventory's fields added in the sheet's second version (portal/screening/ori.py).
+        "air_temperature_f": _float(form.air_temperature_f.data),
+        # Each list in the sheet's order, whatever the order sent.
+        **{
+            name: json.dumps(
+                [code for code, _ in pairs if code in (getattr(form, name).data or [])]
+            )
+            for name, pairs in ori.LISTS.items()
+        },
+        "known_industries": form.known_industries.data or None,
+        "submerged_water": form.submerged_water.data,
+        "submerged_sediment": form.submerged_sediment.data,
+        "flow_trap": form.flow_trap.data,
+        "call_reason": form.call_reason.data or None,
     }
 
 

@@ -178,3 +178,9 @@ def not_in_danger(moments: Moments) -> tuple[str, list[Any]]:
 def flags_of(row: dict[str, Any]) -> list[str]:
     """The flags a queue row (with flag_* columns) has, in display order."""
     return [name for name, _, _ in _FLAGS if row.get(f"flag_{name}")]
+
+
+def forget_hazards(db: sqlite_utils.Database, case_id: int) -> None:
+    """The case's hazards to be worked out again at the next refresh: what they were read
+    from has changed (a screening corrected after its case was opened)."""
+    db.execute("UPDATE report_hazards SET rules = '' WHERE case_id = ?", [case_id])
