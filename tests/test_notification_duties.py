@@ -246,3 +246,15 @@ def test_in_spanish_a_release_that_could_not_reach_a_drain_is_advised(app, clien
         assert READING_ES in text
         assert "exige avisar de inmediato" not in text
     assert ADVISED_ES in words(review)
+
+
+def test_a_rental_s_spanish_receipt_reaches_the_filer(app, client, mail_server):
+    """A Spanish receipt for a kind that may keep the record (its paragraph and the reading of
+    who keeps it) has every line under SMTP's 998 characters: the test server refused it."""
+    file_monday(client, app, "es", facility_kind="rental", responsible_email="ana@taller.test")
+    [mail] = mail_server.to("ana@taller.test")
+    for part in (" ".join(body(mail).split()), words(body(mail, "html"))):
+        assert (
+            "Nuestra interpretación de quién lo guarda. La ley no dice qué lugares son"
+            " establecimientos comerciales o industriales."
+        ) in part
