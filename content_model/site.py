@@ -82,6 +82,9 @@ class Settings:
     # Who keeps that record: a reading of "commercial or industrial establishment" by the
     # filer's kind of place (portal.notification.records.RECORD_KEEPING_KINDS).
     record_keepers_reading: str
+    # Which releases the section's duties are for, where the filer is not sure or says it
+    # could not reach a drain (portal.notification.duties).
+    release_duties_reading: str
     state_reporting: StateReporting
     holidays: HolidayRules
     timezone: ZoneInfo
@@ -169,6 +172,7 @@ def _settings(path: Path, data: Any = None) -> tuple[Settings, Fields]:
         ),
         record_keeping_reading=fields.text("record_keeping_reading"),
         record_keepers_reading=fields.text("record_keepers_reading"),
+        release_duties_reading=fields.text("release_duties_reading"),
         state_reporting=StateReporting(
             within=state.text("within"),
             petroleum=state.text("petroleum"),

@@ -48,6 +48,7 @@ TRANSLATED = {
         "written_confirmation.contents",
         "record_keeping_reading",
         "record_keepers_reading",
+        "release_duties_reading",
         "state_reporting.within",
         "state_reporting.petroleum",
         "state_reporting.hazardous",
