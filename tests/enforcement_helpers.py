@@ -110,7 +110,14 @@ def enforcement_pages(client, case_id: int) -> dict:
         ("decision", {"decided_on": day, "hearing_on": day, "upheld": "yes"}),
         ("completion", {"completed_on": day, "work": "1000", "admin": "100"}),
         ("costs", {"cost_notice_mailed_on": day, "payment_count": "2", "protest_filed_on": day}),
-        ("protest", {"protest_decided_on": day, "protest_payment_due_on": day}),
+        (
+            "protest",
+            {
+                "protest_outcome": "upheld",
+                "protest_decided_on": day,
+                "protest_payment_due_on": day,
+            },
+        ),
         (
             "attorney",
             {

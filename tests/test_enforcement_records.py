@@ -327,7 +327,11 @@ def test_f5_nothing_is_due_while_a_protest_awaits_the_board(officer, clock):
     clock.set("2027-07-01")
     ok(
         step(
-            officer, "protest", protest_decided_on="2027-07-01", protest_payment_due_on="2027-07-15"
+            officer,
+            "protest",
+            protest_outcome="upheld",
+            protest_decided_on="2027-07-01",
+            protest_payment_due_on="2027-07-15",
         )
     )
     clock.set("2027-07-16")
