@@ -66,7 +66,8 @@ def test_a_statement_mailed_is_kept_and_later_payments_leave_it(officer, clock):
     ok(post(officer, f"{N}payments", N, paid_on="2027-06-20", amount="500"))
     page = officer.get(f"{N}statement").text
     assert "Statements mailed: Thursday, June 10, 2027" in text(page)
-    link = re.search(r'href="(/staff/notices/1/papers/\d+)">Thursday, June 10', page).group(1)
+    link = re.search(r'href="(/staff/notices/1/papers/\d+)"><time datetime="2027-06-10"', page)
+    link = link.group(1)
     kept = text(officer.get(link).text)
     assert "Copy as mailed on Thursday, June 10, 2027 ." in kept
     assert "As of Thursday, June 10, 2027" in kept and "Paid in all $0.00" in kept
