@@ -105,6 +105,18 @@ def test_a_cost_notice_mailed_before_papers_were_kept_says_no_copy_was(officer, 
     # Its cost is still the one mailed: it cannot be typed over now either.
     refused = step(officer, "completion", completed_on="2027-05-03", work="900", admin="100")
     assert refused.status_code == 422 and "is kept as mailed" in refused.text
+    # A decision on a protest recorded then has no outcome: none is made up for it.
+    with database(app.config["DATABASE"]) as conn:
+        conn.execute(
+            "UPDATE notice_steps SET protest_filed_on = '2027-05-20',"
+            " protest_decided_on = '2027-06-01', protest_payment_due_on = '2027-06-15'"
+        )
+    page = text(officer.get(N).text)
+    assert (
+        "decided Tuesday, June 1, 2027 : what it decided was not recorded (a decision recorded"
+        " before the portal asked; the amount mailed stands here), payments due from Tuesday,"
+        " June 15, 2027 ." in page
+    )
 
 
 def test_an_older_file_upgrades_with_no_paper_made_up(tmp_path):
