@@ -66,6 +66,11 @@ def test_a2_the_cost_notice_reprints_as_mailed_with_its_protest_date(officer, cl
     assert PRINTED_PROTEST in letter
     assert "Total $12,345.67" in letter
     assert "1 Friday, January 14, 2028 $1,028.87" in letter
+    # The review's own hand computation of the last payment, interest day by day.
+    assert (
+        "12 Thursday, December 14, 2028 $1,028.80 of the cost, plus $580.93 interest: $1,609.73"
+        in letter
+    )
     # A receipt recorded later does not change the letter the owner holds.
     assert "Monday, January 10, 2028" not in letter
     page = text(officer.get(N).text)
