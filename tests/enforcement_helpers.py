@@ -110,7 +110,14 @@ def enforcement_pages(client, case_id: int) -> dict:
         ("decision", {"decided_on": day, "hearing_on": day, "upheld": "yes"}),
         ("completion", {"completed_on": day, "work": "1000", "admin": "100"}),
         ("costs", {"cost_notice_mailed_on": day, "payment_count": "2", "protest_filed_on": day}),
-        ("protest", {"protest_decided_on": day, "protest_payment_due_on": day}),
+        (
+            "protest",
+            {
+                "protest_outcome": "upheld",
+                "protest_decided_on": day,
+                "protest_payment_due_on": day,
+            },
+        ),
         (
             "attorney",
             {
@@ -150,8 +157,15 @@ def enforcement_pages(client, case_id: int) -> dict:
         client, f"{notice}payments", notice, paid_on="", amount="ten"
     )
     pages["enf-void-errors"] = post_prefixed(client, f"{notice}payments/3/void", notice, "void-3")
+    pages["enf-protest-errors"] = post(
+        client, f"{notice}steps/protest", notice, protest_outcome="reduced", protest_decided_on=day
+    )
     pages["enf-letter"] = client.get(f"{notice}letter")
+    mailed = post(client, f"{notice}statement/mailed", f"{notice}statement")
     pages["enf-statement"] = client.get(f"{notice}statement")
+    kept = re.search(r'href="(/staff/notices/\d+/papers/\d+)"', pages["enf-statement"].text)
+    assert mailed.status_code == 303 and kept, "the statement is kept as mailed"
+    pages["enf-statement-kept"] = client.get(kept.group(1))
     pages["enf-cost-letter"] = client.get(f"{notice}cost-letter")
     # The request for access follows only a missed correction date: before it, the page
     # sends the officer back; a month on (the clock moved), the letter prints.

@@ -144,9 +144,11 @@ def test_a_protest_in_time_leaves_no_payment_due_until_the_board_decides(served,
         payment_count="3",
     )
     clock.set("2027-05-20")
-    # Received 14 April: the protest is due 30 days later, Friday 14 May, and no longer "presumed".
+    # Received 14 April: 30 days later is Friday 14 May, earlier than the Monday 17 May the
+    # cost notice printed (from the receipt presumed 5 days after mailing), which stands.
     assert rows(served.get(PAGE).text)[4:] == [
-        "Friday, May 14, 2027 | Protest window closes | § 216-16 | Done, Monday, May 10, 2027",
+        "Monday, May 17, 2027 | Protest window closes (as the cost notice printed it)"
+        " | § 216-16 | Done, Monday, May 10, 2027",
     ]
 
 

@@ -333,7 +333,11 @@ def test_f5_nothing_is_due_while_a_protest_awaits_the_board(officer, clock):
     clock.set("2027-07-01")
     ok(
         step(
-            officer, "protest", protest_decided_on="2027-07-01", protest_payment_due_on="2027-07-15"
+            officer,
+            "protest",
+            protest_outcome="upheld",
+            protest_decided_on="2027-07-01",
+            protest_payment_due_on="2027-07-15",
         )
     )
     clock.set("2027-07-16")
@@ -346,9 +350,11 @@ def test_the_statement_shows_the_schedule_the_protest_date_and_the_lien(officer,
     finish_and_bill(officer, clock)
     statement = officer.get(f"{N}statement")
     words = text(statement.text)
-    # Received 9 April: protest by 10 May (9 May is a Sunday). The payments keep the dates the
-    # cost notice printed from the presumed receipt (12 April): from Wednesday 12 May.
-    assert "by Monday, May 10, 2027" in words
+    # Received 9 April: 30 days from it would end on Monday 10 May (9 May is a Sunday), but
+    # the period never ends before the date the cost notice printed from the presumed receipt
+    # (12 April): Wednesday 12 May (legal review A2); the payments keep its dates too.
+    assert "by Wednesday, May 12, 2027 (the date the cost notice gave you)" in words
+    assert "May 10, 2027" not in words
     assert re.search(r"1 Wednesday, May 12, 2027 \$366\.68 \$0\.00 \$366\.68", words)
     assert re.search(r"3 Monday, July 12, 2027 \$366\.66", words)
     assert "become a special assessment against the property and a lien on it" in words
@@ -457,8 +463,9 @@ def test_the_cost_notice_and_the_access_letters(officer, clock):
     # The letter prints what was mailed on 7 April: the presumed receipt, 12 April, and its
     # dates, even though receipt on 9 April is recorded since.
     assert (
-        "within 30 days of receiving this notice: if it reaches you on the day we presume,"
-        " 5 days after mailing, by Wednesday, May 12, 2027" in cost
+        "You may file a written protest objecting to the amount by Wednesday, May 12, 2027 (30"
+        " days from the day we presume this notice reaches you, 5 days after mailing). If it"
+        " reaches you later than that, you have 30 days from the day it does." in cost
     )
     # The last payment has an amount. By hand, 9% a year over 365 days, interest
     # first: May 6-11 on $1,100.00: $1.63; May 12-June 13 on $734.95: $5.98; June 14-July 11

@@ -249,8 +249,9 @@ def test_l1_a_protest_decided_late_does_not_eat_the_first_payment(calendar):
 
 # The cost notice mailed Tuesday 20 April 2027 printed its payment dates from
 # the presumed receipt (25 April, protest by Tuesday 25 May); staff then record that it arrived
-# on 22 April. The protest period runs from receipt (seed 199: "within 30 days of receiving"),
-# so it closes Monday 24 May; the payment dates the owner holds do not move earlier.
+# on 22 April. Thirty days from that receipt would close the protest on Monday 24 May, but the
+# period applied never ends before the date the owner was given (legal review A2): Tuesday 25
+# May; nor do the payment dates the owner holds move earlier.
 def test_l2_an_earlier_recorded_receipt_keeps_the_printed_payment_dates(calendar):
     steps = {
         "completed_on": "2027-04-05",
@@ -269,7 +270,8 @@ def test_l2_an_earlier_recorded_receipt_keeps_the_printed_payment_dates(calendar
         **steps,
     )
     assert printed.get("protest").due == D("2027-05-25")
-    assert received.get("protest").due == D("2027-05-24")
+    assert received.get("protest").due == D("2027-05-25")
+    assert received.get("protest").note == "as the cost notice printed it"
     assert received.protest_printed == D("2027-05-25")
     first = [D("2027-05-25"), D("2027-06-25"), D("2027-07-26")]
     assert [i.due for i in received.schedule[:3]] == first

@@ -267,3 +267,113 @@ def test_the_counting_check_sees_a_copy(tmp_path):
         "{{ e.why if e.counted }}"
     )
     assert counting_in_template(page) == [1, 2]
+
+
+# Issued papers are records (legal review A2, officer's week B1): the charge, the protest
+# period and the kept papers each have one function. A sum of the cost's parts is the charge
+# as mailed (`costs.charge_as_mailed`); the later of two protest dates is `costs.protest_ends`;
+# a write to the kept papers is `papers.keep`.
+CHARGE_PARTS = ("work_cents", "admin_cents")
+OWNERS = {
+    "charge": ("portal/enforcement/costs.py", "charge_as_mailed"),
+    "later": ("portal/enforcement/costs.py", "protest_ends"),
+    "papers": ("portal/enforcement/papers.py", "keep"),
+}
+
+
+def paper_rule_copies(path: Path) -> list[str]:
+    """Each sum of the cost's parts, each max() or min() of a protest date, and each write to
+    issued_papers, outside the function that owns the rule."""
+    relative = path.relative_to(ROOT).as_posix()
+    tree = ast.parse(path.read_text(), str(path))
+    found = []
+    scopes = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for scope in [tree, *scopes]:
+        name = getattr(scope, "name", "<module>")
+        tainted: dict[str, set[str]] = {}
+        for node in own_nodes(scope):
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    for target_name in targets(target):
+                        tainted.setdefault(target_name, set()).update(words_in(node.value, {}))
+            rule = None
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+                texts = {
+                    p.value if isinstance(p, ast.Constant) else getattr(p, "attr", "")
+                    for p in ast.walk(node)
+                }
+                rule = "charge" if any(part in texts for part in CHARGE_PARTS) else None
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("max", "min")
+                and "protest" in words_in(node, tainted)
+            ):
+                rule = "later"
+            elif (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and re.search(r"\b(INSERT INTO|UPDATE|DELETE FROM)\b", node.value)
+                and "issued_papers" in node.value
+            ) or (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", getattr(node.func, "attr", "")) == "insert"
+                and any(getattr(arg, "value", None) == "issued_papers" for arg in node.args)
+            ):
+                rule = "papers"
+            if (
+                rule
+                and OWNERS[rule] != (relative, name)
+                and relative != "portal/core/migrations.py"
+            ):
+                found.append(f"{relative}:{node.lineno} in {name}(): {rule}")
+    return sorted(set(found))
+
+
+def test_the_charge_the_protest_end_and_the_kept_papers_have_one_function_each():
+    copies = [copy for path in python_files() for copy in paper_rule_copies(path)]
+    assert copies == []
+
+
+def test_the_paper_check_sees_a_copy():
+    scratch = ROOT / "portal" / "enforcement" / "_scratch_paper.py"
+    scratch.write_text(
+        "def shown(steps, db, window, printed):\n"
+        "    total = steps['work_cents'] + steps['admin_cents']\n"
+        "    closes = max(protest_window(1, 2), printed)\n"
+        "    db.execute('UPDATE issued_papers SET html = ?', ['x'])\n"
+        "    insert(db, 'issued_papers', {})\n"
+        "    return total, closes, window\n"
+    )
+    try:
+        found = paper_rule_copies(scratch)
+    finally:
+        scratch.unlink()
+    assert found == [
+        "portal/enforcement/_scratch_paper.py:2 in shown(): charge",
+        "portal/enforcement/_scratch_paper.py:3 in shown(): later",
+        "portal/enforcement/_scratch_paper.py:4 in shown(): papers",
+        "portal/enforcement/_scratch_paper.py:5 in shown(): papers",
+    ]
+
+
+def cost_sums(source: str) -> list[int]:
+    """The lines of a template that add or subtract the cost's parts or the charge."""
+    env = jinja2.Environment(extensions=["jinja2.ext.i18n"])
+    found = []
+    for add in env.parse(source).find_all((nodes.Add, nodes.Sub)):
+        names = {n.attr for n in add.find_all(nodes.Getattr)}
+        if names & {*CHARGE_PARTS, "charge", "charge_mailed"}:
+            found.append(add.lineno)
+    return found
+
+
+def test_no_enforcement_template_adds_up_the_cost():
+    found = [
+        f"{path.name}:{line}"
+        for path in sorted((ROOT / "templates" / "staff" / "enforcement").glob("*.html"))
+        for line in cost_sums(path.read_text())
+    ]
+    assert found == []
+    assert cost_sums("{{ (steps.work_cents + steps.admin_cents)|dollars }}") == [1]
+    assert cost_sums("{{ (line.charge_mailed - line.charge)|dollars }}") == [1]

@@ -322,3 +322,43 @@ def convictions_recorded(db: sqlite_utils.Database) -> None:
     on conviction, so only a recorded conviction counts toward a later offense number unless
     the content reads otherwise. Notices already stored have none recorded."""
     add_columns(db, [("notice_steps", "convicted_on", "TEXT")])
+
+
+@migrations(name="009_issued_papers")
+def issued_papers(db: sqlite_utils.Database) -> None:
+    """Papers are records: each enforcement paper as it was printed when the step that sends
+    it was recorded (portal/enforcement/papers.py), and the Board's decision on a cost
+    protest with its outcome, amount and certified-mail number. Papers mailed before this
+    have no kept copy: none is made up for them (their reprint says so)."""
+    run(
+        db,
+        """
+CREATE TABLE IF NOT EXISTS issued_papers (
+    id INTEGER PRIMARY KEY,
+    notice_id INTEGER NOT NULL REFERENCES notices (id),
+    kind TEXT NOT NULL CHECK (kind IN ('notice', 'cost-notice', 'access', 'statement')),
+    -- The day it was served or mailed (the date it prints), and who recorded it when.
+    mailed_on TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    recorded_by TEXT NOT NULL,
+    -- {name: value}: the dates and amounts it printed that the rules read back (JSON).
+    facts TEXT NOT NULL DEFAULT '{}',
+    -- The paper itself, as printed.
+    html TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS issued_papers_notice ON issued_papers (notice_id, kind, id);
+CREATE TRIGGER IF NOT EXISTS issued_papers_frozen BEFORE UPDATE ON issued_papers
+BEGIN SELECT RAISE(ABORT, 'a paper as issued cannot change'); END;
+CREATE TRIGGER IF NOT EXISTS issued_papers_kept BEFORE DELETE ON issued_papers
+BEGIN SELECT RAISE(ABORT, 'a paper as issued cannot be deleted'); END;
+""",
+    )
+    add_columns(
+        db,
+        [
+            # upheld, reduced (to protest_decided_cents) or withdrawn (nothing owed).
+            ("notice_steps", "protest_outcome", "TEXT"),
+            ("notice_steps", "protest_decided_cents", "INTEGER"),
+            ("notice_steps", "protest_mail_number", "TEXT"),
+        ],
+    )

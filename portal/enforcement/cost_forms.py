@@ -11,7 +11,7 @@ from wtforms import Field, SelectField
 from wtforms.validators import ValidationError
 
 from portal.enforcement.forms import DayForm, day
-from portal.intake.fields import text
+from portal.intake.fields import choice, text
 
 MONEY = re.compile(r"^\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$")
 
@@ -50,12 +50,65 @@ class CompletionForm(DayForm):
     admin = money("Administrative costs")
 
 
+OUTCOMES = [
+    ("upheld", "Upheld: the amount stands as mailed"),
+    ("reduced", "Reduced to the amount below"),
+    ("withdrawn", "The charge withdrawn: nothing is owed"),
+]
+
+
 class ProtestDecisionForm(DayForm):
+    """The Board's decision on a cost protest, an event of its own: what it decided (and the
+    amount, when it reduced the charge), its date and certified-mail number, and the day
+    payment is due from. The cost notice as mailed is never changed by it."""
+
+    protest_outcome = choice("What the Board decided", OUTCOMES, "Say what the Board decided.")
+    decided = money("The amount the Board set (when it reduced the charge)")
     protest_decided_on = day("Date of the Board's decision on the protest", "Enter the date.")
-    protest_payment_due_on = day(
-        "First payment due (the day the decision sets)", "Enter the day payment is due from."
-    )
+    protest_mail_number = text("Certified-mail number of the decision", 40)
+    protest_payment_due_on = day("First payment due (the day the decision sets)")
     future_ok = ("protest_payment_due_on",)
+    mailed_cents: int | None = None  # the charge the cost notice stated
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        fine = super().validate(extra_validators)
+        outcome = self.protest_outcome.data
+        # A badly typed amount has the field's own message already.
+        cents = None if self.decided.errors else cents_of(self.decided.data)
+        if outcome == "reduced" and cents is None and not self.decided.errors:
+            self.decided.errors.append("Enter the amount the Board set.")
+            fine = False
+        elif (
+            outcome == "reduced"
+            and cents is not None
+            and self.mailed_cents is not None
+            and not 0 < cents < self.mailed_cents
+        ):
+            self.decided.errors.append(
+                "Enter an amount above zero and below the amount mailed; a charge withdrawn"
+                " whole is the third answer."
+            )
+            fine = False
+        due = self.protest_payment_due_on
+        if outcome != "withdrawn" and not due.data and not due.errors:
+            due.errors.append("Enter the day payment is due from.")
+            fine = False
+        elif outcome != "withdrawn" and not due.data:
+            fine = False
+        return fine
+
+    def values(self) -> dict[str, Any]:
+        """The notice_steps columns it sets."""
+        outcome = self.protest_outcome.data
+        return {
+            "protest_outcome": outcome,
+            "protest_decided_cents": cents_of(self.decided.data) if outcome == "reduced" else None,
+            "protest_decided_on": self.protest_decided_on.data,
+            "protest_mail_number": self.protest_mail_number.data or None,
+            "protest_payment_due_on": (
+                None if outcome == "withdrawn" else self.protest_payment_due_on.data
+            ),
+        }
 
 
 class CostNoticeForm(DayForm):

@@ -9,6 +9,7 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from content_model.enforcement import Terms
 from portal.core.deadlines import BusinessCalendar
@@ -34,6 +35,14 @@ def protest_window(
     presumed = received is None
     start = mailed + terms.presumed_mail_days * DAY if presumed else received
     return period_end(start, terms.protest_days, terms, calendar), presumed
+
+
+def protest_ends(window: dt.date, printed: dt.date | None) -> dt.date:
+    """The day the protest period the municipality applies closes: the later of the
+    `window` from `protest_window` (30 days from the recorded or presumed receipt) and the
+    date the cost notice `printed` as mailed. Reading: a receipt recorded later, earlier than
+    presumed, never ends the period before the date the owner was given."""
+    return max(window, printed or window)
 
 
 def protest_in_time(closes: dt.date, filed: dt.date) -> bool:
@@ -63,7 +72,36 @@ def first_payment_due(
     """
     if protest_filed is not None and protest_in_time(protest_closes, protest_filed):
         return board_sets
-    return max(protest_closes, printed or protest_closes)
+    return protest_ends(protest_closes, printed)
+
+
+# The Board's decision on a cost protest: the amount stands, is reduced (to the amount it
+# sets), or the charge is withdrawn (nothing is owed).
+PROTEST_OUTCOMES = ("upheld", "reduced", "withdrawn")
+
+
+def charge_as_mailed(steps: dict[str, Any], printed: dict[str, Any] | None) -> int | None:
+    """The cost of abatement, administrative costs included, as the cost notice stated it:
+    as kept when it was mailed (`printed`, its paper's facts); before it is mailed, or for
+    one mailed before papers were kept, as recorded with the completed abatement."""
+    if printed and printed.get("charge_cents") is not None:
+        return printed["charge_cents"]
+    if steps.get("work_cents") is None:
+        return None
+    return steps["work_cents"] + (steps.get("admin_cents") or 0)
+
+
+def charge_owed(steps: dict[str, Any], printed: dict[str, Any] | None) -> int | None:
+    """The charge the owner owes: as the Board decided a protest (reduced to its amount;
+    nothing once withdrawn), else as mailed. Every balance, schedule, statement and figure
+    asks this. A decision recorded before outcomes were recorded left the amount standing."""
+    mailed = charge_as_mailed(steps, printed)
+    outcome = steps.get("protest_outcome") if steps.get("protest_decided_on") else None
+    if outcome == "reduced":
+        return steps["protest_decided_cents"]
+    if outcome == "withdrawn":
+        return 0
+    return mailed
 
 
 def interest_starts(completed: dt.date, terms: Terms) -> dt.date:

@@ -11,6 +11,8 @@ import sqlite_utils
 from flask import Flask
 
 from portal.core.db import rows, value
+from portal.enforcement import costs
+from portal.enforcement.notices import printed_facts
 from portal.staff.figures import (
     Figure,
     Record,
@@ -50,11 +52,15 @@ def enforcement_sections(
             )
         )
 
-    charged = value(
+    # Each cost notice mailed in the period, at the amount it stated as kept when mailed, or
+    # as the Board decided a protest of it: never a figure typed over the mailed one.
+    mailed = rows(
         db,
-        "SELECT coalesce(sum(coalesce(work_cents, 0) + coalesce(admin_cents, 0)), 0)"
-        " FROM notice_steps WHERE cost_notice_mailed_on >= ? AND cost_notice_mailed_on < ?",
+        "SELECT * FROM notice_steps WHERE cost_notice_mailed_on >= ? AND cost_notice_mailed_on < ?",
         window,
+    )
+    charged = sum(
+        costs.charge_owed(steps, printed_facts(db, steps["notice_id"])) or 0 for steps in mailed
     )
     # A voided payment (typed twice, or replaced by its correction) was never paid.
     paid = value(

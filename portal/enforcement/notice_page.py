@@ -14,6 +14,7 @@ from portal.enforcement import (
     cost_forms,
     forms,
     notices,
+    papers,
     payments,
     people,
     readings,
@@ -72,8 +73,9 @@ def page_model(notice: dict[str, Any]) -> dict[str, Any]:
         leave_out=violation["id"],
     )
     offense = rules.offense_number(committed, priors, enforcement.terms)
+    printed = notices.printed_facts(db, notice["id"]) if steps else None
     line = (
-        timeline(notice, steps, paid, assigned, enforcement.terms, calendar, today)
+        timeline(notice, steps, paid, assigned, enforcement.terms, calendar, today, printed)
         if steps
         else Timeline(notice, steps, today)
     )
@@ -95,6 +97,7 @@ def page_model(notice: dict[str, Any]) -> dict[str, Any]:
         "notice": notice,
         "violation": violation,
         "steps": steps,
+        "papers": papers.kept(db, notice["id"]) if steps else [],
         "payments": paid,
         "remedies": assigned,
         "offense": offense,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Callable
 from typing import Any
 
 import sqlite_utils
@@ -18,6 +19,7 @@ from portal.core.cases import next_reference
 from portal.core.clock import local_stamp
 from portal.core.db import insert, one, rows, transaction
 from portal.core.deadlines import BusinessCalendar
+from portal.enforcement import papers
 from portal.enforcement.payments import payments
 from portal.enforcement.remedies import remedies
 from portal.enforcement.timeline import Deadline, timeline
@@ -54,6 +56,9 @@ STEP_COLUMNS = (
     "late_appeal_accepted",
     "protest_decided_on",
     "protest_payment_due_on",
+    "protest_outcome",
+    "protest_decided_cents",
+    "protest_mail_number",
     "corrected_on",
     "correction_checked_on",
     "correction_checked_by",
@@ -122,10 +127,12 @@ def issue(
     served_on: dt.date,
     method: str,
     facts: dict[str, Any],
+    keep: Callable[[], None] | None = None,
 ) -> str:
     """Number and freeze a draft (NOV-YYYY-NNNN), recording its issuance: the day it is served
     or mailed (`served_on`) and how, and what its letter prints (`facts`). An earlier notice it
-    corrects is superseded."""
+    corrects is superseded. `keep` keeps the letter as printed (papers.py), in the same
+    transaction, once the notice is numbered."""
     with transaction(db):
         draft = notice(db, notice_id)
         if draft is None or draft["issued_on"]:
@@ -162,6 +169,8 @@ def issue(
             method=method,
             supersedes=draft["supersedes"],
         )
+        if keep:
+            keep()
     return number
 
 
@@ -172,9 +181,15 @@ def steps(db: sqlite_utils.Database, notice_id: int) -> dict[str, Any]:
 
 
 def record_step(
-    db: sqlite_utils.Database, actor: str, notice: dict[str, Any], step: str, values: dict
+    db: sqlite_utils.Database,
+    actor: str,
+    notice: dict[str, Any],
+    step: str,
+    values: dict,
+    keep: Callable[[], None] | None = None,
 ) -> None:
-    """Set some columns of a notice's steps (one form's worth), logged under `step`."""
+    """Set some columns of a notice's steps (one form's worth), logged under `step`; `keep`
+    then keeps the papers the step sends (papers.py), in the same transaction."""
     unknown = set(values) - set(STEP_COLUMNS)
     if unknown:
         raise KeyError(f"not step columns: {sorted(unknown)}")
@@ -196,6 +211,14 @@ def record_step(
         case_id = violation(db, notice["violation_id"])["case_id"]
         detail = {k: v for k, v in stored.items() if k != "conditions" and v not in (None, "")}
         log(db, case_id, actor, f"enforcement_{step}", number=notice["number"], **detail)
+        if keep:
+            keep()
+
+
+def printed_facts(db: sqlite_utils.Database, notice_id: int) -> dict[str, Any] | None:
+    """What the notice's cost notice printed, as kept when mailed (None: none kept)."""
+    kept = papers.latest(db, notice_id, "cost-notice")
+    return kept["facts"] if kept else None
 
 
 def issued_notices(db: sqlite_utils.Database) -> list[dict[str, Any]]:
@@ -223,6 +246,7 @@ def open_dates(
             terms,
             calendar,
             today,
+            printed_facts(db, notice["id"]),
         )
         found.extend((deadline, notice) for deadline in line.open)
     return sorted(found, key=lambda pair: (pair[0].due, pair[1]["id"]))

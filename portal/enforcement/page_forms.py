@@ -100,7 +100,7 @@ STEPS = {
     "costs": Step(cost_forms.CostNoticeForm, "completed_on", _store_same),
     "attorney": Step(forms.AttorneyForm, None, _store_yes_no("smo_concurs")),
     "tax": Step(cost_forms.TaxForm, "cost_notice_mailed_on", _store_same),
-    "protest": Step(cost_forms.ProtestDecisionForm, "protest_filed_on", _store_same),
+    "protest": Step(cost_forms.ProtestDecisionForm, "protest_filed_on", lambda f: f.values()),
     "court": Step(forms.ConvictionForm, None, _store_same),
 }
 
@@ -135,6 +135,8 @@ def step_form(name: str, notice: dict, steps: dict, submitted: bool = False) -> 
         if steps.get("work_cents") is not None:
             data["work"] = f"{steps['work_cents'] / 100:.2f}"
             data["admin"] = f"{(steps.get('admin_cents') or 0) / 100:.2f}"
+        if steps.get("protest_decided_cents") is not None:
+            data["decided"] = f"{steps['protest_decided_cents'] / 100:.2f}"
         form = cls(formdata=None, data=data)
     form.earliest = day_of(steps.get(after)) if after else day_of(notice["issued_on"])
     form.latest = local_today()

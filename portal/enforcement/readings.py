@@ -65,7 +65,9 @@ def readings(terms: Terms) -> dict[str, str]:
         f" {after_appeal}",
         "protest": f"The text says {terms.protest_days} days \u201cof receiving\u201d the cost"
         f" notice: counted from the owner's receipt of the cost notice; until receipt is"
-        f" recorded, it is presumed {terms.presumed_mail_days} days after mailing."
+        f" recorded, it is presumed {terms.presumed_mail_days} days after mailing. The period"
+        " never ends before the date the cost notice printed as mailed: a receipt recorded"
+        " earlier than presumed does not shorten it."
         if terms.protest_runs_from == "receipt"
         else "The protest period is counted from mailing.",
         "weeks": f"A week of continued violation starts the day after the correction date;"
@@ -101,7 +103,8 @@ def readings(terms: Terms) -> dict[str, str]:
         )
         + " The condition of no history is checked against the established offenses.",
         "interest": f"Simple interest, per day, on the unpaid charge: {year}; rounded to the cent"
-        f" when posted; a payment applies {applies}.",
+        f" when posted; a payment applies {applies}. When the Board reduces the charge on a"
+        " protest, interest runs on the amount it decided, from the start.",
         "installments": "Installments fall due "
         + (
             "monthly"

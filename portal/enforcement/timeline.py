@@ -47,7 +47,8 @@ class Timeline:
     deadlines: list[Deadline] = field(default_factory=list)
     correction: dt.date | None = None
     weeks: int = 0
-    charge: int | None = None
+    charge: int | None = None  # the charge owed (costs.charge_owed)
+    charge_mailed: int | None = None  # the charge the cost notice stated
     account: costs.Account | None = None
     schedule: list[costs.Installment] = field(default_factory=list)
     states: list[costs.InstallmentState] = field(default_factory=list)
@@ -61,6 +62,8 @@ class Timeline:
     protest_pending: bool = False  # filed in time, the Board's decision not yet recorded
     protest_timely: bool | None = None  # None: no protest logged
     protest_printed: dt.date | None = None  # the protest date the cost notice printed as mailed
+    # The period applied closes on the printed date, later than 30 days from the receipt.
+    protest_as_printed: bool = False
     # The last payment's interest if it and every earlier one are paid on their dates (the owner
     # needs an amount to pay).
     last_interest: int = 0
@@ -76,6 +79,13 @@ class Timeline:
     # A): "corrected", "pending" (an appeal awaits the Board), "not-upheld", "no-date" (no
     # correction date runs), "not-yet" (the correction date has not passed); None: he may.
     access_block: str | None = None
+
+    @property
+    def reduced_by(self) -> int:
+        """How much less than the cost notice stated the owner owes (the Board's decision)."""
+        if self.charge is None or self.charge_mailed is None:
+            return 0
+        return self.charge_mailed - self.charge
 
     def get(self, key: str) -> Deadline | None:
         return next((d for d in self.deadlines if d.key == key), None)
@@ -93,8 +103,10 @@ def timeline(
     terms: Terms,
     calendar: BusinessCalendar,
     today: dt.date,
+    printed: dict[str, Any] | None = None,
 ) -> Timeline:
-    """The dates of an issued notice (a draft has none)."""
+    """The dates of an issued notice (a draft has none); `printed`: the facts of its cost
+    notice as kept when mailed (papers.py), None if none was kept."""
     result = Timeline(notice, steps, today)
     issued = day_of(notice["issued_on"])
     if issued is None or notice["superseded_by"]:
@@ -191,16 +203,21 @@ def timeline(
         mailed is None,
         done=mailed,
     )
-    if s["work_cents"] is not None:
-        result.charge = s["work_cents"] + (s["admin_cents"] or 0)
+    result.charge_mailed = costs.charge_as_mailed(steps, printed)
+    result.charge = costs.charge_owed(steps, printed)
+    if result.charge is not None:
         made = [(day_of(p["paid_on"]), p["cents"]) for p in payments if not p.get("voided_at")]
         result.account = costs.account(result.charge, completed, made, today, terms)
     if mailed is None:
         return result
-    protest, result.protest_presumed = costs.protest_window(
+    window, result.protest_presumed = costs.protest_window(
         mailed, s["cost_notice_received_on"], terms, calendar
     )
-    result.protest_printed = costs.protest_window(mailed, None, terms, calendar)[0]
+    kept = day_of((printed or {}).get("protest_by"))
+    result.protest_printed = kept or costs.protest_window(mailed, None, terms, calendar)[0]
+    protest = costs.protest_ends(window, result.protest_printed)
+    result.protest_as_printed = protest != window
+    note = "receipt presumed" if result.protest_presumed else ""
     protested = s["protest_filed_on"]
     add(
         "protest",
@@ -208,7 +225,7 @@ def timeline(
         protest,
         "costs",
         protested is None and costs.protest_in_time(protest, today),
-        "receipt presumed" if result.protest_presumed else "",
+        "as the cost notice printed it" if result.protest_as_printed else note,
         done=protested,
     )
     if protested:
@@ -216,15 +233,22 @@ def timeline(
     first_due = costs.first_payment_due(
         protest, protested, s.get("protest_payment_due_on"), result.protest_printed
     )
-    result.protest_pending = first_due is None
-    if result.charge and s["payment_count"]:
-        # The letter as mailed: a protest or a receipt recorded later changes the statement,
-        # never the letter the owner holds.
+    # Withdrawn by the Board, the charge leaves nothing due, and nothing pending.
+    result.protest_pending = first_due is None and not s.get("protest_decided_on")
+    if printed and printed.get("schedule") is not None:
+        result.printed_schedule = [
+            costs.Installment(n, dt.date.fromisoformat(due), cents)
+            for n, due, cents in printed["schedule"]
+        ]
+        result.printed_last_interest = printed["last_interest"]
+    elif result.charge_mailed and s["payment_count"]:
+        # The letter as mailed: a protest, a receipt or a decision recorded later changes the
+        # statement, never the letter the owner holds.
         result.printed_schedule = costs.installments(
-            result.charge, s["payment_count"], result.protest_printed, terms, calendar
+            result.charge_mailed, s["payment_count"], result.protest_printed, terms, calendar
         )
         result.printed_last_interest = costs.interest_to_last_due(
-            result.charge, completed, [], result.printed_schedule, mailed, terms
+            result.charge_mailed, completed, [], result.printed_schedule, mailed, terms
         )
     if result.charge and s["payment_count"] and result.account and first_due:
         result.schedule = costs.installments(

@@ -15,8 +15,9 @@ from portal.accounts.auth import current_staff
 from portal.core.clock import local_today
 from portal.core.db import get_db, rows, transaction
 from portal.core.display import date_words
-from portal.enforcement import forms, notices, people, rules, violations
+from portal.enforcement import forms, notices, papers, people, rules, violations
 from portal.enforcement.blueprint import bp
+from portal.enforcement.letters import keep_paper
 from portal.enforcement.notice_page import access_block_words, page_model, render
 from portal.enforcement.page_forms import (
     STEP_NAMES,
@@ -218,7 +219,14 @@ def issue_notice(notice_id: int):
     facts = violations.letter_facts(violation_or_404(notice["violation_id"]), who)
     try:
         number = notices.issue(
-            db, actor(), notice["id"], local_today(), form.served_on.data, form.method.data, facts
+            db,
+            actor(),
+            notice["id"],
+            local_today(),
+            form.served_on.data,
+            form.method.data,
+            facts,
+            keep=lambda: keep_paper("notice", notice["id"], form.served_on.data),
         )
     except WorkflowError as error:
         flash(str(error), "error")
@@ -294,11 +302,24 @@ def notice_step(notice_id: int, name: str):
         return redirect(url_for("enforcement.notice_page", notice_id=notice_id), code=303)
     form = step_form(name, notice, steps, submitted=True)
     context = page_model(notice)
+    if name == "protest":
+        form.mailed_cents = context["line"].charge_mailed
     if form.validate() and not _refused(name, form, context["line"]):
         values = step.store(form)
         if name == "corrected":
             values["correction_checked_by"] = actor()
-        notices.record_step(db, actor(), notice, name, values)
+        why = papers.refusal(values, steps)
+        if why:
+            # A paper sent is kept as sent: the error goes on the step's first field.
+            next(f for f in form if f.name != "csrf_token").errors = [why]
+            return render(notice, {name: form}, context)
+        sending = papers.sent_by(values, steps)
+
+        def keep() -> None:
+            for kind in sending:
+                keep_paper(kind, notice_id, values[papers.KINDS[kind].sent_by])
+
+        notices.record_step(db, actor(), notice, name, values, keep)
         flash(f"{STEP_NAMES[name]}.", "success")
         return redirect(
             url_for("enforcement.notice_page", notice_id=notice_id, _anchor=f"step-{name}"),

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from content_model.site import OnlineFiling
+from portal.notification import compliance
 from portal.notification.records import record_duty, state_call_missing
 
 # Our reading where the filer is not sure (content: release_duties_reading, said on the page):
@@ -101,7 +102,7 @@ def still_to_do(deadlines: list[Any], answers: Any, online: OnlineFiling) -> Sti
         emergency_call=emergency_call,
         state_call=state_call_missing(answers),
         notice=to_tell,
-        confirm_after_telling=bool(to_tell) and not online.counts_as_written_confirmation,
+        confirm_after_telling=bool(to_tell) and not compliance.filing_can_confirm(online),
         confirmation=confirmation,
         record=record_words(answers["facility_kind"], answers),
         advised_only=advised_only,
