@@ -174,3 +174,48 @@ def test_an_alternative_remedy_is_a_date_of_the_notice_until_done(served, clock)
         "Friday, April 30, 2027 | Alternative remedy due: Attendance at compliance workshops"
         " | § 216-13 | Done, Thursday, April 29, 2027",
     ]
+
+
+def next_payment(page: str) -> str:
+    found = re.search(r"<dt>Next payment</dt><dd>(.*?)</dd>", page, re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", found.group(1))).strip() if found else ""
+
+
+@pytest.mark.parametrize(
+    ("paid", "left"),
+    [
+        # Paid in full: its row goes, the next payment is the one to come.
+        (
+            "333.34",
+            [
+                "Thursday, June 17, 2027 | Payment 2 of 3 due | § 216-16 | Open",
+                "$333.33, payment 2 of 3, due Thursday, June 17, 2027 (reading)",
+                False,
+            ],
+        ),
+        # A cent short: it stays, overdue the day after, a special assessment.
+        (
+            "333.33",
+            [
+                "Monday, May 17, 2027 | Payment 1 of 3 due | § 216-16 | Overdue",
+                "Thursday, June 17, 2027 | Payment 2 of 3 due | § 216-16 | Open",
+                "$0.01 still to pay of $333.34, payment 1 of 3, due Monday, May 17, 2027 (reading)",
+                True,
+            ],
+        ),
+    ],
+)
+def test_a_payment_short_by_a_cent_keeps_its_row_and_a_paid_one_goes(served, clock, paid, left):
+    clock.set("2027-04-05")
+    step(served, "completion", completed_on="2027-04-05", work="1000.00", admin="")
+    clock.set("2027-04-12")
+    step(served, "costs", cost_notice_mailed_on="2027-04-12", payment_count="3")
+    clock.set("2027-05-17")
+    page = served.get(PAGE).text
+    # $1,000.00 in three: the odd cent on the first, due when the time to protest ends.
+    assert rows(page)[5:] == ["Monday, May 17, 2027 | Payment 1 of 3 due | § 216-16 | Open"]
+    assert next_payment(page) == "$333.34, payment 1 of 3, due Monday, May 17, 2027 (reading)"
+    ok(post(served, f"{PAGE}payments", PAGE, paid_on="2027-05-17", amount=paid))
+    clock.set("2027-05-18")
+    page = served.get(PAGE).text
+    assert [*rows(page)[5:], next_payment(page), "<dt>Tax bill</dt>" in page] == left

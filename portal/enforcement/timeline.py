@@ -53,6 +53,9 @@ class Timeline:
     schedule: list[costs.Installment] = field(default_factory=list)
     states: list[costs.InstallmentState] = field(default_factory=list)
     next_payment: costs.Installment | None = None
+    # What is still to pay of it: less than its amount when it was paid in part (the officer
+    # asks the owner for what is left, not for the whole payment again).
+    next_payment_left: int = 0
     special_assessment: bool = False
     protest_presumed: bool = False
     # Whether the appeal holds the notice (in time, or accepted by the Board although late),
@@ -258,6 +261,9 @@ def timeline(
         result.next_payment = costs.next_installment(result.schedule, paid, interest)
         result.special_assessment = costs.special_assessment(result.schedule, paid, today, interest)
         result.states = costs.installment_states(result.schedule, paid, today, interest)
+        result.next_payment_left = next(
+            (st.left for st in result.states if st.item == result.next_payment), 0
+        )
         result.last_due_passed = today > result.schedule[-1].due
         result.last_interest = costs.interest_to_last_due(
             result.charge, completed, made, result.schedule, today, terms
