@@ -383,6 +383,8 @@ def test_the_outfall_figures_count_the_inventory_and_its_screenings(app):
     assert outfall_figures(app, YEAR_2026) == {
         "outfalls.inventory": ["OF-6", "OF-1", "OF-2", "OF-3", "OF-4"],
         "outfalls.mapped": ["OF-6", "OF-1", "OF-2", "OF-3", "OF-4"],
+        "outfalls.impaired": [],
+        "outfalls.impaired_unknown": ["OF-6", "OF-1", "OF-2", "OF-3", "OF-4"],
         "outfalls.others": ["CB-1"],
         "outfalls.screened": ["OF-4", "OF-1"],
         "outfalls.dry_weather_flow": [],

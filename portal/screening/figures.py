@@ -117,6 +117,7 @@ def outfall_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
         )
 
     outfall_rows = [(row["id"], row["code"], row["day"]) for row in outfalls]
+    impaired = {row["id"]: row["impaired_water"] for row in outfalls}  # as at the period's end
     return [
         Section(
             "Outfalls and dry-weather screening",
@@ -137,6 +138,20 @@ def outfall_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
                         ],
                         OUTFALL,
                         "outfall_id",
+                    ),
+                ),
+                Figure(
+                    "outfalls.impaired",
+                    "Outfalls to impaired or priority waters",
+                    records(
+                        [r for r in outfall_rows if impaired[r[0]] == "yes"], OUTFALL, "outfall_id"
+                    ),
+                ),
+                Figure(
+                    "outfalls.impaired_unknown",
+                    "Outfalls whose receiving water is not recorded as impaired or not",
+                    records(
+                        [r for r in outfall_rows if impaired[r[0]] is None], OUTFALL, "outfall_id"
                     ),
                 ),
                 Figure(
@@ -192,7 +207,10 @@ def outfall_sections(db: sqlite_utils.Database, window: Window, now: dt.datetime
                 "first screening if that is earlier, since a screening, even on paper, shows "
                 "it was there. A screening counts on the day it was made, in the portal or on "
                 "paper before it (each paper day in its own period). Every outfall in the "
-                "inventory has a place: the import refuses one without.",
+                "inventory has a place: the import refuses one without. Impaired or priority"
+                " waters: the outfall's record says its receiving water is impaired (on the"
+                " State's 303(d) list) or a priority waterbody, as it said at the end of the"
+                " period (set on its page or by the import's impaired column).",
                 f"A visit fewer than {settings.dry_weather_hours} hours after a rain of more"
                 f" than {settings.dry_weather_rain_inches:g} inch is wet weather (our reading,"
                 " content/outfalls.yaml): counted on its own line, not as a dry-weather"
