@@ -32,6 +32,7 @@ from portal.staff import init_staff
 from portal.staff_found import init_staff_found
 from portal.status import init_status
 from portal.trackdown import init_trackdown
+from portal.training import init_training
 from portal.web.errors import init_errors, init_request_checks
 from portal.web.headers import init_headers
 from portal.web.limits import init_limits
@@ -115,6 +116,7 @@ def create_app(test_config: dict[str, Any] | None = None, require_settings: bool
     init_outfalls(app)
     init_screening(app)
     init_trackdown(app)
+    init_training(app)
     # Last: every route is registered, and each declared what it needs (portal/web/routes.py).
     init_limits(app)
     init_digest(app)

@@ -339,7 +339,7 @@ def add_structures(db, items) -> None:
 
 
 # Counted by hand for 2026's permit year (January 3, 2026 to January 2, 2027), with the
-# permit term taken as the five years of the rotation: January 3, 2022 on.
+# permit term set to start on January 3, 2022 (`with_term`).
 STRUCTURES = [
     (
         "OF-1",
@@ -369,14 +369,25 @@ def outfall_figures(app, period) -> dict:
         }
 
 
+def with_term(app, day: dt.date) -> None:
+    """The pack's permit_term_starts set to `day`."""
+    from dataclasses import replace
+
+    app.extensions["outfalls"] = replace(app.extensions["outfalls"], permit_term_starts=day)
+
+
 def test_the_outfall_figures_count_the_inventory_and_its_screenings(app):
     with app.app_context():
         add_structures(get_db(), STRUCTURES)
+    with_term(app, dt.date(2022, 1, 3))
     assert outfall_figures(app, YEAR_2026) == {
         "outfalls.inventory": ["OF-6", "OF-1", "OF-2", "OF-3", "OF-4"],
         "outfalls.mapped": ["OF-6", "OF-1", "OF-2", "OF-3", "OF-4"],
+        "outfalls.impaired": [],
+        "outfalls.impaired_unknown": ["OF-6", "OF-1", "OF-2", "OF-3", "OF-4"],
         "outfalls.others": ["CB-1"],
         "outfalls.screened": ["OF-4", "OF-1"],
+        "outfalls.dry_weather_flow": [],
         "outfalls.screened_term": ["OF-2", "OF-4", "OF-1"],
         "outfalls.not_screened_term": ["OF-6", "OF-3"],
         "screenings.made": [
@@ -409,13 +420,9 @@ def test_the_outfall_figures_of_a_closed_year_do_not_move(app):
 
 
 def test_a_pack_may_set_its_permit_term(app):
-    from dataclasses import replace
-
     with app.app_context():
         add_structures(get_db(), STRUCTURES)
-    app.extensions["outfalls"] = replace(
-        app.extensions["outfalls"], permit_term_starts=dt.date(2021, 1, 1)
-    )
+    with_term(app, dt.date(2021, 1, 1))
     figures = outfall_figures(app, YEAR_2026)
     # From January 1, 2021: OF-3's paper day (September 9, 2021) and OF-6's screening count.
     assert figures["outfalls.screened_term"] == ["OF-3", "OF-6", "OF-2", "OF-4", "OF-1"]
@@ -557,7 +564,8 @@ def test_figures_recorded_as_filed_show_what_changed_since(app, client):
         r"\(filed: 4\)</span>",
         page,
     )
-    assert "2 figures changed since" in page
+    # Confirmed in all, through resident reports, and still being traced at the year's end.
+    assert "3 figures changed since" in page
     # Another period has no filing.
     other = client.get(
         "/staff/annual-report/", query_string={"start": "2025-01-03", "end": "2026-01-02"}

@@ -72,6 +72,7 @@ def test_every_portal_page_is_valid_html(app, client, tmp_path):
         ("staff-exports", "/staff/exports/"),
         ("staff-outbox", "/staff/outbox/"),
         ("staff-phone-notice", "/staff/phone-notices/new"),
+        ("staff-training", "/staff/training/"),
     ]:
         pages[name] = client.get(url)
     pages.update(enforcement_pages(client, 1))

@@ -49,6 +49,7 @@ def test_every_page_with_personal_data_is_sent_no_store(app, client):
         "/staff/annual-report/records/reports.received",
         "/staff/annual-report.csv",
         "/staff/phone-notices/new",
+        "/staff/training/",
         report_page,
         f"/status/{token}/",
         receipt,

@@ -74,6 +74,11 @@ class Record:
     others: list[Other] = field(default_factory=list)
 
 
+# Whether the receiving water is impaired or a priority waterbody: "yes", "no" or not recorded.
+IMPAIRED = "impaired_water"
+# How files say it (compared after `plain()`): a GIS yes/no field, a dBASE logical (True).
+YES_WORDS = {"yes", "y", "true", "t", "1", "impaired", "priority", "303d", "303 d"}
+NO_WORDS = {"no", "n", "false", "f", "0", "not impaired"}
 # The fields a staff member reads and edits, in the order of the forms.
 TEXT_FIELDS = ("location", "owner", "receiving_water", "drainage_area", "notes")
 SIZE_FIELDS = ("size_in", "height_in")
@@ -93,6 +98,7 @@ STORED_FIELDS = (
     "size_in",
     "height_in",
     "receiving_water",
+    IMPAIRED,
     "drainage_area",
     "condition",
     OTHER["condition"],
@@ -238,6 +244,12 @@ def _check_row(
     if not isinstance(outcome, Record):
         return outcome, []
     cells = []
+    impaired = _cell(row.cells, columns.get(IMPAIRED))
+    if plain(impaired) in YES_WORDS | NO_WORDS:
+        outcome.values[IMPAIRED] = "yes" if plain(impaired) in YES_WORDS else "no"
+    elif plain(impaired) not in NOT_RECORDED:
+        reason = f"{impaired!r} is not yes or no (is the receiving water impaired or a priority?)"
+        cells.append(Refusal(row.number, columns[IMPAIRED], reason, outcome.code, cell_only=True))
     for name in DAY_FIELDS:
         text = _cell(row.cells, columns.get(name))
         if not text:

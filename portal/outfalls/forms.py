@@ -70,6 +70,11 @@ class OutfallForm(FlaskForm):
     size_in = StringField("Diameter or width (inches)", [Length(max=30), _size])
     height_in = StringField("Height (inches)", [Length(max=30), _size])
     receiving_water = text("Receiving water", 2000)
+    impaired_water = SelectField(
+        "Impaired or priority receiving water",
+        choices=options([("", "Not recorded"), ("yes", "Yes"), ("no", "No")]),
+        default="",
+    )
     drainage_area = text("Sewershed or drainage area", 2000)
     condition = SelectField("Condition", choices=_choices("condition"))
     condition_other = text("Other condition, in words", checking.MAX_OTHER)

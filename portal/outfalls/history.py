@@ -20,7 +20,7 @@ from portal.core.db import insert, one, rows, value
 Row = dict[str, Any]
 # The fields whose past values the figures read (the rest are logged for the audit only;
 # as_of() names them in its query).
-DATED_FIELDS = ("structure_type", "retired_on")
+DATED_FIELDS = ("structure_type", "retired_on", "impaired_water")
 ADDED, PAPER = "added", "paper_screening"
 
 
@@ -176,7 +176,8 @@ def as_of(db: sqlite_utils.Database, until: str) -> list[Row]:
     for change in rows(
         db,
         "SELECT outfall_id, field, old_value, new_value, effective_on FROM outfall_changes"
-        " WHERE field IN ('structure_type', 'retired_on') ORDER BY effective_on, id",
+        " WHERE field IN ('structure_type', 'retired_on', 'impaired_water')"
+        " ORDER BY effective_on, id",
     ):
         key = (change["outfall_id"], change["field"])
         first_old.setdefault(key, change["old_value"])
@@ -206,6 +207,7 @@ FIELD_WORDS = {
     "size_in": "size (in)",
     "height_in": "height (in)",
     "receiving_water": "receiving water",
+    "impaired_water": "impaired or priority receiving water",
     "drainage_area": "drainage area",
     "inventoried_on": "in the inventory since",
     "structure_type_other": "other kind, in words",

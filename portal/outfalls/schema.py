@@ -253,3 +253,20 @@ def the_field_sheet_whole(db: sqlite_utils.Database) -> None:
             ("screenings", "call_reason", "TEXT"),
         ],
     )
+
+
+@migrations(name="007_impaired_or_priority_water")
+def impaired_or_priority_water(db: sqlite_utils.Database) -> None:
+    """Whether the receiving water is impaired (on the State's 303(d) list) or a priority
+    waterbody, as the municipality records it: 'yes', 'no', or NULL for not recorded (every
+    structure stored before). The annual figures count the outfalls to such waters."""
+    add_columns(
+        db,
+        [
+            (
+                "outfalls",
+                "impaired_water",
+                "TEXT CHECK (impaired_water IS NULL OR impaired_water IN ('yes', 'no'))",
+            )
+        ],
+    )

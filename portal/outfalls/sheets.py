@@ -108,6 +108,22 @@ COLUMNS = {
         "watercourse",
         "outfallto",
     ),
+    # Whether the receiving water is impaired (303(d)) or a priority waterbody: yes or no.
+    "impaired_water": (
+        "impairedwater",
+        "impaired",
+        "impairedwaters",
+        "impairedwaterbody",
+        "impaired303d",
+        "impairedorpriority",
+        "priorityorimpaired",
+        "prioritywater",
+        "prioritywaterbody",
+        "priorityimpaired",
+        "impairedpriority",
+        "303d",
+        "303dlisted",
+    ),
     "drainage_area": (
         "drainagearea",
         "sewershed",

@@ -67,22 +67,34 @@ def elimination_days(app: Any) -> Callable[[sqlite_utils.Database], dict[int, st
     return app.extensions.get("elimination_days")
 
 
+def happened_at(db: sqlite_utils.Database) -> dict[int, str]:
+    """{case id: local ISO time} of the cases whose kind dates the opening entry by when it
+    happened (Counted.happened_at: a discharge staff found on paper and typed later)."""
+    return {
+        case_id: at
+        for kind in kinds.all_kinds()
+        if kind.counted and kind.counted.happened_at
+        for case_id, at in kind.counted.happened_at(db).items()
+    }
+
+
 def milestones(db: sqlite_utils.Database, start: str, end: str) -> dict[int, dict[str, Any]]:
     """For each case whose log has an entry from `start` to before `end` (local days), or
     whose discharge was eliminated then: its kind and the day it first reached each
     milestone (investigated, confirmed, eliminated, referred, exempt, duplicate), by
     replaying its log from the start. A discharge whose elimination was recorded with its
     day counts as eliminated on the later of that day and its confirmation."""
+    return replayed(db, start, end)[0]
+
+
+def replayed(
+    db: sqlite_utils.Database, start: str, end: str
+) -> tuple[dict[int, dict[str, Any]], dict[int, dict[str, Any]]]:
+    """`milestones`, and each of those cases' state (status, confirmed) at `end`."""
     recorded = elimination_days(current_app)
     eliminated_on = recorded(db) if recorded else {}
     marks = [c for c, day in eliminated_on.items() if day < end]
-    # A kind may date a case's opening entry by when it happened (Counted.happened_at).
-    happened = {
-        case_id: at
-        for kind in kinds.all_kinds()
-        if kind.counted and kind.counted.happened_at
-        for case_id, at in kind.counted.happened_at(db).items()
-    }
+    happened = happened_at(db)
     events = rows(
         db,
         "WITH b (case_id, at) AS (SELECT CAST(key AS INTEGER), value FROM json_each(?)),"
@@ -126,7 +138,7 @@ def milestones(db: sqlite_utils.Database, start: str, end: str) -> dict[int, dic
         confirmed = found.get(case_id, {}).get("confirmed")
         if confirmed:
             found[case_id]["eliminated"] = max(day, confirmed)
-    return found
+    return found, states
 
 
 def _references(db: sqlite_utils.Database, ids: Iterable[int]) -> dict[int, str]:

@@ -45,6 +45,9 @@ class Figure:
     cents: int | None = None
     # Shown only when it is not zero (a deadline still to come).
     optional: bool = False
+    # Words the line shows instead of a number: why it cannot be computed ("Not computed:
+    # ..."), or what its records add up to ("median 12 days").
+    value: str | None = None
 
     @property
     def count(self) -> int:
@@ -52,6 +55,8 @@ class Figure:
 
     @property
     def shown(self) -> str:
+        if self.value is not None:
+            return self.value
         return str(self.count) if self.cents is None else f"${self.cents / 100:,.2f}"
 
 

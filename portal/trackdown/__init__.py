@@ -16,7 +16,7 @@ def init_trackdown(app: Flask) -> None:
     """Register the pages, and what the case page and its print read of a case's track-down."""
     from portal.core.db import get_db
     from portal.staff.exports import ExportPart, add_export_part
-    from portal.trackdown import source_found, views
+    from portal.trackdown import figures, source_found, views
     from portal.trackdown.choices import words
 
     def trackdown_of(case: dict[str, Any]) -> source_found.Trackdown:
@@ -25,6 +25,8 @@ def init_trackdown(app: Flask) -> None:
     app.register_blueprint(views.bp)
     # The annual figures count an elimination by the day recorded here, where there is one.
     app.extensions["elimination_days"] = source_found.elimination_days
+    # Its own lines: what is still being traced, and the days each elimination took.
+    figures.init_figures(app)
     # The staff CSV: what track-down found, beside each case's own columns.
     add_export_part(app, ExportPart(source_found.EXPORT_COLUMNS, source_found.export_values))
 
