@@ -180,6 +180,7 @@ def test_outfalls_with_dry_weather_flow_are_counted_once_in_their_year(app, clie
 
 
 def test_the_permit_term_not_set_cannot_be_computed_and_the_page_asks_for_it(app, client):
+    with_term(app, None)  # a pack that leaves permit_term_starts out
     inventory(app)
     sign_in(client, app)
     page = client.get("/staff/annual-report/", query_string=YEAR_2026).text
