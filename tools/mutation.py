@@ -75,9 +75,13 @@ MODULES = {
             "portal/staff/figures_period.py",
             "portal/notification/figures.py",
             "portal/enforcement/figures.py",
+            "portal/trackdown/figures.py",
+            "portal/training/figures.py",
         ],
         [
             "tests/test_annual_figures.py",
+            "tests/test_annual_idde_figures.py",
+            "tests/test_staff_training.py",
             "tests/test_notification_boundaries.py",
             "tests/test_release_notices.py",
             "tests/test_staff_work.py::test_the_permit_year_runs_january_3_to_january_2",
