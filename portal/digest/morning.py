@@ -82,6 +82,7 @@ def _cases_to_watch(
     found = rows(
         db,
         "SELECT c.id, c.reference, c.kind, c.status, c.address, c.assignee, c.received_at,"
+        " c.hazard_call,"
         f" c.first_action_at FROM cases c WHERE c.status NOT IN ({marks}) AND c.received_at < ?"
         " AND (c.received_at >= ? OR (c.status = 'received' AND c.first_action_at IS NULL))"
         " ORDER BY c.received_at, c.id",
