@@ -12,6 +12,7 @@ from portal.staff import (  # noqa: F401  (their routes)
     map_views,
     queue,
     reports,
+    triage,
     triage_schema,
 )
 from portal.staff.blueprint import bp
