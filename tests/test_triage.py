@@ -304,3 +304,33 @@ def test_the_reviews_screening_with_fuel_at_3_is_hazardous_after_the_dizzy_repor
     case = words(client.get(opened.headers["Location"]).text)
     assert "Hazardous: fuel or oil" in case and "Calls to make while it is happening" in case
     assert references(client.get("/staff/").text) == ["IDR-2026-00002", "SCR-2026-0001"]
+
+
+def test_the_csv_carries_the_flag_the_calls_and_the_spill_number(officer):
+    from test_staff_work import csv_rows, export
+
+    page = officer.get("/staff/cases/2/").text
+    officer.post(
+        "/staff/cases/2/calls",
+        data=call(
+            page,
+            called="spill_hotline",
+            called_at="2026-12-03T04:02",
+            called_by="Pat Kowalski",
+            spill_number="2608123",
+        ),
+    )
+    page = officer.get("/staff/cases/3/").text
+    officer.post("/staff/cases/3/hazard", data=hazard_form(page, 3, hazard_call="set"))
+    found = {row["Reference"]: row for row in csv_rows(export(officer, "cases.csv"))}
+    two, three = found["IDR-2026-00002"], found["IDR-2026-00003"]
+    assert two["Hazard"] == "Vapor or someone feeling ill; Fuel or oil"
+    assert two["Calls made by staff"] == (
+        "2026-12-03 04:02 NYSDEC Spill Hotline (24 hours): 1-800-457-7362, by Pat Kowalski"
+    )
+    assert two["Spill number the State gave staff"] == "2608123"
+    assert (three["Hazard"], three["Hazard flag set by staff"]) == ("Flagged by staff", "Hazardous")
+    assert (
+        found["IDR-2026-00001"]["Hazard"] == ""
+        and found["IDR-2026-00001"]["Calls made by staff"] == ""
+    )

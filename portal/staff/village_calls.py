@@ -4,6 +4,7 @@ State's spill number), and the hazard flag the officer sets or clears by hand.""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import sqlite_utils
@@ -114,3 +115,38 @@ def context(
         "flag_form": flag_form
         or HazardFlagForm(data={"hazard_call": case.get("hazard_call") or ""}),
     }
+
+
+def export_values(db: sqlite_utils.Database, case_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """For the staff CSV: each case's calls made by staff, and the State's spill number."""
+    words = dict(called_choices())
+    found: dict[int, dict[str, Any]] = {}
+    for call in rows(
+        db,
+        "SELECT * FROM village_calls WHERE case_id IN (SELECT value FROM json_each(?))"
+        " ORDER BY called_at, id",
+        [json.dumps(case_ids)],
+    ):
+        mine = found.setdefault(call["case_id"], {"calls": [], "spill_numbers": []})
+        whom = call["other"] or words.get(call["called"], call["called"])
+        mine["calls"].append(
+            f"{call['called_at'].replace('T', ' ')} {whom}, by {call['called_by']}"
+        )
+        if call["spill_number"]:
+            mine["spill_numbers"].append(call["spill_number"])
+    return {
+        case_id: {
+            "triage_calls": "; ".join(mine["calls"]),
+            "triage_spill_numbers": "; ".join(mine["spill_numbers"]) or None,
+        }
+        for case_id, mine in found.items()
+    }
+
+
+FLAG_WORDS = {"set": "Hazardous", "cleared": "Not hazardous"}
+# The staff CSV's columns (after the kinds' own): the officer's flag, the calls, the number.
+EXPORT_COLUMNS: tuple[tuple[str, Any], ...] = (
+    ("Hazard flag set by staff", lambda c: FLAG_WORDS.get(c.get("hazard_call") or "")),
+    ("Calls made by staff", lambda c: c.get("triage_calls")),
+    ("Spill number the State gave staff", lambda c: c.get("triage_spill_numbers")),
+)
