@@ -200,6 +200,12 @@ def test_the_villages_own_call_and_the_states_spill_number_are_kept(app, officer
         "smo (from 127.0.0.1): Call recorded: NYSDEC Spill Hotline (24 hours): 1-800-457-7362, at"
         in case
     )
+    printed = words(officer.get("/staff/cases/2/print").text)
+    assert (
+        "Calls the Village made December 3, 2026 at 3:58 a.m.: Emergency (police, fire,"
+        " ambulance): 911, by Pat Kowalski; December 3, 2026 at 4:02 a.m.: NYSDEC Spill Hotline"
+        " (24 hours): 1-800-457-7362, by Pat Kowalski; the State's spill number 2608123" in printed
+    )
     assert rows(app, "SELECT called, called_by, spill_number FROM village_calls ORDER BY id") == [
         {"called": "spill_hotline", "called_by": "Pat Kowalski", "spill_number": "2608123"},
         {"called": "emergency", "called_by": "Pat Kowalski", "spill_number": None},
