@@ -178,20 +178,37 @@ class MapTiles:
 
 @dataclass(frozen=True)
 class HazardRule:
-    """What marks a resident's report as hazardous: indicator codes, smell codes, words."""
+    """What marks a resident's report as hazardous: indicator codes, smell codes, words; and
+    how dangerous what it points to is (a key of DANGERS), for the queue's order."""
 
     name: str
     indicators: tuple[str, ...]
     odors: tuple[str, ...]
     words: tuple[str, ...]
+    danger: str = "hazardous"
+
+
+# How dangerous a hazard is, most dangerous first: the staff queue's order (portal/staff/
+# danger.py's danger_rank). The ordinance defines hazardous materials but ranks none above
+# another: this order is our reading of what an officer goes to first, said so on the queue
+# page.
+DANGERS = {
+    "fire": "a fire or explosion risk",
+    "health": "vapor, or someone feeling ill",
+    "fuel": "fuel or petroleum",
+    "hazardous": "other hazardous materials",
+}
 
 
 def read_hazard_rule(fields: Fields) -> HazardRule:
     def strings(key: str) -> tuple[str, ...]:
         return tuple(str(v).strip().lower() for v in fields.values(key, optional=True))
 
+    danger = fields.text("danger", optional=True) or "hazardous"
+    if danger not in DANGERS:
+        raise fields.fail("danger", f"must be one of {', '.join(DANGERS)}")
     rule = HazardRule(
-        fields.text("name"), strings("indicators"), strings("odors"), strings("words")
+        fields.text("name"), strings("indicators"), strings("odors"), strings("words"), danger
     )
     if not (rule.indicators or rule.odors or rule.words):
         raise fields.fail("words", "a rule needs indicators, odors or words")

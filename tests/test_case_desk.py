@@ -231,14 +231,33 @@ def test_a_file_from_before_the_index_is_indexed_when_migrated(tmp_path):
         ({"odor": "petroleum"}, ["Fuel or oil"]),
         ({"indicators": ["sheen"]}, ["Fuel or oil"]),
         ({"description": "Smells like raw sewage here"}, ["Sewage"]),
-        ({"description": "Someone poured paint and OIL"}, ["Fuel or oil", "Chemicals"]),
+        ({"description": "Someone poured paint and OIL"}, ["Fuel or oil"]),
         ({"description": "Soil washed off a building site"}, []),
-        ({"odor": "chemical"}, ["Chemicals"]),
+        # § 216-4's hazardous materials, not every pollutant (officer's week M1): latex paint
+        # rinse, pool water, suds with a chlorine smell and a "chemical" smell are not.
+        ({"odor": "chemical"}, []),
+        ({"description": "Rinsing latex paint brushes at the drain"}, []),
+        ({"description": "Draining the chlorinated pool into the street"}, []),
+        ({"description": "Laundromat suds with a bleach and chlorine smell"}, []),
+        ({"description": "He poured antifreeze down the drain"}, ["Toxic or corrosive chemicals"]),
+        (
+            {
+                "odor": "petroleum",
+                "description": "Strong gasoline smell at the storm drain and a rainbow sheen,"
+                " making me dizzy",
+            },
+            ["Vapor or someone feeling ill", "Fuel or oil"],
+        ),
+        ({"description": "Smoke and flames by the catch basin"}, ["Fire or explosion risk"]),
         ({"indicators": ["dead-animals"]}, ["Dead fish or animals"]),
         ({"description": "Two dead fish at the edge of the creek"}, ["Dead fish or animals"]),
         # In Spanish, with the accents a phone keyboard may leave out or put in.
         ({"description": "Hay gasolina y aceite en el arroyo"}, ["Fuel or oil"]),
-        ({"description": "Huele a QUIMICOS y a aguas negras"}, ["Sewage", "Chemicals"]),
+        ({"description": "Huele a QUIMICOS y a aguas negras"}, ["Sewage"]),
+        (
+            {"description": "Huele a gasolina y estoy mareada"},
+            ["Vapor or someone feeling ill", "Fuel or oil"],
+        ),
         ({"description": "Vi peces muertos en la orilla"}, ["Dead fish or animals"]),
         ({"description": "Tierra que baja de una obra", "color": "café"}, []),
     ],

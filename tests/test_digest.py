@@ -1,6 +1,6 @@
 """The morning digest: made once per business day at the office's opening hour (8:00 in New
 York), never on a weekend, a holiday or a closure, with the follow-ups due and overdue, the
-cases new since the last digest (hazardous first) and hazardous ones nobody looked at."""
+cases new since the last digest (the most dangerous first) and hazardous ones nobody looked at."""
 
 from __future__ import annotations
 
@@ -161,7 +161,10 @@ def test_new_and_hazardous_cases_since_the_last_digest(app, officer):
     jo, smo = digests(app)
     assert smo["subject"] == "Morning digest, Tuesday, December 1: 2 new cases (1 hazardous)"
     text = smo["body_text"]
-    assert "NEW SINCE THE LAST DIGEST (November 30, 2026 at 9:10 a.m.), hazardous first" in text
+    assert (
+        "NEW SINCE THE LAST DIGEST (November 30, 2026 at 9:10 a.m.), the most dangerous first"
+        in text
+    )
     oil, foam = text.index("IDR-2026-0004 (HAZARDOUS: fuel or oil)"), text.index("IDR-2026-0003")
     assert oil < foam, "hazardous first"
     assert "IDR-2026-0001" not in text, "received before the last digest"
@@ -179,6 +182,26 @@ def test_new_and_hazardous_cases_since_the_last_digest(app, officer):
     save_case(officer, 4, status="investigating", assignee="jo")
     assert make_digests(app, local(2026, 12, 3, 8, 0)) == 0
     assert rows(app, "SELECT day FROM digests WHERE day = '2026-12-03'") == [{"day": "2026-12-03"}]
+
+
+def test_the_new_cases_come_most_dangerous_first_as_in_the_queue(app, officer):
+    """The queue's danger rank (officer's week M1): the dizzying gasoline before the diesel
+    filed earlier, the sewage after both, the foam last."""
+    for minute, (description, odor) in enumerate(
+        [
+            ("Foam at the park", ""),
+            ("Raw sewage from the pipe", "sewage"),
+            ("Diesel on the road", ""),
+            ("Strong gasoline smell, it is making me dizzy", "petroleum"),
+        ]
+    ):
+        send_report(
+            app, officer, local(2026, 11, 30, 10, minute), description=description, odor=odor
+        )
+    make_digests(app, local(2026, 12, 1, 8, 0))
+    text = digests(app)[-1]["body_text"]
+    listed = [text.index(f"IDR-2026-000{n}") for n in (6, 5, 4, 3)]
+    assert listed == sorted(listed), "dizzy, diesel, sewage, foam"
 
 
 def test_a_case_assigned_to_another_officer_is_not_in_my_digest(app, officer):

@@ -654,7 +654,8 @@ def test_a_report_in_spanish_words_is_read_in_spanish(app, client, mail_server):
     thanks = " ".join(client.get(sent.headers["Location"]).text.split())
     assert "algunas descargas se permiten, como el agua de piscinas sin cloro." in thanks
     [smo] = mail_server.to("smo@village.test")
-    assert smo["Subject"] == "New illicit discharge report IDR-2026-0001 (HAZARD: chemicals)"
+    # Pool water smelling of chemicals is no hazardous material by § 216-4 (officer's week M1).
+    assert smo["Subject"] == "New illicit discharge report IDR-2026-0001"
     english = client.get("/report/?lang=en").text
     assert "piscina" not in english
 

@@ -339,8 +339,8 @@ def test_csv_export_round_trips_and_is_safe_in_spreadsheets(app, client):
         "Received",
         "Yes",
         "Chemical",
-        "Chemicals",
-    )
+        "",
+    ), "a chemical smell alone is not § 216-4's hazardous materials"
     assert row["Confirmed illicit discharge"] == "no" and row["Internal notes"] == ""
 
 

@@ -219,6 +219,15 @@ def attach_details(db: sqlite_utils.Database, rows: list[Row]) -> list[Row]:
     return rows
 
 
+# What a case staff flagged hazardous is, where its kind's rule found nothing.
+SET_BY_STAFF = "Flagged by staff"
+
+
 def hazards_of(rules: Any, row: Row) -> list[str]:
-    """Why a case is hazardous, by its kind's rule, from its `details`."""
-    return get(row["kind"]).hazards(rules, row["details"])
+    """Why a case is hazardous, by its kind's rule, from its `details`; unless staff set or
+    cleared the flag on it (cases.hazard_call, "set" or "cleared"): the officer decides."""
+    call = row.get("hazard_call")
+    if call == "cleared":
+        return []
+    found = get(row["kind"]).hazards(rules, row["details"])
+    return found or ([SET_BY_STAFF] if call == "set" else [])

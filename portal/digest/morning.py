@@ -30,6 +30,7 @@ from portal.core.statuses import CLOSED
 from portal.enforcement.notices import open_dates
 from portal.mail import outbox
 from portal.screening import digest_outfalls
+from portal.staff.danger import danger_rank
 
 PURPOSE = "digest"
 # What a digest may hold; one with none of them is not sent.
@@ -70,10 +71,16 @@ def _since(db: sqlite_utils.Database, today: dt.date) -> str | None:
     return value(db, query, [today.isoformat()])
 
 
+def _rank(rank: int | None) -> float:
+    """A danger rank to sort by: the not hazardous (None) after every rank."""
+    return float("inf") if rank is None else rank
+
+
 def _cases_to_watch(
     db: sqlite_utils.Database, since: str | None, now: str
 ) -> tuple[list[Row], list[Row]]:
-    """Open cases received since the last digest (hazardous first), and hazardous ones
+    """Open cases received since the last digest (the most dangerous first, as the queue puts
+    them: danger_rank, then the first received), and hazardous ones
     received before it that nobody has acted on yet (each was in an earlier digest)."""
     if since is None:
         return [], []
@@ -82,6 +89,7 @@ def _cases_to_watch(
     found = rows(
         db,
         "SELECT c.id, c.reference, c.kind, c.status, c.address, c.assignee, c.received_at,"
+        " c.hazard_call,"
         f" c.first_action_at FROM cases c WHERE c.status NOT IN ({marks}) AND c.received_at < ?"
         " AND (c.received_at >= ? OR (c.status = 'received' AND c.first_action_at IS NULL))"
         " ORDER BY c.received_at, c.id",
@@ -96,7 +104,8 @@ def _cases_to_watch(
             new.append(case)
         elif case["hazards"]:
             waiting.append(case)
-    new.sort(key=lambda case: not case["hazards"])  # stable: hazardous first, then by time
+    # Stable: the most dangerous first, each rank by time; the not hazardous last.
+    new.sort(key=lambda case: _rank(danger_rank(rules, case["hazards"])))
     return new, waiting
 
 

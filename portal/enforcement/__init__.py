@@ -11,6 +11,7 @@ from portal.enforcement import (  # noqa: F401 (their routes)
     letters,
     notice_page,
     respondents,
+    search,
     views,
 )
 from portal.enforcement.blueprint import bp

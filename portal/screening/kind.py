@@ -10,7 +10,7 @@ from typing import Any
 import sqlite_utils
 from flask import current_app, render_template
 
-from portal.core import kinds
+from portal.core import kinds, search_index
 from portal.core.columns import time_of
 from portal.core.db import one, rows
 from portal.screening import sheet
@@ -95,5 +95,15 @@ SCREENING = kinds.register(
         sender=False,  # staff open it: nobody outside to write a note to
         counted=kinds.Counted("dry-weather screenings", "resolved"),
         about=lambda details: f"Outfall {details['outfall_code']}",
+    )
+)
+
+# The owner of the screened outfall (the inventory's, from the county's GIS file): a private
+# outfall's owner is who the officer looks the case up by (officer's week F1).
+search_index.add_source(
+    search_index.Source(
+        "Outfall owner",
+        "(SELECT o.owner FROM outfalls o WHERE o.id = sc.outfall_id)",
+        (("outfalls", "update", "SELECT case_id FROM screening_cases WHERE outfall_id = NEW.id"),),
     )
 )

@@ -43,3 +43,10 @@ def what_the_screening_saw(db: sqlite_utils.Database) -> None:
             "UPDATE screening_cases SET observations = coalesce((SELECT s.observations"
             " FROM screenings s WHERE s.id = screening_cases.screening_id), '{}')"
         )
+
+
+@migrations(name="003_cases_by_outfall")
+def cases_by_outfall(db: sqlite_utils.Database) -> None:
+    """The cases opened from an outfall's screenings, found by the outfall: the search index
+    reads them again when the outfall's owner changes (portal/screening/kind.py)."""
+    db.execute("CREATE INDEX IF NOT EXISTS screening_cases_outfall ON screening_cases (outfall_id)")

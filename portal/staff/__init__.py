@@ -12,6 +12,9 @@ from portal.staff import (  # noqa: F401  (their routes)
     map_views,
     queue,
     reports,
+    triage,
+    triage_schema,
+    village_calls,
 )
 from portal.staff.blueprint import bp
 
@@ -20,3 +23,7 @@ def init_staff(app: Flask) -> None:
     """Register the workspace (its pages are behind portal.accounts' sign-in check)."""
     app.jinja_env.globals["undelivered_mail"] = mail.failed_count
     app.register_blueprint(bp)
+    # The staff CSV: the officer's hazard flag, the calls made and the State's spill number.
+    exports.add_export_part(
+        app, exports.ExportPart(village_calls.EXPORT_COLUMNS, village_calls.export_values)
+    )

@@ -33,7 +33,7 @@ from portal.intake.fields import options
 from portal.intake.pending import SUBMISSION_KEY, keep_photos
 from portal.intake.storage import PhotoExpired, move_pending_photos
 from portal.mail.compose import map_link
-from portal.staff import workflow
+from portal.staff import village_calls, workflow
 from portal.staff.blueprint import bp
 from portal.staff.inspections import InspectionForm, inspections_of, new_inspection_form
 from portal.staff.queue import distance_m, nearby
@@ -157,6 +157,7 @@ def _case_page(
     inspection_form: FlaskForm | None = None,
     status: int = 200,
     kept_visit_photos: list[dict[str, Any]] | None = None,
+    **triage_forms: Any,
 ) -> tuple[str, int]:
     """The case page: its record, photos, map, site visits, the update form, the log."""
     db = get_db()
@@ -170,7 +171,11 @@ def _case_page(
     duplicates = rows(db, "SELECT id, reference FROM cases WHERE duplicate_of = ?", [case_id])
     page = render_template(
         "staff/case.html",
-        **{"hazards": [], **kind.staff_context(db, case, details)},
+        # The hazard as the officer's flag leaves it, its calls: over the kind's own.
+        **{
+            **kind.staff_context(db, case, details),
+            **village_calls.context(db, case, details, **triage_forms),
+        },
         case=case,
         kind=kind,
         details=details,
@@ -301,7 +306,7 @@ def case_print(case_id: int):
     events = rows(db, "SELECT * FROM events WHERE case_id = ? ORDER BY id", [case_id])
     return render_template(
         "staff/case_print.html",
-        **{"hazards": [], **kind.staff_context(db, case, details)},
+        **{**kind.staff_context(db, case, details), **village_calls.context(db, case, details)},
         case=case,
         kind=kind,
         details=details,

@@ -5,7 +5,12 @@ A case's hazards come from its kind's rule (`Kind.hazards`): a resident's report
 finding's from the content's rules (portal/report/hazards.py), which read what was written; a
 notification's from the facility's own answer. Each case's are worked out once and kept in
 report_hazards (every kind's, despite its name) with a fingerprint of the rules, and worked
-out again for a new case or new rules.
+out again for a new case or new rules, with the case's danger rank (danger_rank below).
+
+The queue puts the most dangerous first and, among cases equally dangerous, the one waiting
+longest: the oldest filed (rank). The ordinance defines hazardous materials but ranks none
+above another, and sets no order for the officer's work: this order is our reading, said so
+on the queue page.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from typing import Any
 import sqlite_utils
 
 from content_model.site import HazardRule
+from content_model.site_values import DANGERS
 from portal.core import kinds
 from portal.core.db import rows, transaction, value
 from portal.core.deadlines import BusinessCalendar
@@ -28,8 +34,24 @@ from portal.core.statuses import CLOSED
 
 def fingerprint(rules: Iterable[HazardRule]) -> str:
     """A short digest of the rules: a change of rules shows as a change of fingerprint."""
-    text = json.dumps([[r.name, r.indicators, r.odors, r.words] for r in rules])
+    text = json.dumps([[r.name, r.indicators, r.odors, r.words, r.danger] for r in rules])
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def danger_rank(rules: Iterable[HazardRule], hazards: Iterable[str]) -> int | None:
+    """How dangerous a case is, 0 the most: the place in DANGERS (a fire or explosion risk,
+    vapor or someone feeling ill, fuel or petroleum, other hazardous materials) of the most
+    dangerous of its hazards; a hazard no content rule names (a filer's "hazardous", the
+    officer's flag) is of other hazardous materials. None: not hazardous."""
+    tiers = list(DANGERS)
+    named = {rule.name: rule.danger for rule in rules}
+    ranks = [tiers.index(named.get(name, "hazardous")) for name in hazards]
+    return min(ranks, default=None)
+
+
+def danger_order() -> list[str]:
+    """The ranks in words, most dangerous first (the queue page says its order)."""
+    return list(DANGERS.values())
 
 
 def refresh_hazards(db: sqlite_utils.Database, rules: tuple[HazardRule, ...]) -> int:
@@ -52,14 +74,19 @@ def refresh_hazards(db: sqlite_utils.Database, rules: tuple[HazardRule, ...]) ->
             db,
             rows(
                 db,
-                "SELECT c.id, c.kind FROM cases c LEFT JOIN report_hazards h"
+                "SELECT c.id, c.kind, c.hazard_call FROM cases c LEFT JOIN report_hazards h"
                 " ON h.case_id = c.id WHERE h.rules IS NOT ?",
                 [mark],
             ),
         )
+        worked_out = [(r["id"], kinds.hazards_of(rules, r)) for r in found]
         db.conn.executemany(
-            "INSERT OR REPLACE INTO report_hazards (case_id, hazards, rules) VALUES (?, ?, ?)",
-            [(r["id"], json.dumps(kinds.hazards_of(rules, r)), mark) for r in found],
+            "INSERT OR REPLACE INTO report_hazards (case_id, hazards, danger, rules)"
+            " VALUES (?, ?, ?, ?)",
+            [
+                (case_id, json.dumps(hazards), danger_rank(rules, hazards), mark)
+                for case_id, hazards in worked_out
+            ],
         )
     return len(found)
 
@@ -91,7 +118,8 @@ class Moments:
 
 
 _OPEN = f"c.status NOT IN ({', '.join(repr(s) for s in sorted(CLOSED))})"
-HAZARDOUS = "(coalesce(h.hazards, '[]') != '[]' OR n.hazardous = 'yes')"
+# A filing the facility called hazardous is in report_hazards too (its kind's rule).
+HAZARDOUS = "(h.danger IS NOT NULL)"
 # No notice logged by the end of the due day: the due day (notice_due's date part, before
 # its closing time) is before today.
 NOTICE_OVERDUE = "(n.notice_met IS NULL AND n.notice_due < ?)"
@@ -134,9 +162,9 @@ def _candidates(moments: Moments) -> tuple[str, list[Any]]:
     read from an index (or the small notifications table), so the queue finds them without
     reading every case."""
     return (
-        "c.id IN (SELECT case_id FROM report_hazards WHERE hazards != '[]'"
-        " UNION ALL SELECT case_id FROM notifications n WHERE n.hazardous = 'yes'"
-        f" OR {NOTICE_OVERDUE} OR {CONFIRMATION_OVERDUE}"
+        "c.id IN (SELECT case_id FROM report_hazards WHERE danger IS NOT NULL"
+        " UNION ALL SELECT case_id FROM notifications n WHERE"
+        f" {NOTICE_OVERDUE} OR {CONFIRMATION_OVERDUE}"
         " UNION ALL SELECT id FROM cases WHERE follow_up_on < ?"
         " UNION ALL SELECT id FROM cases WHERE status = 'received' AND first_action_at IS NULL"
         " AND received_at < ?)",
@@ -154,10 +182,16 @@ def flag_columns(moments: Moments) -> tuple[str, list[Any]]:
 
 
 def rank(moments: Moments) -> tuple[str, list[Any]]:
-    """An ORDER BY term: 0 an open case with a hazard, 1 an open case with something
-    overdue."""
+    """ORDER BY terms for the cases in danger: the hazardous by their danger rank (0 the
+    most dangerous), then those with something overdue; in each, the one waiting longest
+    (filed first) first."""
     overdue, params = _condition(OVERDUE, moments)
-    return f"CASE WHEN {HAZARDOUS} THEN 0 WHEN {overdue} THEN 1 ELSE 2 END", params
+    after = len(DANGERS)
+    return (
+        f"CASE WHEN {HAZARDOUS} THEN h.danger WHEN {overdue} THEN {after} ELSE {after + 1} END,"
+        " c.received_at, c.id",
+        params,
+    )
 
 
 def only(flag: str, moments: Moments) -> tuple[str, list[Any]]:
@@ -182,5 +216,5 @@ def flags_of(row: dict[str, Any]) -> list[str]:
 
 def forget_hazards(db: sqlite_utils.Database, case_id: int) -> None:
     """The case's hazards to be worked out again at the next refresh: what they were read
-    from has changed (a screening corrected after its case was opened)."""
+    from has changed (a screening corrected after its case was opened, the officer's flag)."""
     db.execute("UPDATE report_hazards SET rules = '' WHERE case_id = ?", [case_id])

@@ -4,12 +4,13 @@ around them, so an officer sees why a case is listed (the plate, the phone, a no
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import sqlite_utils
 
 from portal.core import kinds
 from portal.core.db import rows
-from portal.core.search_index import SEPARATORS, compact, text_columns
+from portal.core.search_index import SEPARATORS, compact, fold, text_columns
 
 # Characters shown either side of what matched.
 AROUND = 40
@@ -34,13 +35,17 @@ def found_in(query: str, text: str | None) -> str | None:
     whole query once spaces and punctuation are taken out."""
     if not text:
         return None
-    lowered = text.lower()
+    # Accents folded on both sides, as the index does ("Pena" finds "Peña"): the folded text
+    # is the composed text letter for letter, so what is found there is shown from it.
+    text = unicodedata.normalize("NFC", text)
+    folded, query = fold(text), fold(query)
+    lowered = folded.lower()
     words = [word for word in query.split() if len(word) >= 3] or query.split()
     for word in words:
         at = lowered.find(word.lower())
         if at >= 0:
             return _excerpt(text, at, at + len(word))
-    hit = _loose(query).search(text) if compact(query) else None
+    hit = _loose(query).search(folded) if compact(query) else None
     return _excerpt(text, hit.start(), hit.end()) if hit else None
 
 

@@ -1,5 +1,5 @@
-"""The queue: every report and notification, hazardous and overdue first (or newest first),
-filtered, flagged, paged."""
+"""The queue: every report and notification, the most dangerous and the overdue first, each
+the one waiting longest first (or newest first), filtered, flagged, paged."""
 
 from __future__ import annotations
 
@@ -44,7 +44,8 @@ class Filters:
     end: dt.date | None = None
     q: str = ""
     page: int = 1
-    # "danger": hazardous, then overdue, then the rest, newest first in each; "newest".
+    # "danger": hazardous by danger rank, then overdue, the oldest filed first in each (the
+    # one waiting longest), then the rest newest first (portal/staff/danger.py); "newest".
     sort: str = "danger"
     # "hazard" or "overdue": only open cases with one (portal/staff/danger.py).
     flag: str = ""
@@ -132,7 +133,8 @@ def find_cases(
     The page's ids are chosen first, then its cases read in full: SQLite sorts whole result
     rows, and working out every case's rank to sort ten thousand of them cost more than the
     rest of the page. Danger first is two reads: the cases in danger (found through
-    indexes), then the others newest first, reading only as far down as the page needs.
+    indexes) in danger.rank's order, then the others newest first, reading only as far down
+    as the page needs.
     """
     where, params = filters.query()
     if filters.flag:
@@ -166,7 +168,7 @@ def find_cases(
                 db, f"SELECT count(*){tables} WHERE {where} AND {urgent[0]}", [*params, *urgent[1]]
             )
         if not skip or skip < count:
-            ids = page_of(urgent, (f"{rank}, {newest}", rank_params), PER_PAGE, skip)
+            ids = page_of(urgent, (rank, rank_params), PER_PAGE, skip)
             count = max(count, skip + len(ids))
         if len(ids) < PER_PAGE:
             rest = danger.not_in_danger(moments)
@@ -300,4 +302,5 @@ def queue():
         kinds=kinds.all_kinds(),
         status_groups=status_groups(),
         flag_labels=FLAG_LABELS,
+        danger_order=danger.danger_order(),
     )

@@ -9,7 +9,10 @@ from typing import Any
 
 from flask import Flask
 
-from portal.trackdown import schema  # noqa: F401  (registers the tables' migrations)
+from portal.trackdown import (
+    schema,  # noqa: F401  (registers the tables' migrations)
+    search,  # noqa: F401  (registers what staff search for)
+)
 
 
 def init_trackdown(app: Flask) -> None:

@@ -177,3 +177,13 @@ def access_and_dye_notice(db: sqlite_utils.Database) -> None:
             ("trackdown_steps", "dye_notice_by", "TEXT"),
         ],
     )
+
+
+@migrations(name="004_steps_by_outfall")
+def steps_by_outfall(db: sqlite_utils.Database) -> None:
+    """The steps taken at an outfall, found by the outfall: the search index reads their cases
+    again when the outfall's owner changes (portal/trackdown/search.py)."""
+    db.execute(
+        "CREATE INDEX IF NOT EXISTS trackdown_steps_outfall ON trackdown_steps (outfall_id)"
+        " WHERE outfall_id IS NOT NULL"
+    )
