@@ -243,6 +243,6 @@ def test_l17_the_fine_order_states_the_range_never_an_amount(officer, clock):
     issue(officer)
     letter = text(officer.get(f"{N}letter").text)
     assert (
-        "(e) Payment of a fine; and As a court sets it. The fine is set by a court, on"
+        "(e) Payment of a fine. As a court sets it. The fine is set by a court, on"
         " conviction (§ 216-13 B): the ranges are under “Penalties” below." in letter
     )

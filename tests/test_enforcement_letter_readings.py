@@ -1,0 +1,57 @@
+"""The letters say which of their rules are readings (issue 32 items 4 and 5; legal review
+2026-12-03 C22-C27 and its readings E4, E6, E7, E14-E19), and the cost notice and the
+statement give the owner a way to pay everything at once: the amount that pays the cost and
+the interest on a day, by the account's one rule.
+
+The review's cases: a notice issued Friday 15 January 2027 (appeal by Monday 1 February,
+correction by Friday 26 February); an abatement completed Tuesday 30 November 2027 costing
+$12,000.00 + $345.67, its cost notice mailed Friday 10 December 2027 for 12 payments (protest
+and first payment Friday 14 January 2028, interest from Friday 31 December 2027)."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from enforcement_helpers import issue, ok, post, violation
+
+pytest_plugins = ["enforcement_fixtures"]  # the clock and the signed-in officer
+
+N = "/staff/notices/1/"
+
+
+def text(page: str) -> str:
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)).replace("\xa0", " "))
+
+
+def step(client, name: str, **data):
+    return post(client, f"{N}steps/{name}", N, **data)
+
+
+def served_15_january(client, clock, **orders) -> None:
+    clock.set("2027-01-15")
+    violation(client, committed_on="2027-01-11", found_on="2027-01-12")
+    chosen = orders or {"order_0": "y", "specifics_0": "Remove the pipe.", "order_4": "y"}
+    ok(post(client, "/staff/violations/1/notice", deadline="2027-02-26", **chosen))
+    issue(client, served_on="2027-01-15")
+
+
+def the_reviews_cost_notice(client, clock) -> None:
+    served_15_january(client, clock)
+    clock.set("2027-11-30")
+    ok(step(client, "completion", completed_on="2027-11-30", work="12,000", admin="345.67"))
+    clock.set("2027-12-10")
+    ok(step(client, "costs", cost_notice_mailed_on="2027-12-10", payment_count="12"))
+
+
+def test_c22_an_order_prints_as_a_sentence_without_the_lists_and(officer, clock):
+    served_15_january(officer, clock)
+    letter = text(officer.get(f"{N}letter").text)
+    assert "(a) The elimination of illicit connections or discharges. Remove the pipe." in letter
+    assert (
+        "(e) Payment of a fine. The fine is set by a court, on conviction (§ 216-13 B): the"
+        " ranges are under “Penalties” below." in letter
+    )
+    assert "; and" not in letter
+    page = text(officer.get(N).text)
+    assert "(e) Payment of a fine." in page and "Payment of a fine; and" not in page
