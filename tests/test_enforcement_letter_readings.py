@@ -55,3 +55,40 @@ def test_c22_an_order_prints_as_a_sentence_without_the_lists_and(officer, clock)
     assert "; and" not in letter
     page = text(officer.get(N).text)
     assert "(e) Payment of a fine." in page and "Payment of a fine; and" not in page
+
+
+def test_c23_c24_c25_the_notice_names_its_readings(officer, clock):
+    served_15_january(officer, clock)
+    letter = text(officer.get(f"{N}letter").text)
+    # C23 (reading E5): the deadline and an appeal.
+    assert (
+        "Complete this by Friday, February 26, 2027 . Should you fail to abate the violation or"
+        " restore the property by then," in letter
+    )
+    assert (
+        "An appeal filed in time holds this deadline until the Board of Trustees decides (our"
+        " reading of § 216-15 A)." in letter
+    )
+    # C24 (readings E3, E4): where and how an appeal is filed, and when it counts as filed.
+    assert (
+        "You may appeal this determination to the Board of Trustees within 15 days of its"
+        " issuance on Friday, January 15, 2027 (§ 216-14). Write to the Board of Trustees,"
+        " saying which notice you appeal and why, and file it with the Village Clerk at Village"
+        " Hall, in person or by mail: the law says only that you appeal to the Board, so where"
+        " and how you file it is our reading. Your appeal must reach the Village Clerk by"
+        " Monday, February 1, 2027 : one sent by mail must arrive by then (our reading: § 216-14"
+        " does not say when an appeal is filed)." in letter
+    )
+    # C25 (reading E6, and the law's "not more than 12 equal payments"; E15).
+    assert (
+        "(or, after an appeal the Board upholds, by the later of the deadline above and 5"
+        " business days after its decision: § 216-15 A gives the 5 business days, and the later"
+        " of the two dates is our reading, so that an appeal never shortens the time this"
+        " notice gives)" in letter
+    )
+    assert (
+        "The cost is to be paid in not more than 12 equal payments; interest at 9% a year runs"
+        " on the unpaid cost (never on unpaid interest: our reading) from the 31st day after the"
+        " work is completed." in letter
+    )
+    assert "up to 12 equal payments" not in letter and "unpaid balance" not in letter
