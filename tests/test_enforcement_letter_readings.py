@@ -92,3 +92,19 @@ def test_c23_c24_c25_the_notice_names_its_readings(officer, clock):
         " work is completed." in letter
     )
     assert "up to 12 equal payments" not in letter and "unpaid balance" not in letter
+
+
+def test_e14_e7_the_officer_reads_the_service_methods_and_order_a_as_readings(officer, clock):
+    clock.set("2027-01-15")
+    violation(officer, committed_on="2027-01-11", found_on="2027-01-12")
+    draft = text(officer.get("/staff/violations/1/notice").text)
+    assert (
+        "Required when (a) or (c) is ordered: these are the orders that ask for abatement or"
+        " restoration (our reading of § 216-13 A (2))," in draft
+    )
+    ok(post(officer, "/staff/violations/1/notice", order_1="y"))
+    page = text(officer.get(N).text)
+    assert (
+        "The ways of serving it offered below are our reading: the law says only “written"
+        " notice” (§ 216-13 A)." in page
+    )

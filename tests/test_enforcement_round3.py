@@ -156,7 +156,11 @@ def test_l8_order_a_with_a_deadline_carries_the_abatement_statement(officer, clo
         specifics_0="Disconnect the floor drain from the storm sewer.",
     )
     assert refused.status_code == 422 and "set the deadline" in refused.text
-    assert "Required when (a) or (c) (abatement or restoration) is ordered" in refused.text
+    assert (
+        "Required when (a) or (c) is ordered: these are the orders that ask for abatement or"
+        " restoration (our reading of § 216-13 A (2)), and the notice then says the work will"
+        " otherwise be done at the violator's expense." in text(refused.text)
+    )
     ok(
         post(
             officer,
