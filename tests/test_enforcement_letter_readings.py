@@ -108,3 +108,65 @@ def test_e14_e7_the_officer_reads_the_service_methods_and_order_a_as_readings(of
         "The ways of serving it offered below are our reading: the law says only “written"
         " notice” (§ 216-13 A)." in page
     )
+
+
+def test_c26_c27_the_cost_notice_names_its_readings_and_how_to_pay_it_all(officer, clock):
+    the_reviews_cost_notice(officer, clock)
+    cost = text(officer.get(f"{N}cost-letter").text)
+    # E18: the dates and the odd cents.
+    assert "1 Friday, January 14, 2028 $1,028.87" in cost
+    assert (
+        "The cost is payable in 12 equal payments of the cost, listed below; the interest is"
+        " added to the last one. Payments fall due monthly, the first on the day the time to"
+        " protest closes (a date on a weekend or holiday moves to the next business day), and"
+        " the odd cents go on the first: our reading, as § 216-16 says only “not more than 12"
+        " equal payments”." in cost
+    )
+    # C26 (E15): interest on the cost only; E16 and E17.
+    assert (
+        "Interest at 9% a year is charged on the unpaid cost from Friday, December 31, 2027 ,"
+        " the 31st day after the work was completed: simple interest, day by day, on the cost"
+        " still unpaid, never on unpaid interest (our reading of “on the balance”, § 216-16)."
+        in cost
+    )
+    assert (
+        "even though the Village applies it to the interest owed first, then to the cost. (How a"
+        " payment applies and when interest is paid are our reading: § 216-16 does not say.)"
+        in cost
+    )
+    assert "unpaid balance" not in cost
+    assert "The ways of sending it are our reading: the law does not say how." in cost
+    # E19, and E4 for the protest.
+    assert (
+        "If a payment is not made by its due date, the charges become a special assessment"
+        " against the property and a lien on it, and unpaid charges are added to the property's"
+        " tax bill (our reading of “not paid within a timely manner”, § 216-16)." in cost
+    )
+    assert (
+        "and file it with the Village Clerk at Village Hall, in person or by mail: the law says"
+        ' only "a written protest", so to whom and how you file it is our reading.' in cost
+    )
+
+
+def test_e16_e19_the_statement_and_the_staff_page_name_their_readings(officer, clock):
+    the_reviews_cost_notice(officer, clock)
+    statement = text(officer.get(f"{N}statement").text)
+    assert (
+        "day by day, never on unpaid interest; each payment pays the interest owed first, then"
+        " the charge." in statement
+    )
+    assert (
+        "(our reading, on the interest and on how payments apply: § 216-16 does not say)."
+        in statement
+    )
+    assert (
+        "When a payment is unpaid after its due date, the charges become a special assessment"
+        " against the property and a lien on it, and are added to the property's tax bill (our"
+        " reading of “not paid within a timely manner”, § 216-16)." in statement
+    )
+    page = text(officer.get(N).text)
+    assert "Simple interest, per day, on the unpaid charge (never on unpaid interest):" in page
+    assert (
+        "When any installment is unpaid after its due date, the charges become a special"
+        " assessment and lien." in page
+    )
