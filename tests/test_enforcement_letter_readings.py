@@ -108,6 +108,8 @@ def test_e14_e7_the_officer_reads_the_service_methods_and_order_a_as_readings(of
         "The ways of serving it offered below are our reading: the law says only “written"
         " notice” (§ 216-13 A)." in page
     )
+    letter = text(officer.get("/staff/violations/1/inspection-letter").text)
+    assert "The ways of sending it are our reading: the law does not say how." in letter
 
 
 def test_c26_c27_the_cost_notice_names_its_readings_and_how_to_pay_it_all(officer, clock):
