@@ -137,7 +137,14 @@ def test_c26_c27_the_cost_notice_names_its_readings_and_how_to_pay_it_all(office
         in cost
     )
     assert "unpaid balance" not in cost
-    assert "The ways of sending it are our reading: the law does not say how." in cost
+    # C27: by hand, 31 December 2027 at 9%/365 and 1-13 January 2028 at 9%/366 on
+    # $12,345.67: $3.0441 + $39.4656 = $42.51.
+    assert (
+        "To pay everything at once, pay the cost still unpaid and the interest on it up to the"
+        " day before the day you pay (a payment stops the interest from its own day): paid on"
+        " Friday, January 14, 2028 , that is $12,388.18. For another day, ask us for the amount"
+        " to the day." in cost
+    )
     # E19, and E4 for the protest.
     assert (
         "If a payment is not made by its due date, the charges become a special assessment"
@@ -148,6 +155,40 @@ def test_c26_c27_the_cost_notice_names_its_readings_and_how_to_pay_it_all(office
         "and file it with the Village Clerk at Village Hall, in person or by mail: the law says"
         ' only "a written protest", so to whom and how you file it is our reading.' in cost
     )
+
+
+def test_c27_the_statement_gives_the_amount_to_the_day_and_it_pays_everything(officer, clock):
+    the_reviews_cost_notice(officer, clock)
+    clock.set("2027-12-20")
+    # By hand: 31 December 2027 at 9%/365, 1-2 January 2028 at 9%/366, on $12,345.67:
+    # $3.0441 + $6.0716 = $9.12.
+    asked = text(officer.get(f"{N}statement?on=2028-01-03").text)
+    assert (
+        "To pay everything on Monday, January 3, 2028 $12,354.79 : the charge left and the"
+        " interest on it up to the day before (a payment stops the interest from its own day);"
+        " paid later, it is more." in asked
+    )
+    refused = text(officer.get(f"{N}statement?on=2027-12-19").text)
+    assert "Enter a date on or after December 20, 2027." in refused
+    assert "To pay everything on Monday, December 20, 2027 $12,345.67" in refused
+    clock.set("2028-01-03")
+    today = text(officer.get(f"{N}statement").text)
+    assert "To pay everything on Monday, January 3, 2028 $12,354.79" in today
+    ok(post(officer, f"{N}payments", N, paid_on="2028-01-03", amount="12,354.79"))
+    clock.set("2028-12-31")
+    after = text(officer.get(f"{N}statement").text)
+    assert "Balance due $0.00 ($0.00 charge, $0.00 interest)" in after
+    assert "more than was owed" not in after and "To pay everything" not in after
+
+
+def test_c27_the_cost_alone_paid_early_leaves_cost_and_interest(officer, clock):
+    """The review's case: $12,345.67 paid on 3 January 2028 goes first to the $9.12 of
+    interest, and leaves $9.12 of the cost; the statement gives what pays the rest."""
+    the_reviews_cost_notice(officer, clock)
+    clock.set("2028-01-03")
+    ok(post(officer, f"{N}payments", N, paid_on="2028-01-03", amount="12,345.67"))
+    statement = text(officer.get(f"{N}statement").text)
+    assert "To pay everything on Monday, January 3, 2028 $9.12" in statement
 
 
 def test_e16_e19_the_statement_and_the_staff_page_name_their_readings(officer, clock):
@@ -172,3 +213,22 @@ def test_e16_e19_the_statement_and_the_staff_page_name_their_readings(officer, c
         "When any installment is unpaid after its due date, the charges become a special"
         " assessment and lien." in page
     )
+
+
+def test_c27_the_payoff_by_the_rule_the_pages_ask():
+    """What pays everything on a day: the review's $12,345.67 on 3 January 2028, whichever
+    way payments apply; after $5,000.00 paid on 14 January 2028, to pay on 1 February, by hand:
+    interest to 13 January $42.51 (31 December at 9%/365, 13 days at 9%/366). Interest first:
+    $7,388.18 of cost left, 14-31 January on it at 9%/366 $32.70, so $7,420.88. Cost first:
+    $7,345.67 left and the $42.51 unpaid, 14-31 January $32.51, so $7,420.69."""
+    import datetime as dt
+
+    from content_model.enforcement import Terms
+    from portal.enforcement.costs import payoff
+
+    done, paid, first = dt.date(2027, 11, 30), [(dt.date(2028, 1, 14), 500_000)], Terms()
+    second = Terms(payments_apply_to="charge-first")
+    for terms in (first, second):
+        assert payoff(1_234_567, done, [], dt.date(2028, 1, 3), terms) == 1_235_479
+    assert payoff(1_234_567, done, paid, dt.date(2028, 2, 1), first) == 742_088
+    assert payoff(1_234_567, done, paid, dt.date(2028, 2, 1), second) == 742_069
