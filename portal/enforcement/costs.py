@@ -279,9 +279,9 @@ def payoff(
     day: dt.date,
     terms: Terms,
 ) -> int:
-    """What pays everything owed, cost and interest, with a payment made on `day` (legal
-    review 2026-12-03 C27: paying the balance of the cost alone leaves interest, and cost
-    too, once the payment has gone to interest first). It is what `account` takes of a
+    """What pays everything owed, cost and interest, with a payment made on `day` (paying
+    the cost alone leaves interest, and cost too, once the payment has gone to interest
+    first). It is what `account` takes of a
     payment on that day large enough for everything: the interest through the day before
     (a payment stops interest from its own day) and the cost left, after the payments made
     by then, so the one rule of the account computes it."""

@@ -86,9 +86,8 @@ def _access_context(notice: dict[str, Any]) -> dict[str, Any]:
 
 
 def _payoff(context: dict[str, Any], charge: int | None, day: dt.date | None, made: list) -> None:
-    """The amount that pays everything on `day` (legal review 2026-12-03 C27), by the
-    account's one rule, of `charge` after the payments `made`: on the page as `payoff` and
-    `payoff_on`."""
+    """The amount that pays everything on `day`, by the account's one rule, of `charge` after
+    the payments `made`: on the page as `payoff` and `payoff_on`."""
     completed = day_of(context["steps"]["completed_on"])
     context["payoff_on"] = day
     owed = costs.payoff(charge, completed, made, day, law().terms) if day and charge else 0
