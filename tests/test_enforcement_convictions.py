@@ -111,7 +111,7 @@ def test_the_letter_says_a_court_sets_the_fine_and_names_no_tier(officer, clock)
     the_reviews_case(officer, clock, "conviction")
     letter = text(officer.get(f"{NOTICE}letter").text)
     assert (
-        "(e) Payment of a fine; and The fine is set by a court, on conviction (§ 216-13 B): the"
+        "(e) Payment of a fine. The fine is set by a court, on conviction (§ 216-13 B): the"
         " ranges are under “Penalties” below." in letter
     )
     assert "for this offense" not in letter

@@ -80,11 +80,12 @@ def test_an_appeal_is_filed_when_received_or_when_postmarked_by_the_reading(
     letter = text(officer.get("/staff/notices/1/letter").text)
     by_mail = (
         "Your appeal must reach the Village Clerk by Tuesday, March 16, 2027 : one sent by "
-        "mail must arrive by then."
+        "mail must arrive by then (our reading: § 216-14 does not say when an appeal is filed)."
     )
     by_postmark = (
         "Your appeal is on time if it is delivered to the Village Clerk, or mailed with a "
-        "postmark, by Tuesday, March 16, 2027 ."
+        "postmark, by Tuesday, March 16, 2027 (our reading: § 216-14 does not say when an"
+        " appeal is filed)."
     )
     assert (by_postmark in letter) is postmarked
     assert (by_mail in letter) is not postmarked

@@ -476,8 +476,9 @@ def test_the_cost_notice_and_the_access_letters(officer, clock):
         " the last one." in cost
     )
     assert (
-        "Interest at 9% a year is charged on the unpaid balance from Thursday, May 6, 2027"
-        " , the 31st day after the work was completed" in cost
+        "Interest at 9% a year is charged on the unpaid cost from Thursday, May 6, 2027 , the"
+        " 31st day after the work was completed: simple interest, day by day, on the cost still"
+        " unpaid, never on unpaid interest (our reading of “on the balance”, § 216-16)." in cost
     )
     assert "special assessment against the property and a lien on it" in cost
     assert "Signature Dana Reyes Stormwater Management Officer" in cost

@@ -156,7 +156,11 @@ def test_l8_order_a_with_a_deadline_carries_the_abatement_statement(officer, clo
         specifics_0="Disconnect the floor drain from the storm sewer.",
     )
     assert refused.status_code == 422 and "set the deadline" in refused.text
-    assert "Required when (a) or (c) (abatement or restoration) is ordered" in refused.text
+    assert (
+        "Required when (a) or (c) is ordered: these are the orders that ask for abatement or"
+        " restoration (our reading of § 216-13 A (2)), and the notice then says the work will"
+        " otherwise be done at the violator's expense." in text(refused.text)
+    )
     ok(
         post(
             officer,
@@ -243,6 +247,6 @@ def test_l17_the_fine_order_states_the_range_never_an_amount(officer, clock):
     issue(officer)
     letter = text(officer.get(f"{N}letter").text)
     assert (
-        "(e) Payment of a fine; and As a court sets it. The fine is set by a court, on"
+        "(e) Payment of a fine. As a court sets it. The fine is set by a court, on"
         " conviction (§ 216-13 B): the ranges are under “Penalties” below." in letter
     )

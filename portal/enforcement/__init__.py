@@ -16,7 +16,7 @@ from portal.enforcement import (  # noqa: F401 (their routes)
 )
 from portal.enforcement.blueprint import bp
 from portal.enforcement.figures import init_figures
-from portal.enforcement.words import dollars, ordinal, percent
+from portal.enforcement.words import dollars, item_sentence, ordinal, percent
 
 
 def init_enforcement(app: Flask) -> None:
@@ -27,7 +27,9 @@ def init_enforcement(app: Flask) -> None:
     app.register_blueprint(bp)
     init_figures(app)
 
-    app.jinja_env.filters.update(dollars=dollars, percent=percent, ordinal=ordinal)
+    app.jinja_env.filters.update(
+        dollars=dollars, percent=percent, ordinal=ordinal, item_sentence=item_sentence
+    )
     app.jinja_env.globals.update(
         enforcement=app.extensions["enforcement"], open_enforcement_dates=views.open_deadlines
     )

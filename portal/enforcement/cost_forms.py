@@ -136,3 +136,14 @@ class CorrectPaymentForm(PaymentForm):
 
 class TaxForm(DayForm):
     tax_bill_on = day("Date added to the tax bill", "Enter the date.")
+
+
+class PayoffForm(DayForm):
+    """The day for which the statement gives the amount that pays everything (chosen on the
+    page, never stored); today or later."""
+
+    class Meta:
+        csrf = False  # a GET form that changes nothing
+
+    on = day("Pay everything on")
+    future_ok = ("on",)

@@ -272,6 +272,26 @@ def account(
     return result
 
 
+def payoff(
+    charge: int,
+    completed: dt.date,
+    payments: Iterable[tuple[dt.date, int]],
+    day: dt.date,
+    terms: Terms,
+) -> int:
+    """What pays everything owed, cost and interest, with a payment made on `day` (paying
+    the cost alone leaves interest, and cost too, once the payment has gone to interest
+    first). It is what `account` takes of a
+    payment on that day large enough for everything: the interest through the day before
+    (a payment stops interest from its own day) and the cost left, after the payments made
+    by then, so the one rule of the account computes it."""
+    made = [(paid_on, cents) for paid_on, cents in payments if paid_on <= day]
+    # More than anything can be owed: the account takes what is owed and leaves the rest.
+    whole = charge * 1000 + 10**9
+    line = account(charge, completed, [*made, (day, whole)], day, terms).lines[-2]
+    return line.to_interest + line.to_charge
+
+
 @dataclass(frozen=True)
 class InstallmentState:
     """An installment and how much of it the payments so far cover (they cover in order); the

@@ -22,7 +22,7 @@ from wtforms import SelectField
 from portal.accounts.auth import current_staff
 from portal.core.clock import local_today
 from portal.core.db import get_db, transaction
-from portal.enforcement import forms, notices, papers, violations
+from portal.enforcement import cost_forms, costs, forms, notices, papers, violations
 from portal.enforcement.blueprint import bp
 from portal.enforcement.notice_page import access_block_words, page_model
 from portal.enforcement.timeline import day_of
@@ -68,6 +68,10 @@ def _cost_context(notice: dict[str, Any]) -> dict[str, Any]:
         abort(404)
     context["to"] = violations.addressee(context["violation"])
     context["letter_date"] = day_of(context["steps"]["cost_notice_mailed_on"]) or local_today()
+    # As mailed: what pays everything on the first due date the notice prints, no payment made.
+    line = context["line"]
+    first = line.printed_schedule[0].due if line.printed_schedule else line.protest_printed
+    _payoff(context, line.charge_mailed, first, [])
     return context
 
 
@@ -81,12 +85,30 @@ def _access_context(notice: dict[str, Any]) -> dict[str, Any]:
     return context
 
 
+def _payoff(context: dict[str, Any], charge: int | None, day: dt.date | None, made: list) -> None:
+    """The amount that pays everything on `day`, by the account's one rule, of `charge` after
+    the payments `made`: on the page as `payoff` and `payoff_on`."""
+    completed = day_of(context["steps"]["completed_on"])
+    context["payoff_on"] = day
+    owed = costs.payoff(charge, completed, made, day, law().terms) if day and charge else 0
+    context["payoff"] = owed
+
+
 def _statement_context(notice: dict[str, Any]) -> dict[str, Any]:
     context = page_model(notice)
     if context["line"].account is None:
         abort(404)
     context["to"] = violations.addressee(context["violation"])
     context["mailed"] = papers.kept(get_db(), notice["id"], "statement")
+    # The day asked for (today or later), else today; a day refused shows its error.
+    asked = cost_forms.PayoffForm(request.args, meta={"csrf": False})
+    asked.earliest = context["today"]
+    chosen = request.args.get("on") and asked.validate()
+    if not request.args.get("on"):
+        asked = cost_forms.PayoffForm(formdata=None, data={"on": context["today"]})
+    context["payoff_form"] = asked
+    line = context["line"]
+    _payoff(context, line.charge, asked.on.data if chosen else context["today"], line.made)
     return context
 
 

@@ -102,7 +102,8 @@ def readings(terms: Terms) -> dict[str, str]:
             else "Any one of the five conditions is enough."
         )
         + " The condition of no history is checked against the established offenses.",
-        "interest": f"Simple interest, per day, on the unpaid charge: {year}; rounded to the cent"
+        "interest": f"Simple interest, per day, on the unpaid charge (never on unpaid interest):"
+        f" {year}; rounded to the cent"
         f" when posted; a payment applies {applies}. When the Board reduces the charge on a"
         " protest, interest runs on the amount it decided, from the start.",
         "installments": "Installments fall due "
@@ -118,6 +119,6 @@ def readings(terms: Terms) -> dict[str, str]:
         " cost; the interest is owed besides and falls due with the last payment. The money paid"
         " covers the payments in order, whatever part of it went to interest, and"
         " the dates printed on the cost notice as mailed never move earlier when its receipt is"
-        " recorded. Unpaid after its due date, an installment's charges become a special"
-        " assessment and lien.",
+        " recorded. When any installment is unpaid after its due date, the charges become a"
+        " special assessment and lien.",
     }

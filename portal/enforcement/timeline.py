@@ -50,6 +50,8 @@ class Timeline:
     charge: int | None = None  # the charge owed (costs.charge_owed)
     charge_mailed: int | None = None  # the charge the cost notice stated
     account: costs.Account | None = None
+    # The payments the account counts (day, cents), voided ones left out.
+    made: list[tuple[dt.date, int]] = field(default_factory=list)
     schedule: list[costs.Installment] = field(default_factory=list)
     states: list[costs.InstallmentState] = field(default_factory=list)
     next_payment: costs.Installment | None = None
@@ -210,6 +212,7 @@ def timeline(
     result.charge = costs.charge_owed(steps, printed)
     if result.charge is not None:
         made = [(day_of(p["paid_on"]), p["cents"]) for p in payments if not p.get("voided_at")]
+        result.made = made
         result.account = costs.account(result.charge, completed, made, today, terms)
     if mailed is None:
         return result
