@@ -277,7 +277,7 @@ def test_the_spanish_summaries_say_what_the_law_says(build):
 
 # What the § 216-6 rule says in each guide's "Qué dice la ley" (finding 2.5, seed 99: "No
 # person shall discharge or cause to be discharged"); pet waste says it once, impersonally.
-NO_ONE_MAY = "nadie puede descargar, ni hacer que otro descargue, al sistema de drenaje pluvial"
+NO_ONE_MAY = "nadie puede descargar ni hacer que se descargue al sistema de drenaje pluvial"
 
 
 def test_the_spanish_summaries_say_what_round_6_found_missing(build):
@@ -286,7 +286,7 @@ def test_the_spanish_summaries_say_what_round_6_found_missing(build):
     text = es_text(build, "ordinance")
     for words in (
         # 2.5 and 3.1, § 216-6.
-        "Nadie puede descargar, ni hacer que otro descargue, al sistema de drenaje pluvial nada"
+        "Nadie puede descargar ni hacer que se descargue al sistema de drenaje pluvial nada"
         " que no sea agua pluvial (lluvia, agua que corre por el suelo, nieve derretida y"
         " drenaje), salvo las descargas que la ley exime o permite con condiciones",
         # 3.2, § 216-5.
@@ -389,7 +389,7 @@ def test_nothing_on_the_spanish_law_pages_calls_our_copy_official(build):
 def test_the_spanish_exempt_page_names_the_system_as_the_law_does(build):
     html = es_html(build, "exempt-discharges")
     assert (
-        "nadie puede descargar, ni hacer que otro descargue, nada que no sea agua pluvial al"
+        "nadie puede descargar ni hacer que se descargue nada que no sea agua pluvial al"
         " sistema de drenaje pluvial de la Villa: las calles, los sumideros, los bordillos,"
     ) in html
     assert "los sumideros, las aceras" not in html
