@@ -85,6 +85,9 @@ class Settings:
     # Which releases the section's duties are for, where the filer is not sure or says it
     # could not reach a drain (portal.notification.duties).
     release_duties_reading: str
+    # What the report form says about who sees the reporter's details and what of a report
+    # may be published (issue 35: reports staff choose, without personal data).
+    report_privacy: str
     state_reporting: StateReporting
     holidays: HolidayRules
     timezone: ZoneInfo
@@ -173,6 +176,7 @@ def _settings(path: Path, data: Any = None) -> tuple[Settings, Fields]:
         record_keeping_reading=fields.text("record_keeping_reading"),
         record_keepers_reading=fields.text("record_keepers_reading"),
         release_duties_reading=fields.text("release_duties_reading"),
+        report_privacy=fields.text("report_privacy"),
         state_reporting=StateReporting(
             within=state.text("within"),
             petroleum=state.text("petroleum"),

@@ -49,6 +49,7 @@ TRANSLATED = {
         "record_keeping_reading",
         "record_keepers_reading",
         "release_duties_reading",
+        "report_privacy",
         "state_reporting.within",
         "state_reporting.petroleum",
         "state_reporting.hazardous",
