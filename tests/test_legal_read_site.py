@@ -10,10 +10,12 @@ from helpers import built_pages
 
 
 def text(build, url: str) -> str:
-    """The words of a built page, tags dropped and spaces collapsed."""
+    """The words of a built page as read: tags dropped, spaces collapsed."""
     page = (build / url.strip("/") / "index.html").read_text(encoding="utf-8")
     page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.DOTALL)
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    # A tag closed before punctuation ("<a>§ 216-7</a>,") leaves no space in what is read.
+    return re.sub(r" (?=[,.;:)])", "", words)
 
 
 def test_b1_the_spanish_rule_covers_causing_a_discharge_by_any_means(build):
@@ -27,3 +29,23 @@ def test_b1_the_spanish_rule_covers_causing_a_discharge_by_any_means(build):
     assert exempt in text(build, "/es/exempt-discharges/")
     for page in built_pages(build, "es"):
         assert "hacer que otro descargue" not in page.read_text(encoding="utf-8"), page
+
+
+def test_c1_the_articles_title_is_named_as_added(build):
+    """C1 (seed 1-7: the text gives the article no title)."""
+    added = (
+        "The Article's title, and the section numbers and titles, were added to help you find"
+        " your way and are not part of the adopted text, except § 216-4 (Definitions),"
+        " § 216-6 and § 216-7, which the text itself names."
+    )
+    assert added in text(build, "/ordinance/")
+    assert (
+        "El título del Artículo y los números y los títulos de las secciones se agregaron para"
+        " ayudarle a orientarse"
+    ) in text(build, "/es/ordinance/")
+
+
+def test_c2_the_spanish_summary_says_the_official_text_is_in_english(build):
+    page = text(build, "/es/ordinance/")
+    assert "El texto oficial de la ley está en inglés. Esta página resume cada sección" in page
+    assert "se publica solo en inglés" not in page

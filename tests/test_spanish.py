@@ -215,8 +215,8 @@ def es_html(build, *parts: str) -> str:
 def test_the_spanish_unofficial_notice_says_the_numbers_and_titles_are_ours(build):
     text = es_text(build, "ordinance")
     assert (
-        "Los números y los títulos de las secciones se agregaron para ayudarle a orientarse y no"
-        " son parte del texto adoptado, salvo el § 216-4 (Definiciones), el § 216-6 y el"
+        "El título del Artículo y los números y los títulos de las secciones se agregaron para"
+        " ayudarle a orientarse y no son parte del texto adoptado, salvo el § 216-4 (Definiciones), el § 216-6 y el"
         " § 216-7, que el propio texto nombra."
     ) in text
 
