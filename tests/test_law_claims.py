@@ -164,8 +164,10 @@ def test_the_home_page_names_who_must_tell_and_the_mailed_confirmation(build):
     assert "A spill or release at a facility I am responsible for" in home
     # The duty's trigger, and all three means (seed 153).
     assert (
-        "If you know of or suspect a release at a facility or operation you are responsible"
-        " for that reaches, or may reach, the storm sewer system, the law requires you to tell the Village of Horseheads"
+        "If you are responsible for a facility or operation, or for its emergency response, and"
+        " know of or suspect a release there that reaches, or may reach, the storm sewer system,"
+        " the law requires you to take all necessary steps to find, contain and clean it up,"
+        " and to tell the Village of Horseheads"
         " in person, by telephone or by fax (no fax number is published, so call or come in)"
         " by the next business day, and to confirm a notice in person or by telephone by a"
         " letter mailed within three business days. You may also file a record here." in home

@@ -42,3 +42,15 @@ def test_b3_the_spanish_form_says_the_same(client):
         "haya elegido. Deje estos campos vacíos para reportar sin dar su nombre."
     ) in page
     assert "Nunca se publican." not in page
+
+
+def test_c3_step_one_names_who_is_bound(client):
+    """C3 (seed 153: "or responsible for emergency response for a facility or operation")."""
+    assert (
+        "requires the person responsible for a facility or operation, or for its emergency"
+        " response, on a known or suspected release"
+    ) in words(client.get("/notify/").text)
+    assert (
+        "exige que la persona responsable de una instalación u operación, o de su respuesta a"
+        " emergencias, cuando sabe o sospecha de un derrame"
+    ) in words(client.get("/notify/?lang=es").text)

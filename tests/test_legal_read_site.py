@@ -49,3 +49,20 @@ def test_c2_the_spanish_summary_says_the_official_text_is_in_english(build):
     page = text(build, "/es/ordinance/")
     assert "El texto oficial de la ley está en inglés. Esta página resume cada sección" in page
     assert "se publica solo en inglés" not in page
+
+
+def test_c3_the_home_page_names_the_cleanup_and_who_is_bound(build):
+    """C3 (seed 153): the duty to find, contain and clean up, and the person responsible for
+    emergency response for a facility or operation, are the law's too."""
+    assert (
+        "If you are responsible for a facility or operation, or for its emergency response, and"
+        " know of or suspect a release there that reaches, or may reach, the storm sewer system,"
+        " the law requires you to take all necessary steps to find, contain and clean it up, and"
+        " to tell the Village of Horseheads in person, by telephone or by fax"
+    ) in text(build, "/")
+    assert (
+        "Si usted es responsable de una instalación o una operación, o de su respuesta a"
+        " emergencias, y sabe o sospecha de un derrame allí que llega, o puede llegar, al sistema"
+        " de drenaje pluvial, la ley le exige tomar todas las medidas necesarias para encontrarlo,"
+        " contenerlo y limpiarlo, y avisar a la Villa de Horseheads en persona"
+    ) in text(build, "/es/")

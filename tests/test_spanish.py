@@ -383,7 +383,7 @@ def test_nothing_on_the_spanish_law_pages_calls_our_copy_official(build):
     assert "oficial en inglés" not in html and "nombre oficial" not in html
     home = es_html(build)
     assert "con su texto en inglés (copia no oficial)." in home
-    assert "Si sabe o sospecha de un derrame en una instalación" in home
+    assert "Si usted es responsable de una instalación o una operación, o de su" in home
 
 
 def test_the_spanish_exempt_page_names_the_system_as_the_law_does(build):
