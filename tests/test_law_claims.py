@@ -117,9 +117,9 @@ def test_the_learn_pages_word_their_readings_and_duties_fairly(build):
     assert "that is reaching, or may reach, the storm sewer system" in oil
     # The small-spill advice keeps the State rule's conditions.
     assert (
-        "Small spill (known to be under 5 gallons, contained and under control, and not"
-        " reaching water or any land such as soil): soak it up with cat litter or rags within"
-        " two hours." in oil
+        "Small spill (known to be under 5 gallons, contained and under control, and has not"
+        " reached and will not reach water or any land, such as soil): soak it up with cat"
+        " litter or rags within two hours." in oil
     )
 
 

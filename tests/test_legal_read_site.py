@@ -66,3 +66,34 @@ def test_c3_the_home_page_names_the_cleanup_and_who_is_bound(build):
         " de drenaje pluvial, la ley le exige tomar todas las medidas necesarias para encontrarlo,"
         " contenerlo y limpiarlo, y avisar a la Villa de Horseheads en persona"
     ) in text(build, "/es/")
+
+
+def test_c4_c8_the_motor_oil_guide_says_what_the_release_section_and_the_state_say(build):
+    """C4 (seed 153: "such release", one reaching or that may reach the system) and C8 (the
+    State's small-spill rule: "has not and will not reach")."""
+    oil = text(build, "/learn/motor-oil/")
+    assert (
+        "§ 216-12 covers a known or suspected release at a facility or operation that is"
+        " reaching, or may reach, the storm sewer system. The person responsible for the"
+        " facility or operation, or for its emergency response, must take all necessary steps"
+        " to find, contain and clean it up."
+    ) in oil
+    assert "contained and under control, and has not reached and will not reach water or" in oil
+    oil = text(build, "/es/learn/motor-oil/")
+    assert (
+        "El § 216-12 trata de un derrame, conocido o sospechado, en una instalación o una"
+        " operación, que llega, o puede llegar, al sistema de drenaje pluvial."
+    ) in oil
+    assert "y no ha llegado ni llegará al agua ni a ningún terreno, como la tierra)" in oil
+
+
+def test_c7_the_lawn_guides_plan_is_named_our_reading(build):
+    """C7 (reading S4; seed 101 does not say what the plan holds)."""
+    assert (
+        "Our reading: a plan for reducing pollutants includes keeping fertilizer and pesticides"
+        " out of the runoff."
+    ) in text(build, "/learn/lawn-chemicals/")
+    assert (
+        "Nuestra interpretación: un plan para reducir los contaminantes incluye mantener el"
+        " fertilizante y los pesticidas fuera del agua que corre."
+    ) in text(build, "/es/learn/lawn-chemicals/")
