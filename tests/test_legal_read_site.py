@@ -97,3 +97,19 @@ def test_c7_the_lawn_guides_plan_is_named_our_reading(build):
         "Nuestra interpretación: un plan para reducir los contaminantes incluye mantener el"
         " fertilizante y los pesticidas fuera del agua que corre."
     ) in text(build, "/es/learn/lawn-chemicals/")
+
+
+def test_c5_c6_the_exempt_page_says_whose_permit_and_which_channels(build):
+    """C5 (seed 107: "issued to the discharger and administered under the authority of the
+    Department"; "waste discharge order") and C6 (seed 47: "man-made channels")."""
+    exempt = text(build, "/exempt-discharges/")
+    assert (
+        "waiver or waste discharge order issued to the discharger and administered under the"
+        " authority of the New York State Department of Environmental Conservation, as long as"
+    ) in exempt
+    assert "curbs, gutters, ditches, man-made channels and storm drains the Village owns" in exempt
+    assert (
+        "una orden de descarga de desechos del Sistema Estatal de Eliminación de Descargas de"
+        " Contaminantes (SPDES) dada a quien descarga y administrada bajo la autoridad del"
+        " Departamento de Conservación Ambiental"
+    ) in text(build, "/es/exempt-discharges/")
