@@ -113,3 +113,25 @@ def test_c5_c6_the_exempt_page_says_whose_permit_and_which_channels(build):
         " Contaminantes (SPDES) dada a quien descarga y administrada bajo la autoridad del"
         " Departamento de Conservación Ambiental"
     ) in text(build, "/es/exempt-discharges/")
+
+
+def test_c12_the_spanish_only_readings_are_said_in_english_too(build):
+    """C12 (seed 175-185, 194): the readings the Spanish summaries give, named our reading on
+    the English page after the section's text."""
+    law = text(build, "/ordinance/")
+    assert (
+        "The violator cooperated in investigation and resolution. D. Alternative remedies may"
+        " consist of one or more of the following:"
+    ) in law
+    assert (
+        "Our reading. The law does not say whether all of the conditions in C(1) to (5) must hold"
+        " or one is enough; we read it as all five. Back to contents"
+    ) in law
+    assert (
+        "Our reading. The 15 days count from the notice's issuance, which we read as the day it"
+        " is served or mailed, not from the day you receive it."
+    ) in law
+    assert (
+        "dentro de 15 días desde la fecha en que se emitió el aviso (nuestra interpretación: el"
+        " día en que se entrega o se envía por correo, no desde que lo recibió)."
+    ) in text(build, "/es/ordinance/")
