@@ -135,3 +135,29 @@ def test_c12_the_spanish_only_readings_are_said_in_english_too(build):
         "dentro de 15 días desde la fecha en que se emitió el aviso (nuestra interpretación: el"
         " día en que se entrega o se envía por correo, no desde que lo recibió)."
     ) in text(build, "/es/ordinance/")
+
+
+def test_c9_to_c11_c13_the_spanish_summaries_keep_the_laws_measure(build):
+    """C9 (seed 8, "maximum extent practicable"), C10 (seed 127, reinstating access without
+    the officer's prior approval), C11 (seed 128, "subject to"), C13 (seed 199)."""
+    law = text(build, "/es/ordinance/")
+    for words in (
+        "Controla, en la mayor medida que sea factible, lo que entra al sistema",
+        "Restablecer el acceso cortado sin la aprobación previa del oficial es una infracción.",
+        "Quien esté sujeto a un permiso del Estado para descargas de agua pluvial",
+        "el costo se vuelve una tasación especial (special assessment) sobre la propiedad",
+    ):
+        assert words in law, words
+    for old in ("mayor medida posible", "Volver a conectarse", "Quien tenga un", "cargo especial"):
+        assert old not in law, old
+    soil = text(build, "/es/learn/soil-and-sediment/")
+    assert "El § 216-9 dice que quien esté sujeto a un permiso del Estado" in soil
+
+
+def test_c14_one_spanish_rendering_of_the_stormwater_definition(build):
+    """C14 (seed 84: "Rainwater, surface runoff, snowmelt and drainage")."""
+    words = "agua de lluvia, agua que corre por la superficie, nieve derretida y drenaje"
+    for url in ("/es/ordinance/", "/es/exempt-discharges/", "/es/learn/pet-waste/"):
+        page = text(build, url)
+        assert words in page, url
+        assert "agua que corre por el suelo" not in page, url

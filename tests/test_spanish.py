@@ -226,8 +226,8 @@ def test_the_spanish_summaries_say_what_the_law_says(build):
     text = es_text(build, "ordinance")
     for words in (
         # § 216-1: stormwater, not only rain.
-        "lo que entra al sistema de drenaje pluvial que no sea agua pluvial (lluvia, agua que"
-        " corre por el suelo, nieve derretida y drenaje)",
+        "lo que entra al sistema de drenaje pluvial que no sea agua pluvial (agua de lluvia,"
+        " agua que corre por la superficie, nieve derretida y drenaje)",
         # § 216-10 B(4), B(5).
         "También puede exigir que la instalación ponga los equipos de medición que hagan falta"
         " de forma razonable, y quien descarga debe mantenerlos siempre seguros y funcionando"
@@ -253,7 +253,8 @@ def test_the_spanish_summaries_say_what_the_law_says(build):
         "Todo el costo de esas medidas, y de mantenerlas, es de quien hizo la descarga.",
         # § 216-16.
         "dentro de 30 días después de recibir ese aviso del costo.",
-        "un cargo especial sobre la propiedad y un gravamen (lien) sobre ella.",
+        "una tasación especial (special assessment) sobre la propiedad y un gravamen (lien) sobre"
+        " ella.",
         "y lo paga en no más de 12 pagos iguales. Desde el día 31 después de terminar la"
         " corrección, lo que falta por pagar tiene un interés del 9% al año. Lo que no se pague"
         " se agrega a la factura de impuestos de la propiedad.",
@@ -263,8 +264,10 @@ def test_the_spanish_summaries_say_what_the_law_says(build):
         " cometió la violación,",
     ):
         assert words in text, words
+    # "Agua de lluvia" only as the first of the definition's four (legal C14), never alone.
+    defined = "agua de lluvia, agua que corre por la superficie, nieve derretida y drenaje"
+    assert text.count("agua de lluvia") == text.count(defined) == 2
     for gone in (
-        "agua de lluvia",
         "pedir equipos de medición",
         "Las cantidades están en cada guía",
         "se corrige a tiempo",
@@ -287,8 +290,8 @@ def test_the_spanish_summaries_say_what_round_6_found_missing(build):
     for words in (
         # 2.5 and 3.1, § 216-6.
         "Nadie puede descargar ni hacer que se descargue al sistema de drenaje pluvial nada"
-        " que no sea agua pluvial (lluvia, agua que corre por el suelo, nieve derretida y"
-        " drenaje), salvo las descargas que la ley exime o permite con condiciones",
+        " que no sea agua pluvial (agua de lluvia, agua que corre por la superficie, nieve"
+        " derretida y drenaje), salvo las descargas que la ley exime o permite con condiciones",
         # 3.2, § 216-5.
         "el oficial puede delegar sus funciones por escrito, en la medida en que la Villa lo"
         " autorice.",
