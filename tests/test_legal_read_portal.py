@@ -54,3 +54,9 @@ def test_c3_step_one_names_who_is_bound(client):
         "exige que la persona responsable de una instalación u operación, o de su respuesta a"
         " emergencias, cuando sabe o sospecha de un derrame"
     ) in words(client.get("/notify/?lang=es").text)
+
+
+def test_c16_a_sunday_holiday_is_moved_to_the_monday_in_spanish(client):
+    page = words(client.get("/notify/?lang=es").text)
+    assert "un feriado que cae en domingo se pasa al lunes" in page
+    assert "se toma el lunes" not in page

@@ -161,3 +161,17 @@ def test_c14_one_spanish_rendering_of_the_stormwater_definition(build):
         page = text(build, url)
         assert words in page, url
         assert "agua que corre por el suelo" not in page, url
+
+
+def test_c15_c16_the_spanish_says_what_the_english_says_in_natural_spanish(build):
+    """C15 (the cards and the home page as the English has them) and C16 (natural Spanish)."""
+    home = text(build, "/es/")
+    assert "Espuma o aceite en un arroyo, alguien que tira algo a un desagüe" in home
+    assert "lo que vale es la página en inglés." in home and " vale la página" not in home
+    cards = text(build, "/es/learn/")
+    assert "Limpie adentro y deshágase bien de lo que sobre." in cards
+    assert "Tape y barra; nunca use la manguera." in cards
+    lawn = text(build, "/es/learn/lawn-chemicals/")
+    assert "No esparza fertilizante ni rocíe pesticidas" in lawn
+    assert "Deje los recortes de césped sobre el césped." in lawn
+    assert "Deje los recortes de césped sobre el césped." in text(build, "/es/learn/yard-waste/")
