@@ -193,6 +193,7 @@ def _settings(path: Path, data: Any = None) -> tuple[Settings, Fields]:
             saturday_to_friday=holidays.flag("saturday_to_friday", False),
             source=holidays.text("source"),
             proclaimed=holidays.text("proclaimed", optional=True),
+            not_moved=holidays.text("not_moved", optional=True),
         ),
         timezone=read_timezone(fields),
         service_area=read_service_area(fields.mapping("service_area")),
@@ -202,4 +203,8 @@ def _settings(path: Path, data: Any = None) -> tuple[Settings, Fields]:
         hazard_rules=tuple(read_hazard_rule(rule) for rule in fields.records("hazard_rules")),
         colours=read_colours(fields),
     )
+    rules = settings.holidays
+    if rules.sunday_to_monday and not rules.not_moved and any(not h.shift for h in rules.observed):
+        # The pages say a Sunday holiday moves to the Monday: they must name the exceptions.
+        raise holidays.fail("not_moved", "must name the holidays with shift: false")
     return settings, fields

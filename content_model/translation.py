@@ -55,6 +55,7 @@ TRANSLATED = {
         "state_reporting.hazardous",
         "holidays.source",
         "holidays.proclaimed",
+        "holidays.not_moved",
     ),
     "exempt-discharges.yaml": (
         "intro",

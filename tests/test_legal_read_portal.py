@@ -60,3 +60,20 @@ def test_c16_a_sunday_holiday_is_moved_to_the_monday_in_spanish(client):
     page = words(client.get("/notify/?lang=es").text)
     assert "un feriado que cae en domingo se pasa al lunes" in page
     assert "se toma el lunes" not in page
+
+
+def test_c17_flag_day_and_saturday_holidays_are_declared_where_the_count_is_explained(client):
+    """C17 (reading R2, GCL § 24): Flag Day is not moved off its Sunday, and a holiday on a
+    Saturday is not moved to the Friday, as the count says wherever it is explained."""
+    page = words(client.get("/notify/").text)
+    assert (
+        "(a holiday on a Sunday is kept on the Monday, except Flag Day; one on a Saturday is not"
+        " moved, so the Friday before it counts as a business day unless the Village office"
+        " announces it is closed). That is our reading, not part of the law."
+    ) in page
+    page = words(client.get("/notify/?lang=es").text)
+    assert (
+        "(un feriado que cae en domingo se pasa al lunes, salvo el Día de la Bandera (Flag Day);"
+        " uno que cae en sábado no se mueve, así que el viernes anterior cuenta como día hábil,"
+        " salvo que la oficina de la Villa anuncie que está cerrada)"
+    ) in page
