@@ -6,6 +6,9 @@ from __future__ import annotations
 import html
 import re
 
+from helpers import file_notification, notification_data
+from mailserver import body
+
 
 def words(page: str) -> str:
     """A page's words as read: tags dropped, spaces collapsed."""
@@ -77,3 +80,31 @@ def test_c17_flag_day_and_saturday_holidays_are_declared_where_the_count_is_expl
         " uno que cae en sábado no se mueve, así que el viernes anterior cuenta como día hábil,"
         " salvo que la oficina de la Villa anuncie que está cerrada)"
     ) in page
+
+
+def test_c19_c20_the_receipt_and_its_mail_say_keep_it_as_a_record(client, mail_server):
+    """C19 (reading R1: the mail's deadlines are counted as we count business days) and C20
+    (a rental's receipt: "Keep this message as a record.")."""
+    _, final = file_notification(client, notification_data(facility_kind="rental"))
+    receipt = words(client.get(final.headers["Location"]).text)
+    assert "We have e-mailed this receipt to sam@depot.test. Keep it as a record." in receipt
+    [mail] = mail_server.to("sam@depot.test")
+    assert "Keep this message as a record.\r\n" in body(mail)
+    assert "\r\nDEADLINES, AS WE COUNT BUSINESS DAYS\r\n" in body(mail)
+    page = words(body(mail, "html"))
+    assert "Keep this message as a record. Reference:" in page
+    assert "Deadlines, as we count business days" in page
+    assert "Keep this message: a record to keep" not in page
+    assert "sam@depot.test: a record to keep" not in receipt
+
+
+def test_c19_c20_in_spanish(client, mail_server):
+    client.get("/notify/?lang=es")
+    _, final = file_notification(client, notification_data(facility_kind="rental"))
+    receipt = words(client.get(final.headers["Location"]).text)
+    assert (
+        "Le enviamos este recibo por correo electrónico a sam@depot.test. Guárdelo como registro."
+    ) in receipt
+    [mail] = mail_server.to("sam@depot.test")
+    assert "Guarde este mensaje como registro.\r\n" in body(mail)
+    assert "\r\nPLAZOS, SEGÚN COMO CONTAMOS LOS DÍAS HÁBILES\r\n" in body(mail)
