@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import re
 
-from helpers import file_notification, notification_data
+from helpers import file_notification, notification_data, save_case, sign_in
 from mailserver import body
 
 
@@ -108,3 +108,17 @@ def test_c19_c20_in_spanish(client, mail_server):
     [mail] = mail_server.to("sam@depot.test")
     assert "Guarde este mensaje como registro.\r\n" in body(mail)
     assert "\r\nPLAZOS, SEGÚN COMO CONTAMOS LOS DÍAS HÁBILES\r\n" in body(mail)
+
+
+def test_c21_a_closed_filing_still_owes_a_notice_not_given(app, client, mail_server):
+    """C21 (seed 153): closing a filing says the notice not yet given is still due."""
+    _, final = file_notification(client, notification_data())
+    receipt = final.headers["Location"]
+    sign_in(client, app)
+    assert save_case(client, 1, status="closed").status_code == 303
+    assert (
+        "Staff have finished following up this filing. That does not change what the law"
+        " requires of the facility: a notice not yet given must still be given; a written"
+        " confirmation still due must still be mailed, and a commercial or industrial source"
+        " keeps its written record for at least three years."
+    ) in words(client.get(receipt).text)
