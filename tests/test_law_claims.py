@@ -184,6 +184,9 @@ def test_the_unofficial_copy_does_not_say_who_keeps_the_official_text(build):
 def test_the_open311_service_says_what_the_law_allows(client, content):
     [service] = client.get("/open311/v2/services.json").get_json()
     words = service["description"]
-    assert words.startswith("Something other than stormwater (rain, snowmelt, runoff)")
-    assert "creek" not in words and "apart from the discharges § 216-6 exempts" in words
+    assert words.startswith(
+        "Something other than stormwater (rain, snowmelt, surface runoff and drainage)"
+    )
+    assert "creek" not in words
+    assert "apart from the discharges § 216-6 exempts or allows on conditions." in words
     assert content.settings.legal_notice in words

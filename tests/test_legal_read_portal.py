@@ -122,3 +122,16 @@ def test_c21_a_closed_filing_still_owes_a_notice_not_given(app, client, mail_ser
         " confirmation still due must still be mailed, and a commercial or industrial source"
         " keeps its written record for at least three years."
     ) in words(client.get(receipt).text)
+
+
+def test_c28_open311_describes_stormwater_and_the_exemptions_as_the_law_does(client):
+    """C28 (seed 84: "Rainwater, surface runoff, snowmelt and drainage"; 101-107)."""
+    [service] = client.get("/open311/v2/services.json").get_json()
+    assert service["description"] == (
+        "Something other than stormwater (rain, snowmelt, surface runoff and drainage) going"
+        " into a storm drain, roadside ditch or pipe outfall: oil, suds, paint, sewage, dumping"
+        " or a pipe flowing in dry weather. Chapter 216, Article I of the Village of Horseheads"
+        " Code allows only stormwater in the Village's storm sewers, apart from the discharges"
+        " § 216-6 exempts or allows on conditions. A plain-language guide, not legal advice."
+        " The ordinance governs."
+    )
