@@ -37,6 +37,9 @@ class Section:
     title: str
     body: tuple[Provision, ...]
     definitions: tuple[Definition, ...]
+    # Where the law is silent and the municipality reads it one way, said after the
+    # section's text as "Our reading" (never mixed into the adopted words).
+    reading: str | None = None
 
     @property
     def anchor(self) -> str:
@@ -138,6 +141,7 @@ def ordinance_from(data: Any, file: str = "ordinance.yaml") -> Ordinance:
                 title=item.text("title"),
                 body=_provisions(item, "body", f"sec-{number}"),
                 definitions=definitions,
+                reading=item.text("reading", optional=True),
             )
         )
     if not sections:

@@ -85,6 +85,9 @@ class Settings:
     # Which releases the section's duties are for, where the filer is not sure or says it
     # could not reach a drain (portal.notification.duties).
     release_duties_reading: str
+    # What the report form says about who sees the reporter's details and what of a report
+    # may be published (issue 35: reports staff choose, without personal data).
+    report_privacy: str
     state_reporting: StateReporting
     holidays: HolidayRules
     timezone: ZoneInfo
@@ -173,6 +176,7 @@ def _settings(path: Path, data: Any = None) -> tuple[Settings, Fields]:
         record_keeping_reading=fields.text("record_keeping_reading"),
         record_keepers_reading=fields.text("record_keepers_reading"),
         release_duties_reading=fields.text("release_duties_reading"),
+        report_privacy=fields.text("report_privacy"),
         state_reporting=StateReporting(
             within=state.text("within"),
             petroleum=state.text("petroleum"),
@@ -189,6 +193,7 @@ def _settings(path: Path, data: Any = None) -> tuple[Settings, Fields]:
             saturday_to_friday=holidays.flag("saturday_to_friday", False),
             source=holidays.text("source"),
             proclaimed=holidays.text("proclaimed", optional=True),
+            not_moved=holidays.text("not_moved", optional=True),
         ),
         timezone=read_timezone(fields),
         service_area=read_service_area(fields.mapping("service_area")),
@@ -198,4 +203,8 @@ def _settings(path: Path, data: Any = None) -> tuple[Settings, Fields]:
         hazard_rules=tuple(read_hazard_rule(rule) for rule in fields.records("hazard_rules")),
         colours=read_colours(fields),
     )
+    rules = settings.holidays
+    if rules.sunday_to_monday and not rules.not_moved and any(not h.shift for h in rules.observed):
+        # The pages say a Sunday holiday moves to the Monday: they must name the exceptions.
+        raise holidays.fail("not_moved", "must name the holidays with shift: false")
     return settings, fields

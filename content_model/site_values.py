@@ -85,6 +85,9 @@ class HolidayRules:
     # How days that cannot be computed (GCL § 24's proclaimed days) get counted, in words
     # for the pages; None when the list has no such days.
     proclaimed: str | None = None
+    # The holidays a Sunday does not move (shift: false), named for the pages where the
+    # count is explained ("Flag Day"); required when there are any (reading R2).
+    not_moved: str | None = None
 
 
 @dataclass(frozen=True)

@@ -49,11 +49,13 @@ TRANSLATED = {
         "record_keeping_reading",
         "record_keepers_reading",
         "release_duties_reading",
+        "report_privacy",
         "state_reporting.within",
         "state_reporting.petroleum",
         "state_reporting.hazardous",
         "holidays.source",
         "holidays.proclaimed",
+        "holidays.not_moved",
     ),
     "exempt-discharges.yaml": (
         "intro",

@@ -124,6 +124,11 @@ def _delete(name):
 
 BROKEN = [
     ("site.yaml missing", _delete("site.yaml"), "site.yaml: file is missing"),
+    (  # Legal C17: the pages name the holidays a Sunday does not move.
+        "flag day unnamed",
+        _replace("site.yaml", "  not_moved: Flag Day\n", ""),
+        "site.yaml: holidays.not_moved: must name the holidays with shift: false",
+    ),
     (
         "site.yaml not yaml",
         _replace("site.yaml", "municipality:", "municipality: ["),

@@ -117,9 +117,9 @@ def test_the_learn_pages_word_their_readings_and_duties_fairly(build):
     assert "that is reaching, or may reach, the storm sewer system" in oil
     # The small-spill advice keeps the State rule's conditions.
     assert (
-        "Small spill (known to be under 5 gallons, contained and under control, and not"
-        " reaching water or any land such as soil): soak it up with cat litter or rags within"
-        " two hours." in oil
+        "Small spill (known to be under 5 gallons, contained and under control, and has not"
+        " reached and will not reach water or any land, such as soil): soak it up with cat"
+        " litter or rags within two hours." in oil
     )
 
 
@@ -164,8 +164,10 @@ def test_the_home_page_names_who_must_tell_and_the_mailed_confirmation(build):
     assert "A spill or release at a facility I am responsible for" in home
     # The duty's trigger, and all three means (seed 153).
     assert (
-        "If you know of or suspect a release at a facility or operation you are responsible"
-        " for that reaches, or may reach, the storm sewer system, the law requires you to tell the Village of Horseheads"
+        "If you are responsible for a facility or operation, or for its emergency response, and"
+        " know of or suspect a release there that reaches, or may reach, the storm sewer system,"
+        " the law requires you to take all necessary steps to find, contain and clean it up,"
+        " and to tell the Village of Horseheads"
         " in person, by telephone or by fax (no fax number is published, so call or come in)"
         " by the next business day, and to confirm a notice in person or by telephone by a"
         " letter mailed within three business days. You may also file a record here." in home
@@ -182,6 +184,9 @@ def test_the_unofficial_copy_does_not_say_who_keeps_the_official_text(build):
 def test_the_open311_service_says_what_the_law_allows(client, content):
     [service] = client.get("/open311/v2/services.json").get_json()
     words = service["description"]
-    assert words.startswith("Something other than stormwater (rain, snowmelt, runoff)")
-    assert "creek" not in words and "apart from the discharges § 216-6 exempts" in words
+    assert words.startswith(
+        "Something other than stormwater (rain, snowmelt, surface runoff and drainage)"
+    )
+    assert "creek" not in words
+    assert "apart from the discharges § 216-6 exempts or allows on conditions." in words
     assert content.settings.legal_notice in words

@@ -652,7 +652,7 @@ def test_the_receipt_is_a_record_to_keep_not_the_notice_nor_the_facility_s_recor
         " keep with the facility's written record.\"" in receipt
     )
     text = body(mail_server.to("sam@depot.test")[0])
-    assert "Keep this message: a record to keep with the facility's on-site written record" in text
+    assert "Keep this message as a record, with the facility's on-site written record" in text
 
 
 def test_the_record_leaves_out_questions_never_asked(app, client, mail_server):

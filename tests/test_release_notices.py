@@ -413,7 +413,10 @@ def test_the_status_wordings_claim_no_more_than_the_record():
     )
     closed = STATUSES["closed"].public
     assert "No further action" not in closed
-    assert "a written confirmation still due must still be mailed" in closed
+    assert (
+        "a notice not yet given must still be given; a written confirmation still due must"
+        " still be mailed"
+    ) in closed
     assert "at least three years" in closed
 
 

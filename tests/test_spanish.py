@@ -215,8 +215,8 @@ def es_html(build, *parts: str) -> str:
 def test_the_spanish_unofficial_notice_says_the_numbers_and_titles_are_ours(build):
     text = es_text(build, "ordinance")
     assert (
-        "Los números y los títulos de las secciones se agregaron para ayudarle a orientarse y no"
-        " son parte del texto adoptado, salvo el § 216-4 (Definiciones), el § 216-6 y el"
+        "El título del Artículo y los números y los títulos de las secciones se agregaron para"
+        " ayudarle a orientarse y no son parte del texto adoptado, salvo el § 216-4 (Definiciones), el § 216-6 y el"
         " § 216-7, que el propio texto nombra."
     ) in text
 
@@ -226,8 +226,8 @@ def test_the_spanish_summaries_say_what_the_law_says(build):
     text = es_text(build, "ordinance")
     for words in (
         # § 216-1: stormwater, not only rain.
-        "lo que entra al sistema de drenaje pluvial que no sea agua pluvial (lluvia, agua que"
-        " corre por el suelo, nieve derretida y drenaje)",
+        "lo que entra al sistema de drenaje pluvial que no sea agua pluvial (agua de lluvia,"
+        " agua que corre por la superficie, nieve derretida y drenaje)",
         # § 216-10 B(4), B(5).
         "También puede exigir que la instalación ponga los equipos de medición que hagan falta"
         " de forma razonable, y quien descarga debe mantenerlos siempre seguros y funcionando"
@@ -253,7 +253,8 @@ def test_the_spanish_summaries_say_what_the_law_says(build):
         "Todo el costo de esas medidas, y de mantenerlas, es de quien hizo la descarga.",
         # § 216-16.
         "dentro de 30 días después de recibir ese aviso del costo.",
-        "un cargo especial sobre la propiedad y un gravamen (lien) sobre ella.",
+        "una tasación especial (special assessment) sobre la propiedad y un gravamen (lien) sobre"
+        " ella.",
         "y lo paga en no más de 12 pagos iguales. Desde el día 31 después de terminar la"
         " corrección, lo que falta por pagar tiene un interés del 9% al año. Lo que no se pague"
         " se agrega a la factura de impuestos de la propiedad.",
@@ -263,8 +264,10 @@ def test_the_spanish_summaries_say_what_the_law_says(build):
         " cometió la violación,",
     ):
         assert words in text, words
+    # "Agua de lluvia" only as the first of the definition's four (legal C14), never alone.
+    defined = "agua de lluvia, agua que corre por la superficie, nieve derretida y drenaje"
+    assert text.count("agua de lluvia") == text.count(defined) == 2
     for gone in (
-        "agua de lluvia",
         "pedir equipos de medición",
         "Las cantidades están en cada guía",
         "se corrige a tiempo",
@@ -277,7 +280,7 @@ def test_the_spanish_summaries_say_what_the_law_says(build):
 
 # What the § 216-6 rule says in each guide's "Qué dice la ley" (finding 2.5, seed 99: "No
 # person shall discharge or cause to be discharged"); pet waste says it once, impersonally.
-NO_ONE_MAY = "nadie puede descargar, ni hacer que otro descargue, al sistema de drenaje pluvial"
+NO_ONE_MAY = "nadie puede descargar ni hacer que se descargue al sistema de drenaje pluvial"
 
 
 def test_the_spanish_summaries_say_what_round_6_found_missing(build):
@@ -286,9 +289,9 @@ def test_the_spanish_summaries_say_what_round_6_found_missing(build):
     text = es_text(build, "ordinance")
     for words in (
         # 2.5 and 3.1, § 216-6.
-        "Nadie puede descargar, ni hacer que otro descargue, al sistema de drenaje pluvial nada"
-        " que no sea agua pluvial (lluvia, agua que corre por el suelo, nieve derretida y"
-        " drenaje), salvo las descargas que la ley exime o permite con condiciones",
+        "Nadie puede descargar ni hacer que se descargue al sistema de drenaje pluvial nada"
+        " que no sea agua pluvial (agua de lluvia, agua que corre por la superficie, nieve"
+        " derretida y drenaje), salvo las descargas que la ley exime o permite con condiciones",
         # 3.2, § 216-5.
         "el oficial puede delegar sus funciones por escrito, en la medida en que la Villa lo"
         " autorice.",
@@ -383,13 +386,13 @@ def test_nothing_on_the_spanish_law_pages_calls_our_copy_official(build):
     assert "oficial en inglés" not in html and "nombre oficial" not in html
     home = es_html(build)
     assert "con su texto en inglés (copia no oficial)." in home
-    assert "Si sabe o sospecha de un derrame en una instalación" in home
+    assert "Si usted es responsable de una instalación o una operación, o de su" in home
 
 
 def test_the_spanish_exempt_page_names_the_system_as_the_law_does(build):
     html = es_html(build, "exempt-discharges")
     assert (
-        "nadie puede descargar, ni hacer que otro descargue, nada que no sea agua pluvial al"
+        "nadie puede descargar ni hacer que se descargue nada que no sea agua pluvial al"
         " sistema de drenaje pluvial de la Villa: las calles, los sumideros, los bordillos,"
     ) in html
     assert "los sumideros, las aceras" not in html

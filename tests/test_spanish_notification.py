@@ -77,7 +77,8 @@ def test_the_notice_duties_say_what_the_english_says(client):
     page = client.get("/notify/?lang=es").text
     assert (
         'La ley (<a href="/es/ordinance/#sec-216-12">§ 216-12</a>) exige que la persona'
-        " responsable de una instalación u operación, cuando sabe o sospecha de un derrame que"
+        " responsable de una instalación u operación, o de su respuesta a emergencias, cuando"
+        " sabe o sospecha de un derrame que"
         " causa o puede causar una descarga al sistema de drenaje pluvial, avise a la Villa de"
         " Horseheads en persona, por teléfono o por fax (no hay un número de fax publicado, así"
         " que llame o vaya en persona) a más tardar el siguiente día hábil. Este formulario no lo"

@@ -88,13 +88,14 @@ STATUSES: dict[str, Status] = {
     ),
     "closed": Status(
         label=N_("Closed"),
-        # Staff may close a filing while a mailed confirmation is still due, or a source
-        # still keeps its record: the wording promises nothing about what the law requires.
+        # Staff may close a filing while the notice or a mailed confirmation is still due, or
+        # a source still keeps its record: the wording promises nothing about what the law
+        # requires.
         public=N_(
             "Staff have finished following up this filing. That does not change what the law"
-            " requires of the facility: a written confirmation still due must still be"
-            " mailed, and a commercial or industrial source keeps its written record for at"
-            " least three years."
+            " requires of the facility: a notice not yet given must still be given; a written"
+            " confirmation still due must still be mailed, and a commercial or industrial"
+            " source keeps its written record for at least three years."
         ),
         closed=True,
         color="#263238",  # near black
