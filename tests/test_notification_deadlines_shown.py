@@ -248,6 +248,14 @@ class TestWhereFaxesAreHeldToOfficeHours:
             " within that time ."
         )
 
+    def test_a_fax_the_filer_sent_after_closing_time_is_late(self, app, client):
+        answers = {"prior_notice": "fax", "prior_notice_at": "2027-03-02T17:00"}
+        review, receipt = file_at(client, app, "2027-03-03T10:00", **answers)
+        late = "Given by fax, March 2, 2027 at 5:00 p.m., as this filing says: after that time (late) ."
+        for page in (review, client.get(receipt).text):
+            [notice] = deadlines_on(page)
+            assert notice.endswith(" before then. " + late)
+
     def test_a_fax_at_closing_time_is_the_notice_before_a_later_call(self, app, client):
         _, receipt = file_at(client, app, "2027-03-01T10:00")
         sign_in(client, app)
