@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers import content_with_fax, file_notification, notification_data, sign_in
+from helpers import content_with_fax, database, file_notification, notification_data, sign_in
 from test_release_notices import at, log_notice, record_letter
 from throwaway_pack import text, throwaway_pack
 
@@ -332,3 +332,11 @@ class TestWhereTheFilingIsTheWrittenConfirmation:
         assert deadlines_on(review) == [NOTICE + told, letter + confirmed]
         at(app, "2027-03-10T12:00")
         assert deadlines_on(client.get(receipt).text) == [NOTICE + told, letter + confirmed]
+
+
+def test_a_row_from_before_not_yet_dropped_the_time_typed_still_has_no_notice(app, client):
+    """Rows stored before a time typed for an earlier notice was dropped on "No, not yet"."""
+    _, receipt = file_at(client, app, "2027-03-01T10:00")
+    with database(app.config["DATABASE"]) as conn:
+        conn.execute("UPDATE notifications SET prior_notice_at = '2027-03-01T09:30-05:00'")
+    assert deadlines_on(client.get(receipt).text) == [NOTICE + NOT_YET]
