@@ -98,3 +98,14 @@ class TestWhereFaxesAreHeldToOfficeHours:
         held = CASE.replace(" or by fax (our", "; by fax, by 4:00 p.m. (our")
         assert case_notice(client, held) == "No, not yet. Notice by fax , " + words
         assert stored(app)["notice_met"] == (0 if "late" in words else 1)
+
+
+def test_a_call_told_the_minute_the_filing_was_made_is_not_after_it(app, client):
+    file_at(client, app, "2027-03-01T10:00")
+    sign_in(client, app)
+    at(app, "2027-03-01T10:30")
+    log_notice(client, "phone", "2027-03-01T10:00")
+    assert case_notice(client).startswith(
+        "No, not yet. Notice by telephone , March 1, 2027 at 10:00 a.m. , Sam Lee; logged by smo:"
+        " in time ."
+    )
