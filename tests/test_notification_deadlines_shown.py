@@ -85,8 +85,9 @@ def test_never_told_the_notice_is_still_to_do_until_its_day_is_over(app, client)
     assert deadlines_on(client.get(receipt).text) == [NOTICE + NOT_YET]
     sign_in(client, app)
     assert case_notice(client) == "No, not yet. No notice logged yet."
-    # The due day's last minute: not yet overdue.
+    # The due day's last minute, hours after closing time: not yet late, nor overdue.
     at(app, "2027-03-02T23:59")
+    assert deadlines_on(client.get(receipt).text) == [NOTICE + NOT_YET]
     assert case_notice(client) == "No, not yet. No notice logged yet."
     at(app, "2027-03-03T00:01")
     assert deadlines_on(client.get(receipt).text) == [NOTICE + PASSED]
