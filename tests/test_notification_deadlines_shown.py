@@ -344,3 +344,32 @@ def test_a_row_from_before_not_yet_dropped_the_time_typed_still_has_no_notice(ap
     with database(app.config["DATABASE"]) as conn:
         conn.execute("UPDATE notifications SET prior_notice_at = '2027-03-01T09:30-05:00'")
     assert deadlines_on(client.get(receipt).text) == [NOTICE + NOT_YET]
+
+
+def test_the_holidays_before_the_notice_s_day_are_named_on_the_review_and_the_receipt(app, client):
+    """Discovered Thursday 11 February 2027, never told: the notice is due Tuesday the 16th,
+    Lincoln's Birthday (Friday the 12th) and Washington's Birthday (Monday the 15th) passed
+    over."""
+    at(app, "2027-02-11T10:00")
+    day = "2027-02-11T"
+    data = notification_data(
+        began_at=day + "08:30",
+        discovered_at=day + "09:00",
+        emergency_called_at=day + "09:10",
+        dec_called_at=day + "09:20",
+        ended_at=day + "09:45",
+        prior_notice="none",
+        prior_notice_at="",
+        prior_notice_to="",
+    )
+    review, final = file_notification(client, data)
+    for page in (review.text, client.get(final.headers["Location"]).text):
+        [held] = re.findall(r'<p class="holidays-counted">(.*?)</p>', page, re.S)
+        assert (
+            text(held)
+            .strip()
+            .startswith(
+                "Counted as holidays, not business days (our reading): Friday, February 12, 2027"
+                " and Monday, February 15, 2027."
+            )
+        )
