@@ -336,6 +336,9 @@ class TestWhereTheFilingIsTheWrittenConfirmation:
         assert deadlines_on(review) == [NOTICE + told, letter + confirmed]
         at(app, "2027-03-10T12:00")
         assert deadlines_on(client.get(receipt).text) == [NOTICE + told, letter + confirmed]
+        # Its letter's day has passed, but the filing was the letter: nothing is overdue.
+        sign_in(client, app)
+        assert "and that day has passed" not in case_notice(client)
 
 
 def test_a_row_from_before_not_yet_dropped_the_time_typed_still_has_no_notice(app, client):

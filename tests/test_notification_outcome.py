@@ -97,6 +97,11 @@ class TestWhereTheFilingIsTheNotice:
     def test_the_filing_is_stored_as_the_notice_in_time_or_late(self, app, client, moment, met):
         file_at(client, app, moment)
         assert stored(app) == NOTHING | {"notice_met": met}
+        # A late call logged beside it changes nothing: the filing was the notice.
+        sign_in(client, app)
+        at(app, "2027-03-04T09:30")
+        log_notice(client, "fax", "2027-03-04T09:00")
+        assert stored(app) == NOTHING | {"notice_met": met}
 
 
 class TestWhereTheFilingIsTheWrittenConfirmation:
