@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from helpers import content_with_fax, sign_in
-from test_notification_deadlines_shown import CASE, case_notice, file_at
+from test_notification_deadlines_shown import CASE, case_notice, deadlines_on, file_at
 from test_release_notices import at, log_notice, record_letter, stored
 
 
@@ -91,10 +91,23 @@ class TestWhereFaxesAreHeldToOfficeHours:
         ],
     )
     def test_a_fax_is_in_time_until_closing_time(self, app, client, told_at, words):
-        file_at(client, app, "2027-03-01T10:00")
+        _, receipt = file_at(client, app, "2027-03-01T10:00")
         sign_in(client, app)
         at(app, "2027-03-02T18:00")
         log_notice(client, "fax", told_at)
         held = CASE.replace(" or by fax (our", "; by fax, by 4:00 p.m. (our")
         assert case_notice(client, held) == "No, not yet. Notice by fax , " + words
         assert stored(app)["notice_met"] == (0 if "late" in words else 1)
+        [notice] = deadlines_on(client.get(receipt).text)
+        assert notice.endswith("that time (late) ." if "late" in words else "within that time .")
+
+
+def test_a_call_told_the_minute_the_filing_was_made_is_not_after_it(app, client):
+    file_at(client, app, "2027-03-01T10:00")
+    sign_in(client, app)
+    at(app, "2027-03-01T10:30")
+    log_notice(client, "phone", "2027-03-01T10:00")
+    assert case_notice(client).startswith(
+        "No, not yet. Notice by telephone , March 1, 2027 at 10:00 a.m. , Sam Lee; logged by smo:"
+        " in time ."
+    )

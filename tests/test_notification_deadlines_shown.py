@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers import content_with_fax, file_notification, notification_data, sign_in
+from helpers import content_with_fax, database, file_notification, notification_data, sign_in
 from test_release_notices import at, log_notice, record_letter
 from throwaway_pack import text, throwaway_pack
 
@@ -84,6 +84,10 @@ def test_never_told_the_notice_is_still_to_do_until_its_day_is_over(app, client)
     assert deadlines_on(review) == [NOTICE + NOT_YET]
     assert deadlines_on(client.get(receipt).text) == [NOTICE + NOT_YET]
     sign_in(client, app)
+    assert case_notice(client) == "No, not yet. No notice logged yet."
+    # The due day's last minute, hours after closing time: not yet late, nor overdue.
+    at(app, "2027-03-02T23:59")
+    assert deadlines_on(client.get(receipt).text) == [NOTICE + NOT_YET]
     assert case_notice(client) == "No, not yet. No notice logged yet."
     at(app, "2027-03-03T00:01")
     assert deadlines_on(client.get(receipt).text) == [NOTICE + PASSED]
@@ -248,6 +252,14 @@ class TestWhereFaxesAreHeldToOfficeHours:
             " within that time ."
         )
 
+    def test_a_fax_the_filer_sent_after_closing_time_is_late(self, app, client):
+        answers = {"prior_notice": "fax", "prior_notice_at": "2027-03-02T17:00"}
+        review, receipt = file_at(client, app, "2027-03-03T10:00", **answers)
+        late = "Given by fax, March 2, 2027 at 5:00 p.m., as this filing says: after that time (late) ."
+        for page in (review, client.get(receipt).text):
+            [notice] = deadlines_on(page)
+            assert notice.endswith(" before then. " + late)
+
     def test_a_fax_at_closing_time_is_the_notice_before_a_later_call(self, app, client):
         _, receipt = file_at(client, app, "2027-03-01T10:00")
         sign_in(client, app)
@@ -324,3 +336,43 @@ class TestWhereTheFilingIsTheWrittenConfirmation:
         assert deadlines_on(review) == [NOTICE + told, letter + confirmed]
         at(app, "2027-03-10T12:00")
         assert deadlines_on(client.get(receipt).text) == [NOTICE + told, letter + confirmed]
+        # Its letter's day has passed, but the filing was the letter: nothing is overdue.
+        sign_in(client, app)
+        assert "and that day has passed" not in case_notice(client)
+
+
+def test_a_row_from_before_not_yet_dropped_the_time_typed_still_has_no_notice(app, client):
+    """Rows stored before a time typed for an earlier notice was dropped on "No, not yet"."""
+    _, receipt = file_at(client, app, "2027-03-01T10:00")
+    with database(app.config["DATABASE"]) as conn:
+        conn.execute("UPDATE notifications SET prior_notice_at = '2027-03-01T09:30-05:00'")
+    assert deadlines_on(client.get(receipt).text) == [NOTICE + NOT_YET]
+
+
+def test_the_holidays_before_the_notice_s_day_are_named_on_the_review_and_the_receipt(app, client):
+    """Discovered Thursday 11 February 2027, never told: the notice is due Tuesday the 16th,
+    Lincoln's Birthday (Friday the 12th) and Washington's Birthday (Monday the 15th) passed
+    over."""
+    at(app, "2027-02-11T10:00")
+    day = "2027-02-11T"
+    data = notification_data(
+        began_at=day + "08:30",
+        discovered_at=day + "09:00",
+        emergency_called_at=day + "09:10",
+        dec_called_at=day + "09:20",
+        ended_at=day + "09:45",
+        prior_notice="none",
+        prior_notice_at="",
+        prior_notice_to="",
+    )
+    review, final = file_notification(client, data)
+    for page in (review.text, client.get(final.headers["Location"]).text):
+        [held] = re.findall(r'<p class="holidays-counted">(.*?)</p>', page, re.S)
+        assert (
+            text(held)
+            .strip()
+            .startswith(
+                "Counted as holidays, not business days (our reading): Friday, February 12, 2027"
+                " and Monday, February 15, 2027."
+            )
+        )

@@ -6,8 +6,8 @@ letter. Discovered Monday 1 March 2027 at 9:00, filed at 10:00 unless said other
 from __future__ import annotations
 
 import pytest
-from helpers import content_with_fax, csrf_of, sign_in
-from test_notification_deadlines_shown import file_at
+from helpers import content_with_fax, csrf_of, rows, sign_in
+from test_notification_deadlines_shown import case_notice, file_at
 from test_release_notices import at, log_notice, record_letter, stored
 from throwaway_pack import throwaway_pack
 
@@ -97,6 +97,11 @@ class TestWhereTheFilingIsTheNotice:
     def test_the_filing_is_stored_as_the_notice_in_time_or_late(self, app, client, moment, met):
         file_at(client, app, moment)
         assert stored(app) == NOTHING | {"notice_met": met}
+        # A late call logged beside it changes nothing: the filing was the notice.
+        sign_in(client, app)
+        at(app, "2027-03-04T09:30")
+        log_notice(client, "fax", "2027-03-04T09:00")
+        assert stored(app) == NOTHING | {"notice_met": met}
 
 
 class TestWhereTheFilingIsTheWrittenConfirmation:
@@ -116,3 +121,16 @@ class TestWhereTheFilingIsTheWrittenConfirmation:
             "confirmation_due": "2027-03-04T23:59:59-05:00",
             "confirmation_met": met,
         }
+
+
+def test_a_time_and_person_typed_before_answering_not_yet_are_not_kept(app, client):
+    """Typed for an earlier notice, then "No, not yet" chosen: no notice was given, and the
+    case page must not show one as the filer's answer."""
+    answers = {"prior_notice_at": "2027-03-01T09:30", "prior_notice_to": "Village Clerk"}
+    file_at(client, app, "2027-03-01T10:00", **answers)
+    assert rows(
+        app, "SELECT prior_notice, prior_notice_at, prior_notice_to FROM notifications"
+    ) == [{"prior_notice": "none", "prior_notice_at": None, "prior_notice_to": None}]
+    assert stored(app) == NOTHING
+    sign_in(client, app)
+    assert case_notice(client) == "No, not yet. No notice logged yet."

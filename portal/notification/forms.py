@@ -237,6 +237,9 @@ def from_form(
     form: NotificationForm, tz: dt.tzinfo, area_contains
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, dt.datetime | None]]:
     """What to store: the shared case fields, the notification's own, and its moments."""
+    # A time and a person typed for an earlier notice and then answered "No, not yet" are
+    # not an answer: nothing is stored of them (the case page would show them as told).
+    told = form.prior_notice.data not in (None, "none")
     moments = {
         name: _local(getattr(form, name).data, tz)
         for name in [
@@ -280,7 +283,11 @@ def from_form(
         "prior_notice",
         "prior_notice_to",
     ]
+    if not told:
+        moments["prior_notice_at"] = None
     details = {name: getattr(form, name).data or None for name in plain}
+    if not told:
+        details["prior_notice_to"] = None
     details["quantity"] = float(form.quantity.data) if form.quantity.data else None
     details |= {name: _stamp(value) for name, value in moments.items()}
     return case, details, moments
