@@ -27,7 +27,7 @@ def test_notices_of_the_facility_or_near_the_release_s_time_are_suggested(app, c
     for told_at, name in [
         ("2027-02-10T09:00", "DEPOT STREET FUEL"),
         ("2027-02-28T08:59", "Too early"),
-        ("2027-02-28T09:01", "A day before"),
+        ("2027-02-28T09:00", "A day before"),
         ("2027-03-08T10:00", "A week after"),
         ("2027-03-08T10:01", "Too late"),
         ("2027-03-15T09:00", "depot street fuel"),
@@ -35,7 +35,7 @@ def test_notices_of_the_facility_or_near_the_release_s_time_are_suggested(app, c
         log_notice(client, "phone", told_at, case_id=None, facility_name=name, caller_name="Jo")
     assert suggested(client) == (
         "DEPOT STREET FUEL , February 10, 2027 at 9:00 a.m., by telephone, Jo"
-        " A day before , February 28, 2027 at 9:01 a.m., by telephone, Jo"
+        " A day before , February 28, 2027 at 9:00 a.m., by telephone, Jo"
         " A week after , March 8, 2027 at 10:00 a.m., by telephone, Jo"
         " depot street fuel , March 15, 2027 at 9:00 a.m., by telephone, Jo"
     )

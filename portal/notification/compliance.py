@@ -303,14 +303,17 @@ def release_record(
         after = filed_before_call(dt.datetime.fromisoformat(case["received_at"]), told)
         linked.append((notice, notice_state(notice, now) | {"after_filing": after}, told <= limit))
     discovered = dt.datetime.fromisoformat(details["discovered_at"])
+    # The bounds written as told_at is stored (to the minute), so that the text comparison
+    # keeps a notice told exactly a day before the discovery, as it keeps one a week after.
+    received = dt.datetime.fromisoformat(case["received_at"])
     candidates = rows(
         db,
         "SELECT * FROM phone_notices WHERE case_id IS NULL AND (lower(facility_name) ="
         " lower(?) OR told_at BETWEEN ? AND ?) ORDER BY told_at LIMIT 10",
         [
             details["facility_name"],
-            (discovered - dt.timedelta(days=1)).isoformat(),
-            (dt.datetime.fromisoformat(case["received_at"]) + dt.timedelta(days=7)).isoformat(),
+            (discovered - dt.timedelta(days=1)).isoformat(timespec="minutes"),
+            (received + dt.timedelta(days=7)).isoformat(timespec="minutes"),
         ],
     )
     confirmation_due = details["confirmation_due"]
