@@ -49,6 +49,7 @@ MODULES = {
             "tests/test_enforcement_last_days.py",
             "tests/test_enforcement_records.py",
             "tests/test_enforcement_dates_table.py",
+            "tests/test_enforcement_page_forms.py",
         ],
     ),
     "notification-rules": (

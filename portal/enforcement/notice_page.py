@@ -163,7 +163,6 @@ def render(
         )
         page_forms["remedy"] = remedy_form()
         page_forms["payment"] = cost_forms.PaymentForm(formdata=None)
-        page_forms["remedy_done"] = forms.RemedyDoneForm(formdata=None)
         for payment in context["payments"]:
             pid = payment["id"]
             page_forms[f"void-{pid}"] = forms.ReasonForm(formdata=None, prefix=f"void-{pid}")
