@@ -26,7 +26,7 @@ Row = dict[str, Any]
 
 def _seen(name: str) -> Callable[[Row], Any]:
     """An indicator's kind, in words (empty: not seen)."""
-    kinds = dict(sheet.INDICATORS[name][1])
+    kinds = dict(ori.INDICATORS[name][1])
     return lambda s: (
         kinds.get(s["observations"][name], s["observations"][name])
         if name in s["observations"]
@@ -95,7 +95,7 @@ COLUMNS: list[tuple[str, Callable[[Row], Any]]] = [
     ("Flow by velocity (gallons a minute)", _velocity(2)),
     *(
         column
-        for name, (label, _, graded) in sheet.INDICATORS.items()
+        for name, (label, _, graded) in ori.INDICATORS.items()
         for column in [
             (label, _seen(name)),
             *([(f"{label} severity", _number(f"{name}_severity"))] if graded else []),

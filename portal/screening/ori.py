@@ -11,6 +11,103 @@ from typing import Any
 
 from portal.intake.fields import CheckboxesField, choice, options, text
 
+# Each indicator: its kinds (the first, "none", means not seen) and whether it has a severity.
+INDICATORS: dict[str, tuple[str, list[tuple[str, str]], bool]] = {
+    "odor": (
+        "Odor",
+        [
+            ("none", "None"),
+            ("sewage", "Sewage"),
+            ("sulfide", "Sulfide (rotten eggs)"),
+            ("rancid", "Rancid or sour"),
+            ("petroleum", "Petroleum or gas"),
+            ("other", "Other"),
+        ],
+        True,
+    ),
+    "color": (
+        "Colour",
+        [
+            ("none", "Clear or none"),
+            ("brown", "Brown"),
+            ("gray", "Gray"),
+            ("yellow", "Yellow"),
+            ("green", "Green"),
+            ("orange", "Orange"),
+            ("red", "Red"),
+            ("other", "Other"),
+        ],
+        True,
+    ),
+    "turbidity": (
+        "Turbidity",
+        [
+            ("none", "None"),
+            ("slight", "Slight cloudiness"),
+            ("cloudy", "Cloudy"),
+            ("opaque", "Opaque"),
+        ],
+        False,
+    ),
+    "floatables": (
+        "Floatables",
+        [
+            ("none", "None"),
+            ("sewage", "Sewage (toilet paper and the like)"),
+            ("suds", "Suds"),
+            ("petroleum", "Petroleum (oil sheen)"),
+            ("other", "Other"),
+        ],
+        True,
+    ),
+    "deposits": (
+        "Deposits",
+        [
+            ("none", "None"),
+            ("sediment", "Sediment"),
+            ("oily", "Oily"),
+            ("solids", "Solids or trash"),
+            ("other", "Other"),
+        ],
+        False,
+    ),
+    "staining": (
+        "Staining",
+        [
+            ("none", "None"),
+            ("flow-line", "Flow line"),
+            ("oily", "Oily"),
+            ("paint", "Paint"),
+            ("rust", "Rust"),
+            ("other", "Other"),
+        ],
+        False,
+    ),
+    "vegetation": (
+        "Vegetation",
+        [
+            ("none", "Normal"),
+            ("excessive", "Excessive growth"),
+            ("inhibited", "Inhibited growth"),
+        ],
+        False,
+    ),
+    "damage": (
+        "Damage to the outfall",
+        [
+            ("none", "None"),
+            ("cracking", "Spalling, cracking or chipping"),
+            ("paint", "Peeling paint"),
+            ("corrosion", "Corrosion"),
+            ("other", "Other"),
+        ],
+        False,
+    ),
+}
+
+# Turbidity's grades are its severity: slight 1, cloudy 2, opaque 3.
+TURBIDITY_SEVERITY = {"slight": 1, "cloudy": 2, "opaque": 3}
+
 LAND_USES = [
     ("industrial", "Industrial"),
     ("ultra-urban", "Ultra-urban residential"),
@@ -166,22 +263,26 @@ CALLS = ("unlikely", "potential", "suspect", "obvious")
 NOT_A_SIGN = ("damage",)
 
 
+def severity_of(observations: dict[str, Any], name: str) -> int | None:
+    """An indicator's severity as recorded; turbidity's grade is its severity."""
+    kind = observations.get(name)
+    return observations.get(f"{name}_severity") or TURBIDITY_SEVERITY.get(
+        kind if name == "turbidity" else ""
+    )
+
+
 def implied_call(
     observations: dict[str, Any], pool: list[str], benthic: list[str]
 ) -> tuple[str, list[str]]:
     """The least call the inventory's own definitions give what was seen, and the signs
     that make it: sewage floatables at severity 3 ("origin clear") are obvious; any
     indicator at severity 3 is suspect; two or more indicators are potential."""
-    from portal.screening.sheet import INDICATORS, TURBIDITY_SEVERITY
-
     signs, top, obvious = [], [], []
     for name, (label, kinds, _) in INDICATORS.items():
         kind = observations.get(name)
         if not kind or name in NOT_A_SIGN:
             continue
-        severity = observations.get(f"{name}_severity") or TURBIDITY_SEVERITY.get(
-            kind if name == "turbidity" else ""
-        )
+        severity = severity_of(observations, name)
         words = f"{label.lower()}: {dict(kinds).get(kind, kind).lower()}"
         signs.append(words)
         if severity == 3:

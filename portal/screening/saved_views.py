@@ -136,7 +136,7 @@ def _correction_page(screening, form, status: int = 200):
         screening=screening,
         outfall=outfall_of(screening["outfall_id"]),
         form=form,
-        indicators=sheet.INDICATORS,
+        indicators=ori.INDICATORS,
         sheet_targets=sheet.TARGETS,
         rule=rotation_rule(),
         wet=bool(form.wet_ok.errors),
@@ -190,7 +190,7 @@ def _sheet_data(screening: dict[str, Any]) -> dict[str, Any]:
     }
     for name in ori.MEASURES:
         data[name] = seen.get(name)
-    for name in sheet.INDICATORS:
+    for name in ori.INDICATORS:
         data[name] = seen.get(name, "none")
         if f"{name}_severity" in seen:
             data[f"{name}_severity"] = str(seen[f"{name}_severity"])

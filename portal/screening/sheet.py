@@ -31,6 +31,7 @@ from portal.core.clock import local_now
 from portal.core.display import date_words
 from portal.intake.fields import choice, long_text, options
 from portal.screening import ori
+from portal.screening.ori import INDICATORS
 
 FLOWS = [
     ("none", "No flow"),
@@ -63,101 +64,6 @@ TARGETS = {
 }
 SEVERITY = [("", "—"), ("1", "1 (faint)"), ("2", "2 (easily seen or smelt)"), ("3", "3 (strong)")]
 
-# Each indicator: its kinds (the first, "none", means not seen) and whether it has a severity.
-INDICATORS: dict[str, tuple[str, list[tuple[str, str]], bool]] = {
-    "odor": (
-        "Odor",
-        [
-            ("none", "None"),
-            ("sewage", "Sewage"),
-            ("sulfide", "Sulfide (rotten eggs)"),
-            ("rancid", "Rancid or sour"),
-            ("petroleum", "Petroleum or gas"),
-            ("other", "Other"),
-        ],
-        True,
-    ),
-    "color": (
-        "Colour",
-        [
-            ("none", "Clear or none"),
-            ("brown", "Brown"),
-            ("gray", "Gray"),
-            ("yellow", "Yellow"),
-            ("green", "Green"),
-            ("orange", "Orange"),
-            ("red", "Red"),
-            ("other", "Other"),
-        ],
-        True,
-    ),
-    "turbidity": (
-        "Turbidity",
-        [
-            ("none", "None"),
-            ("slight", "Slight cloudiness"),
-            ("cloudy", "Cloudy"),
-            ("opaque", "Opaque"),
-        ],
-        False,
-    ),
-    "floatables": (
-        "Floatables",
-        [
-            ("none", "None"),
-            ("sewage", "Sewage (toilet paper and the like)"),
-            ("suds", "Suds"),
-            ("petroleum", "Petroleum (oil sheen)"),
-            ("other", "Other"),
-        ],
-        True,
-    ),
-    "deposits": (
-        "Deposits",
-        [
-            ("none", "None"),
-            ("sediment", "Sediment"),
-            ("oily", "Oily"),
-            ("solids", "Solids or trash"),
-            ("other", "Other"),
-        ],
-        False,
-    ),
-    "staining": (
-        "Staining",
-        [
-            ("none", "None"),
-            ("flow-line", "Flow line"),
-            ("oily", "Oily"),
-            ("paint", "Paint"),
-            ("rust", "Rust"),
-            ("other", "Other"),
-        ],
-        False,
-    ),
-    "vegetation": (
-        "Vegetation",
-        [
-            ("none", "Normal"),
-            ("excessive", "Excessive growth"),
-            ("inhibited", "Inhibited growth"),
-        ],
-        False,
-    ),
-    "damage": (
-        "Damage to the outfall",
-        [
-            ("none", "None"),
-            ("cracking", "Spalling, cracking or chipping"),
-            ("paint", "Peeling paint"),
-            ("corrosion", "Corrosion"),
-            ("other", "Other"),
-        ],
-        False,
-    ),
-}
-# Turbidity's grades are its severity: slight 1, cloudy 2, opaque 3.
-TURBIDITY_SEVERITY = {"slight": 1, "cloudy": 2, "opaque": 3}
 
 # Field tests: (label with its unit, low, high). Units are fixed, and said with each value.
 TESTS: dict[str, tuple[str, float, float]] = {
@@ -351,9 +257,7 @@ def indicator_lines(observations: dict[str, Any]) -> list[str]:
         if not kind:
             continue
         words = dict(kinds).get(kind, kind)
-        severity = observations.get(f"{name}_severity") or TURBIDITY_SEVERITY.get(
-            kind if name == "turbidity" else ""
-        )
+        severity = ori.severity_of(observations, name)
         lines.append(f"{label}: {words.lower()}" + (f" (severity {severity})" if severity else ""))
     return lines
 

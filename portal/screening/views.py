@@ -114,7 +114,7 @@ def _sheet_page(outfall, form, photos=(), status: int = 200, expired: bool = Fal
         outfall=outfall,
         form=form,
         kept=list(photos),
-        indicators=sheet.INDICATORS,
+        indicators=ori.INDICATORS,
         sheet_targets=sheet.TARGETS,
         rule=rotation_rule(),
         expired=expired,

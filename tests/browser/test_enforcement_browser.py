@@ -210,7 +210,11 @@ def test_from_a_confirmed_violation_to_two_payments(
     clock.set("2027-05-05")
     page.reload()
     complete_and_bill(page, "2027-05-03", "1,200.00", "150.00", "2027-05-03", "2027-05-05", "3")
-    assert {"2027-06-02", "2027-06-03", "2027-06-04"} <= set(dates_on(page))
+    # The cost notice within 30 days of the abatement (2 June); the protest and the first
+    # payment by the date the cost notice printed from the receipt presumed 5 days after
+    # mailing (8 May: Monday 7 June), which the earlier receipt recorded (5 May) never shortens.
+    assert {"2027-06-02", "2027-06-07"} <= set(dates_on(page))
+    assert "2027-06-04" not in dates_on(page)
 
     clock.set("2027-06-01")
     page.reload()
@@ -431,9 +435,11 @@ def test_money_is_corrected_and_the_papers_print(open_tab, live_app, live_server
     expect(statement.locator(".schedule tbody tr")).to_have_count(3)
     expect(statement).to_contain_text("a lien on it")
     expect(statement).not_to_contain_text("Where the law is silent")
-    # Protest by 10 May from the recorded receipt; the payments keep the dates the cost notice
-    # printed from the presumed receipt: 12 May, 14 June (12 June is a Saturday), 12 July.
-    assert {"2027-05-10", "2027-05-12", "2027-06-14", "2027-07-12"} <= set(dates_on(page))
+    # Protest by 12 May, as the cost notice printed it from the presumed receipt (the receipt
+    # recorded on 9 April would give 10 May, and never shortens it); the payments from it:
+    # 12 May, 14 June (12 June is a Saturday), 12 July.
+    assert {"2027-05-12", "2027-06-14", "2027-07-12"} <= set(dates_on(page))
+    assert "2027-05-10" not in dates_on(page)
     assert 1 <= pdf_pages(page, tmp_path, "statement") <= 2
     page.go_back()
     for link, title in [
