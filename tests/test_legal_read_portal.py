@@ -6,7 +6,8 @@ from __future__ import annotations
 import html
 import re
 
-from helpers import file_notification, notification_data, save_case, sign_in
+import pytest
+from helpers import file_notification, notification_data, post, report_data, save_case, sign_in
 from mailserver import body
 
 
@@ -22,13 +23,12 @@ def test_b3_the_form_promises_only_what_the_village_does_with_a_reporters_detail
     """B3: no guarantee of confidentiality; what may be published is what issue 35 shows."""
     page = words(client.get("/report/").text)
     assert (
-        "We do not publish your name or contact details. Only the Stormwater Management "
-        "Officer and the staff who handle your report see them, unless the law requires the "
-        "Village to disclose them (to be confirmed by the Village Attorney). Staff may "
-        "publish a report they choose: a short summary of what was seen (never your own "
-        "words), its status and roughly where (to about 100 m, or the nearest drain or "
-        "street), never a house address, a license plate or a photo they did not choose. "
-        "Leave these fields empty to report anonymously."
+        "We do not publish your name or contact details: only the staff who handle your "
+        "report see them, unless the law requires the Village to disclose them (to be "
+        "confirmed by the Village Attorney). We may publish a report we choose: a summary of "
+        "what was seen (not your words), its status and the place to about 100 m; never your "
+        "details, an address, a plate or a photo we did not choose. Leave these fields empty "
+        "to report anonymously."
     ) in page
     assert "They are never published" not in page
 
@@ -36,13 +36,12 @@ def test_b3_the_form_promises_only_what_the_village_does_with_a_reporters_detail
 def test_b3_the_spanish_form_says_the_same(client):
     page = words(client.get("/report/?lang=es").text)
     assert (
-        "No publicamos su nombre ni sus datos de contacto. Solo el Oficial de Manejo de Aguas"
-        " Pluviales y el personal que atiende su reporte los ven, salvo que la ley obligue a "
-        "la Villa a darlos a conocer (aún debe confirmarlo el abogado de la Villa). El "
-        "personal puede publicar un reporte que elija: un breve resumen de lo que se vio "
-        "(nunca sus palabras), su estado y el lugar aproximado (a unos 100 m, o el desagüe o "
-        "la calle más cercanos), nunca una dirección de casa, una placa ni una foto que no "
-        "haya elegido. Deje estos campos vacíos para reportar sin dar su nombre."
+        "No publicamos su nombre ni sus datos de contacto: solo los ve el personal que "
+        "atiende su reporte, salvo que la ley obligue a la Villa a revelarlos (aún debe "
+        "confirmarlo el abogado de la Villa). Podemos publicar un reporte que elijamos: un "
+        "resumen de lo que se vio (no sus palabras), su estado y el lugar a unos 100 m; nunca"
+        " sus datos, una dirección, una placa ni una foto no elegida. Deje estos campos "
+        "vacíos para reportar sin dar su nombre."
     ) in page
     assert "Nunca se publican." not in page
 
@@ -135,3 +134,25 @@ def test_c28_open311_describes_stormwater_and_the_exemptions_as_the_law_does(cli
         " § 216-6 exempts or allows on conditions. A plain-language guide, not legal advice."
         " The ordinance governs."
     )
+
+
+@pytest.mark.parametrize(
+    ("url", "description", "hinted"),
+    [
+        ("/report/?lang=es", "Están vaciando la piscina con cloro en la calle.", False),
+        ("/report/?lang=es", "Vacían la piscina clorada a la calle.", False),
+        ("/report/?lang=es", "Vacían la alberca sin cloro a la cuneta.", True),
+        ("/report/", "They are draining the pool and it smells of chlorine.", False),
+        ("/report/", "Draining a chlorinated pool into the gutter.", False),
+        ("/report/", "Draining the pool, no chlorine, they said.", True),
+        ("/report/", "Draining the pool into the gutter.", True),
+    ],
+)
+def test_c30_the_pool_hint_is_not_given_for_water_said_to_have_chlorine(
+    client, url, description, hinted
+):
+    """C30 (seed 101: "dechlorinated swimming pool discharges")."""
+    response = post(client, report_data(description=description), url=url)
+    page = words(client.get(response.headers["Location"]).text)
+    hint = "agua de piscinas sin cloro" if "es" in url else "dechlorinated swimming pool"
+    assert (hint in page) is hinted, page[:300]
