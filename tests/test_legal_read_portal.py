@@ -7,8 +7,11 @@ import html
 import re
 
 import pytest
+from enforcement_helpers import notice_served
 from helpers import file_notification, notification_data, post, report_data, save_case, sign_in
 from mailserver import body
+
+pytest_plugins = ["enforcement_fixtures"]  # the clock and the signed-in officer
 
 
 def words(page: str) -> str:
@@ -104,6 +107,10 @@ def test_c19_c20_in_spanish(client, mail_server):
     assert (
         "Le enviamos este recibo por correo electrónico a sam@depot.test. Guárdelo como registro."
     ) in receipt
+    assert (  # C29
+        "Para un registro del 29 de febrero, los tres años terminan el 1 de marzo, para que el"
+        " registro nunca se guarde un día de menos."
+    ) in receipt
     [mail] = mail_server.to("sam@depot.test")
     assert "Guarde este mensaje como registro.\r\n" in body(mail)
     assert "\r\nPLAZOS, SEGÚN COMO CONTAMOS LOS DÍAS HÁBILES\r\n" in body(mail)
@@ -156,3 +163,21 @@ def test_c30_the_pool_hint_is_not_given_for_water_said_to_have_chlorine(
     page = words(client.get(response.headers["Location"]).text)
     hint = "agua de piscinas sin cloro" if "es" in url else "dechlorinated swimming pool"
     assert (hint in page) is hinted, page[:300]
+
+
+def test_c29_29_february_each_way_is_named_where_it_is_read(client, officer, clock):
+    """C29 (seed 153 "at least three years", 173 "within a period of five years"): the
+    record's three years end on 1 March, the offense window's five on 28 February."""
+    _, final = file_notification(client, notification_data())
+    receipt = words(client.get(final.headers["Location"]).text)
+    assert (
+        "Our reading: The law does not say when the three years start; we count them from the"
+        " day of this filing. For a filing on 29 February, the three years end on 1 March, so"
+        " that the record is never kept a day short."
+    ) in receipt
+    notice_served(officer, clock, "2027-03-05")
+    assert (
+        "An offense of 29 February has its anniversary on 28 February: the 5 years never run"
+        " past the calendar's own date, the side that counts fewer earlier offenses (a"
+        " release's record, kept at least three years, runs the other way, to 1 March)."
+    ) in words(officer.get("/staff/notices/1/").text)
