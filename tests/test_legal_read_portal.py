@@ -97,6 +97,13 @@ def test_c19_c20_the_receipt_and_its_mail_say_keep_it_as_a_record(client, mail_s
     assert "Keep this message as a record. Reference:" in page
     assert "Deadlines, as we count business days" in page
     assert "Keep this message: a record to keep" not in page
+    # Reading R8, where the confirmation's deadline is read.
+    r8 = (
+        "Our reading: a written confirmation is in time when it is mailed by the end of that day"
+        " (its postmark counts, not the day it arrives), and the three business days count from"
+        " the day the notice was given in person or by telephone."
+    )
+    assert r8 in receipt and r8 in page and r8 in " ".join(body(mail).split())
     assert "sam@depot.test: a record to keep" not in receipt
 
 
@@ -106,6 +113,10 @@ def test_c19_c20_in_spanish(client, mail_server):
     receipt = words(client.get(final.headers["Location"]).text)
     assert (
         "Le enviamos este recibo por correo electrónico a sam@depot.test. Guárdelo como registro."
+    ) in receipt
+    assert (
+        "Nuestra interpretación: una confirmación por escrito llega a tiempo si se envía por"
+        " correo a más tardar al final de ese día (cuenta el matasellos, no el día en que llega)"
     ) in receipt
     assert (  # C29
         "Para un registro del 29 de febrero, los tres años terminan el 1 de marzo, para que el"
