@@ -17,6 +17,11 @@ class ExemptDischarge:
     note: str
     keywords: tuple[str, ...] = ()
     learn: str | None = None  # the slug of a learn page that says more
+    # Words that say the exemption does not apply ("chlorine" for dechlorinated pool water):
+    # mentioned, they hold the hint back, unless only inside one of `unless_negated`
+    # ("no chlorine").
+    unless: tuple[str, ...] = ()
+    unless_negated: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -59,7 +64,13 @@ def load_exempt(path: Path, ordinance: Ordinance, data: Any = None) -> ExemptLis
             raise item.fail("name", f"{name!r} is not in the words of § {section}")
         entries.append(
             ExemptDischarge(
-                name, slugify(name), item.text("note"), keywords(item), item.text("learn", True)
+                name,
+                slugify(name),
+                item.text("note"),
+                keywords(item),
+                item.text("learn", True),
+                keywords(item, "unless"),
+                keywords(item, "unless_negated"),
             )
         )
     conditional = tuple(

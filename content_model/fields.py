@@ -140,9 +140,10 @@ def read_yaml(path: Path) -> Any:
         raise ContentError(f"{path.name}: not valid YAML: {error}") from None
 
 
-def keywords(fields: Fields) -> tuple[str, ...]:
-    """An optional `keywords` list: words or phrases people use for the thing."""
-    keywords = tuple(str(k).strip() for k in fields.values("keywords", optional=True))
+def keywords(fields: Fields, key: str = "keywords") -> tuple[str, ...]:
+    """An optional `keywords` list (or another list under `key`): words or phrases people
+    use for the thing."""
+    keywords = tuple(str(k).strip() for k in fields.values(key, optional=True))
     if not all(keywords):
-        raise fields.fail("keywords", "must be a list of words or phrases")
+        raise fields.fail(key, "must be a list of words or phrases")
     return keywords

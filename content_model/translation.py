@@ -63,6 +63,9 @@ TRANSLATED = {
         "entries[*].note",
         # The words a report in that language may use for it (the form's "good to know").
         "entries[*].keywords",
+        # And the words that say it does not apply, with their negations.
+        "entries[*].unless",
+        "entries[*].unless_negated",
         "conditional[*].title",
         "conditional[*].note",
         "caveat",

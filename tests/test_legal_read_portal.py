@@ -6,8 +6,12 @@ from __future__ import annotations
 import html
 import re
 
-from helpers import file_notification, notification_data, save_case, sign_in
+import pytest
+from enforcement_helpers import notice_served
+from helpers import file_notification, notification_data, post, report_data, save_case, sign_in
 from mailserver import body
+
+pytest_plugins = ["enforcement_fixtures"]  # the clock and the signed-in officer
 
 
 def words(page: str) -> str:
@@ -22,13 +26,12 @@ def test_b3_the_form_promises_only_what_the_village_does_with_a_reporters_detail
     """B3: no guarantee of confidentiality; what may be published is what issue 35 shows."""
     page = words(client.get("/report/").text)
     assert (
-        "We do not publish your name or contact details. Only the Stormwater Management "
-        "Officer and the staff who handle your report see them, unless the law requires the "
-        "Village to disclose them (to be confirmed by the Village Attorney). Staff may "
-        "publish a report they choose: a short summary of what was seen (never your own "
-        "words), its status and roughly where (to about 100 m, or the nearest drain or "
-        "street), never a house address, a license plate or a photo they did not choose. "
-        "Leave these fields empty to report anonymously."
+        "We do not publish your name or contact details: only the staff who handle your "
+        "report see them, unless the law requires the Village to disclose them (to be "
+        "confirmed by the Village Attorney). We may publish a report we choose: a summary of "
+        "what was seen (not your words), its status and the place to about 100 m; never your "
+        "details, an address, a plate or a photo we did not choose. Leave these fields empty "
+        "to report anonymously."
     ) in page
     assert "They are never published" not in page
 
@@ -36,13 +39,12 @@ def test_b3_the_form_promises_only_what_the_village_does_with_a_reporters_detail
 def test_b3_the_spanish_form_says_the_same(client):
     page = words(client.get("/report/?lang=es").text)
     assert (
-        "No publicamos su nombre ni sus datos de contacto. Solo el Oficial de Manejo de Aguas"
-        " Pluviales y el personal que atiende su reporte los ven, salvo que la ley obligue a "
-        "la Villa a darlos a conocer (aún debe confirmarlo el abogado de la Villa). El "
-        "personal puede publicar un reporte que elija: un breve resumen de lo que se vio "
-        "(nunca sus palabras), su estado y el lugar aproximado (a unos 100 m, o el desagüe o "
-        "la calle más cercanos), nunca una dirección de casa, una placa ni una foto que no "
-        "haya elegido. Deje estos campos vacíos para reportar sin dar su nombre."
+        "No publicamos su nombre ni sus datos de contacto: solo los ve el personal que "
+        "atiende su reporte, salvo que la ley obligue a la Villa a revelarlos (aún debe "
+        "confirmarlo el abogado de la Villa). Podemos publicar un reporte que elijamos: un "
+        "resumen de lo que se vio (no sus palabras), su estado y el lugar a unos 100 m; nunca"
+        " sus datos, una dirección, una placa ni una foto no elegida. Deje estos campos "
+        "vacíos para reportar sin dar su nombre."
     ) in page
     assert "Nunca se publican." not in page
 
@@ -95,6 +97,13 @@ def test_c19_c20_the_receipt_and_its_mail_say_keep_it_as_a_record(client, mail_s
     assert "Keep this message as a record. Reference:" in page
     assert "Deadlines, as we count business days" in page
     assert "Keep this message: a record to keep" not in page
+    # Reading R8, where the confirmation's deadline is read.
+    r8 = (
+        "Our reading: a written confirmation is in time when it is mailed by the end of that day"
+        " (its postmark counts, not the day it arrives), and the three business days count from"
+        " the day the notice was given in person or by telephone."
+    )
+    assert r8 in receipt and r8 in page and r8 in " ".join(body(mail).split())
     assert "sam@depot.test: a record to keep" not in receipt
 
 
@@ -104,6 +113,14 @@ def test_c19_c20_in_spanish(client, mail_server):
     receipt = words(client.get(final.headers["Location"]).text)
     assert (
         "Le enviamos este recibo por correo electrónico a sam@depot.test. Guárdelo como registro."
+    ) in receipt
+    assert (
+        "Nuestra interpretación: una confirmación por escrito llega a tiempo si se envía por"
+        " correo a más tardar al final de ese día (cuenta el matasellos, no el día en que llega)"
+    ) in receipt
+    assert (  # C29
+        "Para un registro del 29 de febrero, los tres años terminan el 1 de marzo, para que el"
+        " registro nunca se guarde un día de menos."
     ) in receipt
     [mail] = mail_server.to("sam@depot.test")
     assert "Guarde este mensaje como registro.\r\n" in body(mail)
@@ -135,3 +152,43 @@ def test_c28_open311_describes_stormwater_and_the_exemptions_as_the_law_does(cli
         " § 216-6 exempts or allows on conditions. A plain-language guide, not legal advice."
         " The ordinance governs."
     )
+
+
+@pytest.mark.parametrize(
+    ("url", "description", "hinted"),
+    [
+        ("/report/?lang=es", "Están vaciando la piscina con cloro en la calle.", False),
+        ("/report/?lang=es", "Vacían la piscina clorada a la calle.", False),
+        ("/report/?lang=es", "Vacían la alberca sin cloro a la cuneta.", True),
+        ("/report/", "They are draining the pool and it smells of chlorine.", False),
+        ("/report/", "Draining a chlorinated pool into the gutter.", False),
+        ("/report/", "Draining the pool, no chlorine, they said.", True),
+        ("/report/", "Draining the pool into the gutter.", True),
+    ],
+)
+def test_c30_the_pool_hint_is_not_given_for_water_said_to_have_chlorine(
+    client, url, description, hinted
+):
+    """C30 (seed 101: "dechlorinated swimming pool discharges")."""
+    response = post(client, report_data(description=description), url=url)
+    page = words(client.get(response.headers["Location"]).text)
+    hint = "agua de piscinas sin cloro" if "es" in url else "dechlorinated swimming pool"
+    assert (hint in page) is hinted, page[:300]
+
+
+def test_c29_29_february_each_way_is_named_where_it_is_read(client, officer, clock):
+    """C29 (seed 153 "at least three years", 173 "within a period of five years"): the
+    record's three years end on 1 March, the offense window's five on 28 February."""
+    _, final = file_notification(client, notification_data())
+    receipt = words(client.get(final.headers["Location"]).text)
+    assert (
+        "Our reading: The law does not say when the three years start; we count them from the"
+        " day of this filing. For a filing on 29 February, the three years end on 1 March, so"
+        " that the record is never kept a day short."
+    ) in receipt
+    notice_served(officer, clock, "2027-03-05")
+    assert (
+        "An offense of 29 February has its anniversary on 28 February: the 5 years never run"
+        " past the calendar's own date, the side that counts fewer earlier offenses (a"
+        " release's record, kept at least three years, runs the other way, to 1 March)."
+    ) in words(officer.get("/staff/notices/1/").text)

@@ -39,7 +39,7 @@ def test_form_page_has_what_a_resident_needs(client):
     ):
         assert label in page
     assert 'enctype="multipart/form-data"' in page
-    assert "We do not publish your name or contact details." in page
+    assert "We do not publish your name or contact details:" in page
     assert "They are never published" not in page
 
 

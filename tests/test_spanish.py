@@ -651,6 +651,7 @@ def test_a_report_in_spanish_words_is_read_in_spanish(app, client, mail_server):
     assert [
         "el agua de piscinas sin cloro",
         ["piscina", "alberca", "pileta", "pool", "swimming pool"],
+        ["cloro", "clorada"],
     ] in json.loads(keywords)
     said = "Sale agua de la piscina del vecino a la calle y huele a quimicos."
     sent = post(client, report_data(description=said, odor=""))

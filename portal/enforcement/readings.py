@@ -95,7 +95,13 @@ def readings(terms: Terms) -> dict[str, str]:
             + " The court decides which are convictions."
         )
         + " A violation recorded with no notice, or whose notice the Board did not uphold,"
-        " does not count.",
+        " does not count."
+        # The leap-day reading (core.dates.EARLIER in offense_number), named beside the
+        # retention's opposite one (LATER) so neither reads as an accident.
+        f" An offense of 29 February has its anniversary on 28 February: the {terms.offense_years}"
+        " years never run past the calendar's own date, the side that counts fewer earlier"
+        " offenses (a release's record, kept at least three years, runs the other way, to"
+        " 1 March).",
         "conditions": (
             "All five conditions must hold."
             if terms.conditions_required == "all"

@@ -26,3 +26,14 @@ def mentions(text: str, words: Iterable[str]) -> bool:
     """Whether `text` (already `plain`) holds one of the words as a whole word or phrase."""
     words = tuple(words)
     return bool(words) and _pattern(words).search(text) is not None
+
+
+def hinted(
+    text: str, keywords: Iterable[str], unless: Iterable[str], negated: Iterable[str]
+) -> bool:
+    """Whether `text` (already `plain`) mentions one of the keywords and none of the words
+    that say the exemption does not apply, outside the phrases that negate them ("pool with
+    chlorine": no; "pool, no chlorine": yes)."""
+    negated = tuple(negated)
+    rest = _pattern(negated).sub(" ", text) if negated else text
+    return mentions(text, keywords) and not mentions(rest, unless)

@@ -28,7 +28,7 @@ from portal.core.db import get_db, one
 from portal.core.statuses import STATUSES
 from portal.intake.submit import Submission, already_sent, token_for
 from portal.report.forms import ReportForm
-from portal.report.matching import mentions, plain
+from portal.report.matching import hinted, plain
 from portal.report.summary import what_was_seen, where
 from portal.web.headers import keep_for_back
 from portal.web.language import follow_case
@@ -49,7 +49,11 @@ def _form(**kwargs: Any) -> ReportForm:
 def exempt_hints(text: str) -> list[Any]:
     """Exempt discharges whose keywords appear in the text (a hint, never a block)."""
     said = plain(text or "")
-    return [entry for entry in current_content().exempt.entries if mentions(said, entry.keywords)]
+    return [
+        entry
+        for entry in current_content().exempt.entries
+        if hinted(said, entry.keywords, entry.unless, entry.unless_negated)
+    ]
 
 
 @bp.route("/", methods=["GET"])

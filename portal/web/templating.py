@@ -57,5 +57,12 @@ def init_templates(app: Flask, content: Content) -> None:
 
 def exempt_keywords() -> str:
     entries = current_content().exempt.entries
-    pairs = [[entry.name, list(entry.keywords)] for entry in entries if entry.keywords]
+    # [name, keywords] and, only where there are any, the words that hold the hint back.
+    # Not their negations: while typing, "no chlorine" holds the hint back too (the safe
+    # side, and the form's weight budget); the sent page reads them (exempt_hints).
+    pairs = [
+        [entry.name, list(entry.keywords)] + ([list(entry.unless)] if entry.unless else [])
+        for entry in entries
+        if entry.keywords
+    ]
     return json.dumps(pairs, ensure_ascii=False)

@@ -39,10 +39,12 @@
     // As the server reads it: any case, accents or none ("tuberia" is "tubería").
     const plain = (s) => s.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
     let shown = '', timer;
+    const word = (w) => new RegExp('\\b' + escape(plain(w)) + '\\b', 'g');
+    const has = (ws, s) => ws.some((w) => word(w).test(s));
     function update() {
       const said = plain(text.value);
-      const names = entries.filter((e) => e[1].some((w) =>
-        new RegExp('\\b' + escape(plain(w)) + '\\b').test(said))).map((e) => e[0]).join(', ');
+      const names = entries.filter(([, k, u = []]) => has(k, said) && !has(u, said))
+        .map((e) => e[0]).join(', ');
       if (names === shown) return; // unchanged: do not make screen readers repeat it
       shown = names;
       target.textContent = '';

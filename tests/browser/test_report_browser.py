@@ -275,3 +275,16 @@ def test_a_pin_dropped_on_the_map_fills_the_coordinates(open_tab, tiled_server):
     assert "Test tiles" in page.text_content(".leaflet-control-attribution")
     assert all(url.startswith("https://tiles.test/") for url in tab.external_requests)
     assert not tab.errors
+
+
+def test_the_pool_hint_is_held_back_for_water_said_to_have_chlorine(open_tab, live_server):
+    """Legal C30, as the form shows it while typing: the same reading as the server's."""
+    page = open_tab("phone").page
+    page.goto(f"{live_server}/report/")
+    page.get_by_label("Oily sheen or rainbow film").check()
+    described = page.get_by_label("Describe what you saw")
+    hint = page.locator("#exempt-hint")
+    described.fill("Draining the pool into the gutter")
+    expect(hint).to_contain_text("dechlorinated swimming pool discharges")
+    described.fill("Draining the pool into the gutter, it smells of chlorine")
+    expect(hint).to_have_text("")
