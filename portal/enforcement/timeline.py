@@ -31,6 +31,9 @@ class Deadline:
     done: dt.date | None = None
     # Whether `done` met the date, where a rule of its own decides it (the appeal's).
     in_time: bool | None = None
+    # The correction date met by the municipality's abatement, not by the respondent: the
+    # table must not read as the respondent correcting late (officer's week M6).
+    abated: bool = False
 
     @property
     def late(self) -> bool:
@@ -125,9 +128,12 @@ def timeline(
         note: str = "",
         done: dt.date | None = None,
         in_time: bool | None = None,
+        abated: bool = False,
     ) -> None:
         result.deadlines.append(
-            Deadline(key, what, due, role, open_, open_ and today > due, note, done, in_time)
+            Deadline(
+                key, what, due, role, open_, open_ and today > due, note, done, in_time, abated
+            )
         )
 
     appealed = s["appeal_filed_on"]
@@ -177,6 +183,7 @@ def timeline(
             "corrective",
             (ended or s["access_requested_on"]) is None,
             done=ended,
+            abated=not s.get("corrected_on") and bool(s["completed_on"]),
         )
         # Weeks run until the violation is corrected or abated (then the count stops), or to
         # today.
