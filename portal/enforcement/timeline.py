@@ -264,16 +264,19 @@ def timeline(
         result.schedule = costs.installments(
             result.charge, s["payment_count"], first_due, terms, calendar
         )
-        paid, interest = result.account.paid, result.account.interest_total
+        result.last_due_passed = today > result.schedule[-1].due
+        result.last_interest = costs.interest_to_last_due(
+            result.charge, completed, made, result.schedule, today, terms
+        )
+        # The last payment carries the interest it will have on its date (after it, the
+        # interest to today): one figure for it on every line of the statement, never the
+        # interest to date in one column and the forecast in the next (officer's week M5).
+        paid, interest = result.account.paid, result.last_interest
         result.next_payment = costs.next_installment(result.schedule, paid, interest)
         result.special_assessment = costs.special_assessment(result.schedule, paid, today, interest)
         result.states = costs.installment_states(result.schedule, paid, today, interest)
         result.next_payment_left = next(
             (st.left for st in result.states if st.item == result.next_payment), 0
-        )
-        result.last_due_passed = today > result.schedule[-1].due
-        result.last_interest = costs.interest_to_last_due(
-            result.charge, completed, made, result.schedule, today, terms
         )
         # Every installment unpaid after its due date (as the statement lists them), and the
         # next one still to come.
