@@ -119,15 +119,24 @@ def test_the_abatement_s_cost_notice_protest_and_payments(served, clock):
     clock.set("2027-05-20")
     # The cost notice within 30 days of the abatement; the protest within 30 days of the
     # receipt presumed 5 days after mailing (17 April); the first payment due when the time
-    # to protest ends, the next a month later; the correction date passed before the
-    # abatement, so it was met late.
+    # to protest ends, the next a month later; the respondent never corrected: the Village
+    # abated, which the table says rather than a correction made late (officer's week M6).
     assert rows(served.get(PAGE).text)[1:] == [
         "Tuesday, March 16, 2027 | Appeal window closes | § 216-14 | Passed",
-        "Wednesday, March 31, 2027 | Correction due | § 216-15 | Done late, Monday, April 5, 2027",
+        "Wednesday, March 31, 2027 | Correction due | § 216-15"
+        " | Not corrected; abated by the Village, Monday, April 5, 2027",
         "Wednesday, May 5, 2027 | Cost notice due | § 216-16 | Done, Monday, April 12, 2027",
         "Monday, May 17, 2027 | Protest window closes (receipt presumed) | § 216-16 | Passed",
         "Monday, May 17, 2027 | Payment 1 of 3 due | § 216-16 | Overdue",
         "Thursday, June 17, 2027 | Payment 2 of 3 due | § 216-16 | Open",
+    ]
+
+
+def test_a_correction_the_respondent_made_late_is_done_late(served, clock):
+    clock.set("2027-04-06")
+    step(served, "corrected", corrected_on="2027-04-05", correction_checked_on="2027-04-06")
+    assert rows(served.get(PAGE).text)[2:] == [
+        "Wednesday, March 31, 2027 | Correction due | § 216-15 | Done late, Monday, April 5, 2027",
     ]
 
 

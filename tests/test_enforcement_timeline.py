@@ -140,10 +140,11 @@ def test_with_no_protest_the_first_payment_falls_due_when_the_period_closes(cale
         **steps,
     )
     # 19 days of interest on $1,200 ($5.62) first, $604.38 to the charge. The money paid meets
-    # payment 1 ($600) and $10 of payment 2, which carries the interest ($5.62, and $0.44 for
-    # 20-22 April on $595.62): $600 + $6.06 - $10 left.
+    # payment 1 ($600) and $10 of payment 2, which carries the interest it will have on its
+    # date, 21 May ($5.62, and $4.55 for 20 April to 20 May on $595.62; officer's week M5):
+    # $600 + $10.17 - $10 left.
     assert paid.account.paid == 61_000 and not paid.special_assessment
-    assert [s.left for s in paid.states] == [0, 59_606]
+    assert [s.left for s in paid.states] == [0, 60_017]
 
 
 def test_late_steps_show_late(calendar):
@@ -202,10 +203,11 @@ def test_l1_a_payment_of_the_printed_amount_on_its_date_is_not_past_due(calendar
         (D("2027-08-24"), 36_666),
     ]
     # Interest took $9.58 of the second payment (3 June to 25 July on $733.32): the schedule
-    # still counts it paid, and the interest ($9.58, and $0.19 for 26-27 July on the $376.24 of
-    # the cost left) rides on the last payment, due 24 August.
+    # still counts it paid, and the interest rides on the last payment, due 24 August, as it
+    # will be on that date ($9.58, and $2.69 for 26 July to 23 August on the $376.24 of the
+    # cost left; officer's week M5), though $9.77 is charged to today.
     assert line.account.interest_total == 977
-    assert [(s.left, s.past_due) for s in line.states] == [(0, False), (0, False), (37_643, False)]
+    assert [(s.left, s.past_due) for s in line.states] == [(0, False), (0, False), (37_893, False)]
     assert not line.special_assessment
     assert line.next_payment.number == 3
     # Unpaid after 24 August, the last payment (with its interest) is past due.

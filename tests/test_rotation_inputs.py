@@ -104,12 +104,17 @@ def test_a_suspect_call_brings_the_outfall_back_within_30_days(app, client):
     clocked(app, dt.datetime(2026, 11, 30, 10, 0, tzinfo=NY))
     saved = client.post("/staff/screenings/outfall/2/new", data={**open_sheet(client, 2), **SHEET})
     page = client.get(saved.headers["Location"]).text
-    assert 'Next due</dt><dd><time datetime="2026-12-20">' in page  # screened 20 November
-    assert "screened again within 30 days (our reading), not a whole cycle later" in page
+    # Screened 20 November: 30 days on is Sunday 20 December, so Friday 18th, the last
+    # business day within them (officer's week P1).
+    assert 'Next due</dt><dd><time datetime="2026-12-18">' in page
+    assert (
+        "screened again within 30 days, by the last business day of them (our reading), not a"
+        " whole cycle later"
+    ) in page
     clocked(app, dt.datetime(2026, 12, 1, 10, 0, tzinfo=NY))
     due = client.get("/staff/screenings/due").text.split('id="follow-up"')[0]
     assert re.search(
-        r'HH-002</a>: due by <time datetime="2026-12-20">[^<]+</time>, last screened'
+        r'HH-002</a>: due by <time datetime="2026-12-18">[^<]+</time>, last screened'
         r' <time datetime="2026-11-20">[^<]+</time> \(screened again after a'
         r" suspect or obvious call\)",
         due,

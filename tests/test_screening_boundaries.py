@@ -65,7 +65,7 @@ def test_a_paper_day_on_the_day_of_a_suspect_screening_keeps_the_30_day_follow_u
     app.config["CLOCK"] = lambda: dt.datetime(2026, 12, 21, 9, 0, tzinfo=NY)
     overdue = client.get("/staff/screenings/due").text.split('id="due-this-month"')[0]
     assert re.search(
-        r'>OF-1</a>, Rink: due by <time datetime="2026-12-20">[^<]+</time>, last screened '
+        r'>OF-1</a>, Rink: due by <time datetime="2026-12-18">[^<]+</time>, last screened '
         r'<time datetime="2026-11-20">[^<]+</time> \(screened again after a suspect',
         overdue,
     )
@@ -190,10 +190,10 @@ def test_a_catch_basin_and_a_retired_outfall_are_off_the_rotation(app, client):
 
 def test_an_obvious_call_is_screened_again_within_30_days_like_a_suspect_one(app, client):
     setup(app, client)
-    save(client, overall="obvious")  # 20 November 2026
+    save(client, overall="obvious")  # 20 November 2026: due Friday 18 December (P1)
     app.config["CLOCK"] = lambda: dt.datetime(2026, 12, 21, 9, 0, tzinfo=NY)
     overdue = client.get("/staff/screenings/due").text.split('id="due-this-month"')[0]
-    assert '>OF-1</a>, Rink: due by <time datetime="2026-12-20">' in overdue
+    assert '>OF-1</a>, Rink: due by <time datetime="2026-12-18">' in overdue
 
 
 def test_outfalls_only_due_this_month_are_still_waiting():

@@ -8,7 +8,7 @@ from flask import Flask
 
 from portal.accounts import password_page, second_factor  # noqa: F401  (their routes)
 from portal.accounts.accounts import init_account_commands
-from portal.accounts.auth import require_staff
+from portal.accounts.auth import require_staff, username_filled_in
 from portal.accounts.blueprint import bp
 
 
@@ -19,3 +19,4 @@ def init_accounts(app: Flask) -> None:
     app.before_request(require_staff)
     app.register_blueprint(bp)
     init_account_commands(app)
+    app.jinja_env.globals["username_filled_in"] = username_filled_in

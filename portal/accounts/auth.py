@@ -34,9 +34,19 @@ def staff_name() -> str:
     """The signed-in officer's name as they sign letters (set once on a letter page), else
     their username: what a form fills in for "Screened by", "Who did it" (not
     "Screened by: smo")."""
+    return _letter_name() or current_staff()["username"]
+
+
+def username_filled_in(typed: str | None) -> bool:
+    """Whether a "who did it" field holds the officer's username because no name is set as
+    they sign letters: the form then says where to set it (officer's week 2026-12-03 P5)."""
     staff = current_staff()
-    name = value(get_db(), "SELECT letter_name FROM staff WHERE id = ?", [staff["id"]])
-    return name or staff["username"]
+    return bool(staff) and typed == staff["username"] and not _letter_name()
+
+
+def _letter_name() -> str | None:
+    staff = current_staff()
+    return value(get_db(), "SELECT letter_name FROM staff WHERE id = ?", [staff["id"]])
 
 
 def _safe_next(target: str | None) -> str:

@@ -22,10 +22,15 @@ from portal.enforcement.words import dollars, item_sentence, ordinal, percent
 def init_enforcement(app: Flask) -> None:
     """Read content/enforcement.yaml and register the pages (under /staff/, behind the
     workspace's sign-in check)."""
+    from portal.enforcement import export
+    from portal.staff.exports import ExportPart, add_export_part
+
     content = app.extensions["content"]
     app.extensions["enforcement"] = load_enforcement(content.ordinance, app.config["CONTENT_DIR"])
     app.register_blueprint(bp)
     init_figures(app)
+    # The staff CSV: whom a case's enforcement is against, and its notices' numbers.
+    add_export_part(app, ExportPart(export.EXPORT_COLUMNS, export.export_values))
 
     app.jinja_env.filters.update(
         dollars=dollars, percent=percent, ordinal=ordinal, item_sentence=item_sentence

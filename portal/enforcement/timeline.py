@@ -31,6 +31,9 @@ class Deadline:
     done: dt.date | None = None
     # Whether `done` met the date, where a rule of its own decides it (the appeal's).
     in_time: bool | None = None
+    # The correction date met by the municipality's abatement, not by the respondent: the
+    # table must not read as the respondent correcting late (officer's week M6).
+    abated: bool = False
 
     @property
     def late(self) -> bool:
@@ -127,9 +130,12 @@ def timeline(
         note: str = "",
         done: dt.date | None = None,
         in_time: bool | None = None,
+        abated: bool = False,
     ) -> None:
         result.deadlines.append(
-            Deadline(key, what, due, role, open_, open_ and today > due, note, done, in_time)
+            Deadline(
+                key, what, due, role, open_, open_ and today > due, note, done, in_time, abated
+            )
         )
 
     appealed = s["appeal_filed_on"]
@@ -179,6 +185,7 @@ def timeline(
             "corrective",
             (ended or s["access_requested_on"]) is None,
             done=ended,
+            abated=not s.get("corrected_on") and bool(s["completed_on"]),
         )
         # Weeks run until the violation is corrected or abated (then the count stops), or to
         # today.
@@ -260,16 +267,19 @@ def timeline(
         result.schedule = costs.installments(
             result.charge, s["payment_count"], first_due, terms, calendar
         )
-        paid, interest = result.account.paid, result.account.interest_total
+        result.last_due_passed = today > result.schedule[-1].due
+        result.last_interest = costs.interest_to_last_due(
+            result.charge, completed, made, result.schedule, today, terms
+        )
+        # The last payment carries the interest it will have on its date (after it, the
+        # interest to today): one figure for it on every line of the statement, never the
+        # interest to date in one column and the forecast in the next (officer's week M5).
+        paid, interest = result.account.paid, result.last_interest
         result.next_payment = costs.next_installment(result.schedule, paid, interest)
         result.special_assessment = costs.special_assessment(result.schedule, paid, today, interest)
         result.states = costs.installment_states(result.schedule, paid, today, interest)
         result.next_payment_left = next(
             (st.left for st in result.states if st.item == result.next_payment), 0
-        )
-        result.last_due_passed = today > result.schedule[-1].due
-        result.last_interest = costs.interest_to_last_due(
-            result.charge, completed, made, result.schedule, today, terms
         )
         # Every installment unpaid after its due date (as the statement lists them), and the
         # next one still to come.

@@ -11,11 +11,13 @@ on a day is the type recorded then: a reclassification holds from the day it was
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import sqlite_utils
 
 from portal.core.db import insert, one, rows, value
+from portal.core.display import day as day_words
 
 Row = dict[str, Any]
 # The fields whose past values the figures read (the rest are logged for the audit only;
@@ -155,6 +157,34 @@ def since(row: Row) -> str:
     """The day a structure counts in the inventory from (our reading, above)."""
     first = row.get("first_screened")
     return min(row["inventory_day"], first) if first else row["inventory_day"]
+
+
+def first_screened(db: sqlite_utils.Database, outfall_id: int) -> str | None:
+    """Its first screening's day (in the portal or on paper), or None if never screened."""
+    row = one(db, _STARTS + " WHERE o.id = ?", [outfall_id])
+    return row["first_screened"] if row else None
+
+
+def since_problem(db: sqlite_utils.Database, outfall_id: int, since: dt.date | None) -> str | None:
+    """ "In the inventory since" after its first screening: the figures would count it from
+    that screening anyway (`since` above), so it is said, not silently overruled (officer's
+    week 2026-12-03 F11)."""
+    first = first_screened(db, outfall_id)
+    if first and since and since.isoformat() > first:
+        return (
+            f"It was screened on {day_words(first)}, so it has been in the inventory since that day"
+            " at the latest: enter that day or an earlier one."
+        )
+    return None
+
+
+def day_moved(outfall: Row, since: dt.date | None) -> str | None:
+    """The earliest day its inventory day moves from or to (None: it stays), `since` being
+    the "in the inventory since" saved (empty: the day it was entered counts)."""
+    entered = outfall["created_at"][:10]
+    before = outfall["inventoried_on"] or entered
+    after = since.isoformat() if since else entered
+    return min(before, after) if before != after else None
 
 
 def first_day(db: sqlite_utils.Database, outfall_id: int) -> str:

@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import sqlite_utils
+from flask import current_app, has_app_context
 
 from portal.core.dates import EARLIER, add_years
 from portal.core.db import rows
+from portal.core.deadlines import BusinessCalendar
 
 OVERDUE, DUE, NOT_YET_DUE = "overdue", "due", "later"
 STATE_WORDS = {OVERDUE: "Overdue", DUE: "Due this month", NOT_YET_DUE: "Not yet due"}
@@ -61,10 +63,18 @@ class Turn:
 
 
 def turn(
-    last: dt.date | None, added: dt.date, rule: Rule, today: dt.date, *, suspect: bool = False
+    last: dt.date | None,
+    added: dt.date,
+    rule: Rule,
+    today: dt.date,
+    *,
+    suspect: bool = False,
+    calendar: BusinessCalendar | None = None,
 ) -> Turn:
     """When an outfall screened last on `last` (or never, added on `added`) is next due;
-    `suspect`: its last screening's call was suspect or obvious."""
+    `suspect`: its last screening's call was suspect or obvious. With the office's
+    `calendar`, a follow-up "within N days" falls due on the last business day of them, not
+    on a Saturday or a holiday (our reading; officer's week 2026-12-03 P1)."""
     if last is None:
         if rule.first_within_days is None:  # NEVER_SCREENED_CYCLE
             due = add_years(added, rule.every_years, leap_day=EARLIER)
@@ -73,6 +83,8 @@ def turn(
         why = "never"
     elif suspect:
         due, why = last + dt.timedelta(days=rule.follow_up_within_days), "follow-up"
+        while calendar is not None and not calendar.is_business_day(due) and due > last:
+            due -= dt.timedelta(days=1)
     else:
         # 29 February's turn falls on 28 February in a common year: never a day late.
         due, why = add_years(last, rule.every_years, leap_day=EARLIER), "cycle"
@@ -108,7 +120,12 @@ def _turn_of_row(row: dict[str, Any], rule: Rule, today: dt.date) -> Turn:
     if on_paper and (in_portal is None or on_paper > in_portal):
         return turn(on_paper, added, rule, today)
     suspect = row["last_overall"] in ("suspect", "obvious")
-    return turn(in_portal, added, rule, today, suspect=suspect)
+    return turn(in_portal, added, rule, today, suspect=suspect, calendar=_office_calendar())
+
+
+def _office_calendar() -> BusinessCalendar | None:
+    """The office's business days (content's holidays), where the portal runs."""
+    return current_app.extensions.get("calendar") if has_app_context() else None
 
 
 def inventory_day(row: dict[str, Any]) -> dt.date:

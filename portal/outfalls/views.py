@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+from typing import Any
 
 from flask import (
     Blueprint,
@@ -37,6 +38,7 @@ from portal.outfalls.forms import (
     RetireForm,
 )
 from portal.outfalls.rotation import turn_of, turns
+from portal.staff import filings
 from portal.staff.cases import photo_response
 from portal.web.routes import NO_STORE, declare_blueprint
 
@@ -190,6 +192,12 @@ def edit(outfall_id: int):
     return _edit(form, outfall)
 
 
+def _since_problem(db: Any, form: OutfallForm, outfall: dict | None) -> str | None:
+    if outfall is None:
+        return None
+    return history.since_problem(db, outfall["id"], form.inventoried_on.data)
+
+
 def _edit(form: OutfallForm, outfall: dict | None):
     status = 200
     if request.method == "POST":
@@ -198,7 +206,7 @@ def _edit(form: OutfallForm, outfall: dict | None):
             other = inventory.by_code(db, form.code.data)
             if other and (outfall is None or other["id"] != outfall["id"]):
                 form.code.errors = [f"{other['code']} is already in the inventory."]
-            else:
+            elif not (problem := _since_problem(db, form, outfall)):
                 saved = inventory.save(
                     db,
                     outfall["id"] if outfall else None,
@@ -206,8 +214,12 @@ def _edit(form: OutfallForm, outfall: dict | None):
                     current_staff()["username"],
                     local_stamp(),
                 )
-                flash(f"{form.code.data} saved.", "success")
+                moved = history.day_moved(outfall, form.inventoried_on.data) if outfall else None
+                note = filings.filed_note(db, moved) if moved else ""
+                flash(f"{form.code.data} saved.{note}", "success")
                 return redirect(url_for("outfalls.detail", outfall_id=saved), code=303)
+            else:
+                form.inventoried_on.errors = [problem]
         status = 422
     return render_template(
         "staff/outfalls/edit.html", form=form, outfall=outfall, every_years=_settings().every_years
@@ -267,7 +279,8 @@ def retire(outfall_id: int):
     else:
         day, reason = form.retired_on.data.isoformat(), form.retired_reason.data
     inventory.retire(get_db(), outfall_id, day, reason, actor=actor, stamp=stamp)
-    return _done(outfall_id, f"{outfall['code']} retired.", "in-service")
+    note = filings.filed_note(get_db(), day)
+    return _done(outfall_id, f"{outfall['code']} retired.{note}", "in-service")
 
 
 @bp.route("/<int:outfall_id>/paper", methods=["POST"])
@@ -285,6 +298,12 @@ def paper_day(outfall_id: int, paper_id: int | None = None):
     elif not form.validate():
         return _detail_page(outfall, PhotosForm(formdata=None), 422, paper_form=form)
     day = None if removing else form.screened_on.data.isoformat()
+    # The day it had: a correction or a removal changes the figures from then too.
+    had = value(
+        db,
+        "SELECT screened_on FROM outfall_paper_screenings WHERE id = ? AND outfall_id = ?",
+        [paper_id, outfall_id],
+    )
     with transaction(db):
         if paper_id is None:
             done = history.add_paper_day(db, outfall_id, day, actor=actor, stamp=stamp)
@@ -300,6 +319,9 @@ def paper_day(outfall_id: int, paper_id: int | None = None):
         return _detail_page(outfall, PhotosForm(formdata=None), 422, paper_form=form)
     words = "removed" if removing else "corrected" if paper_id else "added"
     message = f"Paper screening day {words}." if done else "That paper day was already there."
+    changed_from = min(d for d in (day, had) if d) if done and (day or had) else None
+    if changed_from:
+        message += filings.filed_note(db, changed_from)
     return _done(outfall_id, message, "paper-days")
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import sqlite_utils
 
 from portal.core.cases import Stored
+from portal.core.clock import local_stamp
 from portal.core.db import one, transaction, value
 from portal.intake.storage import store_case
 from portal.screening import sheet
@@ -20,6 +21,7 @@ from portal.staff.workflow import log
 # What the Open311 service list calls an illicit discharge (content/open311.yaml): a case from
 # a screening is one, found by staff instead of reported.
 SERVICE_CODE = "illicit-discharge"
+INVESTIGATING = {"from": "received", "to": "investigating"}
 REFERENCE = re.compile(r"^[A-Z]{2,5}-\d{4}-\d{4,}$")
 
 
@@ -93,10 +95,16 @@ def open_case(
                 screening=screening["id"],
                 outfall=outfall["code"],
             )
-            # The officer opened it and is looking at it: its own mail would tell nobody new.
+            # The officer opened it and is looking at it: its own mail would tell nobody new,
+            # and it is being investigated, not "Received" as though someone had sent it in
+            # (officer's week 2026-12-03 P6), logged as a save of the case form logs it (the
+            # annual figures replay the log).
             db.execute(
-                "UPDATE cases SET mail_queued_at = received_at WHERE id = ?", [stored.case_id]
+                "UPDATE cases SET mail_queued_at = received_at, status = 'investigating',"
+                " public_changed_at = ?, revision = revision + 1 WHERE id = ?",
+                [local_stamp(), stored.case_id],
             )
+            log(db, stored.case_id, actor, "update", status=INVESTIGATING)
             return stored
         # Linked to another case in the meantime (a colleague typed its reference): that one.
         linked = value(db, "SELECT case_id FROM screenings WHERE id = ?", [screening["id"]])

@@ -254,6 +254,27 @@ def check_measures(form: Any) -> bool:
     return valid
 
 
+# Section 4, "physical indicators for flowing outfalls only": a standing pool's odor, colour,
+# floatables or sheen are section 5's poor pool quality (officer's week 2026-12-03 M2).
+FLOWING_ONLY = ("odor", "color", "turbidity", "floatables")
+
+
+def check_flowing_only(form: Any) -> bool:
+    """No flow was seen: the indicators of flowing water are not taken."""
+    if form.flow.data != "none":
+        return True
+    valid = True
+    for name in FLOWING_ONLY:
+        field = getattr(form, name)
+        if field.data not in (None, "", "none"):
+            field.errors.append(
+                "No flow was chosen: the inventory grades this of flowing water only. Tick"
+                " what a pool shows under Poor pool quality, or say it in the notes."
+            )
+            valid = False
+    return valid
+
+
 # ------------------------------------------------------------ section 6, the overall call
 
 # The calls from least to most, as the inventory ranks them.

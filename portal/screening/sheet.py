@@ -195,6 +195,7 @@ class SheetForm(FlaskForm):
             self.flow_gpm.errors = ["No flow was chosen: leave the estimate empty."]
             valid = False
         valid = ori.check_measures(self) and valid
+        valid = ori.check_flowing_only(self) and valid
         problem = ori.call_problem(
             self.overall.data,
             self.observations(),

@@ -22,12 +22,12 @@ from flask import (
 
 from portal.accounts.auth import current_staff, staff_name
 from portal.core.cases import new_submission_key
-from portal.core.clock import local_now, local_stamp
+from portal.core.clock import local_now, local_stamp, local_today
 from portal.core.db import get_db, insert, rows, transaction, value
 from portal.core.display import day
 from portal.intake.pending import SUBMISSION_KEY, keep_photos
 from portal.intake.storage import move_pending_photos
-from portal.outfalls import inventory
+from portal.outfalls import inventory, rotation
 from portal.screening import ori, sheet
 from portal.web.routes import NO_STORE, declare, declare_blueprint
 
@@ -52,6 +52,19 @@ def place_asked(args: Any) -> tuple[float, float] | None:
     return (lat, lon) if -90 <= lat <= 90 and -180 <= lon <= 180 else None
 
 
+def _with_turns(db: Any, near: list[dict[str, Any]]) -> None:
+    """Each outfall listed with its `turn` in the rotation: which of them it wants, at a
+    headwall with three pipes in view (officer's week 2026-12-03 F4)."""
+    if not near:
+        return
+    marks = ", ".join("?" for _ in near)
+    ids = tuple(outfall["id"] for outfall in near)
+    found = rotation.turns(db, rotation_rule(), local_today(), f"o.id IN ({marks})", ids)
+    turns = {row["id"]: row["turn"] for row in found}
+    for outfall in near:
+        outfall["turn"] = turns.get(outfall["id"])
+
+
 @bp.route("/")
 def pick():
     """Which outfall: the nearest to where the phone is, or the one whose id is typed."""
@@ -74,6 +87,7 @@ def pick():
         near = inventory.nearest(
             db, *place, limit=NEAREST, within_m=NEAREST_WITHIN_M, outfalls_only=True
         )
+        _with_turns(db, near)
     recent = rows(
         db,
         "SELECT s.id, s.screened_at, s.overall, s.voided_at, s.wet_weather, o.code"

@@ -20,6 +20,7 @@ from typing import Any
 import sqlite_utils
 from flask import current_app, render_template, request
 
+from content_model.translation import IN_ENGLISH
 from portal.core import kinds
 from portal.core.clock import local_today
 from portal.core.columns import time_of, yes_no
@@ -54,6 +55,8 @@ CASE_COLUMNS: list[tuple[str, Callable[[Row], Any]]] = [
     ("Received", time_of("received_at")),
     ("Status", _status),
     ("Assigned to", lambda c: c["assignee"]),
+    # The language they filed in, and are answered in (officer's week F10).
+    ("Language", lambda c: IN_ENGLISH.get(c["language"], c["language"])),
     ("Follow up on", lambda c: c["follow_up_on"]),
     ("Street address or landmark", lambda c: c["address"]),
     ("Latitude", lambda c: c["latitude"]),

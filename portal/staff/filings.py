@@ -10,7 +10,8 @@ from typing import Any
 
 import sqlite_utils
 
-from portal.core.db import insert, one, transaction
+from portal.core.db import insert, one, rows, transaction
+from portal.core.display import day as day_words
 from portal.staff.figures import Report
 
 
@@ -57,3 +58,33 @@ def changed(filing: dict[str, Any] | None, report: Report) -> dict[str, str]:
         for key, f in report.by_key.items()
         if filed.get(key, "not filed") != f.shown and not (f.optional and not f.count)
     }
+
+
+def filed_since(db: sqlite_utils.Database, day: str) -> list[dict[str, Any]]:
+    """The periods filed with the State that a change dated `day` (ISO) alters: every one
+    ending on or after it (an outfall retired, screened on paper or in the inventory from
+    that day counts differently in each), oldest first, each with its last filing."""
+    return rows(
+        db,
+        "SELECT period_start, period_end, max(filed_at) AS filed_at FROM annual_filings"
+        " WHERE period_end >= ? GROUP BY period_start, period_end ORDER BY period_start",
+        [day],
+    )
+
+
+def filed_note(db: sqlite_utils.Database, day: str) -> str:
+    """What the officer is told on saving a change dated `day` that alters figures already
+    filed ("" when it alters none): the records stay correctable, and the annual report
+    shows each changed figure beside what was filed (officer's week 2026-12-03 F11)."""
+    periods = filed_since(db, day)
+    if not periods:
+        return ""
+    listed = "; ".join(
+        f"{day_words(p['period_start'])} to {day_words(p['period_end'])}"
+        f" (filed {day_words(p['filed_at'][:10])})"
+        for p in periods
+    )
+    return (
+        f" This changes figures already filed with the State: {listed}. The annual report"
+        " shows each changed figure with what was filed."
+    )

@@ -14,7 +14,7 @@ from flask_wtf import FlaskForm
 
 from portal.accounts.auth import current_staff
 from portal.core import kinds
-from portal.core.clock import local_now, local_stamp, local_today
+from portal.core.clock import local_now, local_stamp
 from portal.core.db import get_db
 from portal.mail.compose import public_url_for
 from portal.staff import filings
@@ -102,7 +102,9 @@ def _report() -> tuple[dt.date, dt.date, dict[str, str], Report]:
 @bp.route("/annual-report/")
 def annual_report():
     start, end, errors, report = _report()
-    previous = reporting_year(reporting_year(local_today())[0] - dt.timedelta(days=1))
+    # The year before the one shown, not before today's: viewing 2025, the link is to 2024
+    # (officer's week 2026-12-03 P2).
+    previous = reporting_year(start - dt.timedelta(days=1))
     filing = filings.latest(get_db(), start.isoformat(), end.isoformat())
     return render_template(
         "staff/annual_report.html",

@@ -19,7 +19,7 @@ def init_trackdown(app: Flask) -> None:
     """Register the pages, and what the case page and its print read of a case's track-down."""
     from portal.core.db import get_db
     from portal.staff.exports import ExportPart, add_export_part
-    from portal.trackdown import figures, source_found, views
+    from portal.trackdown import figures, rules, source_found, views
     from portal.trackdown.choices import words
 
     def trackdown_of(case: dict[str, Any]) -> source_found.Trackdown:
@@ -42,4 +42,5 @@ def init_trackdown(app: Flask) -> None:
         trackdown_of=trackdown_of,
         trackdown_words=words(),
         trackdown_enforcement=source_found.enforcement_args,
+        trackdown_before_case=rules.before_case,
     )

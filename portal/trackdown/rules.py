@@ -70,6 +70,17 @@ def custody_problems(
 EARLIEST_BEFORE_CASE = dt.timedelta(days=365)
 
 
+def before_case(done_at: str, received_at: str) -> bool:
+    """A step dated before its case was opened: kept (the field work may come before the case
+    is typed), but said beside the step, so a mistyped time shows (officer's week F6). Both
+    are compared as the local wall clock reads them."""
+
+    def wall(value: str) -> dt.datetime:
+        return dt.datetime.fromisoformat(value).replace(tzinfo=None)
+
+    return wall(done_at) < wall(received_at)
+
+
 def before_case_problem(done_on: dt.date, opened_on: dt.date) -> str | None:
     """A step's (or a sample's) day: at most a year before its case was opened."""
     if done_on < opened_on - EARLIEST_BEFORE_CASE:

@@ -134,8 +134,8 @@ def test_from_a_dye_test_to_enforcement_against_the_source(
             "What the source is": "Laundry drain tied into the storm line",
             "Property or place": "12 Elm Street",
             "Tax parcel id (optional)": "71.05-2-14",
-            "Name of the person or business (optional)": "Elm Street Laundromat LLC",
-            "Mailing address (optional)": "12 Elm Street\nHorseheads, NY 14845",
+            "Name of the person or business": "Elm Street Laundromat LLC",
+            "Mailing address": "12 Elm Street\nHorseheads, NY 14845",
         },
         ("Operator (runs the business or activity)",),
     )
