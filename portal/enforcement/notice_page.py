@@ -77,7 +77,7 @@ def page_model(notice: dict[str, Any]) -> dict[str, Any]:
     line = (
         timeline(notice, steps, paid, assigned, enforcement.terms, calendar, today, printed)
         if steps
-        else Timeline(notice, steps, today)
+        else Timeline()
     )
     superseding = notices.notice(db, notice["superseded_by"]) if notice["superseded_by"] else None
     superseded = notices.notice(db, notice["supersedes"]) if notice["supersedes"] else None

@@ -44,9 +44,6 @@ class Deadline:
 
 @dataclass
 class Timeline:
-    notice: dict[str, Any]
-    steps: dict[str, Any]
-    today: dt.date
     deadlines: list[Deadline] = field(default_factory=list)
     correction: dt.date | None = None
     weeks: int = 0
@@ -115,7 +112,7 @@ def timeline(
 ) -> Timeline:
     """The dates of an issued notice (a draft has none); `printed`: the facts of its cost
     notice as kept when mailed (papers.py), None if none was kept."""
-    result = Timeline(notice, steps, today)
+    result = Timeline()
     issued = day_of(notice["issued_on"])
     if issued is None or notice["superseded_by"]:
         return result
