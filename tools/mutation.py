@@ -102,7 +102,14 @@ MODULES = {
             "content_model/loader.py",
             "content_model/check/*",
         ],
-        ["tests/test_content.py", "tests/test_content_check.py"],
+        [
+            "tests/test_content.py",
+            "tests/test_content_check.py",
+            "tests/test_content_fields.py",
+            "tests/test_content_site.py",
+            "tests/test_content_site_refused.py",
+            "tests/test_content_check_site.py",
+        ],
     ),
     "rotation-screening": (
         [
