@@ -220,3 +220,38 @@ def test_a_learn_page_field_nothing_reads(tmp_path):
 
 def test_the_default_pack_is_checked_without_a_folder_named():
     assert check_pack() == []
+
+
+def test_an_ordinance_that_is_a_list(tmp_path):
+    def as_list(root):
+        (root / "ordinance.yaml").write_text("- number: 147-1\n", encoding="utf-8")
+
+    found = told(tmp_path, as_list)
+    assert found[0] == (
+        "ordinance.yaml: roles.definitions: is missing\n"
+        "    fix: name the section that does this job, like `definitions: N-N`"
+    )
+    assert found[10:] == [
+        "ordinance.yaml: the top level: expected a mapping of fields\n"
+        "    fix: change `the top level` as the message says"
+    ]
+
+
+def test_an_ordinance_without_sections(tmp_path):
+    found = told(tmp_path, _yaml("ordinance.yaml", lambda d: d.update(sections=[])))
+    assert found[0] == (
+        "ordinance.yaml: roles.definitions: § 147-4 is not in the ordinance\n"
+        "    fix: give the number of the section that does this job"
+    )
+    assert found[-1] == (
+        "ordinance.yaml: sections: must list the sections\n"
+        "    fix: change `sections` as the message says"
+    )
+
+
+def test_a_provision_without_its_text(tmp_path):
+    edit = _yaml("ordinance.yaml", lambda d: d["sections"][5]["body"][0].pop("text"))
+    assert told(tmp_path, edit) == [
+        "ordinance.yaml: sections[5].body[0].text: is missing\n"
+        "    fix: add `text` (the default pack's ordinance.yaml shows it)"
+    ]

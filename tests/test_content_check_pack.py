@@ -5,13 +5,15 @@ by their own loaders."""
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 from pack_traces import PACK
 from test_content_check import _replace, _yaml, broken_pack
 from test_content_check_site import told
 
 from content_model.check import Problem, check_pack, load_checked, report
-from content_model.fields import ContentError
+from content_model.fields import CONTENT_DIR, ContentError
 
 
 def test_a_folder_that_is_not_there(tmp_path):
@@ -150,3 +152,24 @@ def test_a_problem_without_a_field():
         == "learn/: no pages\n    fix: copy them"
     )
     assert Problem("a", "b", "c", "d") == Problem("a", "b", "c", "d", from_loader=True)
+
+
+def test_a_word_the_glossary_avoids_in_the_exempt_list_the_law_and_search_words(tmp_path):
+    found = told(
+        tmp_path,
+        _replace("exempt-discharges.es.yaml", "intro: >-", "intro: >-\n  Sin cloaca."),
+        _replace("ordinance.es.yaml", "title: Propósito", "title: Propósito y coladera"),
+    )
+    assert found == [
+        "exempt-discharges.es.yaml: uses 'cloaca': the glossary says 'sistema de drenaje "
+        "pluvial' for 'storm sewer system (MS4)'\n    fix: use the glossary's word",
+        "ordinance.es.yaml: uses 'coladera': the glossary says 'desagüe pluvial' for 'storm "
+        "drain'\n    fix: use the glossary's word",
+    ]
+    root = tmp_path / "default"
+    shutil.copytree(CONTENT_DIR, root)
+    _replace("search.es.yaml", "contact: [", "contact: [cloaca, ")(root)
+    assert [str(p) for p in check_pack(root)] == [
+        "search.es.yaml: uses 'cloaca': the glossary says 'sistema de drenaje pluvial' for "
+        "'storm sewer system (MS4)'\n    fix: use the glossary's word"
+    ]

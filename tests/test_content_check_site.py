@@ -256,3 +256,60 @@ def test_an_office_outside_a_box_the_loader_refuses_is_not_named(tmp_path):
 )
 def test_more_of_what_counts_as_a_phone_number(number, ok):
     assert is_phone_number(number) is ok
+
+
+def test_a_refused_value_taken_out_does_not_hide_a_field_missing_after_it(tmp_path):
+    found = told(
+        tmp_path,
+        _site(lambda d: d["office"].update(fax="")),
+        _site(lambda d: d.pop("timezone")),
+    )
+    assert found == [
+        "site.yaml: timezone: is missing\n"
+        "    fix: add `timezone` at the top level (see the default pack)",
+        "site.yaml: office.fax: must be non-empty text\n"
+        "    fix: change `office.fax` as the message says",
+    ]
+
+
+def test_a_refused_rule_just_past_the_default_packs_list(tmp_path):
+    def many(d):
+        rules = d["holidays"]["observed"]
+        rules += [{"name": f"Day {n}", "month": 3, "day": n} for n in range(1, 4)]
+        rules.append({"month": 3, "day": 40})
+
+    found = told(tmp_path, _site(many), _site(lambda d: d.pop("timezone")))
+    assert found == [
+        "site.yaml: timezone: is missing\n"
+        "    fix: add `timezone` at the top level (see the default pack)",
+        f"site.yaml: holidays.observed[14].day: month 3 has no day 40\n    fix: {RULE_FIX}",
+    ]
+
+
+def test_a_missing_center_is_named_once_not_filled_in_for_the_box_checks(tmp_path):
+    assert told(tmp_path, _site(lambda d: d["service_area"].pop("center"))) == [
+        "site.yaml: service_area.center: is missing\n"
+        "    fix: add `center` under `service_area` (see the default pack)"
+    ]
+
+
+def test_a_rule_that_is_not_one_and_a_bad_rule_after_it(tmp_path):
+    found = told(
+        tmp_path,
+        _site(lambda d: d["holidays"]["observed"].__setitem__(3, "Memorial Day")),
+        _holiday(5, name="Fourth", month=7, day=32),
+    )
+    assert found == [
+        "site.yaml: holidays.observed[3]: is not a holiday rule\n"
+        "    fix: write it like {name: Labor Day, month: 9, weekday: monday, nth: 1}",
+        f"site.yaml: holidays.observed[5].day: month 7 has no day 32\n    fix: {RULE_FIX}",
+    ]
+
+
+def test_a_pack_without_closures_is_clean(tmp_path):
+    assert told(tmp_path, _site(lambda d: d["holidays"].pop("closures"))) == []
+
+
+@pytest.mark.parametrize("number", ["607-739-5691 ext", "607_739_5691", "tel:6077395691"])
+def test_a_number_with_other_characters_is_not_a_phone_number(number):
+    assert is_phone_number(number) is False
