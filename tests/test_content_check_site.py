@@ -313,3 +313,15 @@ def test_a_pack_without_closures_is_clean(tmp_path):
 @pytest.mark.parametrize("number", ["607-739-5691 ext", "607_739_5691", "tel:6077395691"])
 def test_a_number_with_other_characters_is_not_a_phone_number(number):
     assert is_phone_number(number) is False
+
+
+def test_a_rule_past_the_default_packs_list_without_its_name(tmp_path):
+    def many(d):
+        rules = d["holidays"]["observed"]
+        rules += [{"name": f"Day {n}", "month": 3, "day": n} for n in range(1, 5)]
+        rules.append({"month": 3, "day": 5})
+
+    assert told(tmp_path, _site(many)) == [
+        "site.yaml: holidays.observed[15].name: is missing\n"
+        "    fix: add `name` under `holidays.observed[15]` (see the default pack)"
+    ]

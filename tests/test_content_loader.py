@@ -12,7 +12,9 @@ from content_model.fields import ContentError
 from content_model.loader import load_content
 
 
-@pytest.fixture(scope="module")
+# Loaded by each test that reads it, not once per module: mutmut runs for a mutant only
+# the tests during which the loader ran.
+@pytest.fixture
 def pack():
     return load_content(PACK)
 
@@ -59,6 +61,9 @@ def test_the_spanish_content(pack):
     assert spanish.settings.name == "el Pueblo de Wrenfield"
     assert spanish.settings.office.phone.number == "(315) 555-0142", "numbers stay English"
     assert spanish.law_article == "Artículo I"
+    assert spanish.law_title == "Descargas, actividades y conexiones ilícitas"
+    assert list(spanish.plain_definitions) == ["hazardous-materials"]
+    assert spanish.plain_definitions["hazardous-materials"].startswith("cualquier material,")
     assert spanish.section_title("147-12") == "Aviso de derrames"
     assert spanish.summaries[11].number == "147-12"
     assert spanish.pages[0].slug == "pet-waste" and spanish.pages[0].order == 1
@@ -81,7 +86,8 @@ def test_without_translations(tmp_path):
     assert content.translations == {} and content.languages == ("en",)
 
 
-def test_search_words_in_either_language(pack, content):
+def test_search_words_in_either_language(pack):
+    content = load_content()
     assert pack.in_language("es").search == pack.search, "the test pack has none"
     assert pack.search.shortcuts == ()
     spanish = content.in_language("es").search

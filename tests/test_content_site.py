@@ -298,3 +298,8 @@ def test_a_holiday_rule_refused(rule, message):
     assert refused(lambda d: d["holidays"].update(observed=[{"name": "X", **rule}])) == (
         f"site.yaml: {message}"
     )
+
+
+def test_an_office_location_given_as_null():
+    s = settings(lambda d: d["office"].update(location=None))
+    assert (s.office.latitude, s.office.longitude) == (None, None)
