@@ -325,3 +325,36 @@ def test_a_rule_past_the_default_packs_list_without_its_name(tmp_path):
         "site.yaml: holidays.observed[15].name: is missing\n"
         "    fix: add `name` under `holidays.observed[15]` (see the default pack)"
     ]
+
+
+def test_a_map_without_its_address_does_not_stop_the_checks_after_it(tmp_path):
+    found = told(
+        tmp_path,
+        _site(lambda d: d["map_tiles"].pop("url")),
+        _site(lambda d: d["holidays"].update(closures=["24 Dec"])),
+    )
+    assert found == [
+        "site.yaml: map_tiles.url: is missing\n"
+        "    fix: add `url` under `map_tiles` (see the default pack)",
+        "site.yaml: holidays.closures[0]: '24 Dec' is not a date (YYYY-MM-DD)\n"
+        "    fix: write each closure as a date, like 2026-12-24",
+    ]
+
+
+def test_a_citation_in_a_field_nothing_reads_is_named_by_its_whole_name(tmp_path):
+    def extra(d):
+        d["seeX"] = "See § 147-98."
+        d["notesX"] = ["See § 147-99."]
+
+    assert told(tmp_path, _site(extra)) == [
+        "site.yaml: seeX: is not a field this file has\n"
+        "    fix: remove `seeX`, or spell it as the field it was meant to be",
+        "site.yaml: notesX: is not a field this file has\n"
+        "    fix: remove `notesX`, or spell it as the field it was meant to be",
+        "site.yaml: seeX: cites § 147-98, which is not in the ordinance\n"
+        "    fix: cite a section or subdivision the ordinance has (§ 147-1 to § 147-20), or add "
+        "it to ordinance.yaml",
+        "site.yaml: notesX[0]: cites § 147-99, which is not in the ordinance\n"
+        "    fix: cite a section or subdivision the ordinance has (§ 147-1 to § 147-20), or add "
+        "it to ordinance.yaml",
+    ]
