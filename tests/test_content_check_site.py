@@ -358,3 +358,16 @@ def test_a_citation_in_a_field_nothing_reads_is_named_by_its_whole_name(tmp_path
         "    fix: cite a section or subdivision the ordinance has (§ 147-1 to § 147-20), or add "
         "it to ordinance.yaml",
     ]
+
+
+def test_a_rule_without_its_name_does_not_stop_the_rules_after_it(tmp_path):
+    found = told(
+        tmp_path,
+        _site(lambda d: d["holidays"]["observed"][0].pop("name")),
+        _holiday(5, name="Fourth", month=7, day=32),
+    )
+    assert found == [
+        "site.yaml: holidays.observed[0].name: is missing\n"
+        "    fix: add `name` under `holidays.observed[0]` (see the default pack)",
+        f"site.yaml: holidays.observed[5].day: month 7 has no day 32\n    fix: {RULE_FIX}",
+    ]
