@@ -273,3 +273,9 @@ def test_an_exempt_list_without_questions():
 )
 def test_an_exempt_list_refused(change, message):
     assert refused(lambda: exempt(change)) == f"exempt-discharges.yaml: {message}"
+
+
+def test_an_exempt_name_is_looked_for_in_the_sections_words_read_as_one_text():
+    """The provisions' texts are joined by a space: a name may run from one into the next."""
+    read = exempt(lambda d: d["entries"][2].update(name="melted snow. Exempt: lawn"))
+    assert read.entries[2].name == "melted snow. Exempt: lawn"
