@@ -56,6 +56,8 @@ def test_a_service_area_edge_on_the_box_is_inside():
     area = settings(_center(latitude=42.9, longitude=-75.98, zoom=1)).service_area
     assert (area.center_latitude, area.center_longitude, area.zoom) == (42.9, -75.98, 1)
     assert settings(_center(zoom=19)).service_area.zoom == 19
+    area = settings(_center(latitude=42.98, longitude=-76.1)).service_area
+    assert (area.center_latitude, area.center_longitude) == (42.98, -76.1)
 
 
 def _tiles(**change):
