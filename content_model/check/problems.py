@@ -57,8 +57,10 @@ def fix_missing_file(name: str) -> str:
 def from_error(error: ContentError) -> Problem:
     """A loader error ('file: field: message') as a problem, with a fix for its kind."""
     parts = str(error).split(": ", 2)
-    if len(parts) < 3:
-        parts = [parts[0], "", parts[-1]]
+    if len(parts) < 3 or parts[1].startswith("not valid YAML"):
+        # A whole file's problem ('site.yaml: file is missing', 'site.yaml: not valid YAML:
+        # while parsing ...'): no field.
+        parts = [parts[0], "", str(error).partition(": ")[2]]
     file, field, message = parts
     if message == "file is missing":
         fix = fix_missing_file(file)

@@ -48,7 +48,10 @@ def check_site(root: Path) -> Iterator[Problem]:
         yield problem
         return
     if not isinstance(data, dict):
-        yield Problem("site.yaml", "", "expected a mapping of fields", "start from the default")
+        # Named as the loader names it, so the loader's own error is not listed too.
+        yield Problem(
+            "site.yaml", "the top level", "expected a mapping of fields", "start from the default"
+        )
         return
     yield from _missing_fields(data)
     yield from _check_values(data)
@@ -177,6 +180,8 @@ def _check_values(data: dict) -> Iterator[Problem]:
             check()
         except ContentError as error:
             problem = from_error(error)
+            if problem.message == "is missing":
+                continue  # named, with its fix, by _missing_fields
             fix = next(
                 (fix for key, fix in VALUE_FIXES.items() if problem.field.startswith(key)),
                 problem.fix,
@@ -225,6 +230,8 @@ def _check_holidays(data: dict) -> Iterator[Problem]:
             holiday = read_holiday(fields)
         except ContentError as error:
             problem = from_error(error)
+            if problem.message == "is missing":
+                continue  # named, with its fix, by _missing_fields
             yield Problem(
                 problem.file,
                 problem.field,
