@@ -67,6 +67,9 @@ def test_the_spanish_content(pack):
     assert spanish.section_title("147-12") == "Aviso de derrames"
     assert spanish.summaries[11].number == "147-12"
     assert spanish.pages[0].slug == "pet-waste" and spanish.pages[0].order == 1
+    assert (spanish.pages[0].title, pack.pages[0].title) == ("Desechos de mascotas", "Pet waste")
+    assert spanish.exempt.entries[0].note.startswith("El agua potable limpia de una llave")
+    assert spanish.exempt.intro.startswith("Solo el agua pluvial")
     assert spanish.ordinance is pack.ordinance, "the law is English only"
     assert spanish.glossary[0].english == "storm sewer system (MS4)"
 
