@@ -228,3 +228,23 @@ def test_a_payment_short_by_a_cent_keeps_its_row_and_a_paid_one_goes(served, clo
     clock.set("2027-05-18")
     page = served.get(PAGE).text
     assert [*rows(page)[5:], next_payment(page), "<dt>Tax bill</dt>" in page] == left
+
+
+def test_a_superseded_notice_has_no_dates_and_its_correction_names_it(served, clock):
+    clock.set("2027-03-05")
+    correct = "/staff/violations/1/notice?supersedes=1"
+    ok(post(served, correct, correct, order_1="y", specifics_1="Stop now.", deadline="2027-04-30"))
+    issue(served, 2, served_on="2027-03-05")
+    clock.set("2027-03-08")
+    old, new = served.get(PAGE).text, served.get("/staff/notices/2/").text
+    assert "Superseded by NOV-2027-0002: its dates no longer run." in words(old)
+    assert 'id="dates-caption"' not in old
+    assert "Corrects NOV-2027-0001" in words(new)
+    assert rows(new)[1:] == [
+        "Monday, March 22, 2027 | Appeal window closes | § 216-14 | Open",
+        "Friday, April 30, 2027 | Correction due | § 216-15 | Open",
+    ]
+
+
+def words(page: str) -> str:
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page))).replace(" :", ":")
