@@ -50,6 +50,9 @@ MODULES = {
             "tests/test_enforcement_records.py",
             "tests/test_enforcement_dates_table.py",
             "tests/test_enforcement_page_forms.py",
+            # The papers kept as mailed: the protest date and payments the timeline reads back.
+            "tests/test_enforcement_papers.py",
+            "tests/test_enforcement_papers_kept.py",
         ],
     ),
     "notification-rules": (
