@@ -131,3 +131,15 @@ def test_a_server_closing_mid_message_leaves_the_mail_queued_with_its_answer(app
     finally:
         closing.stop()
     assert outbox_errors(app) == ["SMTPDataError: (421, b'4.3.2 Service shutting down')"]
+
+
+def test_a_paragraph_longer_than_an_smtp_line_reaches_the_officer_whole(app, client, mail_server):
+    """SMTP refuses a whole message with a line over 998 bytes (RFC 5321): a report typed as
+    one long paragraph, accented, goes quoted-printable, its words intact."""
+    words = "Espuma blanca y olor a cloro en el desagüe junto al puente; " * 20
+    submit(client, description=words.strip())
+    assert statuses(app) == ["sent", "sent"]
+    smo = next(m for m in mail_server.messages if "Espuma blanca" in body(m))
+    assert words.strip() in " ".join(body(smo).split())
+    raw = smo.as_bytes()
+    assert max(len(line) for line in raw.splitlines()) <= 998

@@ -16,6 +16,7 @@ import json
 import smtplib
 import threading
 from dataclasses import dataclass, field
+from email import charset
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,11 @@ from portal.core.clock import local_now, local_stamp
 from portal.core.db import get_db, one, value
 
 mail = Mail()
+# Flask-Mail sends UTF-8 bodies as written (8bit); an SMTP server refuses a whole message
+# with a line over 998 bytes (RFC 5321), so a report typed as one long paragraph never
+# reached the officer. Quoted-printable keeps every line under 77 characters, and a mail
+# program shows the words as typed. (Set after Flask-Mail's import, which sets its own.)
+charset.add_charset("utf-8", charset.SHORTEST, charset.QP, "utf-8")
 
 MAX_ATTEMPTS = 20
 # A row claimed this long ago by a sender that never finished (a crash) is retried.
