@@ -147,10 +147,11 @@ def _changes(form: CaseForm, sent: Any) -> workflow.Changes:
 
 @bp.route("/cases/<int:case_id>/")
 def case(case_id: int):
-    return _case_page(get_case(case_id), case_form(get_case(case_id)))
+    found = get_case(case_id)
+    return render_case_page(found, case_form(found))
 
 
-def _case_page(
+def render_case_page(
     case: dict[str, Any],
     form: CaseForm,
     conflict: tuple[workflow.Conflict, CaseForm] | None = None,
@@ -200,7 +201,7 @@ def update(case_id: int):
     case = get_case(case_id)
     form = case_form(case, request.form)
     if not form.validate():
-        return _case_page(case, form, status=422)
+        return render_case_page(case, form, status=422)
     try:
         revision = int(form.revision.data or "")
     except ValueError:
@@ -212,10 +213,10 @@ def update(case_id: int):
         # deliberate choice to replace the other officer's version.
         form.revision.data = str(conflict.case["revision"])
         theirs = case_form(conflict.case)
-        return _case_page(conflict.case, form, conflict=(conflict, theirs), status=409)
+        return render_case_page(conflict.case, form, conflict=(conflict, theirs), status=409)
     except WorkflowError as error:
         getattr(form, error.field).errors = [str(error)]
-        return _case_page(case, form, status=422)
+        return render_case_page(case, form, status=422)
     flash(_saved_message(saved), "success")
     follow_up = form.follow_up_on.data
     if "follow_up_on" in saved.changed and follow_up and follow_up < local_today():
@@ -339,7 +340,7 @@ def add_inspection(case_id: int):
     if not valid or errors:
         form.photos.errors = [*form.photos.errors, *errors]
         form.kept_photos.data = ",".join(photo["id"] for photo in photos)
-        return _case_page(
+        return render_case_page(
             case, case_form(case), inspection_form=form, kept_visit_photos=photos, status=422
         )
     actor = current_staff()["username"]
@@ -351,7 +352,7 @@ def add_inspection(case_id: int):
         # the kept photos, so this one stores nothing and says so instead of failing.
         form.photos.errors = [*form.photos.errors, VISIT_PHOTOS_GONE]
         form.kept_photos.data = ""
-        return _case_page(case, case_form(case), inspection_form=form, status=409)
+        return render_case_page(case, case_form(case), inspection_form=form, status=409)
     flash("Site visit recorded.", "success")
     # `recorded`: the page tells the browser to forget the draft it kept of this form.
     target = url_for("staff.case", case_id=case_id, recorded=visit, _anchor="inspections")

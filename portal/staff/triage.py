@@ -24,7 +24,7 @@ def hazard_flag(case_id: int):
     case = cases.get_case(case_id)
     form = HazardFlagForm(request.form)
     if not form.validate():
-        return cases._case_page(case, cases.case_form(case), status=422, flag_form=form)
+        return cases.render_case_page(case, cases.case_form(case), status=422, flag_form=form)
     wanted = form.hazard_call.data or None
     if wanted == case["hazard_call"]:
         flash("The hazard flag is as it was: nothing was saved.", "success")
@@ -52,7 +52,7 @@ def village_call(case_id: int):
     form = VillageCallForm(request.form)
     form.called.choices = options(called_choices())
     if not form.validate():
-        return cases._case_page(case, cases.case_form(case), status=422, call_form=form)
+        return cases.render_case_page(case, cases.case_form(case), status=422, call_form=form)
     actor = current_staff()["username"]
     db = get_db()
     with transaction(db):
