@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from test_content_check import CITE_FIX, SPAN, _replace, _yaml
 from test_content_check_site import told
+from test_content_law import ROLES
 
 from content_model.check import check_pack
 
@@ -50,19 +51,7 @@ def test_every_role_left_out(tmp_path):
     # (The sections stood in for the roles then trip enforcement.yaml's check too.)
     found = told(tmp_path, _yaml("ordinance.yaml", no_roles))
     assert [p.split("\n")[0] for p in found[:10]] == [
-        f"ordinance.yaml: roles.{role}: is missing"
-        for role in (
-            "definitions",
-            "enforcement_officer",
-            "exemptions",
-            "release_notification",
-            "penalties",
-            "notice_of_violation",
-            "appeals",
-            "corrective_measures",
-            "cost_of_abatement",
-            "access_and_monitoring",
-        )
+        f"ordinance.yaml: roles.{role}: is missing" for role in ROLES
     ]
 
 
