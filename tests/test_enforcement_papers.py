@@ -59,6 +59,22 @@ PRINTED_PROTEST = (
 )
 
 
+def protest_on(client, clock, day: str) -> None:
+    """A2's cost notice (mailed 10 December 2027, 12 payments, received 11 December) with a
+    protest filed on `day`, recorded that day."""
+    clock.set(day)
+    ok(
+        step(
+            client,
+            "costs",
+            cost_notice_mailed_on="2027-12-10",
+            payment_count="12",
+            cost_notice_received_on="2027-12-11",
+            protest_filed_on=day,
+        )
+    )
+
+
 def test_a2_the_cost_notice_reprints_as_mailed_with_its_protest_date(officer, clock):
     a2_mailed(officer, clock)
     letter = text(officer.get(COST_LETTER).text)
@@ -84,17 +100,7 @@ def test_a2_an_earlier_receipt_never_ends_the_protest_before_the_printed_date(of
     assert "Protest due by Friday, January 14, 2028 (the date the cost notice printed" in page
     assert "Monday, January 10, 2028" not in page
     # Filed on the printed date: in time, so nothing falls due while the Board decides it.
-    clock.set("2028-01-14")
-    ok(
-        step(
-            officer,
-            "costs",
-            cost_notice_mailed_on="2027-12-10",
-            payment_count="12",
-            cost_notice_received_on="2027-12-11",
-            protest_filed_on="2028-01-14",
-        )
-    )
+    protest_on(officer, clock, "2028-01-14")
     clock.set("2028-01-20")
     page = text(officer.get(N).text)
     assert "Protest filed Friday, January 14, 2028 , in time: nothing is due" in page
@@ -110,31 +116,11 @@ def test_a2_an_earlier_receipt_never_ends_the_protest_before_the_printed_date(of
 
 def test_a2_a_protest_two_days_before_the_printed_date_is_in_time(officer, clock):
     a2_mailed(officer, clock)
-    clock.set("2028-01-12")
-    ok(
-        step(
-            officer,
-            "costs",
-            cost_notice_mailed_on="2027-12-10",
-            payment_count="12",
-            cost_notice_received_on="2027-12-11",
-            protest_filed_on="2028-01-12",
-        )
-    )
+    protest_on(officer, clock, "2028-01-12")
     page = text(officer.get(N).text)
     assert "Protest filed Wednesday, January 12, 2028 , in time" in page
     # The day after the printed date, a protest is late.
-    clock.set("2028-01-15")
-    ok(
-        step(
-            officer,
-            "costs",
-            cost_notice_mailed_on="2027-12-10",
-            payment_count="12",
-            cost_notice_received_on="2027-12-11",
-            protest_filed_on="2028-01-15",
-        )
-    )
+    protest_on(officer, clock, "2028-01-15")
     page = text(officer.get(N).text)
     assert "Protest filed Saturday, January 15, 2028 , after the period" in page
 
